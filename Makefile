@@ -1,0 +1,176 @@
+# attnlab — build, run, test.
+#
+#   make            build ./attnlab
+#   make run        install missing packages, build, open the app
+#   make test       install missing packages, run every test twice: a normal
+#                   build and an AddressSanitizer + UBSan build
+#   make test SANITIZE=1   only the sanitizer pass
+#   make bench      print performance figures
+#   make deps       check for and install the Debian packages the app needs
+#   make format     apply clang-format;  make format-check  verify it
+#   make clean
+#
+# Objects go to build/ (build/asan/ with SANITIZE=1), with -MMD -MP
+# dependency files. Every library is found with pkg-config.
+
+CC       ?= cc
+PREFIX   ?= /usr/local
+DATADIR  ?= $(PREFIX)/share/attnlab
+PKG_CONFIG ?= pkg-config
+
+ifeq ($(SANITIZE),1)
+BUILD    := build/asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT      := -O1
+else
+BUILD    := build
+SANFLAGS :=
+OPT      := -O2
+endif
+
+WARN     := -std=c11 -Wall -Wextra -Wpedantic -Werror
+CFLAGS   ?= $(OPT) -g
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -DATTNLAB_DATADIR='"$(DATADIR)"'
+LDFLAGS  ?=
+
+# pkg-config modules, per layer: core needs none (libc + libm).
+PKG_MODEL    := libcjson md4c
+PKG_UI       := cglm
+PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image
+PKG_PLATFORM := sdl2
+PKG_APP      := $(PKG_MODEL) $(PKG_UI) $(PKG_RENDER) $(PKG_PLATFORM)
+PKG_TEST     := criterion
+
+pc_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
+pc_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
+
+SRC_CORE     := $(wildcard src/core/*.c)
+SRC_MODEL    := $(wildcard src/model/*.c)
+SRC_UI       := $(wildcard src/ui/*.c)
+SRC_RENDER   := $(wildcard src/render/*.c)
+SRC_PLATFORM := $(wildcard src/platform/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+OBJ_CORE     := $(call obj,$(SRC_CORE))
+OBJ_MODEL    := $(call obj,$(SRC_MODEL))
+OBJ_UI       := $(call obj,$(SRC_UI))
+OBJ_RENDER   := $(call obj,$(SRC_RENDER))
+OBJ_PLATFORM := $(call obj,$(SRC_PLATFORM))
+OBJ_LIB      := $(OBJ_CORE) $(OBJ_MODEL) $(OBJ_UI) $(OBJ_RENDER) $(OBJ_PLATFORM)
+
+BIN := $(if $(filter 1,$(SANITIZE)),$(BUILD)/attnlab,attnlab)
+
+# Tests mirror the tree; each layer's tests link only that layer and below.
+TEST_CORE     := $(call obj,$(wildcard tests/core/*.c))
+TEST_MODEL    := $(call obj,$(wildcard tests/model/*.c))
+TEST_PLATFORM := $(call obj,$(wildcard tests/platform/*.c))
+TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_model $(BUILD)/tests/test_platform
+
+.PHONY: all run test check bench clean install uninstall deps deps-test format format-check
+
+all: $(BIN)
+
+$(BIN): $(BUILD)/src/main.o $(OBJ_LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_APP)) -lm
+
+$(BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/src/model/%.o: src/model/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
+$(BUILD)/src/ui/%.o: src/ui/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_UI)) -c -o $@ $<
+$(BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_APP)) -c -o $@ $<
+$(BUILD)/tests/core/%.o: tests/core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST)) -Isrc -Itests -c -o $@ $<
+$(BUILD)/tests/model/%.o: tests/model/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_MODEL)) -Isrc -Itests -c -o $@ $<
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_APP)) -Isrc -Itests -c -o $@ $<
+
+$(BUILD)/tests/test_core: $(TEST_CORE) $(OBJ_CORE)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) -lm
+$(BUILD)/tests/test_model: $(TEST_MODEL) $(OBJ_CORE) $(OBJ_MODEL)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL)) -lm
+$(BUILD)/tests/test_platform: $(TEST_PLATFORM) $(OBJ_LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_APP)) -lm
+
+# Tests find the binary and the data folder through the environment.
+TEST_ENV = ATTNLAB_BIN=$(CURDIR)/$(BIN) ATTNLAB_DATA=$(CURDIR) ATTNLAB_TESTDATA=$(CURDIR)/tests/data
+ifeq ($(SANITIZE),1)
+TEST_ENV += ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+endif
+
+# One pass of the tests with the current flags.
+check: $(BIN) $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $(TEST_ENV) $$t --jobs=2; done
+
+ifeq ($(SANITIZE),1)
+test: deps-test
+	@$(MAKE) --no-print-directory SANITIZE=1 check
+else
+test: deps-test
+	@$(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory SANITIZE=1 check
+	@echo "All tests passed (normal and sanitizer builds)."
+endif
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(BIN)
+
+clean:
+	rm -rf build attnlab
+
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src tests -name '*.[ch]')
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "clang-format: tree is formatted"
+
+# ---------------------------------------------------------------------------
+# Packages. `make deps` checks each Debian package with dpkg-query (and the
+# pkg-config modules on other systems), then installs what is missing: with
+# apt-get as root, else with `sudo -n`, else it prints the exact command.
+DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
+            libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev fonts-dejavu-core \
+            libgl1-mesa-dri libegl-mesa0
+DEB_TEST := $(DEB_APP) libcriterion-dev clang-format xvfb xauth xdotool
+
+define install_missing
+	@if command -v dpkg-query >/dev/null 2>&1; then \
+	  missing=""; \
+	  for p in $(1); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "attnlab: installing missing packages:$$missing"; \
+	    if [ "$$(id -u)" = 0 ]; then \
+	      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+	      sudo -n apt-get update -q && sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	    else \
+	      echo "attnlab: please run:  sudo apt-get install$$missing"; exit 1; \
+	    fi; \
+	  fi; \
+	else \
+	  for m in $(2); do \
+	    $(PKG_CONFIG) --exists $$m || { echo "attnlab: missing library $$m (pkg-config); install it with your package manager"; exit 1; }; \
+	  done; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_APP),$(PKG_APP))
+deps-test:
+	$(call install_missing,$(DEB_TEST),$(PKG_APP) $(PKG_TEST))
+
+-include $(shell find build -name '*.d' 2>/dev/null)

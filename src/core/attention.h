@@ -1,0 +1,48 @@
+/* Scaled dot-product self-attention, all rows at once.
+ *
+ * Given X (n×d), an optional positional term P (n×d) and projections, it
+ * computes X' = X + P, Q = X'W_Q, K = X'W_K, V = X'W_V, the scores
+ * S = QKᵀ/√d_k (or QKᵀ when unscaled), A = softmax of each row of S and
+ * O = AV. The softmax subtracts the row maximum first, so for finite input
+ * every entry of A is finite, non-negative, and each row sums to one.
+ *
+ *   attn_reserve(attn, n, d, d_k, d_v)  make room (heap; only when shapes grow)
+ *   attn_compute(attn, desc)            fill Xp, Q, K, V, S, A, O
+ *   attn_softmax_rows(s, n, m, dest)    row softmax with the max subtracted
+ *   attn_free(attn)
+ */
+#ifndef ATTN_ATTENTION_H
+#define ATTN_ATTENTION_H
+
+#include <stdbool.h>
+
+typedef struct Attn_Desc {
+    int n, d, d_k, d_v;
+    bool scaled;
+    const float *X;   /* n×d */
+    const float *P;   /* n×d positional term, or NULL for none */
+    const float *W_Q; /* d×d_k */
+    const float *W_K; /* d×d_k */
+    const float *W_V; /* d×d_v */
+} Attn_Desc;
+
+typedef struct Attn {
+    int n, d, d_k, d_v; /* shape of the last compute */
+    bool scaled;
+    float *Xp; /* n×d    X + P */
+    float *Q;  /* n×d_k */
+    float *K;  /* n×d_k */
+    float *V;  /* n×d_v */
+    float *S;  /* n×n    the matrix the softmax is applied to */
+    float *A;  /* n×n */
+    float *O;  /* n×d_v */
+    /* capacities, in elements */
+    long cap_nd, cap_nk, cap_nv, cap_nn;
+} Attn;
+
+bool attn_reserve(Attn *attn, int n, int d, int d_k, int d_v);
+void attn_compute(Attn *attn, const Attn_Desc *desc);
+void attn_softmax_rows(const float *s, int n, int m, float *dest);
+void attn_free(Attn *attn);
+
+#endif

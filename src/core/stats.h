@@ -1,0 +1,33 @@
+/* Statistics the app teaches with.
+ *
+ * The variance experiment is the reference's score-scaling claim made
+ * concrete: draw q, k ∈ R^d_k with independent N(0, 1) coordinates, and
+ * measure the mean and variance of ⟨q, k⟩ (theory: 0 and d_k) and of
+ * ⟨q, k⟩/√d_k (theory: 0 and 1).
+ *
+ *   stats_variance_experiment(seed, d_k, samples, dest)
+ *   stats_dot_samples(seed, d_k, samples, raw_dest)  the raw dot products
+ *   stats_row_entropy(a, m)     −Σ a log a in nats (0 log 0 = 0)
+ *   stats_row_max(a, m)
+ *   stats_mean_var(x, count, mean, var)   two-pass, population variance
+ *   stats_histogram(x, count, lo, hi, bins, counts)
+ */
+#ifndef ATTN_STATS_H
+#define ATTN_STATS_H
+
+#include <stdint.h>
+
+typedef struct Variance_Result {
+    int d_k, samples;
+    uint64_t seed;
+    double raw_mean, raw_var, scaled_mean, scaled_var;
+} Variance_Result;
+
+void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest);
+void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest);
+double stats_row_entropy(const float *a, int m);
+double stats_row_max(const float *a, int m);
+void stats_mean_var(const float *x, long count, double *mean, double *var);
+void stats_histogram(const float *x, long count, double lo, double hi, int bins, int *counts);
+
+#endif

@@ -1,0 +1,100 @@
+/* attnlab: entry point. Parses the command line, builds the scene, and either
+ * answers without a window (--export, --experiment, …) or opens the app. */
+#include "core/stats.h"
+#include "model/export.h"
+#include "model/scene.h"
+#include "model/scene_file.h"
+#include "platform/app.h"
+#include "platform/cli.h"
+#include "platform/paths.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define ATTNLAB_VERSION "0.1.0"
+
+static int run_experiment(const Scene *s, const Cli_Options *o) {
+    Variance_Result r;
+    stats_variance_experiment(s->seed, s->d_k, o->samples, &r);
+    printf("{\"d_k\": %d, \"samples\": %d, \"seed\": %llu, \"raw_mean\": %.17g, "
+           "\"raw_var\": %.17g, \"scaled_mean\": %.17g, \"scaled_var\": %.17g}\n",
+           r.d_k, r.samples, (unsigned long long)r.seed, r.raw_mean, r.raw_var, r.scaled_mean,
+           r.scaled_var);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    static Cli_Options opts;
+    char err[1024];
+    if (!cli_parse(argc, argv, &opts, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (opts.mode == CLI_HELP) {
+        cli_usage(stdout);
+        return 0;
+    }
+    if (opts.mode == CLI_VERSION) {
+        printf("attnlab %s\n", ATTNLAB_VERSION);
+        return 0;
+    }
+
+    char data_dir[4096], path[4200];
+    if (!paths_find_data(data_dir, sizeof data_dir, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    static Vocab vocab;
+    paths_join(data_dir, "assets/vocab.tsv", path, sizeof path);
+    if (!vocab_load(&vocab, path, err, sizeof err)) {
+        fprintf(stderr, "attnlab: %s\n", err);
+        return 2;
+    }
+
+    static Scene scene;
+    const char *scene_path = opts.scene_path;
+    if (!scene_path) {
+        paths_join(data_dir, "assets/scenes/default.json", path, sizeof path);
+        scene_path = path;
+    }
+    int status = 0;
+    if (!scene_load(&scene, scene_path, &vocab, err, sizeof err)) {
+        fprintf(stderr, "attnlab: %s\n", err);
+        status = 2;
+    } else if (!cli_apply(&opts, &scene, &vocab, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        status = 2;
+    }
+    if (status == 0) {
+        static Derived derived;
+        switch (opts.mode) {
+        case CLI_EXPERIMENT:
+            status = run_experiment(&scene, &opts);
+            break;
+        case CLI_EXPORT:
+            if (!derived_update(&derived, &scene)) {
+                fprintf(stderr, "attnlab: out of memory computing attention for n=%d\n", scene.n);
+                status = 1;
+            } else if (opts.export_format == EXPORT_JSON) {
+                export_json(&scene, &derived, stdout);
+            } else {
+                export_csv(&scene, &derived, stdout);
+            }
+            break;
+        default:
+            status = app_run(&(App_Desc){.opts = &opts,
+                                         .scene = &scene,
+                                         .vocab = &vocab,
+                                         .data_dir = data_dir,
+                                         .scene_path = opts.scene_path});
+            break;
+        }
+        derived_free(&derived);
+    }
+    vocab_free(&vocab);
+    if (fflush(stdout) != 0 && status == 0) {
+        fprintf(stderr, "attnlab: cannot write to standard output\n");
+        status = 1;
+    }
+    return status;
+}

@@ -1,0 +1,29 @@
+/* Positions inside JSON text, for error messages.
+ *
+ * cJSON tells where parsing failed but keeps no positions for values it
+ * parsed, so a problem found later ("d_k is 5000") is located by walking the
+ * already-valid text to the value a path names.
+ *
+ *   json_locate(text, path, line, col)           1-based position of a value
+ *   json_offset_to_line_col(text, off, line, col)
+ *   json_parse_error_offset(text, len)           where cJSON's error pointer is
+ *   json_describe_error(text, len, &off, why, sz) "unexpected 'x'", "NaN is not JSON" …,
+ *       moving off onto the character to blame
+ */
+#ifndef ATTN_JSONPOS_H
+#define ATTN_JSONPOS_H
+
+#include <stddef.h>
+
+typedef struct Json_Path {
+    const char *key; /* member of the root object, or NULL for the root itself */
+    int nth;         /* which occurrence of key (0 = first), for duplicate keys */
+    int i, j;        /* array indexes below the member, -1 when not used */
+} Json_Path;
+
+void json_locate(const char *text, const Json_Path *path, int *line, int *col);
+void json_offset_to_line_col(const char *text, size_t off, int *line, int *col);
+size_t json_parse_error_offset(const char *text, size_t len);
+void json_describe_error(const char *text, size_t len, size_t *off, char *why, size_t whysz);
+
+#endif

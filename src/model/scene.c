@@ -1,0 +1,238 @@
+/* The scene and its derived attention; see scene.h. */
+#include "scene.h"
+
+#include "../core/perm.h"
+#include "../core/posenc.h"
+#include "../core/projection.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void scene_default(Scene *s) {
+    memset(s, 0, sizeof *s);
+    s->n = 0;
+    s->d = 2;
+    s->d_k = 16;
+    s->d_v = 16;
+    s->seed = 1;
+    s->scaled = true;
+    s->pos = POS_NONE;
+    s->pos_strength = 1.0f;
+}
+
+bool scene_validate(const Scene *s, char *err, size_t errsz) {
+    if (s->n < 1 || s->n > ATTN_MAX_TOKENS) {
+        snprintf(err, errsz, "%d tokens; a scene needs 1 to %d", s->n, ATTN_MAX_TOKENS);
+        return false;
+    }
+    if (s->d < 1 || s->d > ATTN_MAX_D) {
+        snprintf(err, errsz, "d is %d; it must be 1 to %d", s->d, ATTN_MAX_D);
+        return false;
+    }
+    if (s->d_k < 1 || s->d_k > ATTN_MAX_DK) {
+        snprintf(err, errsz, "d_k is %d; it must be 1 to %d", s->d_k, ATTN_MAX_DK);
+        return false;
+    }
+    if (s->d_v < 1 || s->d_v > ATTN_MAX_DV) {
+        snprintf(err, errsz, "d_v is %d; it must be 1 to %d", s->d_v, ATTN_MAX_DV);
+        return false;
+    }
+    if (!isfinite(s->pos_strength) || s->pos_strength < 0 ||
+        s->pos_strength > ATTN_MAX_POS_STRENGTH) {
+        snprintf(err, errsz, "positional strength %g is outside 0 to %g", s->pos_strength,
+                 ATTN_MAX_POS_STRENGTH);
+        return false;
+    }
+    for (int i = 0; i < s->n; i++) {
+        if (s->tokens[i][0] == '\0') {
+            snprintf(err, errsz, "token %d is empty", i);
+            return false;
+        }
+        for (int c = 0; c < s->d; c++) {
+            float x = s->X[i * s->d + c];
+            if (!isfinite(x) || fabsf(x) > ATTN_MAX_ABS_X) {
+                snprintf(err, errsz, "X[%d][%d] is %g; embeddings must be finite and within ±%g", i,
+                         c, x, ATTN_MAX_ABS_X);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vocab, char *err,
+                      size_t errsz) {
+    if (n < 1 || n > ATTN_MAX_TOKENS) {
+        snprintf(err, errsz, "%d tokens; a scene needs 1 to %d", n, ATTN_MAX_TOKENS);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        if (words[i][0] == '\0') {
+            snprintf(err, errsz, "token %d is empty", i);
+            return false;
+        }
+        if (strlen(words[i]) >= ATTN_MAX_TOKEN_BYTES) {
+            snprintf(err, errsz, "token %d ('%.20s…') is longer than %d bytes", i, words[i],
+                     ATTN_MAX_TOKEN_BYTES - 1);
+            return false;
+        }
+    }
+    s->n = n;
+    for (int i = 0; i < n; i++) {
+        snprintf(s->tokens[i], ATTN_MAX_TOKEN_BYTES, "%s", words[i]);
+        vocab_embed(vocab, words[i], s->d, &s->X[i * s->d]);
+        s->origin[i] = i;
+    }
+    return true;
+}
+
+bool scene_set_sentence(Scene *s, const char *text, const Vocab *vocab, char *err, size_t errsz) {
+    /* Split into a scratch copy; the scene is touched only if all is well. */
+    static const char *const space = " \t\r\n\v\f";
+    char buf[ATTN_MAX_TOKENS * ATTN_MAX_TOKEN_BYTES];
+    const char *words[ATTN_MAX_TOKENS];
+    int n = 0;
+    size_t used = 0;
+    const char *p = text;
+    while (*p) {
+        p += strspn(p, space);
+        if (!*p) break;
+        size_t len = strcspn(p, space);
+        if (n == ATTN_MAX_TOKENS) {
+            snprintf(err, errsz, "more than %d tokens", ATTN_MAX_TOKENS);
+            return false;
+        }
+        if (len >= ATTN_MAX_TOKEN_BYTES) {
+            snprintf(err, errsz, "token %d ('%.20s…') is longer than %d bytes", n, p,
+                     ATTN_MAX_TOKEN_BYTES - 1);
+            return false;
+        }
+        memcpy(buf + used, p, len);
+        buf[used + len] = '\0';
+        words[n++] = buf + used;
+        used += len + 1;
+        p += len;
+    }
+    if (n == 0) {
+        snprintf(err, errsz, "no tokens: the sentence is empty");
+        return false;
+    }
+    return scene_set_tokens(s, words, n, vocab, err, errsz);
+}
+
+void scene_set_d(Scene *s, int d, const Vocab *vocab) {
+    if (d == s->d) return;
+    /* Rewrite rows in place in the direction that never overwrites a row
+     * before it has been read. */
+    static float row[ATTN_MAX_D];
+    int keep = d < s->d ? d : s->d;
+    if (d > s->d) {
+        for (int i = s->n - 1; i >= 0; i--) {
+            vocab_embed(vocab, s->tokens[i], d, row);
+            memcpy(row, &s->X[i * s->d], (size_t)keep * sizeof(float));
+            memcpy(&s->X[i * d], row, (size_t)d * sizeof(float));
+        }
+    } else {
+        for (int i = 0; i < s->n; i++)
+            memmove(&s->X[i * d], &s->X[i * s->d], (size_t)d * sizeof(float));
+    }
+    s->d = d;
+}
+
+void scene_permute(Scene *s, const int *p) {
+    static Scene tmp; /* large: kept off the stack */
+    int n = s->n, d = s->d;
+    memcpy(tmp.tokens, s->tokens, sizeof tmp.tokens[0] * (size_t)n);
+    memcpy(tmp.X, s->X, sizeof(float) * (size_t)n * (size_t)d);
+    memcpy(tmp.origin, s->origin, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        memcpy(s->tokens[i], tmp.tokens[p[i]], ATTN_MAX_TOKEN_BYTES);
+        s->origin[i] = tmp.origin[p[i]];
+    }
+    perm_apply_rows(p, n, tmp.X, d, s->X);
+}
+
+bool scene_equal(const Scene *a, const Scene *b) {
+    if (a->n != b->n || a->d != b->d || a->d_k != b->d_k || a->d_v != b->d_v ||
+        a->seed != b->seed || a->scaled != b->scaled || a->pos != b->pos ||
+        a->pos_strength != b->pos_strength)
+        return false;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->tokens[i], b->tokens[i]) != 0) return false;
+    /* Bitwise on purpose: a round trip must reproduce every float exactly. */
+    return memcmp(a->X, b->X, sizeof(float) * (size_t)a->n * (size_t)a->d) == 0;
+}
+
+const char *pos_mode_name(Pos_Mode m) {
+    return m == POS_SIN ? "sin" : "none";
+}
+
+bool pos_mode_parse(const char *name, Pos_Mode *dest) {
+    if (strcmp(name, "none") == 0) {
+        *dest = POS_NONE;
+        return true;
+    }
+    if (strcmp(name, "sin") == 0) {
+        *dest = POS_SIN;
+        return true;
+    }
+    return false;
+}
+
+static bool resize(float **buf, size_t count) {
+    float *p = realloc(*buf, count * sizeof(float));
+    if (!p) return false;
+    *buf = p;
+    return true;
+}
+
+bool derived_update(Derived *dv, const Scene *s) {
+    if (!dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
+        dv->d_v != s->d_v) {
+        size_t qk = (size_t)s->d * s->d_k, v = (size_t)s->d * s->d_v;
+        if (!resize(&dv->W_Q, qk) || !resize(&dv->W_K, qk) || !resize(&dv->W_V, v)) {
+            dv->have_w = false;
+            return false;
+        }
+        proj_fill(s->seed, PROJ_Q, s->d, s->d_k, dv->W_Q);
+        proj_fill(s->seed, PROJ_K, s->d, s->d_k, dv->W_K);
+        proj_fill(s->seed, PROJ_V, s->d, s->d_v, dv->W_V);
+        dv->have_w = true;
+        dv->seed = s->seed;
+        dv->d = s->d;
+        dv->d_k = s->d_k;
+        dv->d_v = s->d_v;
+    }
+    if (!attn_reserve(&dv->attn, s->n, s->d, s->d_k, s->d_v)) return false;
+    dv->has_p = s->pos == POS_SIN;
+    if (dv->has_p) {
+        size_t need = (size_t)s->n * s->d;
+        if (need > dv->cap_p) {
+            if (!resize(&dv->P, need)) return false;
+            dv->cap_p = need;
+        }
+        posenc_sinusoidal(s->n, s->d, s->pos_strength, dv->P);
+    }
+    attn_compute(&dv->attn, &(Attn_Desc){.n = s->n,
+                                         .d = s->d,
+                                         .d_k = s->d_k,
+                                         .d_v = s->d_v,
+                                         .scaled = s->scaled,
+                                         .X = s->X,
+                                         .P = dv->has_p ? dv->P : NULL,
+                                         .W_Q = dv->W_Q,
+                                         .W_K = dv->W_K,
+                                         .W_V = dv->W_V});
+    return true;
+}
+
+void derived_free(Derived *dv) {
+    free(dv->W_Q);
+    free(dv->W_K);
+    free(dv->W_V);
+    free(dv->P);
+    attn_free(&dv->attn);
+    memset(dv, 0, sizeof *dv);
+}

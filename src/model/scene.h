@@ -1,0 +1,70 @@
+/* The scene: everything a user can change, and what is derived from it.
+ *
+ * A Scene is plain data (no pointers), so it can be copied for undo and
+ * compared with memcmp-free helpers. Derived holds the projections, the
+ * positional term and the attention results recomputed from a scene; it
+ * never feeds back into the scene.
+ *
+ *   scene_default(s)                       the built-in fallback scene settings
+ *   scene_validate(s, err, errsz)          every field inside its limits
+ *   scene_set_tokens(s, words, n, vocab, err, errsz)  new tokens, X from vocab
+ *   scene_set_sentence(s, text, vocab, err, errsz)    whitespace-split text
+ *   scene_set_d(s, d, vocab)               keep shared columns, embed new ones
+ *   scene_permute(s, p)                    new position i holds old token p[i]
+ *   scene_equal(a, b)                      same tokens, shape, settings and X bits
+ *   pos_mode_name(m), pos_mode_parse(name, dest)
+ *
+ *   derived_update(dv, s)   recompute W (only if seed or shape changed), P, attention
+ *   derived_free(dv)
+ */
+#ifndef ATTN_SCENE_H
+#define ATTN_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/attention.h"
+#include "limits.h"
+#include "vocab.h"
+
+typedef enum Pos_Mode { POS_NONE = 0, POS_SIN = 1 } Pos_Mode;
+
+typedef struct Scene {
+    int n, d, d_k, d_v;
+    uint32_t seed;
+    bool scaled;
+    Pos_Mode pos;
+    float pos_strength;
+    char tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
+    float X[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* n×d, row stride d */
+    int origin[ATTN_MAX_TOKENS];           /* original index of the token now at i */
+} Scene;
+
+typedef struct Derived {
+    /* cache key of the projections */
+    bool have_w;
+    uint32_t seed;
+    int d, d_k, d_v;
+    float *W_Q, *W_K, *W_V; /* d×d_k, d×d_k, d×d_v */
+    float *P;               /* n×d, valid when has_p */
+    bool has_p;
+    size_t cap_p; /* elements allocated for P */
+    Attn attn;
+} Derived;
+
+void scene_default(Scene *s);
+bool scene_validate(const Scene *s, char *err, size_t errsz);
+bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vocab, char *err,
+                      size_t errsz);
+bool scene_set_sentence(Scene *s, const char *text, const Vocab *vocab, char *err, size_t errsz);
+void scene_set_d(Scene *s, int d, const Vocab *vocab);
+void scene_permute(Scene *s, const int *p);
+bool scene_equal(const Scene *a, const Scene *b);
+const char *pos_mode_name(Pos_Mode m);
+bool pos_mode_parse(const char *name, Pos_Mode *dest);
+
+bool derived_update(Derived *dv, const Scene *s);
+void derived_free(Derived *dv);
+
+#endif

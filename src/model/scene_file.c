@@ -1,0 +1,268 @@
+/* Scene files; see scene_file.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "scene_file.h"
+
+#include "fileio.h"
+#include "jsonw.h"
+#include "jsonpos.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Ctx {
+    const char *text, *name;
+    char *err;
+    size_t errsz;
+} Ctx;
+
+/* Report a problem at the value found by following path (see jsonpos.h). */
+static bool fail_at(Ctx *c, const Json_Path *path, const char *fmt, ...) {
+    int line, col;
+    json_locate(c->text, path, &line, &col);
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(c->err, c->errsz, "%s:%d:%d: %s", c->name, line, col, msg);
+    return false;
+}
+
+static Json_Path key_path(const char *key) {
+    return (Json_Path){.key = key, .i = -1, .j = -1};
+}
+
+static bool get_int(Ctx *c, const cJSON *root, const char *key, int lo, int hi, bool required,
+                    int *dest) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
+    Json_Path p = key_path(key);
+    if (!it) {
+        if (!required) return true;
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"%s\"", key);
+    }
+    if (!cJSON_IsNumber(it)) return fail_at(c, &p, "\"%s\" must be a number", key);
+    double v = it->valuedouble;
+    if (!isfinite(v)) return fail_at(c, &p, "\"%s\" is not a finite number", key);
+    if (v != floor(v)) return fail_at(c, &p, "\"%s\" must be a whole number, not %g", key, v);
+    if (v < lo || v > hi)
+        return fail_at(c, &p, "\"%s\" is %.0f; it must be %d to %d", key, v, lo, hi);
+    *dest = (int)v;
+    return true;
+}
+
+static bool utf8_valid(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int extra = *p < 0x80         ? 0
+                    : (*p >> 5) == 6  ? 1
+                    : (*p >> 4) == 14 ? 2
+                    : (*p >> 3) == 30 ? 3
+                                      : -1;
+        if (extra < 0) return false;
+        p++;
+        for (int i = 0; i < extra; i++, p++)
+            if ((*p & 0xC0) != 0x80) return false;
+    }
+    return true;
+}
+
+static const char *const known_keys[] = {"version", "tokens", "d",   "d_k",          "d_v",
+                                         "seed",    "scaled", "pos", "pos_strength", "X"};
+
+static bool check_keys(Ctx *c, const cJSON *root) {
+    for (const cJSON *it = root->child; it; it = it->next) {
+        bool known = false;
+        for (size_t k = 0; k < sizeof known_keys / sizeof *known_keys; k++)
+            if (strcmp(it->string, known_keys[k]) == 0) known = true;
+        Json_Path p = key_path(it->string);
+        if (!known) return fail_at(c, &p, "unknown field \"%s\"", it->string);
+        for (const cJSON *o = root->child; o != it; o = o->next)
+            if (strcmp(o->string, it->string) == 0)
+                return fail_at(c, &(Json_Path){.key = it->string, .i = -1, .j = -1, .nth = 1},
+                               "field \"%s\" appears twice", it->string);
+    }
+    return true;
+}
+
+static bool read_tokens(Ctx *c, const cJSON *root, Scene *s) {
+    const cJSON *tokens = cJSON_GetObjectItemCaseSensitive(root, "tokens");
+    Json_Path p = key_path("tokens");
+    if (!tokens)
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"tokens\"");
+    if (!cJSON_IsArray(tokens)) return fail_at(c, &p, "\"tokens\" must be an array of strings");
+    int n = cJSON_GetArraySize(tokens);
+    if (n < 1 || n > ATTN_MAX_TOKENS)
+        return fail_at(c, &p, "\"tokens\" has %d entries; a scene needs 1 to %d", n,
+                       ATTN_MAX_TOKENS);
+    int i = 0;
+    for (const cJSON *t = tokens->child; t; t = t->next, i++) {
+        Json_Path tp = {.key = "tokens", .i = i, .j = -1};
+        if (!cJSON_IsString(t)) return fail_at(c, &tp, "tokens[%d] must be a string", i);
+        const char *w = t->valuestring;
+        if (w[0] == '\0') return fail_at(c, &tp, "tokens[%d] is empty", i);
+        if (strlen(w) >= ATTN_MAX_TOKEN_BYTES)
+            return fail_at(c, &tp, "tokens[%d] is longer than %d bytes", i,
+                           ATTN_MAX_TOKEN_BYTES - 1);
+        if (strcspn(w, " \t\r\n\v\f") != strlen(w))
+            return fail_at(c, &tp, "tokens[%d] contains whitespace; a token is one word", i);
+        if (!utf8_valid(w)) return fail_at(c, &tp, "tokens[%d] is not valid UTF-8", i);
+        snprintf(s->tokens[i], ATTN_MAX_TOKEN_BYTES, "%s", w);
+        s->origin[i] = i;
+    }
+    s->n = n;
+    return true;
+}
+
+static bool read_x(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "X");
+    if (!x) {
+        for (int i = 0; i < s->n; i++) vocab_embed(vocab, s->tokens[i], s->d, &s->X[i * s->d]);
+        return true;
+    }
+    Json_Path p = key_path("X");
+    if (!cJSON_IsArray(x)) return fail_at(c, &p, "\"X\" must be an array of rows");
+    int rows = cJSON_GetArraySize(x);
+    if (rows != s->n)
+        return fail_at(c, &p, "\"X\" has %d rows but there are %d tokens", rows, s->n);
+    int i = 0;
+    for (const cJSON *row = x->child; row; row = row->next, i++) {
+        Json_Path rp = {.key = "X", .i = i, .j = -1};
+        if (!cJSON_IsArray(row)) return fail_at(c, &rp, "X[%d] must be an array of numbers", i);
+        int cols = cJSON_GetArraySize(row);
+        if (cols != s->d) return fail_at(c, &rp, "X[%d] has %d numbers but d is %d", i, cols, s->d);
+        int j = 0;
+        for (const cJSON *v = row->child; v; v = v->next, j++) {
+            Json_Path vp = {.key = "X", .i = i, .j = j};
+            if (!cJSON_IsNumber(v)) return fail_at(c, &vp, "X[%d][%d] must be a number", i, j);
+            double xv = v->valuedouble;
+            if (!isfinite(xv)) return fail_at(c, &vp, "X[%d][%d] is not a finite number", i, j);
+            if (fabs(xv) > ATTN_MAX_ABS_X)
+                return fail_at(c, &vp, "X[%d][%d] is %g; embeddings must be within ±%g", i, j, xv,
+                               ATTN_MAX_ABS_X);
+            s->X[i * s->d + j] = (float)xv;
+        }
+    }
+    return true;
+}
+
+static bool read_scene(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
+    if (!cJSON_IsObject(root))
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "a scene must be a JSON object");
+    if (!check_keys(c, root)) return false;
+    int version = SCENE_FILE_VERSION;
+    if (!get_int(c, root, "version", SCENE_FILE_VERSION, SCENE_FILE_VERSION, false, &version))
+        return false;
+    if (!read_tokens(c, root, s)) return false;
+    if (!get_int(c, root, "d", 1, ATTN_MAX_D, true, &s->d)) return false;
+    if (!get_int(c, root, "d_k", 1, ATTN_MAX_DK, true, &s->d_k)) return false;
+    if (!get_int(c, root, "d_v", 1, ATTN_MAX_DV, true, &s->d_v)) return false;
+    /* The seed is 32-bit; JSON numbers (doubles) hold it exactly. */
+    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+    Json_Path sp = key_path("seed");
+    if (!seed) return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"seed\"");
+    if (!cJSON_IsNumber(seed) || seed->valuedouble != floor(seed->valuedouble) ||
+        seed->valuedouble < 0 || seed->valuedouble > ATTN_MAX_SEED)
+        return fail_at(c, &sp, "\"seed\" must be a whole number from 0 to %.0f", ATTN_MAX_SEED);
+    s->seed = (uint32_t)seed->valuedouble;
+
+    const cJSON *scaled = cJSON_GetObjectItemCaseSensitive(root, "scaled");
+    if (!scaled)
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"scaled\"");
+    Json_Path scp = key_path("scaled");
+    if (!cJSON_IsBool(scaled)) return fail_at(c, &scp, "\"scaled\" must be true or false");
+    s->scaled = cJSON_IsTrue(scaled);
+
+    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(root, "pos");
+    Json_Path pp = key_path("pos");
+    if (pos && (!cJSON_IsString(pos) || !pos_mode_parse(pos->valuestring, &s->pos)))
+        return fail_at(c, &pp, "\"pos\" must be \"none\" or \"sin\"");
+    const cJSON *strength = cJSON_GetObjectItemCaseSensitive(root, "pos_strength");
+    Json_Path psp = key_path("pos_strength");
+    if (strength) {
+        if (!cJSON_IsNumber(strength) || !isfinite(strength->valuedouble))
+            return fail_at(c, &psp, "\"pos_strength\" must be a number");
+        if (strength->valuedouble < 0 || strength->valuedouble > ATTN_MAX_POS_STRENGTH)
+            return fail_at(c, &psp, "\"pos_strength\" is %g; it must be 0 to %g",
+                           strength->valuedouble, ATTN_MAX_POS_STRENGTH);
+        s->pos_strength = (float)strength->valuedouble;
+    }
+    return read_x(c, root, s, vocab);
+}
+
+bool scene_parse(Scene *dest, const char *text, size_t len, const char *name, const Vocab *vocab,
+                 char *err, size_t errsz) {
+    Ctx c = {.text = text, .name = name, .err = err, .errsz = errsz};
+    if (memchr(text, '\0', len)) {
+        /* cJSON would stop at the NUL and accept a truncated document. */
+        const char *z = memchr(text, '\0', len);
+        int line, col;
+        json_offset_to_line_col(text, (size_t)(z - text), &line, &col);
+        snprintf(err, errsz, "%s:%d:%d: NUL byte in file", name, line, col);
+        return false;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (!root) {
+        size_t off = end ? (size_t)(end - text) : 0;
+        if (!end) off = json_parse_error_offset(text, len);
+        char why[96];
+        json_describe_error(text, len, &off, why, sizeof why);
+        int line, col;
+        json_offset_to_line_col(text, off, &line, &col);
+        snprintf(err, errsz, "%s:%d:%d: %s", name, line, col, why);
+        return false;
+    }
+    /* The parser stops after the first value; anything but whitespace after it is an error. */
+    size_t off = (size_t)(end - text);
+    while (off < len && strchr(" \t\r\n", text[off])) off++;
+    if (off < len) {
+        int line, col;
+        json_offset_to_line_col(text, off, &line, &col);
+        snprintf(err, errsz, "%s:%d:%d: unexpected text after the scene object", name, line, col);
+        cJSON_Delete(root);
+        return false;
+    }
+    static Scene tmp; /* large: kept off the stack; dest untouched until all is valid */
+    scene_default(&tmp);
+    bool ok = read_scene(&c, root, &tmp, vocab);
+    cJSON_Delete(root);
+    if (ok) *dest = tmp;
+    return ok;
+}
+
+bool scene_load(Scene *dest, const char *path, const Vocab *vocab, char *err, size_t errsz) {
+    char *text;
+    size_t len;
+    if (!file_read_all(path, SCENE_FILE_MAX_BYTES, &text, &len, err, errsz)) return false;
+    bool ok = scene_parse(dest, text, len, path, vocab, err, errsz);
+    free(text);
+    return ok;
+}
+
+void scene_write(const Scene *s, FILE *f) {
+    char buf[FMT_FLOAT_BYTES];
+    fprintf(f, "{\n  \"version\": %d,\n  \"tokens\": [", SCENE_FILE_VERSION);
+    for (int i = 0; i < s->n; i++) {
+        if (i) fputs(", ", f);
+        jw_string(f, s->tokens[i]);
+    }
+    fprintf(f, "],\n  \"d\": %d,\n  \"d_k\": %d,\n  \"d_v\": %d,\n", s->d, s->d_k, s->d_v);
+    fprintf(f, "  \"seed\": %u,\n  \"scaled\": %s,\n", (unsigned)s->seed,
+            s->scaled ? "true" : "false");
+    fmt_float(s->pos_strength, buf);
+    fprintf(f, "  \"pos\": \"%s\",\n  \"pos_strength\": %s,\n", pos_mode_name(s->pos), buf);
+    fputs("  \"X\": ", f);
+    jw_matrix(f, s->X, s->n, s->d, "  ");
+    fputs("\n}\n", f);
+}
+
+static void write_scene_cb(FILE *f, const void *ctx) {
+    scene_write(ctx, f);
+}
+
+bool scene_save(const Scene *s, const char *path, char *err, size_t errsz) {
+    return file_write_atomic(path, write_scene_cb, s, err, errsz);
+}

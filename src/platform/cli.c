@@ -1,0 +1,315 @@
+/* The command line; see cli.h. No SDL here, so it is tested without a window. */
+#include "cli.h"
+
+#include "../core/perm.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CLI_MIN_SIZE 16
+#define CLI_MAX_SIZE 16384
+
+static const char *const view_names[VIEW_COUNT] = {"explorer", "scaling", "permutation"};
+
+const char *cli_view_name(Cli_View v) {
+    return view_names[v];
+}
+
+void cli_usage(FILE *f) {
+    fputs("Usage: attnlab [OPTION]...\n"
+          "Explore transformer self-attention by direct manipulation.\n"
+          "\n"
+          "Scene:\n"
+          "  --scene FILE          load a scene file (JSON; see README.md)\n"
+          "  --tokens \"w1 w2 ...\"  use these tokens (embedded from the vocabulary)\n"
+          "  --d N                 embedding width d (1 to 64)\n"
+          "  --dk N                query/key width d_k (1 to 1024)\n"
+          "  --dv N                value width d_v (1 to 1024)\n"
+          "  --seed N              projection seed (0 to 4294967295)\n"
+          "  --no-scale            use QK^T without dividing by sqrt(d_k)\n"
+          "  --pos none|sin        positional encoding added to X\n"
+          "  --pos-strength F      multiplier of the positional encoding (0 to 10)\n"
+          "  --perm \"i0 i1 ...\"    reorder: new position i holds old token p[i] (0-based)\n"
+          "  --lesson FILE         open a lesson\n"
+          "\n"
+          "Window:\n"
+          "  --view explorer|scaling|permutation\n"
+          "  --size WxH            window size in pixels (16 to 16384 each)\n"
+          "  --fullscreen          start fullscreen\n"
+          "  --ui-scale F          UI zoom (0.75 to 3)\n"
+          "\n"
+          "Without a window:\n"
+          "  --export json|csv     print every matrix of the computation and exit\n"
+          "  --screenshot FILE.png render one frame of --view at --size and exit\n"
+          "  --dump-ui             print the laid-out interface as JSON and exit\n"
+          "  --experiment variance run the score-scaling experiment at --dk and exit\n"
+          "  --samples N           samples for --experiment (1 to 1000000; default 10000)\n"
+          "  --check-lessons DIR   validate every lesson in DIR; exit 0 only if all pass\n"
+          "  --bench               measure frame and recompute times, print JSON\n"
+          "  --help                show this help and exit\n"
+          "  --version             show the version and exit\n"
+          "\n"
+          "Bad options or files exit with status 2 and one line on stderr.\n",
+          f);
+}
+
+static bool fail(char *err, size_t errsz, const char *opt, const char *fmt, ...) {
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(err, errsz, "attnlab: %s: %s", opt, what);
+    return false;
+}
+
+static bool parse_int(const char *opt, const char *v, long lo, long hi, long *dest, char *err,
+                      size_t errsz) {
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno == ERANGE)
+        return fail(err, errsz, opt, "'%s' is not a whole number", v);
+    if (x < lo || x > hi)
+        return fail(err, errsz, opt, "%s is out of range (%ld to %ld)", v, lo, hi);
+    *dest = x;
+    return true;
+}
+
+static bool parse_float(const char *opt, const char *v, double lo, double hi, double *dest,
+                        char *err, size_t errsz) {
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(x))
+        return fail(err, errsz, opt, "'%s' is not a finite number", v);
+    if (x < lo || x > hi) return fail(err, errsz, opt, "%s is out of range (%g to %g)", v, lo, hi);
+    *dest = x;
+    return true;
+}
+
+static bool parse_perm(const char *v, Cli_Options *o, char *err, size_t errsz) {
+    o->perm_n = 0;
+    const char *p = v;
+    while (*p) {
+        p += strspn(p, " \t,");
+        if (!*p) break;
+        if (o->perm_n == ATTN_MAX_TOKENS)
+            return fail(err, errsz, "--perm", "more than %d entries", ATTN_MAX_TOKENS);
+        char *end;
+        errno = 0;
+        long x = strtol(p, &end, 10);
+        if (end == p || (*end && !strchr(" \t,", *end)) || errno == ERANGE || x < 0 ||
+            x >= ATTN_MAX_TOKENS) {
+            char word[32];
+            snprintf(word, sizeof word, "%.*s", (int)strcspn(p, " \t,"), p);
+            return fail(err, errsz, "--perm", "'%s' is not a token index", word);
+        }
+        o->perm[o->perm_n++] = (int)x;
+        p = end;
+    }
+    if (o->perm_n == 0) return fail(err, errsz, "--perm", "no indexes given");
+    char why[120];
+    if (!perm_validate(o->perm, o->perm_n, why, sizeof why))
+        return fail(err, errsz, "--perm", "not a permutation: %s", why);
+    return true;
+}
+
+static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, size_t errsz) {
+    static const char *const names[] = {
+        [CLI_EXPORT] = "--export",
+        [CLI_SCREENSHOT] = "--screenshot",
+        [CLI_DUMP_UI] = "--dump-ui",
+        [CLI_EXPERIMENT] = "--experiment",
+        [CLI_CHECK_LESSONS] = "--check-lessons",
+        [CLI_BENCH] = "--bench",
+    };
+    if (o->mode != CLI_WINDOW && o->mode != m)
+        return fail(err, errsz, opt, "cannot be combined with %s", names[o->mode]);
+    o->mode = m;
+    return true;
+}
+
+/* Options that take a value, so "--dk 64" and "--dk=64" both work. */
+static const char *const valued[] = {
+    "--scene",    "--lesson", "--tokens",       "--d",          "--dk",      "--dv",
+    "--seed",     "--pos",    "--pos-strength", "--perm",       "--view",    "--size",
+    "--ui-scale", "--export", "--screenshot",   "--experiment", "--samples", "--check-lessons",
+};
+static const char *const flags[] = {"--no-scale", "--fullscreen", "--dump-ui",
+                                    "--bench",    "--help",       "--version"};
+
+static bool is_in(const char *name, const char *const *list, size_t count) {
+    for (size_t k = 0; k < count; k++)
+        if (strcmp(name, list[k]) == 0) return true;
+    return false;
+}
+
+bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
+    memset(o, 0, sizeof *o);
+    o->width = 1600;
+    o->height = 900;
+    o->ui_scale = 1.0f;
+    o->samples = 10000;
+    bool help = false, version = false;
+    for (int k = 1; k < argc; k++) {
+        char name[64];
+        const char *arg = argv[k], *value = NULL;
+        const char *eq = strchr(arg, '=');
+        if (strncmp(arg, "--", 2) != 0) {
+            snprintf(err, errsz, "attnlab: unexpected argument '%s' (see --help)", arg);
+            return false;
+        }
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), arg);
+        if (is_in(name, valued, sizeof valued / sizeof *valued)) {
+            if (eq) {
+                value = eq + 1;
+            } else if (k + 1 < argc) {
+                value = argv[++k];
+            } else {
+                snprintf(err, errsz, "attnlab: %s needs a value (see --help)", name);
+                return false;
+            }
+        } else if (is_in(name, flags, sizeof flags / sizeof *flags)) {
+            if (eq) {
+                snprintf(err, errsz, "attnlab: %s takes no value", name);
+                return false;
+            }
+        } else {
+            snprintf(err, errsz, "attnlab: unknown option '%s' (see --help)", name);
+            return false;
+        }
+
+        long iv;
+        double fv;
+        if (!strcmp(name, "--help")) {
+            help = true;
+        } else if (!strcmp(name, "--version")) {
+            version = true;
+        } else if (!strcmp(name, "--scene")) {
+            o->scene_path = value;
+        } else if (!strcmp(name, "--lesson")) {
+            o->lesson_path = value;
+        } else if (!strcmp(name, "--tokens")) {
+            o->tokens = value;
+        } else if (!strcmp(name, "--d")) {
+            if (!parse_int(name, value, 1, ATTN_MAX_D, &iv, err, errsz)) return false;
+            o->d = (int)iv;
+            o->has_d = true;
+        } else if (!strcmp(name, "--dk")) {
+            if (!parse_int(name, value, 1, ATTN_MAX_DK, &iv, err, errsz)) return false;
+            o->dk = (int)iv;
+            o->has_dk = true;
+        } else if (!strcmp(name, "--dv")) {
+            if (!parse_int(name, value, 1, ATTN_MAX_DV, &iv, err, errsz)) return false;
+            o->dv = (int)iv;
+            o->has_dv = true;
+        } else if (!strcmp(name, "--seed")) {
+            if (!parse_int(name, value, 0, (long)ATTN_MAX_SEED, &iv, err, errsz)) return false;
+            o->seed = (uint32_t)iv;
+            o->has_seed = true;
+        } else if (!strcmp(name, "--no-scale")) {
+            o->no_scale = true;
+        } else if (!strcmp(name, "--pos")) {
+            if (!pos_mode_parse(value, &o->pos))
+                return fail(err, errsz, name, "'%s' is not one of: none, sin", value);
+            o->has_pos = true;
+        } else if (!strcmp(name, "--pos-strength")) {
+            if (!parse_float(name, value, 0, ATTN_MAX_POS_STRENGTH, &fv, err, errsz)) return false;
+            o->pos_strength = (float)fv;
+            o->has_pos_strength = true;
+        } else if (!strcmp(name, "--perm")) {
+            if (!parse_perm(value, o, err, errsz)) return false;
+            o->has_perm = true;
+        } else if (!strcmp(name, "--view")) {
+            int v = 0;
+            while (v < VIEW_COUNT && strcmp(value, view_names[v]) != 0) v++;
+            if (v == VIEW_COUNT)
+                return fail(err, errsz, name, "'%s' is not one of: explorer, scaling, permutation",
+                            value);
+            o->view = (Cli_View)v;
+        } else if (!strcmp(name, "--size")) {
+            char *x = strchr(value, 'x');
+            if (!x) return fail(err, errsz, name, "'%s' is not WIDTHxHEIGHT", value);
+            char wbuf[32];
+            snprintf(wbuf, sizeof wbuf, "%.*s", (int)(x - value), value);
+            if (!parse_int("--size width", wbuf, CLI_MIN_SIZE, CLI_MAX_SIZE, &iv, err, errsz))
+                return false;
+            o->width = (int)iv;
+            if (!parse_int("--size height", x + 1, CLI_MIN_SIZE, CLI_MAX_SIZE, &iv, err, errsz))
+                return false;
+            o->height = (int)iv;
+        } else if (!strcmp(name, "--fullscreen")) {
+            o->fullscreen = true;
+        } else if (!strcmp(name, "--ui-scale")) {
+            if (!parse_float(name, value, 0.75, 3.0, &fv, err, errsz)) return false;
+            o->ui_scale = (float)fv;
+        } else if (!strcmp(name, "--export")) {
+            if (!strcmp(value, "json"))
+                o->export_format = EXPORT_JSON;
+            else if (!strcmp(value, "csv"))
+                o->export_format = EXPORT_CSV;
+            else
+                return fail(err, errsz, name, "'%s' is not one of: json, csv", value);
+            if (!set_mode(o, CLI_EXPORT, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--screenshot")) {
+            size_t n = strlen(value);
+            if (n < 5 || strcmp(value + n - 4, ".png") != 0)
+                return fail(err, errsz, name, "'%s' must end in .png", value);
+            o->screenshot_path = value;
+            if (!set_mode(o, CLI_SCREENSHOT, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--dump-ui")) {
+            if (!set_mode(o, CLI_DUMP_UI, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--experiment")) {
+            if (strcmp(value, "variance") != 0)
+                return fail(err, errsz, name, "'%s' is not a known experiment (variance)", value);
+            if (!set_mode(o, CLI_EXPERIMENT, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--samples")) {
+            if (!parse_int(name, value, 1, ATTN_MAX_SAMPLES, &iv, err, errsz)) return false;
+            o->samples = (int)iv;
+            o->has_samples = true;
+        } else if (!strcmp(name, "--check-lessons")) {
+            o->check_dir = value;
+            if (!set_mode(o, CLI_CHECK_LESSONS, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--bench")) {
+            if (!set_mode(o, CLI_BENCH, name, err, errsz)) return false;
+        }
+    }
+    if (o->has_samples && o->mode != CLI_EXPERIMENT) {
+        snprintf(err, errsz, "attnlab: --samples: only used with --experiment");
+        return false;
+    }
+    if (help)
+        o->mode = CLI_HELP;
+    else if (version)
+        o->mode = CLI_VERSION;
+    return true;
+}
+
+bool cli_apply(const Cli_Options *o, Scene *s, const Vocab *vocab, char *err, size_t errsz) {
+    char why[200];
+    if (o->has_d) scene_set_d(s, o->d, vocab);
+    if (o->tokens && !scene_set_sentence(s, o->tokens, vocab, why, sizeof why)) {
+        snprintf(err, errsz, "attnlab: --tokens: %s", why);
+        return false;
+    }
+    if (o->has_dk) s->d_k = o->dk;
+    if (o->has_dv) s->d_v = o->dv;
+    if (o->has_seed) s->seed = o->seed;
+    if (o->no_scale) s->scaled = false;
+    if (o->has_pos) s->pos = o->pos;
+    if (o->has_pos_strength) s->pos_strength = o->pos_strength;
+    if (o->has_perm) {
+        if (o->perm_n != s->n) {
+            snprintf(err, errsz, "attnlab: --perm: %d indexes given but the scene has %d tokens",
+                     o->perm_n, s->n);
+            return false;
+        }
+        scene_permute(s, o->perm);
+    }
+    return true;
+}

@@ -1,0 +1,63 @@
+/* The command line: parsing and applying the contract in DESIGN.md.
+ *
+ * Parsing never touches files or the window; every problem becomes one line
+ * ("attnlab: --dk: 5000 is out of range (1 to 1024)") and the caller exits 2.
+ * Nothing is clamped: a value outside its range is an error.
+ *
+ *   cli_parse(argc, argv, opts, err, errsz)
+ *   cli_apply(opts, scene, vocab, err, errsz)   --tokens/--d/... onto a scene
+ *   cli_usage(f)                                 the --help text
+ */
+#ifndef ATTN_CLI_H
+#define ATTN_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../model/scene.h"
+
+typedef enum Cli_Mode {
+    CLI_WINDOW = 0,
+    CLI_HELP,
+    CLI_VERSION,
+    CLI_EXPORT,
+    CLI_SCREENSHOT,
+    CLI_DUMP_UI,
+    CLI_EXPERIMENT,
+    CLI_CHECK_LESSONS,
+    CLI_BENCH,
+} Cli_Mode;
+
+typedef enum Cli_View { VIEW_EXPLORER = 0, VIEW_SCALING, VIEW_PERMUTATION, VIEW_COUNT } Cli_View;
+typedef enum Cli_Export { EXPORT_JSON = 0, EXPORT_CSV } Cli_Export;
+
+typedef struct Cli_Options {
+    Cli_Mode mode;
+    const char *scene_path;
+    const char *lesson_path;
+    const char *tokens;
+    bool has_d, has_dk, has_dv, has_seed, no_scale, has_pos, has_pos_strength, has_perm;
+    int d, dk, dv;
+    uint32_t seed;
+    Pos_Mode pos;
+    float pos_strength;
+    int perm[ATTN_MAX_TOKENS];
+    int perm_n;
+    Cli_View view;
+    int width, height;
+    bool fullscreen;
+    float ui_scale;
+    Cli_Export export_format;
+    const char *screenshot_path;
+    const char *check_dir;
+    int samples;
+    bool has_samples;
+} Cli_Options;
+
+bool cli_parse(int argc, char **argv, Cli_Options *opts, char *err, size_t errsz);
+bool cli_apply(const Cli_Options *opts, Scene *s, const Vocab *vocab, char *err, size_t errsz);
+void cli_usage(FILE *f);
+const char *cli_view_name(Cli_View v);
+
+#endif

@@ -1,0 +1,53 @@
+/* Finding the data folder; see paths.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "paths.h"
+
+#include <SDL.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef ATTNLAB_DATADIR
+#define ATTNLAB_DATADIR "/usr/local/share/attnlab"
+#endif
+
+void paths_join(const char *dir, const char *rel, char *dest, size_t size) {
+    size_t n = strlen(dir);
+    bool slash = n > 0 && dir[n - 1] == '/';
+    snprintf(dest, size, "%s%s%s", dir, slash ? "" : "/", rel);
+}
+
+static bool is_data_dir(const char *dir) {
+    char probe[4096];
+    paths_join(dir, "assets/vocab.tsv", probe, sizeof probe);
+    return access(probe, R_OK) == 0;
+}
+
+bool paths_find_data(char *dest, size_t size, char *err, size_t errsz) {
+    const char *env = getenv("ATTNLAB_DATA");
+    if (env && *env) {
+        if (is_data_dir(env)) {
+            snprintf(dest, size, "%s", env);
+            return true;
+        }
+        snprintf(err, errsz, "attnlab: ATTNLAB_DATA=%s: no assets/vocab.tsv there", env);
+        return false;
+    }
+    char *base = SDL_GetBasePath();
+    if (base) {
+        bool ok = is_data_dir(base);
+        if (ok) snprintf(dest, size, "%s", base);
+        SDL_free(base);
+        if (ok) return true;
+    }
+    if (is_data_dir(ATTNLAB_DATADIR)) {
+        snprintf(dest, size, "%s", ATTNLAB_DATADIR);
+        return true;
+    }
+    snprintf(err, errsz,
+             "attnlab: cannot find the data folder (assets/vocab.tsv): looked beside the "
+             "executable and in %s; set ATTNLAB_DATA",
+             ATTNLAB_DATADIR);
+    return false;
+}

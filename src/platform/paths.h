@@ -1,0 +1,21 @@
+/* Where attnlab finds its data (assets/, shaders/, lessons/).
+ *
+ * In order: $ATTNLAB_DATA if set (an explicit choice wins, so a developer can
+ * point any binary at any tree), then the folder holding the executable (a
+ * build run in place), then the install location ATTNLAB_DATADIR
+ * ($(PREFIX)/share/attnlab). A folder counts only if it holds
+ * assets/vocab.tsv.
+ *
+ *   paths_find_data(dest, size, err, errsz)
+ *   paths_join(dir, rel, dest, size)
+ */
+#ifndef ATTN_PATHS_H
+#define ATTN_PATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+bool paths_find_data(char *dest, size_t size, char *err, size_t errsz);
+void paths_join(const char *dir, const char *rel, char *dest, size_t size);
+
+#endif

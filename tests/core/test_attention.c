@@ -1,0 +1,308 @@
+/* src/core/attention.c against a float64 reference, plus the identities the
+ * app teaches: rows of A are distributions, nothing overflows, and attention
+ * without positions is permutation-equivariant. */
+#include "core/attention.h"
+#include "core/matrix.h"
+#include "core/perm.h"
+#include "core/posenc.h"
+#include "core/projection.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct Case {
+    int n, d, dk, dv;
+    bool scaled;
+    float *X, *P, *WQ, *WK, *WV;
+} Case;
+
+static void case_make(Case *c, Rng *r, int n, int d, int dk, int dv, bool scaled, double xscale,
+                      uint64_t seed) {
+    *c = (Case){.n = n, .d = d, .dk = dk, .dv = dv, .scaled = scaled};
+    c->X = malloc(sizeof(float) * n * d);
+    c->WQ = malloc(sizeof(float) * d * dk);
+    c->WK = malloc(sizeof(float) * d * dk);
+    c->WV = malloc(sizeof(float) * d * dv);
+    rand_fill(r, c->X, (long)n * d, xscale);
+    proj_fill(seed, PROJ_Q, d, dk, c->WQ);
+    proj_fill(seed, PROJ_K, d, dk, c->WK);
+    proj_fill(seed, PROJ_V, d, dv, c->WV);
+}
+
+static void case_free(Case *c) {
+    free(c->X);
+    free(c->P);
+    free(c->WQ);
+    free(c->WK);
+    free(c->WV);
+}
+
+static void run(const Case *c, Attn *a) {
+    cr_assert(attn_reserve(a, c->n, c->d, c->dk, c->dv));
+    attn_compute(a, &(Attn_Desc){.n = c->n,
+                                 .d = c->d,
+                                 .d_k = c->dk,
+                                 .d_v = c->dv,
+                                 .scaled = c->scaled,
+                                 .X = c->X,
+                                 .P = c->P,
+                                 .W_Q = c->WQ,
+                                 .W_K = c->WK,
+                                 .W_V = c->WV});
+}
+
+/* Check one computed attention against float64, stage by stage. Each stage's
+ * tolerance is relative to the size of the terms it sums (the honest
+ * "relative error" of a dot product, which can cancel to near zero). */
+static void check_against_f64(const Case *c, const Attn *a) {
+    int n = c->n, d = c->d, dk = c->dk, dv = c->dv;
+    double *Q = malloc(sizeof(double) * n * dk), *K = malloc(sizeof(double) * n * dk);
+    /* Σ_r |x_r w_r| per entry: how far float rounding of X + P can move it */
+    double *QS = malloc(sizeof(double) * n * dk), *KS = malloc(sizeof(double) * n * dk);
+    for (int i = 0; i < n; i++) {
+        for (int col = 0; col < dk; col++) {
+            double q = 0, k = 0, qs = 0, ks = 0;
+            for (int r = 0; r < d; r++) {
+                double x = (double)c->X[i * d + r] + (c->P ? (double)c->P[i * d + r] : 0.0);
+                q += x * c->WQ[r * dk + col];
+                k += x * c->WK[r * dk + col];
+                qs += fabs(x * c->WQ[r * dk + col]);
+                ks += fabs(x * c->WK[r * dk + col]);
+            }
+            Q[i * dk + col] = q;
+            K[i * dk + col] = k;
+            QS[i * dk + col] = qs;
+            KS[i * dk + col] = ks;
+            /* float32 rounding of X + P, then of the result: a few 2^-24 of the term sum */
+            cr_assert(fabs(a->Q[i * dk + col] - q) <= 1e-6 * qs + 1e-30, "Q[%d][%d]", i, col);
+            cr_assert(fabs(a->K[i * dk + col] - k) <= 1e-6 * ks + 1e-30, "K[%d][%d]", i, col);
+        }
+    }
+    double scale = c->scaled ? 1.0 / sqrt((double)dk) : 1.0;
+    for (int i = 0; i < n; i++) {
+        double s_err = 0; /* max over the row of |S − S_ref| */
+        for (int j = 0; j < n; j++) {
+            /* mag bounds how much the score moves when each q_r and k_r moves
+             * by its own rounding (QS, KS) — the score's condition number. */
+            double s = 0, mag = 0;
+            for (int r = 0; r < dk; r++) {
+                double q = Q[i * dk + r], k = K[j * dk + r];
+                s += q * k;
+                mag += fabs(q * k) + QS[i * dk + r] * fabs(k) + fabs(q) * KS[j * dk + r];
+            }
+            s *= scale;
+            mag *= scale;
+            double e = fabs(a->S[i * n + j] - s);
+            cr_assert(e <= 1e-5 * mag + 1e-30, "S[%d][%d] = %.9g, reference %.9g (term sum %g)", i,
+                      j, a->S[i * n + j], s, mag);
+            if (e > s_err) s_err = e;
+        }
+        /* Softmax of the implementation's own S in double: isolates the softmax. */
+        double mx = a->S[i * n];
+        for (int j = 1; j < n; j++) mx = fmax(mx, a->S[i * n + j]);
+        double sum = 0;
+        for (int j = 0; j < n; j++) sum += exp(a->S[i * n + j] - mx);
+        for (int j = 0; j < n; j++) {
+            double ref = exp(a->S[i * n + j] - mx) / sum;
+            /* float32 has 2^-24 ≈ 6e-8 relative precision; 1e-6 absolute on [0, 1] */
+            cr_assert(fabs(a->A[i * n + j] - ref) <= 1e-6, "A[%d][%d]", i, j);
+        }
+        /* And against the float64 reference S: moving every score of a row by at
+         * most e scales each weight by a factor within [e^-2e, e^2e]. */
+        double refmx = -INFINITY;
+        double *sref = malloc(sizeof(double) * n);
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int r = 0; r < dk; r++) s += Q[i * dk + r] * K[j * dk + r];
+            sref[j] = s * scale;
+            refmx = fmax(refmx, sref[j]);
+        }
+        double refsum = 0;
+        for (int j = 0; j < n; j++) refsum += exp(sref[j] - refmx);
+        for (int j = 0; j < n; j++) {
+            double ref = exp(sref[j] - refmx) / refsum;
+            double tol = ref * (exp(2 * s_err) - 1) + 1e-6;
+            cr_assert(fabs(a->A[i * n + j] - ref) <= tol, "A[%d][%d] = %.9g vs %.9g", i, j,
+                      a->A[i * n + j], ref);
+        }
+        free(sref);
+        /* O = A V from the implementation's own A and V, in double. */
+        for (int col = 0; col < dv; col++) {
+            double o = 0, mag = 0;
+            for (int j = 0; j < n; j++) {
+                o += (double)a->A[i * n + j] * a->V[j * dv + col];
+                mag += fabs((double)a->A[i * n + j] * a->V[j * dv + col]);
+            }
+            cr_assert(fabs(a->O[i * dv + col] - o) <= 1e-5 * mag + 1e-30, "O[%d][%d]", i, col);
+        }
+    }
+    free(Q);
+    free(K);
+    free(QS);
+    free(KS);
+}
+
+Test(attention, matches_float64_reference_random_cases) {
+    Rng r;
+    rng_seed(&r, 2024);
+    Attn a = {0};
+    for (int t = 0; t < 120; t++) {
+        Case c;
+        int n = rand_int(&r, 1, 64), d = rand_int(&r, 1, 16);
+        /* d_k and d_v log-uniform over 1..512 so small and wide heads both appear */
+        int dk = (int)round(exp(rng_uniform(&r) * log(512.0)));
+        int dv = (int)round(exp(rng_uniform(&r) * log(512.0)));
+        bool scaled = t % 2 == 0;
+        case_make(&c, &r, n, d, dk, dv, scaled, 2.0, (uint64_t)t);
+        if (t % 3 == 0) {
+            c.P = malloc(sizeof(float) * n * d);
+            posenc_sinusoidal(n, d, 1.0f, c.P);
+        }
+        run(&c, &a);
+        check_against_f64(&c, &a);
+        case_free(&c);
+    }
+    attn_free(&a);
+}
+
+static void check_rows_are_distributions(const Attn *a) {
+    int n = a->n;
+    for (int i = 0; i < n; i++) {
+        double sum = 0;
+        for (int j = 0; j < n; j++) {
+            float w = a->A[i * n + j];
+            cr_assert(isfinite(w) && w >= 0.0f, "A[%d][%d] = %g", i, j, w);
+            sum += w;
+        }
+        /* n terms each rounded to float: |Σ − 1| ≤ n·2^-24 + rounding of 1/sum */
+        cr_assert(fabs(sum - 1.0) <= 1e-6 + n * 6e-8, "row %d sums to %.9g", i, sum);
+    }
+}
+
+Test(attention, rows_sum_to_one_and_are_nonnegative) {
+    Rng r;
+    rng_seed(&r, 7);
+    Attn a = {0};
+    for (int t = 0; t < 100; t++) {
+        Case c;
+        case_make(&c, &r, rand_int(&r, 1, 64), rand_int(&r, 1, 16), rand_int(&r, 1, 512),
+                  rand_int(&r, 1, 64), t % 2, 3.0, (uint64_t)t);
+        run(&c, &a);
+        check_rows_are_distributions(&a);
+        case_free(&c);
+    }
+    attn_free(&a);
+}
+
+Test(attention, extreme_inputs_stay_finite) {
+    /* The widest head, unscaled, with embeddings at the ±1e3 limit: raw scores
+     * reach ~1e9, so a softmax without the max subtraction would overflow. */
+    Rng r;
+    rng_seed(&r, 11);
+    Attn a = {0};
+    const int dks[] = {1, 1024};
+    for (int k = 0; k < 2; k++) {
+        for (int scaled = 0; scaled < 2; scaled++) {
+            Case c;
+            case_make(&c, &r, 32, 16, dks[k], 8, scaled, 1e3, 3);
+            for (int i = 0; i < 32 * 16; i++) c.X[i] = c.X[i] < 0 ? -1e3f : 1e3f;
+            run(&c, &a);
+            cr_assert(mat_all_finite(a.S, 32 * 32));
+            cr_assert(mat_all_finite(a.A, 32 * 32));
+            cr_assert(mat_all_finite(a.O, 32 * 8));
+            check_rows_are_distributions(&a);
+            double mx = 0;
+            for (int i = 0; i < 32 * 32; i++) mx = fmax(mx, fabs(a.S[i]));
+            if (dks[k] == 1024 && !scaled) cr_assert(mx > 1e7, "scores should be huge, max %g", mx);
+            case_free(&c);
+        }
+    }
+    attn_free(&a);
+}
+
+Test(attention, softmax_subtracts_row_max) {
+    /* Scores of 1e30 would give e^(1e30) = Inf without the shift; shifted,
+     * the equal pair splits the weight exactly in half. */
+    const float s[4] = {1e30f, 1e30f, -1e30f, 0};
+    float out[4];
+    attn_softmax_rows(s, 1, 4, out);
+    cr_assert_float_eq(out[0], 0.5f, 1e-7);
+    cr_assert_float_eq(out[1], 0.5f, 1e-7);
+    cr_assert_eq(out[2], 0.0f);
+    cr_assert_eq(out[3], 0.0f);
+}
+
+/* max |Attention(PX) − P·Attention(X)| relative to the size of the terms. */
+static double equivariance_gap(const Case *c, const int *p, bool with_pos, Attn *a, Attn *b,
+                               double *tolerance) {
+    int n = c->n, d = c->d, dv = c->dv;
+    Case cp = *c;
+    float *PX = malloc(sizeof(float) * n * d);
+    perm_apply_rows(p, n, c->X, d, PX);
+    float *pos = NULL;
+    if (with_pos) {
+        /* Positions belong to slots, not tokens: slot i gets P[i] in both runs. */
+        pos = malloc(sizeof(float) * n * d);
+        posenc_sinusoidal(n, d, 1.0f, pos);
+    }
+    Case c0 = *c;
+    c0.P = pos;
+    run(&c0, a);
+    cp.X = PX;
+    cp.P = pos;
+    run(&cp, b);
+    double gap = 0, tol = 0;
+    for (int i = 0; i < n; i++) {
+        for (int col = 0; col < dv; col++) {
+            double want = a->O[p[i] * dv + col];
+            gap = fmax(gap, fabs(b->O[i * dv + col] - want));
+            /* reordering changes only summation order: a few ulps of Σ|a v| */
+            double mag = 0;
+            for (int j = 0; j < n; j++) mag += fabs(a->A[p[i] * n + j] * a->V[j * dv + col]);
+            tol = fmax(tol, 1e-5 * mag);
+        }
+    }
+    *tolerance = tol;
+    free(PX);
+    free(pos);
+    return gap;
+}
+
+Test(attention, permutation_equivariance_without_positions) {
+    Rng r;
+    rng_seed(&r, 31337);
+    Attn a = {0}, b = {0};
+    int p[64];
+    double worst_ratio_with_pos = INFINITY;
+    for (int t = 0; t < 200; t++) {
+        Case c;
+        int n = rand_int(&r, 2, 48);
+        case_make(&c, &r, n, rand_int(&r, 2, 12), rand_int(&r, 1, 128), rand_int(&r, 1, 32), t % 2,
+                  1.0, (uint64_t)t);
+        /* a random permutation that is not the identity (Fisher–Yates, then
+         * rotate by one if it happened to fix every position) */
+        perm_identity(n, p);
+        for (int i = n - 1; i > 0; i--) {
+            int j = rand_int(&r, 0, i), tmp = p[i];
+            p[i] = p[j];
+            p[j] = tmp;
+        }
+        bool identity = true;
+        for (int i = 0; i < n; i++) identity &= p[i] == i;
+        if (identity) perm_rotate(n, 1, p);
+
+        double tol;
+        double gap = equivariance_gap(&c, p, false, &a, &b, &tol);
+        cr_assert(gap <= tol, "case %d: gap %g > tolerance %g", t, gap, tol);
+        double gap_pos = equivariance_gap(&c, p, true, &a, &b, &tol);
+        worst_ratio_with_pos = fmin(worst_ratio_with_pos, gap_pos / (tol + 1e-30));
+        case_free(&c);
+    }
+    /* With positions added, order matters: in every case the gap is at least
+     * 100× what rounding could explain. */
+    cr_assert(worst_ratio_with_pos > 100, "smallest gap/tolerance with positions: %g",
+              worst_ratio_with_pos);
+    attn_free(&a);
+    attn_free(&b);
+}

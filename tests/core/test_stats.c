@@ -1,0 +1,71 @@
+/* src/core/stats.c: the variance experiment and the row statistics. */
+#include "core/stats.h"
+#include "test_util.h"
+
+#include <math.h>
+
+/* For Z = Σ_r q_r k_r with independent N(0,1) coordinates: Var Z = d_k and
+ * E[Z⁴] = 3d_k² + 6d_k, so the sample variance over N draws has standard
+ * deviation ≈ √((2d_k² + 6d_k)/N). A 5 SD bound fails by chance with
+ * probability below 1e-6 per check. */
+static double var_sd(int dk, int n) {
+    return sqrt((2.0 * dk * dk + 6.0 * dk) / n);
+}
+
+Test(stats, variance_experiment_matches_theory) {
+    const int dks[] = {1, 4, 16, 64, 256, 1024};
+    for (int k = 0; k < 6; k++) {
+        int dk = dks[k], N = dk >= 1024 ? 4000 : 20000;
+        Variance_Result r;
+        stats_variance_experiment(123, dk, N, &r);
+        cr_assert_eq(r.d_k, dk);
+        cr_assert_eq(r.samples, N);
+        cr_assert(fabs(r.raw_mean) <= 5 * sqrt((double)dk / N), "d_k %d mean %g", dk, r.raw_mean);
+        cr_assert(fabs(r.raw_var - dk) <= 5 * var_sd(dk, N), "d_k %d raw var %g", dk, r.raw_var);
+        cr_assert(fabs(r.scaled_var - 1) <= 5 * var_sd(dk, N) / dk, "d_k %d scaled var %g", dk,
+                  r.scaled_var);
+        cr_assert(fabs(r.scaled_mean) <= 5 * sqrt(1.0 / N));
+    }
+}
+
+Test(stats, experiment_is_seeded) {
+    Variance_Result a, b, c;
+    stats_variance_experiment(5, 32, 1000, &a);
+    stats_variance_experiment(5, 32, 1000, &b);
+    stats_variance_experiment(6, 32, 1000, &c);
+    cr_assert_eq(a.raw_var, b.raw_var);
+    cr_assert_neq(a.raw_var, c.raw_var);
+}
+
+Test(stats, samples_agree_with_experiment) {
+    /* The histogram view draws stats_dot_samples; its moments must be the
+     * experiment's numbers (float rounding of each sample: 1e-6 relative). */
+    static float x[5000];
+    stats_dot_samples(8, 64, 5000, x);
+    Variance_Result r;
+    stats_variance_experiment(8, 64, 5000, &r);
+    double mean, var;
+    stats_mean_var(x, 5000, &mean, &var);
+    cr_assert(fabs(mean - r.raw_mean) < 1e-5, "%g vs %g", mean, r.raw_mean);
+    cr_assert(fabs(var - r.raw_var) < 1e-5 * r.raw_var, "%g vs %g", var, r.raw_var);
+}
+
+Test(stats, entropy_identities) {
+    float onehot[4] = {0, 1, 0, 0}, uniform[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+    cr_assert_float_eq(stats_row_entropy(onehot, 4), 0.0, 1e-12);
+    cr_assert_float_eq(stats_row_entropy(uniform, 4), log(4.0), 1e-7);
+    cr_assert_float_eq(stats_row_max(uniform, 4), 0.25, 1e-12);
+    cr_assert_float_eq(stats_row_max(onehot, 4), 1.0, 1e-12);
+}
+
+Test(stats, histogram_counts_every_sample) {
+    static float x[10000];
+    stats_dot_samples(1, 16, 10000, x);
+    int counts[30];
+    stats_histogram(x, 10000, -8, 8, 30, counts);
+    long total = 0;
+    for (int b = 0; b < 30; b++) total += counts[b];
+    cr_assert_eq(total, 10000);
+    /* symmetric distribution: the middle two bins hold more than the outer two */
+    cr_assert(counts[14] + counts[15] > counts[0] + counts[29]);
+}

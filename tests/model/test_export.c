@@ -1,0 +1,136 @@
+/* src/model/export.c: the JSON parses and carries exactly the derived numbers;
+ * CSV blocks have the promised shape. */
+#define _POSIX_C_SOURCE 200809L
+#include "model/export.h"
+#include "test_util.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+static Vocab vocab;
+
+static void load_vocab(void) {
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
+    cr_assert(vocab_load(&vocab, path, err, sizeof err), "%s", err);
+}
+
+static void free_vocab(void) {
+    vocab_free(&vocab);
+}
+
+TestSuite(export, .init = load_vocab, .fini = free_vocab);
+
+static void check_matrix(const cJSON *root, const char *key, const float *m, int rows, int cols) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, key);
+    cr_assert(cJSON_IsArray(a), "%s missing", key);
+    cr_assert_eq(cJSON_GetArraySize(a), rows, "%s rows", key);
+    int i = 0;
+    for (const cJSON *row = a->child; row; row = row->next, i++) {
+        cr_assert_eq(cJSON_GetArraySize(row), cols, "%s[%d] cols", key, i);
+        int j = 0;
+        for (const cJSON *v = row->child; v; v = v->next, j++)
+            /* shortest round-trip text: the float comes back bit for bit */
+            cr_assert_eq((float)v->valuedouble, m[i * cols + j], "%s[%d][%d]", key, i, j);
+    }
+}
+
+Test(export, json_has_every_matrix_exactly) {
+    static Scene s;
+    static Derived dv;
+    char err[256];
+    scene_default(&s);
+    s.d = 3;
+    s.d_k = 5;
+    s.d_v = 4;
+    s.pos = POS_SIN;
+    s.pos_strength = 0.5f;
+    cr_assert(scene_set_sentence(&s, "the cat \"sat\"", &vocab, err, sizeof err));
+    cr_assert(derived_update(&dv, &s));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    export_json(&s, &dv, f);
+    fclose(f);
+    cJSON *root = cJSON_Parse(buf);
+    cr_assert(root, "export is not valid JSON");
+    const char *keys[] = {"tokens", "n",   "d",   "d_k", "d_v", "seed", "scaled", "pos", "X", "P",
+                          "W_Q",    "W_K", "W_V", "Q",   "K",   "V",    "S",      "A",   "O"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        cr_assert(cJSON_HasObjectItem(root, keys[k]), "missing %s", keys[k]);
+    cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "tokens"), 2)->valuestring,
+                     "\"sat\"");
+    cr_assert_eq(cJSON_GetObjectItem(root, "n")->valueint, 3);
+    cr_assert_str_eq(cJSON_GetObjectItem(root, "pos")->valuestring, "sin");
+    const Attn *a = &dv.attn;
+    check_matrix(root, "X", s.X, 3, 3);
+    check_matrix(root, "P", dv.P, 3, 3);
+    check_matrix(root, "W_Q", dv.W_Q, 3, 5);
+    check_matrix(root, "W_V", dv.W_V, 3, 4);
+    check_matrix(root, "Q", a->Q, 3, 5);
+    check_matrix(root, "K", a->K, 3, 5);
+    check_matrix(root, "V", a->V, 3, 4);
+    check_matrix(root, "S", a->S, 3, 3);
+    check_matrix(root, "A", a->A, 3, 3);
+    check_matrix(root, "O", a->O, 3, 4);
+    cJSON_Delete(root);
+    free(buf);
+    derived_free(&dv);
+}
+
+Test(export, json_p_is_null_without_positions) {
+    static Scene s;
+    static Derived dv;
+    char err[256];
+    scene_default(&s);
+    cr_assert(scene_set_sentence(&s, "a b", &vocab, err, sizeof err));
+    cr_assert(derived_update(&dv, &s));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    export_json(&s, &dv, f);
+    fclose(f);
+    cJSON *root = cJSON_Parse(buf);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(root, "P")));
+    cJSON_Delete(root);
+    free(buf);
+    derived_free(&dv);
+}
+
+Test(export, csv_blocks) {
+    static Scene s;
+    static Derived dv;
+    char err[256];
+    scene_default(&s);
+    cr_assert(scene_set_sentence(&s, "x, y", &vocab, err, sizeof err));
+    cr_assert(derived_update(&dv, &s));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    export_csv(&s, &dv, f);
+    fclose(f);
+    cr_assert(strstr(buf, "# X 2x2\ntoken,x0,x1\n\"x,\","), "%s", buf);
+    cr_assert(strstr(buf, "# S 2x2\ntoken,\"x,\",y\n"));
+    const char *blocks[] = {"# W_Q 2x16", "# W_K 2x16", "# W_V 2x16", "# Q 2x16",
+                            "# K 2x16",   "# V 2x16",   "# A 2x2",    "# O 2x16"};
+    for (int b = 0; b < 8; b++) cr_assert(strstr(buf, blocks[b]), "missing %s", blocks[b]);
+    cr_assert_null(strstr(buf, "# P "), "no P block without positions");
+    free(buf);
+    derived_free(&dv);
+}
+
+Test(export, derived_recomputes_only_what_changed) {
+    /* Changing X keeps the projections; changing d_k regrows them column-stably. */
+    static Scene s;
+    static Derived dv;
+    char err[256];
+    scene_default(&s);
+    cr_assert(scene_set_sentence(&s, "a b c", &vocab, err, sizeof err));
+    cr_assert(derived_update(&dv, &s));
+    float q00 = dv.W_Q[0];
+    s.d_k = 17;
+    cr_assert(derived_update(&dv, &s));
+    cr_assert_eq(dv.W_Q[0], q00);
+    cr_assert_eq(dv.attn.d_k, 17);
+    derived_free(&dv);
+}

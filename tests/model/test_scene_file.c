@@ -1,0 +1,157 @@
+/* src/model/scene_file.c: the catalogue of bad files, exact round trips,
+ * atomic saves. */
+#define _POSIX_C_SOURCE 200809L
+#include "model/fileio.h"
+#include "model/scene_file.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static Vocab vocab;
+
+static void load_vocab(void) {
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
+    cr_assert(vocab_load(&vocab, path, err, sizeof err), "%s", err);
+}
+
+static void free_vocab(void) {
+    vocab_free(&vocab);
+}
+
+TestSuite(scene_file, .init = load_vocab, .fini = free_vocab);
+
+Test(scene_file, every_bad_file_gives_its_exact_error) {
+    char dir[1024], list[1100], line[1024];
+    snprintf(dir, sizeof dir, "%s/scenes", test_env("ATTNLAB_TESTDATA"));
+    snprintf(list, sizeof list, "%s/expected-errors.tsv", dir);
+    FILE *f = fopen(list, "r");
+    cr_assert(f, "cannot open %s", list);
+    int checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        cr_assert(tab, "malformed line in %s: %s", list, line);
+        *tab = '\0';
+        const char *name = line, *expected = tab + 1;
+
+        char path[2200], err[512], *text;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        cr_assert(file_read_all(path, SCENE_FILE_MAX_BYTES, &text, &len, err, sizeof err), "%s",
+                  err);
+        static Scene s, before;
+        scene_default(&s);
+        cr_assert(scene_set_sentence(&s, "kept as it was", &vocab, err, sizeof err));
+        before = s;
+        bool ok = scene_parse(&s, text, len, name, &vocab, err, sizeof err);
+        free(text);
+        cr_assert_not(ok, "%s loaded but should fail", name);
+        cr_assert_str_eq(err, expected, "%s", name);
+        cr_assert(scene_equal(&s, &before), "%s: a failed load changed the scene", name);
+        checked++;
+    }
+    fclose(f);
+    cr_assert_geq(checked, 12, "the catalogue should hold at least 12 bad files");
+}
+
+Test(scene_file, load_names_the_path) {
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/scenes/bad-dk-range.json", test_env("ATTNLAB_TESTDATA"));
+    static Scene s;
+    cr_assert_not(scene_load(&s, path, &vocab, err, sizeof err));
+    char want[1200];
+    snprintf(want, sizeof want, "%s:4:10: \"d_k\" is 5000; it must be 1 to 1024", path);
+    cr_assert_str_eq(err, want);
+    cr_assert_not(scene_load(&s, "/nonexistent/x.json", &vocab, err, sizeof err));
+    cr_assert_str_eq(err, "/nonexistent/x.json: cannot open: No such file or directory");
+}
+
+Test(scene_file, defaults_and_vocabulary_embedding) {
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/scenes/good-minimal.json", test_env("ATTNLAB_TESTDATA"));
+    static Scene s;
+    cr_assert(scene_load(&s, path, &vocab, err, sizeof err), "%s", err);
+    cr_assert_eq(s.n, 3);
+    cr_assert_eq(s.d, 5);
+    cr_assert_eq(s.d_k, 3);
+    cr_assert_eq(s.d_v, 2);
+    cr_assert_eq(s.seed, 9u);
+    cr_assert_not(s.scaled);
+    cr_assert_eq(s.pos, POS_NONE);
+    cr_assert_str_eq(s.tokens[0], "The"); /* the token keeps its spelling */
+    float want[5];
+    vocab_embed(&vocab, "the", 5, want);
+    for (int c = 0; c < 5; c++) cr_assert_eq(s.X[c], want[c]);
+}
+
+static void random_scene(Scene *s, Rng *r) {
+    char err[256];
+    scene_default(s);
+    s->d = rand_int(r, 1, ATTN_MAX_D);
+    s->d_k = rand_int(r, 1, ATTN_MAX_DK);
+    s->d_v = rand_int(r, 1, ATTN_MAX_DV);
+    s->seed = (uint32_t)rng_next_u64(r);
+    s->scaled = rng_next_u64(r) & 1;
+    s->pos = (rng_next_u64(r) & 1) ? POS_SIN : POS_NONE;
+    s->pos_strength = (float)(rng_uniform(r) * ATTN_MAX_POS_STRENGTH);
+    cr_assert(scene_set_sentence(s, "the \"quoted\" back\\slash caf\xc3\xa9 tab\x01 x", &vocab, err,
+                                 sizeof err),
+              "%s", err);
+    /* X with awkward floats: tiny, huge, negative zero, many digits */
+    for (int i = 0; i < s->n * s->d; i++) {
+        double u = rng_uniform(r);
+        s->X[i] = (float)((u - 0.5) * pow(10.0, rand_int(r, -8, 3)));
+        if (fabsf(s->X[i]) > ATTN_MAX_ABS_X) s->X[i] = (float)ATTN_MAX_ABS_X;
+    }
+}
+
+Test(scene_file, save_then_load_round_trips_exactly) {
+    char dir[] = "/tmp/attnlab-test-XXXXXX", path[256], err[512];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/scene.json", dir);
+    Rng r;
+    rng_seed(&r, 4);
+    for (int t = 0; t < 30; t++) {
+        static Scene a, b;
+        random_scene(&a, &r);
+        cr_assert(scene_save(&a, path, err, sizeof err), "%s", err);
+        cr_assert(scene_load(&b, path, &vocab, err, sizeof err), "%s", err);
+        cr_assert(scene_equal(&a, &b), "round trip %d changed the scene", t);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
+Test(scene_file, failed_save_leaves_the_old_file_and_no_temporary) {
+    char dir[] = "/tmp/attnlab-test-XXXXXX", path[256], err[512];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/scene.json", dir);
+    static Scene a;
+    Rng r;
+    rng_seed(&r, 5);
+    random_scene(&a, &r);
+    cr_assert(scene_save(&a, path, err, sizeof err), "%s", err);
+    struct stat before;
+    cr_assert_eq(stat(path, &before), 0);
+    /* A read-only folder: the temporary file cannot be created. Root ignores
+     * permissions, so there the test uses a path inside a regular file. */
+    char bad[300];
+    if (geteuid() == 0) {
+        snprintf(bad, sizeof bad, "%s/not-a-dir/scene.json", path);
+    } else {
+        chmod(dir, 0500);
+        snprintf(bad, sizeof bad, "%s", path);
+    }
+    cr_assert_not(scene_save(&a, bad, err, sizeof err));
+    cr_assert(strstr(err, "cannot create a temporary file"), "%s", err);
+    chmod(dir, 0700);
+    struct stat after;
+    cr_assert_eq(stat(path, &after), 0);
+    cr_assert_eq(after.st_size, before.st_size);
+    unlink(path);
+    cr_assert_eq(rmdir(dir), 0, "the folder should be empty after removing scene.json");
+}

@@ -1,0 +1,258 @@
+/* src/platform/cli.c and the attnlab binary's window-free modes. */
+#define _POSIX_C_SOURCE 200809L
+#include "core/stats.h"
+#include "model/scene_file.h"
+#include "platform/cli.h"
+#include "test_util.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct Run {
+    int status;
+    char *out, *err;
+} Run;
+
+static char *slurp(FILE *f) {
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) buf = realloc(buf, cap *= 2);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Run the binary with a shell-quoted argument string. */
+static Run run_attnlab(const char *args) {
+    char errpath[] = "/tmp/attnlab-stderr-XXXXXX";
+    int fd = mkstemp(errpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s'", test_env("ATTNLAB_BIN"), args, errpath);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    Run r;
+    r.out = slurp(p);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    FILE *e = fopen(errpath, "r");
+    r.err = slurp(e);
+    fclose(e);
+    unlink(errpath);
+    return r;
+}
+
+static void run_free(Run *r) {
+    free(r->out);
+    free(r->err);
+}
+
+static bool parse(const char *const *args, int n, Cli_Options *o, char *err) {
+    char *argv[32] = {"attnlab"};
+    for (int i = 0; i < n; i++) argv[i + 1] = (char *)args[i];
+    return cli_parse(n + 1, argv, o, err, 256);
+}
+
+Test(cli, parses_values_in_both_spellings) {
+    static Cli_Options o;
+    char err[256];
+    const char *a[] = {"--dk",  "64",     "--dv=8",   "--no-scale", "--pos", "sin",    "--perm",
+                       "2 0 1", "--size", "1024x640", "--ui-scale", "1.5",   "--view", "scaling"};
+    cr_assert(parse(a, 14, &o, err), "%s", err);
+    cr_assert(o.has_dk && o.dk == 64);
+    cr_assert(o.has_dv && o.dv == 8);
+    cr_assert(o.no_scale);
+    cr_assert_eq(o.pos, POS_SIN);
+    cr_assert(o.perm_n == 3 && o.perm[0] == 2 && o.perm[2] == 1);
+    cr_assert(o.width == 1024 && o.height == 640);
+    cr_assert_float_eq(o.ui_scale, 1.5f, 1e-6);
+    cr_assert_eq(o.view, VIEW_SCALING);
+    cr_assert_eq(o.mode, CLI_WINDOW);
+}
+
+Test(cli, bad_options_give_one_clear_line) {
+    static const struct {
+        const char *args[3];
+        int n;
+        const char *msg;
+    } cases[] = {
+        {{"--dk", "0"}, 2, "attnlab: --dk: 0 is out of range (1 to 1024)"},
+        {{"--dk", "1025"}, 2, "attnlab: --dk: 1025 is out of range (1 to 1024)"},
+        {{"--dk", "12abc"}, 2, "attnlab: --dk: '12abc' is not a whole number"},
+        {{"--dk"}, 1, "attnlab: --dk needs a value (see --help)"},
+        {{"--d", "65"}, 2, "attnlab: --d: 65 is out of range (1 to 64)"},
+        {{"--pos", "cos"}, 2, "attnlab: --pos: 'cos' is not one of: none, sin"},
+        {{"--pos-strength", "nan"}, 2, "attnlab: --pos-strength: 'nan' is not a finite number"},
+        {{"--pos-strength", "11"}, 2, "attnlab: --pos-strength: 11 is out of range (0 to 10)"},
+        {{"--perm", "0 0 1"},
+         2,
+         "attnlab: --perm: not a permutation: 0 appears twice (entries 0 and 1)"},
+        {{"--perm", "0 x"}, 2, "attnlab: --perm: 'x' is not a token index"},
+        {{"--size", "800"}, 2, "attnlab: --size: '800' is not WIDTHxHEIGHT"},
+        {{"--ui-scale", "5"}, 2, "attnlab: --ui-scale: 5 is out of range (0.75 to 3)"},
+        {{"--export", "xml"}, 2, "attnlab: --export: 'xml' is not one of: json, csv"},
+        {{"--frobnicate"}, 1, "attnlab: unknown option '--frobnicate' (see --help)"},
+        {{"stray"}, 1, "attnlab: unexpected argument 'stray' (see --help)"},
+        {{"--samples", "10"}, 2, "attnlab: --samples: only used with --experiment"},
+        {{"--export", "json", "--dump-ui"},
+         3,
+         "attnlab: --dump-ui: cannot be combined with --export"},
+        {{"--no-scale=1"}, 1, "attnlab: --no-scale takes no value"},
+        {{"--seed", "-1"}, 2, "attnlab: --seed: -1 is out of range (0 to 4294967295)"},
+        {{"--screenshot", "out.jpg"}, 2, "attnlab: --screenshot: 'out.jpg' must end in .png"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        static Cli_Options o;
+        char err[256];
+        cr_assert_not(parse(cases[k].args, cases[k].n, &o, err), "case %zu parsed", k);
+        cr_assert_str_eq(err, cases[k].msg, "case %zu", k);
+    }
+}
+
+Test(cli, export_json_matches_the_core) {
+    Run r = run_attnlab("--export json --tokens 'the cat sat' --dk 8 --dv 3 --seed 5 --pos sin "
+                        "--pos-strength 0.5 --perm '2 0 1'");
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert_str_eq(r.err, "");
+    cJSON *root = cJSON_Parse(r.out);
+    cr_assert(root, "not JSON: %.200s", r.out);
+
+    /* The same scene built in-process from the model and core. */
+    static Vocab vocab;
+    static Scene s;
+    static Derived dv;
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
+    cr_assert(vocab_load(&vocab, path, err, sizeof err));
+    snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
+    cr_assert(scene_load(&s, path, &vocab, err, sizeof err), "%s", err);
+    cr_assert(scene_set_sentence(&s, "sat the cat", &vocab, err, sizeof err));
+    s.d_k = 8;
+    s.d_v = 3;
+    s.seed = 5;
+    s.pos = POS_SIN;
+    s.pos_strength = 0.5f;
+    cr_assert(derived_update(&dv, &s));
+
+    const cJSON *tokens = cJSON_GetObjectItem(root, "tokens");
+    cr_assert_str_eq(cJSON_GetArrayItem(tokens, 0)->valuestring, "sat",
+                     "--perm 2 0 1 puts sat first");
+    cr_assert_eq(cJSON_GetObjectItem(root, "d_k")->valueint, 8);
+    struct {
+        const char *key;
+        const float *m;
+        int rows, cols;
+    } mats[] = {{"X", s.X, 3, s.d},     {"P", dv.P, 3, s.d},    {"Q", dv.attn.Q, 3, 8},
+                {"V", dv.attn.V, 3, 3}, {"S", dv.attn.S, 3, 3}, {"A", dv.attn.A, 3, 3},
+                {"O", dv.attn.O, 3, 3}};
+    for (size_t k = 0; k < sizeof mats / sizeof *mats; k++) {
+        const cJSON *m = cJSON_GetObjectItem(root, mats[k].key);
+        cr_assert_eq(cJSON_GetArraySize(m), mats[k].rows, "%s", mats[k].key);
+        for (int i = 0; i < mats[k].rows; i++)
+            for (int j = 0; j < mats[k].cols; j++) {
+                double v = cJSON_GetArrayItem(cJSON_GetArrayItem(m, i), j)->valuedouble;
+                /* same code, same inputs: identical floats */
+                cr_assert_eq((float)v, mats[k].m[i * mats[k].cols + j], "%s[%d][%d]", mats[k].key,
+                             i, j);
+            }
+    }
+    cJSON_Delete(root);
+    derived_free(&dv);
+    vocab_free(&vocab);
+    run_free(&r);
+}
+
+Test(cli, export_default_scene_is_the_whole_computation) {
+    Run r = run_attnlab("--export json");
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cJSON *root = cJSON_Parse(r.out);
+    cr_assert(root);
+    cr_assert_eq(cJSON_GetObjectItem(root, "n")->valueint, 6);
+    const cJSON *A = cJSON_GetObjectItem(root, "A");
+    for (int i = 0; i < 6; i++) {
+        double sum = 0;
+        for (int j = 0; j < 6; j++)
+            sum += cJSON_GetArrayItem(cJSON_GetArrayItem(A, i), j)->valuedouble;
+        cr_assert(fabs(sum - 1) < 1e-6);
+    }
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
+Test(cli, export_csv_prints_blocks) {
+    Run r = run_attnlab("--export csv --tokens 'a b'");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "# A 2x2\ntoken,a,b\n"));
+    run_free(&r);
+}
+
+Test(cli, experiment_prints_the_core_numbers) {
+    Run r = run_attnlab("--experiment variance --dk 32 --samples 5000 --seed 3");
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cJSON *root = cJSON_Parse(r.out);
+    cr_assert(root, "%s", r.out);
+    Variance_Result want;
+    stats_variance_experiment(3, 32, 5000, &want);
+    cr_assert_eq(cJSON_GetObjectItem(root, "d_k")->valueint, 32);
+    cr_assert_eq(cJSON_GetObjectItem(root, "samples")->valueint, 5000);
+    /* printed with 17 significant digits: exact */
+    cr_assert_eq(cJSON_GetObjectItem(root, "raw_var")->valuedouble, want.raw_var);
+    cr_assert_eq(cJSON_GetObjectItem(root, "scaled_var")->valuedouble, want.scaled_var);
+    cr_assert_eq(cJSON_GetObjectItem(root, "raw_mean")->valuedouble, want.raw_mean);
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
+Test(cli, bad_input_exits_2_with_one_line) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "--export json --scene '%s/scenes/bad-nan.json'",
+             test_env("ATTNLAB_TESTDATA"));
+    const struct {
+        const char *args, *suffix;
+    } cases[] = {
+        {"--dk 5000", "attnlab: --dk: 5000 is out of range (1 to 1024)\n"},
+        {"--export json --perm '1 0'",
+         "attnlab: --perm: 2 indexes given but the scene has 6 tokens\n"},
+        {"--export json --tokens ' '", "attnlab: --tokens: no tokens: the sentence is empty\n"},
+        {cmd, "bad-nan.json:5:10: NaN is not a JSON number; every value must be finite\n"},
+        {"--export json --scene /nonexistent.json",
+         "attnlab: /nonexistent.json: cannot open: No such file or directory\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Run r = run_attnlab(cases[k].args);
+        cr_assert_eq(r.status, 2, "%s: status %d", cases[k].args, r.status);
+        cr_assert_str_eq(r.out, "", "%s: nothing on stdout", cases[k].args);
+        size_t n = strlen(r.err), m = strlen(cases[k].suffix);
+        cr_assert(n >= m && strcmp(r.err + n - m, cases[k].suffix) == 0, "%s: got '%s'",
+                  cases[k].args, r.err);
+        cr_assert_eq(strchr(r.err, '\n'), r.err + n - 1, "one line only: '%s'", r.err);
+        run_free(&r);
+    }
+}
+
+Test(cli, help_and_version) {
+    Run r = run_attnlab("--help");
+    cr_assert_eq(r.status, 0);
+    const char *must[] = {"--scene",        "--lesson",     "--tokens",
+                          "--d ",           "--dk",         "--dv",
+                          "--seed",         "--no-scale",   "--pos ",
+                          "--pos-strength", "--perm",       "--view",
+                          "--size",         "--fullscreen", "--ui-scale",
+                          "--export",       "--screenshot", "--dump-ui",
+                          "--experiment",   "--samples",    "--check-lessons",
+                          "--bench",        "--version"};
+    for (size_t k = 0; k < sizeof must / sizeof *must; k++)
+        cr_assert(strstr(r.out, must[k]), "--help does not mention %s", must[k]);
+    run_free(&r);
+    r = run_attnlab("--version");
+    cr_assert_eq(r.status, 0);
+    cr_assert(strncmp(r.out, "attnlab ", 8) == 0);
+    run_free(&r);
+}
