@@ -1,12 +1,372 @@
-/* The windowed app. The window, renderer and panels arrive with the renderer
- * and explorer work; until then the window modes say so plainly. */
+/* The windowed app: SDL window, GL context, event loop, screenshots.
+ *
+ * The loop is event-driven: it sleeps in SDL_WaitEvent until something
+ * happens and draws only then (or while an animation runs). Input becomes a
+ * Ui_Input for the frame; the UI turns it into model actions; the renderer
+ * draws the UI's draw list.
+ */
+#define _POSIX_C_SOURCE 200809L
 #include "app.h"
 
+#include "../render/image.h"
+#include "../render/render.h"
+#include "../ui/view.h"
+
+#include <SDL.h>
+#include <SDL_image.h>
+#include <SDL_ttf.h>
+#include <epoxy/gl.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const float zoom_steps[] = {0.75f, 0.9f, 1.0f, 1.1f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+#define ZOOM_STEPS ((int)(sizeof zoom_steps / sizeof *zoom_steps))
+
+typedef struct App {
+    const App_Desc *desc;
+    SDL_Window *win;
+    SDL_GLContext gl;
+    Renderer render;
+    Draw_List dl;
+    Ui ui;
+    View_State vs;
+    Model model;
+    float zoom;
+    Ui_Input in;
+    bool quit;
+    bool render_ready, model_ready, dl_ready;
+} App;
+
+static bool open_window(App *a, int w, int h, bool hidden, bool fullscreen, char *err,
+                        size_t errsz) {
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        snprintf(err, errsz, "attnlab: cannot start SDL video (driver %s): %s",
+                 getenv("SDL_VIDEODRIVER") ? getenv("SDL_VIDEODRIVER") : "default", SDL_GetError());
+        return false;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    if (hidden) flags |= SDL_WINDOW_HIDDEN;
+    if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+    a->win =
+        SDL_CreateWindow("attnlab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
+    if (!a->win) {
+        snprintf(err, errsz, "attnlab: cannot open a window with the %s video driver: %s",
+                 SDL_GetCurrentVideoDriver(), SDL_GetError());
+        return false;
+    }
+    a->gl = SDL_GL_CreateContext(a->win);
+    if (!a->gl) {
+        snprintf(err, errsz,
+                 "attnlab: cannot create an OpenGL 3.3 core context with the %s video driver: %s",
+                 SDL_GetCurrentVideoDriver(), SDL_GetError());
+        return false;
+    }
+    if (epoxy_gl_version() < 33) {
+        snprintf(err, errsz,
+                 "attnlab: OpenGL 3.3 core is needed, but the %s video driver gave %d.%d (%s)",
+                 SDL_GetCurrentVideoDriver(), epoxy_gl_version() / 10, epoxy_gl_version() % 10,
+                 (const char *)glGetString(GL_RENDERER));
+        return false;
+    }
+    SDL_GL_SetSwapInterval(1);
+    return true;
+}
+
+static bool start(App *a, char *err, size_t errsz) {
+    if (!draw_init(&a->dl, &(Draw_Desc){0})) {
+        snprintf(err, errsz, "attnlab: out of memory for the draw list");
+        return false;
+    }
+    a->dl_ready = true;
+    if (!render_init(&a->render, &(Render_Desc){.data_dir = a->desc->data_dir}, err, errsz))
+        return false;
+    a->render_ready = true;
+    if (!model_init(&a->model, a->desc->scene, a->desc->vocab)) {
+        snprintf(err, errsz, "attnlab: out of memory computing attention for n=%d",
+                 a->desc->scene->n);
+        return false;
+    }
+    a->model_ready = true;
+    ui_init(&a->ui, &a->dl, render_text_metrics(&a->render));
+    view_init(&a->vs);
+    a->vs.view = a->desc->opts->view;
+    a->zoom = a->desc->opts->ui_scale;
+    return true;
+}
+
+static void stop(App *a) {
+    if (a->model_ready) model_free(&a->model);
+    if (a->render_ready) render_shutdown(&a->render);
+    if (a->dl_ready) draw_free(&a->dl);
+    if (a->gl) SDL_GL_DeleteContext(a->gl);
+    if (a->win) SDL_DestroyWindow(a->win);
+    if (TTF_WasInit()) TTF_Quit();
+    SDL_Quit();
+}
+
+/* Pixels per logical unit: display scale (drawable / window) × UI zoom. */
+static float pixel_scale(App *a, int fb_w) {
+    int ww, wh;
+    SDL_GetWindowSize(a->win, &ww, &wh);
+    float dpi = ww > 0 ? (float)fb_w / (float)ww : 1.0f;
+    return dpi * a->zoom;
+}
+
+/* Lay out and draw one frame into the bound framebuffer of fb_w × fb_h. */
+static void draw_frame(App *a, int fb_w, int fb_h, float scale) {
+    model_update(&a->model);
+    render_set_scale(&a->render, scale);
+    ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
+    view_frame(&a->ui, &a->vs, &a->model);
+    ui_end(&a->ui);
+    render_frame(&a->render, &a->dl, fb_w, fb_h, a->ui.theme->bg);
+}
+
+static int screenshot_mode(App *a) {
+    const Cli_Options *o = a->desc->opts;
+    char err[1024];
+    int w = o->width, h = o->height;
+    if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    /* Two passes: the first settles hover state and fills the glyph atlas. */
+    for (int pass = 0; pass < 2; pass++) draw_frame(a, w, h, a->zoom);
+    if (render_wants_redraw(&a->render)) draw_frame(a, w, h, a->zoom);
+    unsigned char *px = malloc((size_t)w * h * 4);
+    if (!px) {
+        fprintf(stderr, "attnlab: out of memory for a %dx%d screenshot\n", w, h);
+        return 1;
+    }
+    render_read_rgba(&a->render, w, h, px);
+    render_offscreen_end(&a->render);
+    bool ok = image_save_png(o->screenshot_path, w, h, px, err, sizeof err);
+    free(px);
+    if (!ok) {
+        fprintf(stderr, "attnlab: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+static void window_screenshot(App *a) {
+    int fw, fh;
+    SDL_GL_GetDrawableSize(a->win, &fw, &fh);
+    unsigned char *px = malloc((size_t)fw * fh * 4);
+    if (!px) return;
+    char name[64], err[512];
+    time_t now = time(NULL);
+    struct tm tmv;
+    localtime_r(&now, &tmv);
+    strftime(name, sizeof name, "attnlab-%Y%m%d-%H%M%S.png", &tmv);
+    draw_frame(a, fw, fh, pixel_scale(a, fw));
+    glFinish();
+    render_read_rgba(&a->render, fw, fh, px);
+    if (image_save_png(name, fw, fh, px, err, sizeof err)) {
+        snprintf(a->vs.status, sizeof a->vs.status, "Saved %s", name);
+        a->vs.status_error = false;
+    } else {
+        snprintf(a->vs.status, sizeof a->vs.status, "%.400s", err);
+        a->vs.status_error = true;
+    }
+    free(px);
+}
+
+static void set_zoom(App *a, int direction) {
+    if (direction == 0) {
+        a->zoom = 1.0f;
+        return;
+    }
+    int k = 0;
+    while (k < ZOOM_STEPS - 1 && zoom_steps[k] < a->zoom - 1e-3f) k++;
+    /* k: first step ≥ zoom */
+    if (direction > 0) {
+        if (zoom_steps[k] <= a->zoom + 1e-3f && k < ZOOM_STEPS - 1) k++;
+    } else {
+        if (k > 0) k--;
+    }
+    a->zoom = zoom_steps[k];
+}
+
+static void push_key(Ui_Input *in, Ui_Key key, char c) {
+    if (in->key_count == UI_MAX_KEYS) return;
+    in->keys[in->key_count] = key;
+    in->key_chars[in->key_count] = c;
+    in->key_count++;
+}
+
+static void handle_key(App *a, const SDL_KeyboardEvent *k) {
+    SDL_Keycode sym = k->keysym.sym;
+    bool ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
+    if (sym == SDLK_F11) {
+        bool fs = (SDL_GetWindowFlags(a->win) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
+        SDL_SetWindowFullscreen(a->win, fs ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
+        return;
+    }
+    if (sym == SDLK_F12) {
+        window_screenshot(a);
+        return;
+    }
+    if (sym == SDLK_F5) {
+        char err[1024];
+        if (render_reload_shaders(&a->render, err, sizeof err)) {
+            snprintf(a->vs.status, sizeof a->vs.status, "Shaders reloaded");
+            a->vs.status_error = false;
+        } else {
+            fprintf(stderr, "%s\n", err);
+            snprintf(a->vs.status, sizeof a->vs.status, "%.400s (kept the previous shaders)", err);
+            a->vs.status_error = true;
+        }
+        return;
+    }
+    if (ctrl && (sym == SDLK_EQUALS || sym == SDLK_PLUS || sym == SDLK_KP_PLUS)) {
+        set_zoom(a, +1);
+        return;
+    }
+    if (ctrl && (sym == SDLK_MINUS || sym == SDLK_KP_MINUS)) {
+        set_zoom(a, -1);
+        return;
+    }
+    if (ctrl && (sym == SDLK_0 || sym == SDLK_KP_0)) {
+        set_zoom(a, 0);
+        return;
+    }
+    if (ctrl && sym == SDLK_q) {
+        a->quit = true;
+        return;
+    }
+    static const struct {
+        SDL_Keycode sym;
+        Ui_Key key;
+    } map[] = {
+        {SDLK_LEFT, KEY_LEFT},      {SDLK_RIGHT, KEY_RIGHT},       {SDLK_UP, KEY_UP},
+        {SDLK_DOWN, KEY_DOWN},      {SDLK_HOME, KEY_HOME},         {SDLK_END, KEY_END},
+        {SDLK_PAGEUP, KEY_PAGEUP},  {SDLK_PAGEDOWN, KEY_PAGEDOWN}, {SDLK_RETURN, KEY_ENTER},
+        {SDLK_KP_ENTER, KEY_ENTER}, {SDLK_ESCAPE, KEY_ESCAPE},     {SDLK_BACKSPACE, KEY_BACKSPACE},
+        {SDLK_DELETE, KEY_DELETE},  {SDLK_TAB, KEY_TAB},           {SDLK_F1, KEY_F1},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+        if (map[i].sym == sym) {
+            push_key(&a->in, map[i].key, 0);
+            return;
+        }
+    }
+    if (sym >= 32 && sym < 127) push_key(&a->in, KEY_CHAR, (char)sym);
+}
+
+/* Returns true if the event asks for a redraw. */
+static bool handle_event(App *a, const SDL_Event *e) {
+    float inv = 1.0f / a->zoom; /* window points → logical units */
+    switch (e->type) {
+    case SDL_QUIT:
+        a->quit = true;
+        return false;
+    case SDL_WINDOWEVENT:
+        return true;
+    case SDL_MOUSEMOTION:
+        a->in.mx = (float)e->motion.x * inv;
+        a->in.my = (float)e->motion.y * inv;
+        return true;
+    case SDL_MOUSEBUTTONDOWN:
+        a->in.mx = (float)e->button.x * inv;
+        a->in.my = (float)e->button.y * inv;
+        if (e->button.button == SDL_BUTTON_LEFT) {
+            a->in.down = true;
+            a->in.pressed = true;
+        } else if (e->button.button == SDL_BUTTON_RIGHT) {
+            a->in.right_pressed = true;
+        }
+        return true;
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_LEFT) {
+            a->in.down = false;
+            a->in.released = true;
+        }
+        return true;
+    case SDL_MOUSEWHEEL:
+        a->in.wheel += (float)e->wheel.y;
+        return true;
+    case SDL_KEYDOWN:
+        handle_key(a, &e->key);
+        return true;
+    case SDL_TEXTINPUT: {
+        size_t used = strlen(a->in.text);
+        snprintf(a->in.text + used, sizeof a->in.text - used, "%s", e->text.text);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static int window_mode(App *a) {
+    bool redraw = true;
+    Uint64 t0 = SDL_GetPerformanceCounter();
+    while (!a->quit) {
+        SDL_Event e;
+        /* sleep until something happens, unless a frame is already owed */
+        if (!redraw) {
+            if (!SDL_WaitEvent(&e)) break;
+            redraw |= handle_event(a, &e);
+        }
+        while (SDL_PollEvent(&e)) redraw |= handle_event(a, &e);
+        if (a->quit) break;
+        if (!redraw) continue;
+        SDL_Keymod mod = SDL_GetModState();
+        a->in.ctrl = (mod & KMOD_CTRL) != 0;
+        a->in.shift = (mod & KMOD_SHIFT) != 0;
+        a->in.alt = (mod & KMOD_ALT) != 0;
+        a->in.time =
+            (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
+        int fw, fh;
+        SDL_GL_GetDrawableSize(a->win, &fw, &fh);
+        draw_frame(a, fw, fh, pixel_scale(a, fw));
+        SDL_GL_SwapWindow(a->win);
+        /* the frame consumed the edge-triggered input */
+        a->in.pressed = a->in.released = a->in.right_pressed = false;
+        a->in.wheel = 0;
+        a->in.key_count = 0;
+        a->in.text[0] = '\0';
+        redraw = render_wants_redraw(&a->render);
+    }
+    return 0;
+}
 
 int app_run(const App_Desc *desc) {
-    (void)desc;
-    fprintf(stderr, "attnlab: the window is not available in this build yet; "
-                    "use --export or --experiment\n");
-    return 1;
+    const Cli_Options *o = desc->opts;
+    App *a = calloc(1, sizeof *a);
+    if (!a) {
+        fprintf(stderr, "attnlab: out of memory\n");
+        return 1;
+    }
+    a->desc = desc;
+    bool headless = o->mode == CLI_SCREENSHOT;
+    /* A screenshot needs no display: SDL's offscreen driver gives a real GL
+     * context through EGL. An explicit SDL_VIDEODRIVER still wins. */
+    if (headless && !getenv("SDL_VIDEODRIVER")) SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    char err[1024];
+    int status;
+    if (!open_window(a, o->width, o->height, headless, o->fullscreen && !headless, err,
+                     sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        status = 2;
+    } else if (!start(a, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        status = 2;
+    } else if (headless) {
+        status = screenshot_mode(a);
+    } else {
+        SDL_StartTextInput();
+        status = window_mode(a);
+    }
+    stop(a);
+    free(a);
+    return status;
 }

@@ -12,12 +12,6 @@
 #define CLI_MIN_SIZE 16
 #define CLI_MAX_SIZE 16384
 
-static const char *const view_names[VIEW_COUNT] = {"explorer", "scaling", "permutation"};
-
-const char *cli_view_name(Cli_View v) {
-    return view_names[v];
-}
-
 void cli_usage(FILE *f) {
     fputs("Usage: attnlab [OPTION]...\n"
           "Explore transformer self-attention by direct manipulation.\n"
@@ -227,11 +221,11 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->has_perm = true;
         } else if (!strcmp(name, "--view")) {
             int v = 0;
-            while (v < VIEW_COUNT && strcmp(value, view_names[v]) != 0) v++;
+            while (v < VIEW_COUNT && strcmp(value, view_name((View)v)) != 0) v++;
             if (v == VIEW_COUNT)
                 return fail(err, errsz, name, "'%s' is not one of: explorer, scaling, permutation",
                             value);
-            o->view = (Cli_View)v;
+            o->view = (View)v;
         } else if (!strcmp(name, "--size")) {
             char *x = strchr(value, 'x');
             if (!x) return fail(err, errsz, name, "'%s' is not WIDTHxHEIGHT", value);

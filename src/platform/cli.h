@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "../model/scene.h"
+#include "../ui/view.h"
 
 typedef enum Cli_Mode {
     CLI_WINDOW = 0,
@@ -29,7 +30,6 @@ typedef enum Cli_Mode {
     CLI_BENCH,
 } Cli_Mode;
 
-typedef enum Cli_View { VIEW_EXPLORER = 0, VIEW_SCALING, VIEW_PERMUTATION, VIEW_COUNT } Cli_View;
 typedef enum Cli_Export { EXPORT_JSON = 0, EXPORT_CSV } Cli_Export;
 
 typedef struct Cli_Options {
@@ -44,7 +44,7 @@ typedef struct Cli_Options {
     float pos_strength;
     int perm[ATTN_MAX_TOKENS];
     int perm_n;
-    Cli_View view;
+    View view;
     int width, height;
     bool fullscreen;
     float ui_scale;
@@ -58,6 +58,5 @@ typedef struct Cli_Options {
 bool cli_parse(int argc, char **argv, Cli_Options *opts, char *err, size_t errsz);
 bool cli_apply(const Cli_Options *opts, Scene *s, const Vocab *vocab, char *err, size_t errsz);
 void cli_usage(FILE *f);
-const char *cli_view_name(Cli_View v);
 
 #endif

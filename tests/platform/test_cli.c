@@ -28,14 +28,15 @@ static char *slurp(FILE *f) {
     return buf;
 }
 
-/* Run the binary with a shell-quoted argument string. */
-static Run run_attnlab(const char *args) {
+/* Run the binary with a shell-quoted argument string, after an optional
+ * environment assignment ("NAME=value"). */
+static Run run_attnlab_env(const char *env, const char *args) {
     char errpath[] = "/tmp/attnlab-stderr-XXXXXX";
     int fd = mkstemp(errpath);
     cr_assert(fd >= 0);
     close(fd);
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s'", test_env("ATTNLAB_BIN"), args, errpath);
+    snprintf(cmd, sizeof cmd, "%s '%s' %s 2>'%s'", env, test_env("ATTNLAB_BIN"), args, errpath);
     FILE *p = popen(cmd, "r");
     cr_assert(p);
     Run r;
@@ -47,6 +48,10 @@ static Run run_attnlab(const char *args) {
     fclose(e);
     unlink(errpath);
     return r;
+}
+
+static Run run_attnlab(const char *args) {
+    return run_attnlab_env("", args);
 }
 
 static void run_free(Run *r) {
@@ -254,5 +259,16 @@ Test(cli, help_and_version) {
     r = run_attnlab("--version");
     cr_assert_eq(r.status, 0);
     cr_assert(strncmp(r.out, "attnlab ", 8) == 0);
+    run_free(&r);
+}
+
+Test(cli, no_gl_context_is_a_clear_error) {
+    /* SDL's dummy video driver has no OpenGL at all. */
+    Run r = run_attnlab_env("SDL_VIDEODRIVER=dummy", "--screenshot /tmp/attnlab-never-written.png");
+    cr_assert_eq(r.status, 2, "status %d, stderr %s", r.status, r.err);
+    cr_assert(strstr(r.err, "with the dummy video driver"), "the message names what was tried: %s",
+              r.err);
+    cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+    cr_assert_eq(access("/tmp/attnlab-never-written.png", F_OK), -1, "no file is written");
     run_free(&r);
 }

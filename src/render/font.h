@@ -1,0 +1,59 @@
+/* Glyphs: SDL2_ttf rasterizes, a texture atlas keeps them.
+ *
+ * Glyphs are rendered on first use at the exact pixel size they are drawn at
+ * (UI size × zoom × display scale), so text is crisp at every zoom. The cache
+ * is a fixed open-addressing table and the atlas a fixed texture; when the
+ * atlas fills up it is cleared and refilled on the next frame.
+ *
+ *   font_load(a, data_dir, err, errsz)    open the three faces, make the atlas
+ *   font_unload(a)
+ *   font_glyph(a, font, px, cp)           cached or freshly rasterized glyph
+ *   font_metrics(a, font, px, &ascent, &height)
+ *   font_reset_if_full(a)                 at frame start: true if it was cleared
+ */
+#ifndef ATTN_FONT_H
+#define ATTN_FONT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../ui/draw.h"
+
+#define FONT_ATLAS_SIZE   2048
+#define FONT_CACHE_SLOTS  8192
+#define FONT_MAX_PX       256
+#define FONT_METRIC_SLOTS 128
+
+typedef struct Glyph {
+    uint32_t key_cp; /* code point, 0 = empty slot */
+    uint16_t font, px;
+    int16_t x0;          /* bitmap left, relative to the pen position */
+    uint16_t w, h;       /* bitmap size; top is the line top */
+    uint16_t ax, ay;     /* position in the atlas */
+    float advance;       /* pixels */
+} Glyph;
+
+typedef struct Font_Metric {
+    uint16_t font, px; /* px 0 = empty */
+    int ascent, height;
+} Font_Metric;
+
+typedef struct Font_Atlas {
+    void *faces[FONT_COUNT]; /* TTF_Font * */
+    int face_px[FONT_COUNT]; /* size each face is currently set to */
+    unsigned int tex;
+    int shelf_x, shelf_y, shelf_h;
+    bool full;
+    Glyph *slots;
+    Font_Metric metrics[FONT_METRIC_SLOTS];
+    unsigned char *scratch; /* one glyph's alpha, for upload */
+} Font_Atlas;
+
+bool font_load(Font_Atlas *a, const char *data_dir, char *err, size_t errsz);
+void font_unload(Font_Atlas *a);
+const Glyph *font_glyph(Font_Atlas *a, Font_Id font, int px, uint32_t cp);
+void font_metrics(Font_Atlas *a, Font_Id font, int px, int *ascent, int *height);
+bool font_reset_if_full(Font_Atlas *a);
+
+#endif

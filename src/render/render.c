@@ -1,0 +1,448 @@
+/* The renderer; see render.h. */
+#include "render.h"
+
+#include <SDL.h>
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Vertex {
+    float x, y;
+    float u, v;
+    float p[4];
+    unsigned char color[4];
+    float mode;
+} Vertex;
+
+enum { MODE_SOLID = 0, MODE_GLYPH = 1, MODE_RRECT = 2, MODE_LINE = 3 };
+
+static void ortho(float *m, float w, float h, float scale) {
+    /* logical (0,0) top-left → clip (-1, 1); scale folds zoom and DPI in */
+    memset(m, 0, 16 * sizeof *m);
+    m[0] = 2.0f * scale / w;
+    m[5] = -2.0f * scale / h;
+    m[10] = -1.0f;
+    m[12] = -1.0f;
+    m[13] = 1.0f;
+    m[15] = 1.0f;
+}
+
+static void upload_colormaps(Renderer *r) {
+    static unsigned char texels[COLORMAP_COUNT][256][4];
+    for (int m = 0; m < COLORMAP_COUNT; m++) {
+        for (int i = 0; i < 256; i++) {
+            texels[m][i][0] = colormap_lut[m][i][0];
+            texels[m][i][1] = colormap_lut[m][i][1];
+            texels[m][i][2] = colormap_lut[m][i][2];
+            texels[m][i][3] = 255;
+        }
+    }
+    glGenTextures(1, &r->colormap_tex);
+    glBindTexture(GL_TEXTURE_2D, r->colormap_tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, COLORMAP_COUNT, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 texels);
+    /* linear along a map (matches colormap_sample), rows never blend: v is a texel centre */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+}
+
+bool render_init(Renderer *r, const Render_Desc *desc, char *err, size_t errsz) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->data_dir, sizeof r->data_dir, "%s", desc->data_dir);
+    r->max_quads = desc->max_quads ? desc->max_quads : 16384;
+    r->scale = 1.0f;
+    if (!shader_build_all(r->data_dir, r->programs, err, errsz)) return false;
+    if (!font_load(&r->atlas, r->data_dir, err, errsz)) {
+        for (int i = 0; i < PROGRAM_COUNT; i++) shader_free(&r->programs[i]);
+        return false;
+    }
+    r->verts = malloc(sizeof(Vertex) * 4 * (size_t)r->max_quads);
+    unsigned int *idx = malloc(sizeof(unsigned int) * 6 * (size_t)r->max_quads);
+    if (!r->verts || !idx) {
+        free(idx);
+        snprintf(err, errsz, "attnlab: out of memory for the vertex buffer");
+        render_shutdown(r);
+        return false;
+    }
+    for (int q = 0; q < r->max_quads; q++) {
+        unsigned int b = (unsigned int)q * 4;
+        unsigned int six[6] = {b, b + 1, b + 2, b, b + 2, b + 3};
+        memcpy(idx + q * 6, six, sizeof six);
+    }
+    glGenVertexArrays(1, &r->vao);
+    glBindVertexArray(r->vao);
+    glGenBuffers(1, &r->vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, r->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(Vertex) * 4 * (size_t)r->max_quads), NULL,
+                 GL_STREAM_DRAW);
+    glGenBuffers(1, &r->ibo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(unsigned int) * 6 * (size_t)r->max_quads),
+                 idx, GL_STATIC_DRAW);
+    free(idx);
+    GLsizei stride = sizeof(Vertex);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(Vertex, x));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(Vertex, u));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(Vertex, p));
+    glEnableVertexAttribArray(3);
+    glVertexAttribPointer(3, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, (void *)offsetof(Vertex, color));
+    glEnableVertexAttribArray(4);
+    glVertexAttribPointer(4, 1, GL_FLOAT, GL_FALSE, stride, (void *)offsetof(Vertex, mode));
+
+    glGenVertexArrays(1, &r->heat_vao);
+    glBindVertexArray(r->heat_vao);
+    glGenBuffers(1, &r->heat_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, r->heat_vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof(float) * 16, NULL, GL_STREAM_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), (void *)(2 * sizeof(float)));
+    glBindVertexArray(0);
+
+    glGenTextures(RENDER_HEATMAP_TEXTURES, r->heat_tex);
+    for (int i = 0; i < RENDER_HEATMAP_TEXTURES; i++) {
+        glBindTexture(GL_TEXTURE_2D, r->heat_tex[i]);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    }
+    upload_colormaps(r);
+    return true;
+}
+
+void render_shutdown(Renderer *r) {
+    for (int i = 0; i < PROGRAM_COUNT; i++) shader_free(&r->programs[i]);
+    font_unload(&r->atlas);
+    if (r->vbo) glDeleteBuffers(1, &r->vbo);
+    if (r->ibo) glDeleteBuffers(1, &r->ibo);
+    if (r->vao) glDeleteVertexArrays(1, &r->vao);
+    if (r->heat_vbo) glDeleteBuffers(1, &r->heat_vbo);
+    if (r->heat_vao) glDeleteVertexArrays(1, &r->heat_vao);
+    if (r->heat_tex[0]) glDeleteTextures(RENDER_HEATMAP_TEXTURES, r->heat_tex);
+    if (r->colormap_tex) glDeleteTextures(1, &r->colormap_tex);
+    render_offscreen_end(r);
+    if (r->fbo) glDeleteFramebuffers(1, &r->fbo);
+    if (r->fbo_color) glDeleteRenderbuffers(1, &r->fbo_color);
+    free(r->verts);
+    memset(r, 0, sizeof *r);
+}
+
+bool render_reload_shaders(Renderer *r, char *err, size_t errsz) {
+    return shader_build_all(r->data_dir, r->programs, err, errsz);
+}
+
+void render_set_scale(Renderer *r, float scale) {
+    r->scale = scale > 0 ? scale : 1.0f;
+}
+
+static int pixel_size(const Renderer *r, float size) {
+    int px = (int)lroundf(size * r->scale);
+    return px < 1 ? 1 : px > FONT_MAX_PX ? FONT_MAX_PX : px;
+}
+
+static float text_width_px(Renderer *r, Font_Id font, int px, const char *text, int len) {
+    float w = 0;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        uint32_t cp;
+        p = utf8_next(p, &cp);
+        const Glyph *g = font_glyph(&r->atlas, font, px, cp);
+        if (g) w += g->advance;
+    }
+    return w;
+}
+
+static float metric_width(void *ctx, Font_Id font, float size, const char *text, int len) {
+    Renderer *r = ctx;
+    return text_width_px(r, font, pixel_size(r, size), text, len) / r->scale;
+}
+
+static float metric_line_height(void *ctx, Font_Id font, float size) {
+    Renderer *r = ctx;
+    int ascent, height;
+    font_metrics(&r->atlas, font, pixel_size(r, size), &ascent, &height);
+    return (float)height / r->scale;
+}
+
+Text_Metrics render_text_metrics(Renderer *r) {
+    return (Text_Metrics){.ctx = r, .width = metric_width, .line_height = metric_line_height};
+}
+
+/* ---- batching ---------------------------------------------------------- */
+
+static void flush(Renderer *r) {
+    if (r->quad_count == 0) return;
+    Program *p = &r->programs[PROGRAM_UI];
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->u_proj, 1, GL_FALSE, r->proj);
+    glUniform1i(p->u_atlas, 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, r->atlas.tex);
+    glBindVertexArray(r->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->vbo);
+    size_t bytes = sizeof(Vertex) * 4 * (size_t)r->quad_count;
+    /* orphan, then fill: the driver need not wait for the previous draw */
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(Vertex) * 4 * (size_t)r->max_quads), NULL,
+                 GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, r->verts);
+    glDrawElements(GL_TRIANGLES, 6 * r->quad_count, GL_UNSIGNED_INT, 0);
+    r->stats.draw_calls++;
+    r->stats.quads += r->quad_count;
+    r->quad_count = 0;
+}
+
+static Vertex *quad(Renderer *r) {
+    if (r->quad_count == r->max_quads) flush(r);
+    return &((Vertex *)r->verts)[4 * r->quad_count++];
+}
+
+static void set_color(Vertex *v, Color c) {
+    v->color[0] = c.r;
+    v->color[1] = c.g;
+    v->color[2] = c.b;
+    v->color[3] = c.a;
+}
+
+/* A quad from four corners with per-corner (u, v); shared params and mode. */
+static void emit(Renderer *r, const float xy[8], const float uv[8], const float p[4], Color c,
+                 int mode) {
+    Vertex *v = quad(r);
+    for (int k = 0; k < 4; k++) {
+        v[k].x = xy[2 * k];
+        v[k].y = xy[2 * k + 1];
+        v[k].u = uv[2 * k];
+        v[k].v = uv[2 * k + 1];
+        memcpy(v[k].p, p, sizeof v[k].p);
+        set_color(&v[k], c);
+        v[k].mode = (float)mode;
+    }
+}
+
+static void emit_rect(Renderer *r, const Draw_Cmd *cmd) {
+    Rect q = cmd->rect.r;
+    static const float zero[8] = {0};
+    if (cmd->rect.radius <= 0 && cmd->rect.thickness <= 0) {
+        float xy[8] = {q.x, q.y, q.x + q.w, q.y, q.x + q.w, q.y + q.h, q.x, q.y + q.h};
+        emit(r, xy, zero, zero, cmd->color, MODE_SOLID);
+        return;
+    }
+    /* one logical unit of fringe around the shape for the anti-aliased edge */
+    float f = 1.5f / r->scale + 0.5f;
+    float hw = q.w * 0.5f, hh = q.h * 0.5f;
+    float xy[8] = {q.x - f,       q.y - f,       q.x + q.w + f, q.y - f,
+                   q.x + q.w + f, q.y + q.h + f, q.x - f,       q.y + q.h + f};
+    float uv[8] = {-hw - f, -hh - f, hw + f, -hh - f, hw + f, hh + f, -hw - f, hh + f};
+    float p[4] = {hw, hh, cmd->rect.radius, cmd->rect.thickness};
+    emit(r, xy, uv, p, cmd->color, MODE_RRECT);
+}
+
+static void emit_line(Renderer *r, const Draw_Cmd *cmd) {
+    float x0 = cmd->line.x0, y0 = cmd->line.y0, x1 = cmd->line.x1, y1 = cmd->line.y1;
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    float ux = len > 1e-6f ? dx / len : 1, uy = len > 1e-6f ? dy / len : 0;
+    float hw = cmd->line.width * 0.5f, hl = len * 0.5f;
+    float f = 1.5f / r->scale + 0.5f;
+    float ex = hl + hw + f, ey = hw + f; /* extents along and across */
+    float cx = (x0 + x1) * 0.5f, cy = (y0 + y1) * 0.5f;
+    float xy[8], uv[8];
+    const float sa[4] = {-1, 1, 1, -1}, sb[4] = {-1, -1, 1, 1};
+    for (int k = 0; k < 4; k++) {
+        float a = sa[k] * ex, b = sb[k] * ey;
+        xy[2 * k] = cx + ux * a - uy * b;
+        xy[2 * k + 1] = cy + uy * a + ux * b;
+        uv[2 * k] = a;
+        uv[2 * k + 1] = b;
+    }
+    float p[4] = {hl, hw, 0, 0};
+    emit(r, xy, uv, p, cmd->color, MODE_LINE);
+}
+
+static void emit_triangle(Renderer *r, const Draw_Cmd *cmd) {
+    static const float zero[8] = {0};
+    float xy[8] = {cmd->tri.x[0], cmd->tri.y[0], cmd->tri.x[1], cmd->tri.y[1],
+                   cmd->tri.x[2], cmd->tri.y[2], cmd->tri.x[2], cmd->tri.y[2]};
+    emit(r, xy, zero, zero, cmd->color, MODE_SOLID);
+}
+
+static void emit_text(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd) {
+    int px = pixel_size(r, cmd->text.size);
+    const char *text = dl->text + cmd->text.offset;
+    int len = cmd->text.len;
+    float s = r->scale;
+    /* pen position in whole device pixels keeps glyph texels on pixel centres */
+    float pen = roundf(cmd->text.x * s), top = roundf(cmd->text.y * s);
+    if (cmd->text.align != ALIGN_LEFT) {
+        float w = text_width_px(r, cmd->text.font, px, text, len);
+        pen -= roundf(cmd->text.align == ALIGN_CENTER ? w * 0.5f : w);
+    }
+    static const float zero[8] = {0};
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        uint32_t cp;
+        p = utf8_next(p, &cp);
+        const Glyph *g = font_glyph(&r->atlas, cmd->text.font, px, cp);
+        if (!g) {
+            r->redraw = true; /* atlas full: cleared and redrawn next frame */
+            continue;
+        }
+        if (g->w > 0) {
+            float x0 = (pen + g->x0) / s, y0 = top / s;
+            float x1 = (pen + g->x0 + g->w) / s, y1 = (top + g->h) / s;
+            float u0 = (float)g->ax / FONT_ATLAS_SIZE, v0 = (float)g->ay / FONT_ATLAS_SIZE;
+            float u1 = (float)(g->ax + g->w) / FONT_ATLAS_SIZE;
+            float v1 = (float)(g->ay + g->h) / FONT_ATLAS_SIZE;
+            float xy[8] = {x0, y0, x1, y0, x1, y1, x0, y1};
+            float uv[8] = {u0, v0, u1, v0, u1, v1, u0, v1};
+            emit(r, xy, uv, zero, cmd->color, MODE_GLYPH);
+        }
+        pen += g->advance;
+    }
+}
+
+static void draw_heat(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd) {
+    flush(r);
+    int slot = r->heat_next;
+    r->heat_next = (r->heat_next + 1) % RENDER_HEATMAP_TEXTURES;
+    int w = cmd->heat.cols, h = cmd->heat.rows;
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, r->heat_tex[slot]);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    const float *grid = dl->grid + cmd->heat.offset;
+    if (r->heat_w[slot] != w || r->heat_h[slot] != h) {
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, w, h, 0, GL_RED, GL_FLOAT, grid);
+        r->heat_w[slot] = w;
+        r->heat_h[slot] = h;
+    } else {
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, grid);
+    }
+    r->stats.texture_uploads++;
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, r->colormap_tex);
+
+    Program *p = &r->programs[PROGRAM_HEATMAP];
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->u_proj, 1, GL_FALSE, r->proj);
+    glUniform1i(p->u_grid, 1);
+    glUniform1i(p->u_colormaps, 2);
+    glUniform1f(p->u_vmin, cmd->heat.vmin);
+    glUniform1f(p->u_vmax, cmd->heat.vmax);
+    glUniform1f(p->u_map_row, ((float)cmd->heat.map + 0.5f) / COLORMAP_COUNT);
+    Rect q = cmd->heat.r;
+    float v[16] = {q.x, q.y, 0, 0, q.x + q.w, q.y, 1, 0, q.x, q.y + q.h, 0, 1, q.x + q.w, q.y + q.h, 1, 1};
+    glBindVertexArray(r->heat_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->heat_vbo);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glActiveTexture(GL_TEXTURE0);
+    r->stats.draw_calls++;
+    r->stats.heatmaps++;
+}
+
+static void set_clip(Renderer *r, const Draw_Cmd *cmd) {
+    flush(r);
+    if (!cmd->clip.on) {
+        glDisable(GL_SCISSOR_TEST);
+        return;
+    }
+    Rect q = cmd->clip.r;
+    float s = r->scale;
+    int x0 = (int)floorf(q.x * s), y0 = (int)floorf(q.y * s);
+    int x1 = (int)ceilf((q.x + q.w) * s), y1 = (int)ceilf((q.y + q.h) * s);
+    if (x1 < x0) x1 = x0;
+    if (y1 < y0) y1 = y0;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x0, r->fb_h - y1, x1 - x0, y1 - y0);
+}
+
+void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color clear) {
+    r->redraw = font_reset_if_full(&r->atlas);
+    memset(&r->stats, 0, sizeof r->stats);
+    r->fb_w = fb_w;
+    r->fb_h = fb_h;
+    ortho(r->proj, (float)fb_w, (float)fb_h, r->scale);
+    glViewport(0, 0, fb_w, fb_h);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glClearColor(clear.r / 255.0f, clear.g / 255.0f, clear.b / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    r->quad_count = 0;
+    for (int i = 0; i < dl->count; i++) {
+        const Draw_Cmd *cmd = &dl->cmds[i];
+        switch (cmd->kind) {
+        case DRAW_RECT: emit_rect(r, cmd); break;
+        case DRAW_LINE: emit_line(r, cmd); break;
+        case DRAW_TRIANGLE: emit_triangle(r, cmd); break;
+        case DRAW_TEXT: emit_text(r, dl, cmd); break;
+        case DRAW_HEATMAP: draw_heat(r, dl, cmd); break;
+        case DRAW_CLIP: set_clip(r, cmd); break;
+        }
+    }
+    flush(r);
+    glDisable(GL_SCISSOR_TEST);
+    glBindVertexArray(0);
+}
+
+bool render_wants_redraw(const Renderer *r) {
+    return r->redraw;
+}
+
+bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz) {
+    if (!r->fbo) glGenFramebuffers(1, &r->fbo);
+    if (!r->fbo_color) glGenRenderbuffers(1, &r->fbo_color);
+    glBindRenderbuffer(GL_RENDERBUFFER, r->fbo_color);
+    if (r->fbo_w != w || r->fbo_h != h) {
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+        r->fbo_w = w;
+        r->fbo_h = h;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->fbo_color);
+    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE) {
+        snprintf(err, errsz, "attnlab: cannot make a %dx%d offscreen framebuffer (status 0x%x)", w,
+                 h, status);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        return false;
+    }
+    return true;
+}
+
+void render_offscreen_end(Renderer *r) {
+    (void)r;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void render_read_rgba(Renderer *r, int w, int h, unsigned char *dest) {
+    (void)r;
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, dest);
+    /* GL reads bottom row first; flip in place so row 0 is the top */
+    size_t stride = (size_t)w * 4;
+    unsigned char tmp[4 * 4096];
+    for (int y = 0; y < h / 2; y++) {
+        unsigned char *a = dest + (size_t)y * stride, *b = dest + (size_t)(h - 1 - y) * stride;
+        for (size_t off = 0; off < stride; off += sizeof tmp) {
+            size_t n = stride - off < sizeof tmp ? stride - off : sizeof tmp;
+            memcpy(tmp, a + off, n);
+            memcpy(a + off, b + off, n);
+            memcpy(b + off, tmp, n);
+        }
+    }
+}
+
+Render_Stats render_stats(const Renderer *r) {
+    return r->stats;
+}

@@ -1,0 +1,75 @@
+/* The renderer: replays a draw list with OpenGL 3.3 core. The only GL code.
+ *
+ * Needs a current GL context (the platform makes it). Everything it owns is
+ * created in render_init and released in render_shutdown; a frame allocates
+ * nothing. Shapes and text go through one vertex buffer in large batches, a
+ * heatmap is one float texture plus a colormap lookup drawn by one shader, so
+ * a frame is a handful of draw calls whatever n is.
+ *
+ *   render_init(r, desc, err, errsz)          programs, atlas, buffers
+ *   render_shutdown(r)
+ *   render_reload_shaders(r, err, errsz)      F5: all or nothing
+ *   render_set_scale(r, scale)                logical → pixel factor for layout
+ *   render_text_metrics(r)                    measuring text for the UI
+ *   render_frame(r, dl, fb_w, fb_h, clear)    draw into the bound framebuffer
+ *   render_wants_redraw(r)                    the glyph atlas was reset mid-frame
+ *   render_offscreen_begin(r, w, h) / render_offscreen_end(r)   an FBO target
+ *   render_read_rgba(r, w, h, dest)           top row first, 4 bytes a pixel
+ *   render_stats(r)                           draw calls and quads of the last frame
+ */
+#ifndef ATTN_RENDER_H
+#define ATTN_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../ui/draw.h"
+#include "../ui/ui.h"
+#include "font.h"
+#include "shader.h"
+
+typedef struct Render_Desc {
+    const char *data_dir; /* holds shaders/ and assets/fonts/ */
+    int max_quads;        /* per batch; default 16384 */
+} Render_Desc;
+
+typedef struct Render_Stats {
+    int draw_calls, quads, heatmaps, texture_uploads;
+} Render_Stats;
+
+#define RENDER_HEATMAP_TEXTURES 16
+
+typedef struct Renderer {
+    char data_dir[1024];
+    Program programs[PROGRAM_COUNT];
+    Font_Atlas atlas;
+    unsigned int vao, vbo, ibo;
+    unsigned int heat_vao, heat_vbo;
+    struct Vertex *verts;
+    int quad_count, max_quads;
+    unsigned int colormap_tex;
+    unsigned int heat_tex[RENDER_HEATMAP_TEXTURES];
+    int heat_w[RENDER_HEATMAP_TEXTURES], heat_h[RENDER_HEATMAP_TEXTURES];
+    int heat_next;
+    float scale;
+    int fb_w, fb_h;
+    float proj[16];
+    unsigned int fbo, fbo_color;
+    int fbo_w, fbo_h;
+    Render_Stats stats;
+    bool redraw;
+} Renderer;
+
+bool render_init(Renderer *r, const Render_Desc *desc, char *err, size_t errsz);
+void render_shutdown(Renderer *r);
+bool render_reload_shaders(Renderer *r, char *err, size_t errsz);
+void render_set_scale(Renderer *r, float scale);
+Text_Metrics render_text_metrics(Renderer *r);
+void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color clear);
+bool render_wants_redraw(const Renderer *r);
+bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz);
+void render_offscreen_end(Renderer *r);
+void render_read_rgba(Renderer *r, int w, int h, unsigned char *dest);
+Render_Stats render_stats(const Renderer *r);
+
+#endif

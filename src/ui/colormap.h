@@ -1,0 +1,28 @@
+/* Colormaps shared by the UI (legends, text contrast) and the renderer
+ * (lookup textures).
+ *
+ *   colormap_sample(map, t)     colour at t ∈ [0, 1] (clamped; NaN → 0)
+ *   colormap_name(map)
+ *   colormap_lut                 the raw 256-entry tables
+ */
+#ifndef ATTN_COLORMAP_H
+#define ATTN_COLORMAP_H
+
+typedef enum Colormap {
+    COLORMAP_VIRIDIS = 0, /* sequential, for weights in [0, 1] */
+    COLORMAP_CIVIDIS,     /* sequential, optimised for colour-vision deficiency */
+    COLORMAP_DIVERGING,   /* signed values, white at the centre */
+    COLORMAP_COUNT
+} Colormap;
+
+typedef struct Color {
+    unsigned char r, g, b, a;
+} Color;
+
+extern const unsigned char colormap_lut[COLORMAP_COUNT][256][3];
+
+Color colormap_sample(Colormap map, float t);
+const char *colormap_name(Colormap map);
+float color_luminance(Color c);
+
+#endif

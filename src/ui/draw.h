@@ -1,0 +1,125 @@
+/* The draw list: what the UI wants on screen, with no GL in sight.
+ *
+ * Widgets append commands; the renderer replays them in order. Coordinates
+ * are logical UI units (the renderer multiplies by UI zoom × display
+ * scale), y grows downward. Capacities are fixed at draw_init, so building a
+ * frame never allocates; a command that does not fit is dropped and counted
+ * in `dropped` (the UI keeps working, a test can see it).
+ *
+ *   draw_init(dl, desc) / draw_free(dl) / draw_clear(dl)
+ *   draw_rect(dl, r, color)                       filled rectangle
+ *   draw_round_rect(dl, r, radius, color)         filled, rounded corners
+ *   draw_rect_outline(dl, r, radius, width, color)
+ *   draw_circle(dl, cx, cy, radius, color) / draw_circle_outline(…, width, …)
+ *   draw_line(dl, x0, y0, x1, y1, width, color)   anti-aliased, round caps
+ *   draw_arrow(dl, x0, y0, x1, y1, width, head, color)
+ *   draw_triangle(dl, x[3], y[3], color)
+ *   draw_text(dl, font, size, x, y, align, color, text)   (x, y) = top of the line box
+ *   draw_heatmap(dl, r, grid, rows, cols, vmin, vmax, map) grid row-major, copied
+ *   draw_clip(dl, r) / draw_noclip(dl)
+ *   utf8_next(s, &cp)                             decode one code point
+ */
+#ifndef ATTN_DRAW_H
+#define ATTN_DRAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "colormap.h"
+
+typedef struct Rect {
+    float x, y, w, h;
+} Rect;
+
+typedef enum Font_Id { FONT_SANS = 0, FONT_BOLD, FONT_MONO, FONT_COUNT } Font_Id;
+typedef enum Align { ALIGN_LEFT = 0, ALIGN_CENTER = 1, ALIGN_RIGHT = 2 } Align;
+
+typedef enum Draw_Kind {
+    DRAW_RECT,
+    DRAW_LINE,
+    DRAW_TRIANGLE,
+    DRAW_TEXT,
+    DRAW_HEATMAP,
+    DRAW_CLIP,
+} Draw_Kind;
+
+typedef struct Draw_Cmd {
+    Draw_Kind kind;
+    Color color;
+    union {
+        struct {
+            Rect r;
+            float radius;    /* corner radius; w/2 for a circle */
+            float thickness; /* 0 = filled, else outline width */
+        } rect;
+        struct {
+            float x0, y0, x1, y1, width;
+        } line;
+        struct {
+            float x[3], y[3];
+        } tri;
+        struct {
+            float x, y, size;
+            Font_Id font;
+            Align align;
+            int offset, len; /* into the list's text buffer */
+        } text;
+        struct {
+            Rect r;
+            int rows, cols;
+            long offset; /* into the list's grid buffer */
+            float vmin, vmax;
+            Colormap map;
+        } heat;
+        struct {
+            Rect r;
+            bool on;
+        } clip;
+    };
+} Draw_Cmd;
+
+typedef struct Draw_Desc {
+    int max_cmds;  /* default 65536 */
+    int max_text;  /* bytes, default 1 MiB */
+    long max_grid; /* floats, default 4 × 512 × 512 */
+} Draw_Desc;
+
+typedef struct Draw_List {
+    Draw_Cmd *cmds;
+    int count, cap;
+    char *text;
+    int text_len, text_cap;
+    float *grid;
+    long grid_len, grid_cap;
+    int dropped;
+} Draw_List;
+
+bool draw_init(Draw_List *dl, const Draw_Desc *desc);
+void draw_free(Draw_List *dl);
+void draw_clear(Draw_List *dl);
+
+void draw_rect(Draw_List *dl, Rect r, Color c);
+void draw_round_rect(Draw_List *dl, Rect r, float radius, Color c);
+void draw_rect_outline(Draw_List *dl, Rect r, float radius, float width, Color c);
+void draw_circle(Draw_List *dl, float cx, float cy, float radius, Color c);
+void draw_circle_outline(Draw_List *dl, float cx, float cy, float radius, float width, Color c);
+void draw_line(Draw_List *dl, float x0, float y0, float x1, float y1, float width, Color c);
+void draw_arrow(Draw_List *dl, float x0, float y0, float x1, float y1, float width, float head,
+                Color c);
+void draw_triangle(Draw_List *dl, const float x[3], const float y[3], Color c);
+void draw_text(Draw_List *dl, Font_Id font, float size, float x, float y, Align align, Color c,
+               const char *text);
+void draw_textn(Draw_List *dl, Font_Id font, float size, float x, float y, Align align, Color c,
+                const char *text, int len);
+void draw_heatmap(Draw_List *dl, Rect r, const float *grid, int rows, int cols, float vmin,
+                  float vmax, Colormap map);
+void draw_clip(Draw_List *dl, Rect r);
+void draw_noclip(Draw_List *dl);
+
+const char *utf8_next(const char *s, uint32_t *cp);
+
+static inline Color rgba(unsigned char r, unsigned char g, unsigned char b, unsigned char a) {
+    return (Color){r, g, b, a};
+}
+
+#endif

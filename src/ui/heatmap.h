@@ -1,0 +1,41 @@
+/* The heatmap widget: a matrix as coloured cells with token labels on both
+ * axes, a legend bar with ticks, numbers inside cells when they fit, and
+ * hover / click on cells and row labels.
+ *
+ *   ui_heatmap(ui, desc, &result)
+ */
+#ifndef ATTN_HEATMAP_H
+#define ATTN_HEATMAP_H
+
+#include "ui.h"
+
+typedef struct Heatmap_Desc {
+    uint32_t id;
+    Rect r;
+    const char *title;
+    const char *caption; /* under the title, e.g. "S = QKᵀ/√d_k" */
+    const float *values; /* rows×cols, row-major */
+    int rows, cols;
+    float vmin, vmax;
+    Colormap map;
+    const char *const *row_labels; /* may be NULL */
+    const char *const *col_labels;
+    const char *row_axis, *col_axis; /* "query", "key" */
+    const char *format;              /* numbers in cells, e.g. "%.2f" */
+    int selected_row;                /* -1 for none */
+    int mark_row, mark_col;          /* hover highlight from elsewhere; -1 none */
+    const float *row_offset;         /* animation: per-row displacement in cells, or NULL */
+    const float *col_offset;
+    bool highlighted; /* a lesson points at this panel */
+} Heatmap_Desc;
+
+typedef struct Heatmap_Result {
+    int hover_row, hover_col; /* -1 when not over a cell */
+    int clicked_row;          /* row label or cell clicked, or -1 */
+    Rect grid;                /* where the cells were drawn */
+    float cell_w, cell_h;
+} Heatmap_Result;
+
+void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res);
+
+#endif

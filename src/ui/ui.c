@@ -1,0 +1,230 @@
+/* The immediate-mode UI context and basic widgets; see ui.h. */
+#include "ui.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm) {
+    memset(ui, 0, sizeof *ui);
+    ui->dl = dl;
+    ui->tm = tm;
+    ui->theme = &theme_default;
+}
+
+void ui_begin(Ui *ui, const Ui_Input *in, float w, float h) {
+    ui->in = *in;
+    ui->w = w;
+    ui->h = h;
+    ui->hot = ui->hot_next;
+    ui->hot_next = 0;
+    draw_clear(ui->dl);
+}
+
+void ui_end(Ui *ui) {
+    if (ui->in.released) ui->active = 0;
+}
+
+float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len) {
+    return ui->tm.width(ui->tm.ctx, font, size, text, len);
+}
+
+float ui_text_width(Ui *ui, Font_Id font, float size, const char *text) {
+    return ui_text_widthn(ui, font, size, text, (int)strlen(text));
+}
+
+float ui_line_height(Ui *ui, Font_Id font, float size) {
+    return ui->tm.line_height(ui->tm.ctx, font, size);
+}
+
+bool ui_key(const Ui *ui, Ui_Key key) {
+    for (int i = 0; i < ui->in.key_count; i++)
+        if (ui->in.keys[i] == key) return true;
+    return false;
+}
+
+bool ui_key_char(const Ui *ui, char c) {
+    for (int i = 0; i < ui->in.key_count; i++)
+        if (ui->in.keys[i] == KEY_CHAR && ui->in.key_chars[i] == c) return true;
+    return false;
+}
+
+uint32_t ui_id(const char *name, int index) {
+    uint32_t h = 2166136261u;
+    for (; *name; name++) h = (h ^ (unsigned char)*name) * 16777619u;
+    h = (h ^ (uint32_t)index) * 16777619u;
+    return h ? h : 1;
+}
+
+bool rect_contains(Rect r, float x, float y) {
+    return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
+}
+
+bool ui_hit(const Ui *ui, Rect r) {
+    return rect_contains(r, ui->in.mx, ui->in.my);
+}
+
+Rect rect_cut_left(Rect *r, float w) {
+    if (w > r->w) w = r->w;
+    Rect out = {r->x, r->y, w, r->h};
+    r->x += w;
+    r->w -= w;
+    return out;
+}
+
+Rect rect_cut_right(Rect *r, float w) {
+    if (w > r->w) w = r->w;
+    r->w -= w;
+    return (Rect){r->x + r->w, r->y, w, r->h};
+}
+
+Rect rect_cut_top(Rect *r, float h) {
+    if (h > r->h) h = r->h;
+    Rect out = {r->x, r->y, r->w, h};
+    r->y += h;
+    r->h -= h;
+    return out;
+}
+
+Rect rect_cut_bottom(Rect *r, float h) {
+    if (h > r->h) h = r->h;
+    r->h -= h;
+    return (Rect){r->x, r->y + r->h, r->w, h};
+}
+
+Rect rect_inset(Rect r, float d) {
+    Rect out = {r.x + d, r.y + d, r.w - 2 * d, r.h - 2 * d};
+    if (out.w < 0) out.w = 0;
+    if (out.h < 0) out.h = 0;
+    return out;
+}
+
+/* Claim the mouse for a widget: hot when under it, active while pressed. */
+static void interact(Ui *ui, uint32_t id, Rect r) {
+    if (ui_hit(ui, r) && (ui->active == 0 || ui->active == id)) ui->hot_next = id;
+    if (ui->in.pressed && ui_hit(ui, r) && ui->active == 0) {
+        ui->active = id;
+        ui->drag_x0 = ui->in.mx;
+        ui->drag_y0 = ui->in.my;
+    }
+}
+
+void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text) {
+    float lh = ui_line_height(ui, font, size);
+    float x = align == ALIGN_LEFT ? r.x : align == ALIGN_CENTER ? r.x + r.w * 0.5f : r.x + r.w;
+    draw_text(ui->dl, font, size, x, r.y + (r.h - lh) * 0.5f, align, c, text);
+}
+
+void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+                  const char *text) {
+    /* Shorten with an ellipsis rather than spill out of the rectangle. */
+    int len = (int)strlen(text);
+    if (ui_text_widthn(ui, font, size, text, len) <= r.w) {
+        ui_label(ui, r, font, size, align, c, text);
+        return;
+    }
+    char buf[256];
+    float ell = ui_text_width(ui, font, size, "…");
+    while (len > 0) {
+        len--;
+        while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80) len--; /* UTF-8 boundary */
+        if (ui_text_widthn(ui, font, size, text, len) + ell <= r.w) break;
+    }
+    if (len <= 0) return;
+    snprintf(buf, sizeof buf, "%.*s…", len, text);
+    ui_label(ui, r, font, size, align, c, buf);
+}
+
+void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted) {
+    const Theme *t = ui->theme;
+    draw_round_rect(ui->dl, r, t->radius, t->panel);
+    if (highlighted)
+        draw_rect_outline(ui->dl, rect_inset(r, -3), t->radius + 3, 3, t->highlight);
+    else
+        draw_rect_outline(ui->dl, r, t->radius, 1, t->panel_border);
+    if (title)
+        draw_text(ui->dl, FONT_BOLD, t->title_size, r.x + t->pad, r.y + t->pad * 0.6f,
+                  ALIGN_LEFT, t->text, title);
+}
+
+int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected) {
+    const Theme *t = ui->theme;
+    interact(ui, id, r);
+    int res = 0;
+    if (ui->active == id && ui->in.released && ui_hit(ui, r)) res |= UI_CLICKED;
+    Color bg = selected ? t->accent : t->panel_border;
+    if (ui->hot == id && !selected) bg = rgba(78, 84, 98, 255);
+    if (ui->active == id) bg = rgba(100, 110, 128, 255);
+    draw_round_rect(ui->dl, r, t->radius, bg);
+    ui_label_fit(ui, rect_inset(r, 4), FONT_SANS, t->text_size, ALIGN_CENTER,
+                 selected ? t->accent_text : t->text, label);
+    return res;
+}
+
+int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value) {
+    const Theme *t = ui->theme;
+    interact(ui, id, r);
+    int res = 0;
+    if (ui->active == id && ui->in.released && ui_hit(ui, r)) {
+        *value = !*value;
+        res |= UI_CHANGED | UI_CLICKED;
+    }
+    float sw = 40, sh = 22;
+    Rect track = {r.x, r.y + (r.h - sh) * 0.5f, sw, sh};
+    draw_round_rect(ui->dl, track, sh * 0.5f, *value ? t->accent : t->panel_border);
+    float knob_x = *value ? track.x + sw - sh * 0.5f : track.x + sh * 0.5f;
+    draw_circle(ui->dl, knob_x, track.y + sh * 0.5f, sh * 0.5f - 3, t->text);
+    if (ui->hot == id) draw_rect_outline(ui->dl, rect_inset(track, -2), sh * 0.5f + 2, 1.5f, t->text_dim);
+    Rect lr = r;
+    rect_cut_left(&lr, sw + 8);
+    ui_label_fit(ui, lr, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, label);
+    return res;
+}
+
+static float slider_to_t(float v, const Slider_Desc *d) {
+    if (d->log) return (logf(v) - logf(d->min)) / (logf(d->max) - logf(d->min));
+    return (v - d->min) / (d->max - d->min);
+}
+
+static float slider_from_t(float t, const Slider_Desc *d) {
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    float v = d->log ? expf(logf(d->min) + t * (logf(d->max) - logf(d->min)))
+                     : d->min + t * (d->max - d->min);
+    if (d->integer) v = roundf(v);
+    if (v < d->min) v = d->min;
+    if (v > d->max) v = d->max;
+    return v;
+}
+
+int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *d) {
+    const Theme *t = ui->theme;
+    /* label left, value right, track below them */
+    Rect row = r;
+    Rect top = rect_cut_top(&row, r.h * 0.5f);
+    char vbuf[48];
+    snprintf(vbuf, sizeof vbuf, d->format ? d->format : "%g", (double)*value);
+    if (d->label) ui_label_fit(ui, top, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, d->label);
+    ui_label(ui, top, FONT_MONO, t->text_size, ALIGN_RIGHT, t->text, vbuf);
+    Rect track = {row.x + 8, row.y + row.h * 0.5f - 3, row.w - 16, 6};
+    Rect grab = {row.x, row.y, row.w, row.h};
+    interact(ui, id, grab);
+    int res = 0;
+    if (ui->active == id && ui->in.down) {
+        float nv = slider_from_t((ui->in.mx - track.x) / track.w, d);
+        if (nv != *value) {
+            *value = nv;
+            res |= UI_CHANGED;
+        }
+    }
+    if (ui->active == id && ui->in.released) res |= UI_RELEASED;
+    float tt = slider_to_t(*value, d);
+    if (tt < 0) tt = 0;
+    if (tt > 1) tt = 1;
+    draw_round_rect(ui->dl, track, 3, t->panel_border);
+    draw_round_rect(ui->dl, (Rect){track.x, track.y, track.w * tt, track.h}, 3, t->accent);
+    float kx = track.x + track.w * tt, ky = track.y + 3;
+    draw_circle(ui->dl, kx, ky, ui->active == id ? 10 : 8, t->text);
+    if (ui->hot == id || ui->active == id) draw_circle_outline(ui->dl, kx, ky, 12, 2, t->accent);
+    return res;
+}

@@ -1,0 +1,119 @@
+/* The immediate-mode UI context: input in, draw commands out.
+ *
+ * Widgets are functions called every frame; each takes an id, reads the
+ * frame's input, draws into the draw list and returns what happened
+ * (UI_CHANGED, UI_CLICKED). Text is measured through injected metrics, so
+ * the whole UI runs in tests with a stub and no window.
+ *
+ *   ui_init(ui, dl, metrics) / ui_begin(ui, input, w, h) / ui_end(ui)
+ *   ui_text_width(ui, font, size, text)   ui_line_height(ui, font, size)
+ *   ui_hit(ui, r)                         mouse inside r this frame
+ *   ui_button(ui, id, r, label, desc)     ui_toggle(ui, id, r, label, &value)
+ *   ui_slider(ui, id, r, &value, desc)
+ *   ui_label(ui, r, text, desc)           text aligned inside a rectangle
+ *   rect helpers: rect_cut_left/right/top/bottom, rect_inset, rect_contains
+ */
+#ifndef ATTN_UI_H
+#define ATTN_UI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "draw.h"
+#include "theme.h"
+
+typedef struct Text_Metrics {
+    void *ctx;
+    float (*width)(void *ctx, Font_Id font, float size, const char *text, int len);
+    float (*line_height)(void *ctx, Font_Id font, float size);
+} Text_Metrics;
+
+/* Keys the UI cares about, independent of SDL's key codes. */
+typedef enum Ui_Key {
+    KEY_NONE = 0,
+    KEY_LEFT,
+    KEY_RIGHT,
+    KEY_UP,
+    KEY_DOWN,
+    KEY_HOME,
+    KEY_END,
+    KEY_PAGEUP,
+    KEY_PAGEDOWN,
+    KEY_ENTER,
+    KEY_ESCAPE,
+    KEY_BACKSPACE,
+    KEY_DELETE,
+    KEY_TAB,
+    KEY_F1,
+    KEY_CHAR, /* a printable key with no text meaning: shortcut letters; see Ui_Input.key_char */
+} Ui_Key;
+
+#define UI_MAX_KEYS 16
+
+typedef struct Ui_Input {
+    float mx, my;      /* logical units */
+    bool down;         /* left button held */
+    bool pressed;      /* went down this frame */
+    bool released;     /* went up this frame */
+    bool right_pressed;
+    float wheel;
+    bool ctrl, shift, alt;
+    int key_count;
+    Ui_Key keys[UI_MAX_KEYS];
+    char key_chars[UI_MAX_KEYS]; /* for KEY_CHAR: the lower-case letter or symbol */
+    char text[64];               /* UTF-8 typed this frame (text input) */
+    double time;                 /* seconds, for animations */
+} Ui_Input;
+
+enum { UI_CHANGED = 1, UI_CLICKED = 2, UI_RELEASED = 4 };
+
+typedef struct Ui {
+    Draw_List *dl;
+    Text_Metrics tm;
+    Ui_Input in;
+    float w, h;        /* logical size of the window */
+    uint32_t hot;      /* under the mouse this frame */
+    uint32_t active;   /* being dragged / pressed */
+    uint32_t hot_next;
+    float drag_x0, drag_y0; /* where the active drag started */
+    float drag_v0;          /* widget value when it started */
+    const Theme *theme;
+} Ui;
+
+typedef struct Slider_Desc {
+    float min, max;
+    bool log;       /* log-spaced track */
+    bool integer;   /* snap to whole numbers */
+    const char *label;
+    const char *format; /* printf format for the value, default "%g" */
+} Slider_Desc;
+
+void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm);
+void ui_begin(Ui *ui, const Ui_Input *in, float w, float h);
+void ui_end(Ui *ui);
+
+float ui_text_width(Ui *ui, Font_Id font, float size, const char *text);
+float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len);
+float ui_line_height(Ui *ui, Font_Id font, float size);
+bool ui_key(const Ui *ui, Ui_Key key);
+bool ui_key_char(const Ui *ui, char c);
+
+bool ui_hit(const Ui *ui, Rect r);
+int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected);
+int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value);
+int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *desc);
+void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
+void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+                  const char *text);
+void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);
+
+uint32_t ui_id(const char *name, int index);
+
+Rect rect_cut_left(Rect *r, float w);
+Rect rect_cut_right(Rect *r, float w);
+Rect rect_cut_top(Rect *r, float h);
+Rect rect_cut_bottom(Rect *r, float h);
+Rect rect_inset(Rect r, float d);
+bool rect_contains(Rect r, float x, float y);
+
+#endif

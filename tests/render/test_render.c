@@ -1,0 +1,234 @@
+/* src/render: shaders compile on Mesa, and known draw lists land on known
+ * pixels. Runs headless through SDL's offscreen video driver. On a failed
+ * pixel check the rendered image is written to build/ for a person to see. */
+#define _POSIX_C_SOURCE 200809L
+#include "render/image.h"
+#include "render/render.h"
+#include "test_util.h"
+
+#include <SDL.h>
+#include <SDL_image.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static SDL_Window *win;
+static SDL_GLContext ctx;
+static Renderer rr;
+static Draw_List dl;
+
+static void gl_up(void) {
+    if (!getenv("SDL_VIDEODRIVER")) SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    cr_assert_eq(SDL_Init(SDL_INIT_VIDEO), 0, "%s", SDL_GetError());
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    win = SDL_CreateWindow("test", 0, 0, 64, 64, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    cr_assert(win, "%s", SDL_GetError());
+    ctx = SDL_GL_CreateContext(win);
+    cr_assert(ctx, "no GL 3.3 core context: %s", SDL_GetError());
+    char err[1024];
+    cr_assert(render_init(&rr, &(Render_Desc){.data_dir = test_env("ATTNLAB_DATA")}, err,
+                          sizeof err),
+              "%s", err);
+    cr_assert(draw_init(&dl, &(Draw_Desc){0}));
+}
+
+static void gl_down(void) {
+    draw_free(&dl);
+    render_shutdown(&rr);
+    SDL_GL_DeleteContext(ctx);
+    SDL_DestroyWindow(win);
+    SDL_Quit();
+}
+
+TestSuite(render, .init = gl_up, .fini = gl_down);
+
+static const Color BG = {10, 20, 30, 255};
+
+/* Render dl at scale into a w×h target and return the pixels (top row first). */
+static unsigned char *render_to_pixels(int w, int h, float scale) {
+    char err[256];
+    cr_assert(render_offscreen_begin(&rr, w, h, err, sizeof err), "%s", err);
+    render_set_scale(&rr, scale);
+    render_frame(&rr, &dl, w, h, BG);
+    unsigned char *px = malloc((size_t)w * h * 4);
+    render_read_rgba(&rr, w, h, px);
+    render_offscreen_end(&rr);
+    return px;
+}
+
+static void save_actual(const char *name, const unsigned char *px, int w, int h) {
+    char path[512], err[256];
+    snprintf(path, sizeof path, "%s/build/test-actual-%s.png", test_env("ATTNLAB_DATA"), name);
+    if (image_save_png(path, w, h, px, err, sizeof err))
+        fprintf(stderr, "rendered image written to %s\n", path);
+}
+
+static bool near(const unsigned char *p, Color c, int tol) {
+    return abs(p[0] - c.r) <= tol && abs(p[1] - c.g) <= tol && abs(p[2] - c.b) <= tol;
+}
+
+#define PX(px, w, x, y) ((px) + ((size_t)(y) * (w) + (x)) * 4)
+
+Test(render, every_shader_compiles_and_links) {
+    for (int i = 0; i < PROGRAM_COUNT; i++) {
+        Program p = {0};
+        char err[1024];
+        cr_assert(shader_build(test_env("ATTNLAB_DATA"), (Program_Id)i, &p, err, sizeof err),
+                  "%s", err);
+        cr_assert_neq(p.id, 0u);
+        cr_assert_geq(p.u_proj, 0, "%s has no u_proj", program_files[i].vs);
+        shader_free(&p);
+    }
+}
+
+Test(render, broken_shader_names_file_and_line_and_keeps_old_programs) {
+    /* A data folder whose ui.frag has an error on line 3. */
+    char dir[] = "/tmp/attnlab-shaders-XXXXXX", path[256], cmd[512];
+    cr_assert(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/shaders && cp %s/shaders/* %s/shaders/", dir,
+             test_env("ATTNLAB_DATA"), dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/shaders/ui.frag", dir);
+    FILE *f = fopen(path, "w");
+    fputs("#version 330 core\nout vec4 frag;\nvoid main() { frag = vec4(1.0) +; }\n", f);
+    fclose(f);
+    unsigned int before = rr.programs[PROGRAM_UI].id;
+    char err[1024];
+    cr_assert_not(shader_build_all(dir, rr.programs, err, sizeof err));
+    cr_assert(strncmp(err, "shaders/ui.frag:3: ", 19) == 0, "got: %s", err);
+    cr_assert_eq(rr.programs[PROGRAM_UI].id, before, "the old program must stay in use");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(render, heatmap_cells_have_their_colormap_colour) {
+    const float v[4 * 4] = {0,    0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
+                            0.8f, 0.9f, 1.0f, 0.05f, 0.33f, 0.66f, 0.99f, 0.5f};
+    for (int map = 0; map < COLORMAP_COUNT; map++) {
+        draw_clear(&dl);
+        draw_heatmap(&dl, (Rect){10, 10, 80, 80}, v, 4, 4, 0, 1, (Colormap)map);
+        unsigned char *px = render_to_pixels(100, 100, 1);
+        for (int i = 0; i < 4; i++) {
+            for (int j = 0; j < 4; j++) {
+                Color want = colormap_sample((Colormap)map, v[i * 4 + j]);
+                const unsigned char *p = PX(px, 100, 10 + j * 20 + 10, 10 + i * 20 + 10);
+                /* GPU linear filtering in 8 bits vs. the CPU's: within 2 levels */
+                if (!near(p, want, 2)) save_actual("heatmap", px, 100, 100);
+                cr_assert(near(p, want, 2), "map %d cell (%d,%d): got %d,%d,%d want %d,%d,%d", map,
+                          i, j, p[0], p[1], p[2], want.r, want.g, want.b);
+            }
+        }
+        /* outside the heatmap: the clear colour */
+        cr_assert(near(PX(px, 100, 5, 5), BG, 0));
+        free(px);
+    }
+}
+
+Test(render, rectangles_lines_and_circles_land_where_asked) {
+    draw_clear(&dl);
+    draw_rect(&dl, (Rect){0, 0, 10, 10}, rgba(255, 0, 0, 255));
+    draw_line(&dl, 20, 50, 90, 50, 4, rgba(0, 255, 0, 255));
+    draw_circle(&dl, 50, 80, 8, rgba(0, 0, 255, 255));
+    draw_rect_outline(&dl, (Rect){60, 5, 30, 30}, 0, 2, rgba(255, 255, 0, 255));
+    unsigned char *px = render_to_pixels(100, 100, 1);
+    bool ok = near(PX(px, 100, 5, 5), rgba(255, 0, 0, 255), 0) &&
+              near(PX(px, 100, 15, 15), BG, 0) &&
+              near(PX(px, 100, 55, 50), rgba(0, 255, 0, 255), 2) &&
+              near(PX(px, 100, 55, 56), BG, 0) && near(PX(px, 100, 50, 80), rgba(0, 0, 255, 255), 2) &&
+              near(PX(px, 100, 50, 92), BG, 0) && near(PX(px, 100, 61, 20), rgba(255, 255, 0, 255), 2) &&
+              near(PX(px, 100, 75, 20), BG, 0);
+    if (!ok) save_actual("shapes", px, 100, 100);
+    cr_assert(ok, "a shape is not where it was drawn (see build/test-actual-shapes.png)");
+    free(px);
+}
+
+Test(render, text_run_has_glyph_pixels_inside_its_box_only) {
+    draw_clear(&dl);
+    Text_Metrics tm = render_text_metrics(&rr);
+    render_set_scale(&rr, 1);
+    const char *text = "s₂₃ = ⟨q₂,k₃⟩/√d_k ≈ 0.80";
+    float w = tm.width(tm.ctx, FONT_SANS, 20, text, (int)strlen(text));
+    float h = tm.line_height(tm.ctx, FONT_SANS, 20);
+    cr_assert(w > 100 && w < 380, "width %g", w);
+    draw_text(&dl, FONT_SANS, 20, 20, 20, ALIGN_LEFT, rgba(255, 255, 255, 255), text);
+    unsigned char *px = render_to_pixels(400, 80, 1);
+    int inside = 0, outside = 0;
+    for (int y = 0; y < 80; y++) {
+        for (int x = 0; x < 400; x++) {
+            bool ink = !near(PX(px, 400, x, y), BG, 8);
+            bool in_box = x >= 20 - 2 && x < 20 + w + 2 && y >= 20 && y < 20 + h;
+            if (ink && in_box) inside++;
+            if (ink && !in_box) outside++;
+        }
+    }
+    if (inside < 200 || outside) save_actual("text", px, 400, 80);
+    cr_assert_geq(inside, 200, "too few glyph pixels: %d", inside);
+    cr_assert_eq(outside, 0, "%d glyph pixels outside the measured box", outside);
+    free(px);
+}
+
+Test(render, zoom_2x_lands_at_2x_coordinates) {
+    draw_clear(&dl);
+    draw_rect(&dl, (Rect){5, 5, 10, 10}, rgba(255, 0, 0, 255));
+    unsigned char *one = render_to_pixels(100, 100, 1);
+    unsigned char *two = render_to_pixels(100, 100, 2);
+    for (int y = 0; y < 50; y++) {
+        for (int x = 0; x < 50; x++) {
+            /* pixel (x, y) at 1× must equal pixels (2x, 2y) … (2x+1, 2y+1) at 2× */
+            bool red1 = near(PX(one, 100, x, y), rgba(255, 0, 0, 255), 0);
+            for (int dy = 0; dy < 2; dy++)
+                for (int dx = 0; dx < 2; dx++) {
+                    bool red2 = near(PX(two, 100, 2 * x + dx, 2 * y + dy), rgba(255, 0, 0, 255), 0);
+                    if (red1 != red2) save_actual("zoom2x", two, 100, 100);
+                    cr_assert_eq(red1, red2, "1× (%d,%d) vs 2× (%d,%d)", x, y, 2 * x + dx, 2 * y + dy);
+                }
+        }
+    }
+    free(one);
+    free(two);
+}
+
+Test(render, a_frame_is_a_handful_of_draw_calls_whatever_n) {
+    draw_clear(&dl);
+    static float grid[512 * 512];
+    for (int i = 0; i < 512 * 512; i++) grid[i] = (float)(i % 7) / 7.0f;
+    draw_heatmap(&dl, (Rect){0, 0, 256, 256}, grid, 512, 512, 0, 1, COLORMAP_VIRIDIS);
+    for (int i = 0; i < 2000; i++) draw_rect(&dl, (Rect){(float)(i % 100), (float)(i / 100), 1, 1}, rgba(1, 2, 3, 255));
+    for (int i = 0; i < 200; i++) draw_text(&dl, FONT_MONO, 12, 0, (float)i, ALIGN_LEFT, rgba(255, 255, 255, 255), "0.00");
+    free(render_to_pixels(256, 256, 1));
+    Render_Stats st = render_stats(&rr);
+    cr_assert_eq(st.heatmaps, 1);
+    cr_assert_leq(st.draw_calls, 3, "draw calls: %d", st.draw_calls);
+}
+
+Test(render, screenshot_option_writes_a_png_of_the_requested_size) {
+    char dir[] = "/tmp/attnlab-shot-XXXXXX", path[128], cmd[1024];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.png", dir);
+    snprintf(cmd, sizeof cmd, "'%s' --screenshot '%s' --size 640x400", test_env("ATTNLAB_BIN"), path);
+    cr_assert_eq(system(cmd), 0, "%s failed", cmd);
+    SDL_Surface *s = IMG_Load(path);
+    cr_assert(s, "not a decodable PNG: %s", IMG_GetError());
+    cr_assert_eq(s->w, 640);
+    cr_assert_eq(s->h, 400);
+    /* not a blank frame: many distinct colours */
+    SDL_Surface *c = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ABGR8888, 0);
+    int distinct = 0;
+    uint32_t seen[64] = {0};
+    for (int y = 0; y < c->h && distinct < 64; y += 7) {
+        const uint32_t *row = (const uint32_t *)((const char *)c->pixels + y * c->pitch);
+        for (int x = 0; x < c->w && distinct < 64; x += 7) {
+            bool found = false;
+            for (int k = 0; k < distinct; k++) found |= seen[k] == row[x];
+            if (!found) seen[distinct++] = row[x];
+        }
+    }
+    cr_assert_geq(distinct, 20, "only %d colours: the frame looks empty", distinct);
+    SDL_FreeSurface(c);
+    SDL_FreeSurface(s);
+    unlink(path);
+    rmdir(dir);
+}

@@ -1,0 +1,78 @@
+/* src/ui/draw.c and src/ui/colormap.c: the draw list records what widgets
+ * ask for, within fixed capacities; colormaps sample their tables. */
+#include "test_util.h"
+#include "ui/draw.h"
+
+#include <string.h>
+
+Test(draw, records_commands_in_order) {
+    Draw_List dl;
+    cr_assert(draw_init(&dl, &(Draw_Desc){.max_cmds = 16, .max_text = 64, .max_grid = 16}));
+    draw_rect(&dl, (Rect){1, 2, 3, 4}, rgba(1, 2, 3, 4));
+    draw_text(&dl, FONT_MONO, 12, 5, 6, ALIGN_RIGHT, rgba(9, 9, 9, 255), "héllo");
+    float g[4] = {1, 2, 3, 4};
+    draw_heatmap(&dl, (Rect){0, 0, 10, 10}, g, 2, 2, 0, 4, COLORMAP_CIVIDIS);
+    cr_assert_eq(dl.count, 3);
+    cr_assert_eq(dl.cmds[0].kind, DRAW_RECT);
+    cr_assert_eq(dl.cmds[0].rect.r.w, 3);
+    cr_assert_eq(dl.cmds[1].kind, DRAW_TEXT);
+    cr_assert_eq(dl.cmds[1].text.len, 6);
+    cr_assert_eq(memcmp(dl.text + dl.cmds[1].text.offset, "héllo", 6), 0);
+    cr_assert_eq(dl.cmds[2].heat.rows, 2);
+    cr_assert_eq(dl.grid[dl.cmds[2].heat.offset + 3], 4);
+    draw_clear(&dl);
+    cr_assert_eq(dl.count, 0);
+    draw_free(&dl);
+}
+
+Test(draw, overflow_is_dropped_and_counted_not_written) {
+    Draw_List dl;
+    cr_assert(draw_init(&dl, &(Draw_Desc){.max_cmds = 2, .max_text = 4, .max_grid = 3}));
+    draw_text(&dl, FONT_SANS, 10, 0, 0, ALIGN_LEFT, rgba(0, 0, 0, 0), "too long");
+    float g[4] = {0};
+    draw_heatmap(&dl, (Rect){0}, g, 2, 2, 0, 1, COLORMAP_VIRIDIS);
+    draw_rect(&dl, (Rect){0}, rgba(0, 0, 0, 0));
+    draw_rect(&dl, (Rect){0}, rgba(0, 0, 0, 0));
+    draw_rect(&dl, (Rect){0}, rgba(0, 0, 0, 0));
+    cr_assert_eq(dl.count, 2);
+    cr_assert_eq(dl.dropped, 3);
+    draw_free(&dl);
+}
+
+Test(draw, utf8_decoding) {
+    uint32_t cp;
+    const char *s = "a√⟨\xF0\x9D\x9B\xBC\xff";
+    s = utf8_next(s, &cp);
+    cr_assert_eq(cp, 'a');
+    s = utf8_next(s, &cp);
+    cr_assert_eq(cp, 0x221A);
+    s = utf8_next(s, &cp);
+    cr_assert_eq(cp, 0x27E8);
+    s = utf8_next(s, &cp);
+    cr_assert_eq(cp, 0x1D6FC);
+    s = utf8_next(s, &cp);
+    cr_assert_eq(cp, 0xFFFD, "an invalid byte decodes to the replacement character");
+    cr_assert_eq(*s, '\0');
+}
+
+Test(colormap, ends_and_middle_come_from_the_tables) {
+    for (int m = 0; m < COLORMAP_COUNT; m++) {
+        Color lo = colormap_sample((Colormap)m, 0), hi = colormap_sample((Colormap)m, 1);
+        cr_assert_eq(lo.r, colormap_lut[m][0][0]);
+        cr_assert_eq(hi.b, colormap_lut[m][255][2]);
+        Color nan = colormap_sample((Colormap)m, 0.0f / 0.0f);
+        cr_assert_eq(nan.g, lo.g, "NaN maps to the low end, never garbage");
+    }
+    /* the diverging map is (near) white at its centre and cool / warm at its ends */
+    Color mid = colormap_sample(COLORMAP_DIVERGING, 0.5f);
+    cr_assert(mid.r > 230 && mid.g > 230 && mid.b > 230);
+    Color neg = colormap_sample(COLORMAP_DIVERGING, 0), pos = colormap_sample(COLORMAP_DIVERGING, 1);
+    cr_assert(neg.b > neg.r && pos.r > pos.b);
+    /* viridis gets lighter from 0 to 1: monotone luminance is why it reads as an order */
+    float prev = -1;
+    for (int k = 0; k <= 10; k++) {
+        float l = color_luminance(colormap_sample(COLORMAP_VIRIDIS, k / 10.0f));
+        cr_assert_gt(l, prev);
+        prev = l;
+    }
+}
