@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "app.h"
 
+#include "../model/jsonw.h"
+#include "../model/scene_file.h"
 #include "../render/image.h"
 #include "../render/render.h"
 #include "../ui/view.h"
@@ -258,6 +260,7 @@ static void handle_key(App *a, const SDL_KeyboardEvent *k) {
             return;
         }
     }
+    if (sym == SDLK_SLASH && (k->keysym.mod & KMOD_SHIFT)) sym = '?';
     if (sym >= 32 && sym < 127) push_key(&a->in, KEY_CHAR, (char)sym);
 }
 
@@ -306,15 +309,32 @@ static bool handle_event(App *a, const SDL_Event *e) {
     }
 }
 
+/* Ctrl+S: write the scene back to --scene, or attnlab-scene.json, atomically. */
+static void save_scene(App *a) {
+    const char *path = a->desc->scene_path ? a->desc->scene_path : "attnlab-scene.json";
+    char err[1024];
+    if (scene_save(&a->model.scene, path, err, sizeof err))
+        view_set_status(&a->vs, false, "Saved %s", path);
+    else
+        view_set_status(&a->vs, true, "Not saved — %s (the scene in the window is unchanged)", err);
+}
+
 static int window_mode(App *a) {
     bool redraw = true;
     Uint64 t0 = SDL_GetPerformanceCounter();
     while (!a->quit) {
         SDL_Event e;
-        /* sleep until something happens, unless a frame is already owed */
+        /* sleep until something happens, unless a frame is already owed;
+         * a text cursor blinks, so editing wakes twice a second */
         if (!redraw) {
-            if (!SDL_WaitEvent(&e)) break;
-            redraw |= handle_event(a, &e);
+            bool editing = a->vs.editing || a->vs.typing_dk;
+            int got = editing ? SDL_WaitEventTimeout(&e, 500) : SDL_WaitEvent(&e);
+            if (got)
+                redraw |= handle_event(a, &e);
+            else if (editing)
+                redraw = true;
+            else
+                break;
         }
         while (SDL_PollEvent(&e)) redraw |= handle_event(a, &e);
         if (a->quit) break;
@@ -328,19 +348,83 @@ static int window_mode(App *a) {
         int fw, fh;
         SDL_GL_GetDrawableSize(a->win, &fw, &fh);
         draw_frame(a, fw, fh, pixel_scale(a, fw));
+        if (a->vs.want_save) {
+            a->vs.want_save = false;
+            save_scene(a);
+            draw_frame(a, fw, fh, pixel_scale(a, fw)); /* show the confirmation now */
+        }
         SDL_GL_SwapWindow(a->win);
         /* the frame consumed the edge-triggered input */
         a->in.pressed = a->in.released = a->in.right_pressed = false;
         a->in.wheel = 0;
         a->in.key_count = 0;
         a->in.text[0] = '\0';
-        redraw = render_wants_redraw(&a->render);
+        redraw = render_wants_redraw(&a->render) || view_wants_frames(&a->vs);
     }
     return 0;
 }
 
+/* --dump-ui: lay the interface out for --size and --view with real font
+ * metrics but no window and no GL, and print every recorded item. */
+static int dump_ui_mode(const App_Desc *desc) {
+    const Cli_Options *o = desc->opts;
+    char err[1024];
+    static Font_Atlas atlas;
+    if (!font_load(&atlas, desc->data_dir, false, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    static Draw_List dl;
+    static Model model;
+    static Ui ui;
+    static View_State vs;
+    static Ui_Record records[UI_MAX_RECORDS];
+    int status = 0;
+    if (!draw_init(&dl, &(Draw_Desc){0}) || !model_init(&model, desc->scene, desc->vocab)) {
+        fprintf(stderr, "attnlab: out of memory laying out the interface\n");
+        status = 1;
+    } else {
+        float z = o->ui_scale;
+        ui_init(&ui, &dl, font_text_metrics(&atlas, z));
+        ui.records = records;
+        view_init(&vs);
+        vs.view = o->view;
+        Ui_Input in = {.mx = -1000, .my = -1000};
+        for (int pass = 0; pass < 2; pass++) {
+            model_update(&model);
+            ui_begin(&ui, &in, (float)o->width / z, (float)o->height / z);
+            view_frame(&ui, &vs, &model);
+            ui_end(&ui);
+        }
+        printf("{\n  \"size\": [%d, %d],\n  \"ui_scale\": %g,\n  \"view\": \"%s\",\n", o->width,
+               o->height, (double)z, view_name(vs.view));
+        printf("  \"items\": [\n");
+        for (int k = 0; k < ui.record_count; k++) {
+            const Ui_Record *r = &records[k];
+            printf("    {\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, "
+                   "%.1f, %.1f]",
+                   r->kind, r->name, r->index, (double)(r->r.x * z), (double)(r->r.y * z),
+                   (double)(r->r.w * z), (double)(r->r.h * z));
+            if (strcmp(r->kind, "point") == 0 || strcmp(r->kind, "chip") == 0) {
+                printf(", \"token\": ");
+                jw_string(stdout, model.scene.tokens[r->index]);
+                printf(", \"x\": %.1f, \"y\": %.1f", (double)((r->r.x + r->r.w * 0.5f) * z),
+                       (double)((r->r.y + r->r.h * 0.5f) * z));
+            }
+            printf("}%s\n", k + 1 < ui.record_count ? "," : "");
+        }
+        printf("  ]\n}\n");
+    }
+    model_free(&model);
+    draw_free(&dl);
+    font_unload(&atlas);
+    TTF_Quit();
+    return status;
+}
+
 int app_run(const App_Desc *desc) {
     const Cli_Options *o = desc->opts;
+    if (o->mode == CLI_DUMP_UI) return dump_ui_mode(desc);
     App *a = calloc(1, sizeof *a);
     if (!a) {
         fprintf(stderr, "attnlab: out of memory\n");

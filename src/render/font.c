@@ -2,6 +2,7 @@
 #include "font.h"
 
 #include <SDL.h>
+#include <math.h>
 #include <SDL_ttf.h>
 #include <epoxy/gl.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ static void clear_atlas(Font_Atlas *a) {
     memset(a->slots, 0, sizeof *a->slots * FONT_CACHE_SLOTS);
     a->shelf_x = a->shelf_y = a->shelf_h = 0;
     a->full = false;
+    if (!a->gpu) return;
     /* clear the texture so stale glyphs can never show through */
     static const unsigned char zero[256] = {0};
     glBindTexture(GL_TEXTURE_2D, a->tex);
@@ -28,8 +30,10 @@ static void clear_atlas(Font_Atlas *a) {
     }
 }
 
-bool font_load(Font_Atlas *a, const char *data_dir, char *err, size_t errsz) {
+bool font_load(Font_Atlas *a, const char *data_dir, bool gpu, char *err, size_t errsz) {
     memset(a, 0, sizeof *a);
+    a->gpu = gpu;
+    a->scale = 1;
     if (!TTF_WasInit() && TTF_Init() != 0) {
         snprintf(err, errsz, "attnlab: cannot start SDL2_ttf: %s", TTF_GetError());
         return false;
@@ -52,6 +56,10 @@ bool font_load(Font_Atlas *a, const char *data_dir, char *err, size_t errsz) {
         snprintf(err, errsz, "attnlab: out of memory for the glyph cache");
         font_unload(a);
         return false;
+    }
+    if (!gpu) {
+        clear_atlas(a);
+        return true;
     }
     glGenTextures(1, &a->tex);
     glBindTexture(GL_TEXTURE_2D, a->tex);
@@ -149,9 +157,8 @@ const Glyph *font_glyph(Font_Atlas *a, Font_Id font, int px, uint32_t cp) {
     int minx, maxx, miny, maxy, advance;
     if (TTF_GlyphMetrics32(f, cp, &minx, &maxx, &miny, &maxy, &advance) != 0) return NULL;
     Glyph g = {.key_cp = cp, .font = (uint16_t)font, .px = (uint16_t)px, .advance = (float)advance};
-    if (cp != ' ' && maxx > minx) {
-        SDL_Surface *s =
-            TTF_RenderGlyph32_Blended(f, cp, (SDL_Color){255, 255, 255, 255});
+    if (a->gpu && cp != ' ' && maxx > minx) {
+        SDL_Surface *s = TTF_RenderGlyph32_Blended(f, cp, (SDL_Color){255, 255, 255, 255});
         if (!s) return NULL;
         SDL_Surface *conv = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ARGB8888, 0);
         SDL_FreeSurface(s);
@@ -167,14 +174,14 @@ const Glyph *font_glyph(Font_Atlas *a, Font_Id font, int px, uint32_t cp) {
         if (w > 0) {
             SDL_LockSurface(conv);
             for (int y = 0; y < hgt; y++) {
-                const uint32_t *row = (const uint32_t *)((const char *)conv->pixels + y * conv->pitch);
+                const uint32_t *row =
+                    (const uint32_t *)((const char *)conv->pixels + y * conv->pitch);
                 for (int x = 0; x < w; x++) a->scratch[y * w + x] = (unsigned char)(row[x] >> 24);
             }
             SDL_UnlockSurface(conv);
             glBindTexture(GL_TEXTURE_2D, a->tex);
             glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-            glTexSubImage2D(GL_TEXTURE_2D, 0, ax, ay, w, hgt, GL_RED, GL_UNSIGNED_BYTE,
-                            a->scratch);
+            glTexSubImage2D(GL_TEXTURE_2D, 0, ax, ay, w, hgt, GL_RED, GL_UNSIGNED_BYTE, a->scratch);
         }
         SDL_FreeSurface(conv);
         /* SDL_ttf lays a one-glyph surface out from min(0, minx) */
@@ -194,4 +201,38 @@ bool font_reset_if_full(Font_Atlas *a) {
     if (!a->full) return false;
     clear_atlas(a);
     return true;
+}
+
+int font_pixel_size(float size, float scale) {
+    int px = (int)lroundf(size * scale);
+    return px < 1 ? 1 : px > FONT_MAX_PX ? FONT_MAX_PX : px;
+}
+
+float font_width_px(Font_Atlas *a, Font_Id font, int px, const char *text, int len) {
+    float w = 0;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        uint32_t cp;
+        p = utf8_next(p, &cp);
+        const Glyph *g = font_glyph(a, font, px, cp);
+        if (g) w += g->advance;
+    }
+    return w;
+}
+
+static float metric_width(void *ctx, Font_Id font, float size, const char *text, int len) {
+    Font_Atlas *a = ctx;
+    return font_width_px(a, font, font_pixel_size(size, a->scale), text, len) / a->scale;
+}
+
+static float metric_line_height(void *ctx, Font_Id font, float size) {
+    Font_Atlas *a = ctx;
+    int ascent, height;
+    font_metrics(a, font, font_pixel_size(size, a->scale), &ascent, &height);
+    return (float)height / a->scale;
+}
+
+Text_Metrics font_text_metrics(Font_Atlas *a, float scale) {
+    a->scale = scale > 0 ? scale : 1;
+    return (Text_Metrics){.ctx = a, .width = metric_width, .line_height = metric_line_height};
 }

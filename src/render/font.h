@@ -5,11 +5,13 @@
  * is a fixed open-addressing table and the atlas a fixed texture; when the
  * atlas fills up it is cleared and refilled on the next frame.
  *
- *   font_load(a, data_dir, err, errsz)    open the three faces, make the atlas
+ *   font_load(a, data_dir, gpu, err, errsz)  open the three faces; with gpu, make the
+ *                                         atlas texture (without, glyphs are only measured)
  *   font_unload(a)
  *   font_glyph(a, font, px, cp)           cached or freshly rasterized glyph
  *   font_metrics(a, font, px, &ascent, &height)
  *   font_reset_if_full(a)                 at frame start: true if it was cleared
+ *   font_text_metrics(a, scale)           Text_Metrics for the UI at a pixel scale
  */
 #ifndef ATTN_FONT_H
 #define ATTN_FONT_H
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 #include "../ui/draw.h"
+#include "../ui/ui.h"
 
 #define FONT_ATLAS_SIZE   2048
 #define FONT_CACHE_SLOTS  8192
@@ -28,10 +31,10 @@
 typedef struct Glyph {
     uint32_t key_cp; /* code point, 0 = empty slot */
     uint16_t font, px;
-    int16_t x0;          /* bitmap left, relative to the pen position */
-    uint16_t w, h;       /* bitmap size; top is the line top */
-    uint16_t ax, ay;     /* position in the atlas */
-    float advance;       /* pixels */
+    int16_t x0;      /* bitmap left, relative to the pen position */
+    uint16_t w, h;   /* bitmap size; top is the line top */
+    uint16_t ax, ay; /* position in the atlas */
+    float advance;   /* pixels */
 } Glyph;
 
 typedef struct Font_Metric {
@@ -48,12 +51,17 @@ typedef struct Font_Atlas {
     Glyph *slots;
     Font_Metric metrics[FONT_METRIC_SLOTS];
     unsigned char *scratch; /* one glyph's alpha, for upload */
+    bool gpu;               /* false: measuring only, no GL calls */
+    float scale;            /* logical → pixel, for font_text_metrics */
 } Font_Atlas;
 
-bool font_load(Font_Atlas *a, const char *data_dir, char *err, size_t errsz);
+bool font_load(Font_Atlas *a, const char *data_dir, bool gpu, char *err, size_t errsz);
 void font_unload(Font_Atlas *a);
 const Glyph *font_glyph(Font_Atlas *a, Font_Id font, int px, uint32_t cp);
 void font_metrics(Font_Atlas *a, Font_Id font, int px, int *ascent, int *height);
 bool font_reset_if_full(Font_Atlas *a);
+int font_pixel_size(float size, float scale);
+float font_width_px(Font_Atlas *a, Font_Id font, int px, const char *text, int len);
+Text_Metrics font_text_metrics(Font_Atlas *a, float scale);
 
 #endif

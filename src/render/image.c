@@ -11,8 +11,8 @@
 
 bool image_save_png(const char *path, int w, int h, const unsigned char *rgba, char *err,
                     size_t errsz) {
-    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormatFrom((void *)rgba, w, h, 32, w * 4,
-                                                        SDL_PIXELFORMAT_ABGR8888);
+    SDL_Surface *s =
+        SDL_CreateRGBSurfaceWithFormatFrom((void *)rgba, w, h, 32, w * 4, SDL_PIXELFORMAT_ABGR8888);
     if (!s) {
         snprintf(err, errsz, "%s: %s", path, SDL_GetError());
         return false;

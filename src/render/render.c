@@ -57,7 +57,7 @@ bool render_init(Renderer *r, const Render_Desc *desc, char *err, size_t errsz) 
     r->max_quads = desc->max_quads ? desc->max_quads : 16384;
     r->scale = 1.0f;
     if (!shader_build_all(r->data_dir, r->programs, err, errsz)) return false;
-    if (!font_load(&r->atlas, r->data_dir, err, errsz)) {
+    if (!font_load(&r->atlas, r->data_dir, true, err, errsz)) {
         for (int i = 0; i < PROGRAM_COUNT; i++) shader_free(&r->programs[i]);
         return false;
     }
@@ -82,8 +82,9 @@ bool render_init(Renderer *r, const Render_Desc *desc, char *err, size_t errsz) 
                  GL_STREAM_DRAW);
     glGenBuffers(1, &r->ibo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(unsigned int) * 6 * (size_t)r->max_quads),
-                 idx, GL_STATIC_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 (GLsizeiptr)(sizeof(unsigned int) * 6 * (size_t)r->max_quads), idx,
+                 GL_STATIC_DRAW);
     free(idx);
     GLsizei stride = sizeof(Vertex);
     glEnableVertexAttribArray(0);
@@ -143,39 +144,19 @@ bool render_reload_shaders(Renderer *r, char *err, size_t errsz) {
 
 void render_set_scale(Renderer *r, float scale) {
     r->scale = scale > 0 ? scale : 1.0f;
+    r->atlas.scale = r->scale; /* the UI measures text at the scale it is drawn at */
 }
 
 static int pixel_size(const Renderer *r, float size) {
-    int px = (int)lroundf(size * r->scale);
-    return px < 1 ? 1 : px > FONT_MAX_PX ? FONT_MAX_PX : px;
+    return font_pixel_size(size, r->scale);
 }
 
 static float text_width_px(Renderer *r, Font_Id font, int px, const char *text, int len) {
-    float w = 0;
-    const char *p = text, *end = text + len;
-    while (p < end) {
-        uint32_t cp;
-        p = utf8_next(p, &cp);
-        const Glyph *g = font_glyph(&r->atlas, font, px, cp);
-        if (g) w += g->advance;
-    }
-    return w;
-}
-
-static float metric_width(void *ctx, Font_Id font, float size, const char *text, int len) {
-    Renderer *r = ctx;
-    return text_width_px(r, font, pixel_size(r, size), text, len) / r->scale;
-}
-
-static float metric_line_height(void *ctx, Font_Id font, float size) {
-    Renderer *r = ctx;
-    int ascent, height;
-    font_metrics(&r->atlas, font, pixel_size(r, size), &ascent, &height);
-    return (float)height / r->scale;
+    return font_width_px(&r->atlas, font, px, text, len);
 }
 
 Text_Metrics render_text_metrics(Renderer *r) {
-    return (Text_Metrics){.ctx = r, .width = metric_width, .line_height = metric_line_height};
+    return font_text_metrics(&r->atlas, r->scale);
 }
 
 /* ---- batching ---------------------------------------------------------- */
@@ -338,7 +319,8 @@ static void draw_heat(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd) {
     glUniform1f(p->u_vmax, cmd->heat.vmax);
     glUniform1f(p->u_map_row, ((float)cmd->heat.map + 0.5f) / COLORMAP_COUNT);
     Rect q = cmd->heat.r;
-    float v[16] = {q.x, q.y, 0, 0, q.x + q.w, q.y, 1, 0, q.x, q.y + q.h, 0, 1, q.x + q.w, q.y + q.h, 1, 1};
+    float v[16] = {q.x, q.y,       0, 0, q.x + q.w, q.y,       1, 0,
+                   q.x, q.y + q.h, 0, 1, q.x + q.w, q.y + q.h, 1, 1};
     glBindVertexArray(r->heat_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->heat_vbo);
     glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
@@ -382,12 +364,24 @@ void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color cl
     for (int i = 0; i < dl->count; i++) {
         const Draw_Cmd *cmd = &dl->cmds[i];
         switch (cmd->kind) {
-        case DRAW_RECT: emit_rect(r, cmd); break;
-        case DRAW_LINE: emit_line(r, cmd); break;
-        case DRAW_TRIANGLE: emit_triangle(r, cmd); break;
-        case DRAW_TEXT: emit_text(r, dl, cmd); break;
-        case DRAW_HEATMAP: draw_heat(r, dl, cmd); break;
-        case DRAW_CLIP: set_clip(r, cmd); break;
+        case DRAW_RECT:
+            emit_rect(r, cmd);
+            break;
+        case DRAW_LINE:
+            emit_line(r, cmd);
+            break;
+        case DRAW_TRIANGLE:
+            emit_triangle(r, cmd);
+            break;
+        case DRAW_TEXT:
+            emit_text(r, dl, cmd);
+            break;
+        case DRAW_HEATMAP:
+            draw_heat(r, dl, cmd);
+            break;
+        case DRAW_CLIP:
+            set_clip(r, cmd);
+            break;
         }
     }
     flush(r);

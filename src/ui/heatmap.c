@@ -25,8 +25,8 @@ static void legend(Ui *ui, Rect r, float vmin, float vmax, Colormap map, const c
         draw_line(ui->dl, bar.x + bar_w, y, bar.x + bar_w + 5, y, 1.5f, t->text_dim);
         float ty = y - lh * 0.5f;
         if (ty < r.y - lh * 0.5f) ty = r.y - lh * 0.5f;
-        draw_text(ui->dl, FONT_MONO, t->small_size, bar.x + bar_w + 8, ty, ALIGN_LEFT,
-                  t->text_dim, buf);
+        draw_text(ui->dl, FONT_MONO, t->small_size, bar.x + bar_w + 8, ty, ALIGN_LEFT, t->text_dim,
+                  buf);
     }
 }
 
@@ -34,6 +34,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     const Theme *t = ui->theme;
     res->hover_row = res->hover_col = res->clicked_row = -1;
     ui_panel(ui, d->r, d->title, d->highlighted);
+    ui_record(ui, "panel", d->name ? d->name : "heatmap", -1, d->r);
     Rect body = rect_inset(d->r, t->pad);
     float title_h = ui_line_height(ui, FONT_BOLD, t->title_size);
     rect_cut_top(&body, title_h + 2);
@@ -44,8 +45,10 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     float fs = t->small_size, lh = ui_line_height(ui, FONT_SANS, fs);
 
     /* legend on the right: bar, ticks */
+    const char *legend_fmt = d->format ? d->format : "%.2g";
     char probe[32];
-    snprintf(probe, sizeof probe, d->format, (double)-fabsf(d->vmax > -d->vmin ? d->vmax : d->vmin));
+    snprintf(probe, sizeof probe, legend_fmt,
+             (double)-fabsf(d->vmax > -d->vmin ? d->vmax : d->vmin));
     float legend_w = 16 + 10 + ui_text_width(ui, FONT_MONO, fs, probe) + 4;
     Rect legend_r = rect_cut_right(&body, legend_w);
     rect_cut_right(&body, t->pad);
@@ -63,12 +66,16 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     Rect row_lab = rect_cut_left(&body, label_w);
     (void)row_lab;
 
-    /* square cells as large as fit */
-    float cell = fminf(body.w / cols, body.h / rows);
-    if (cell < 0.25f) cell = 0.25f;
-    Rect grid = {body.x, body.y, cell * cols, cell * rows};
+    /* square cells as large as fit, or stretched to fill */
+    float cw = body.w / cols, ch = body.h / rows;
+    if (!d->stretch) cw = ch = fminf(cw, ch);
+    if (cw < 0.05f) cw = 0.05f;
+    if (ch < 0.05f) ch = 0.05f;
+    float cell = fminf(cw, ch);
+    Rect grid = {body.x, body.y, cw * cols, ch * rows};
     res->grid = grid;
-    res->cell_w = res->cell_h = cell;
+    res->cell_w = cw;
+    res->cell_h = ch;
     /* the legend sits right beside the cells, not at the far edge */
     legend_r.x = grid.x + grid.w + t->pad;
     legend_r.h = grid.h;
@@ -85,26 +92,46 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         draw_text(ui->dl, FONT_SANS, fs, x, axis_top.y, ALIGN_LEFT, t->key, cols_txt);
     }
 
-    draw_heatmap(ui->dl, grid, d->values, rows, cols, d->vmin, d->vmax, d->map);
+    /* While rows and columns slide to new places, cells are drawn one by one
+     * at their animated positions (small n only; large n just jumps). */
+    bool moving = false;
+    for (int i = 0; i < rows && d->row_offset; i++) moving |= d->row_offset[i] != 0;
+    for (int j = 0; j < cols && d->col_offset; j++) moving |= d->col_offset[j] != 0;
+    if (moving && rows * cols <= 64 * 64) {
+        draw_rect(ui->dl, grid, rgba(0, 0, 0, 255));
+        draw_clip(ui->dl, grid);
+        for (int i = 0; i < rows; i++) {
+            float oy = d->row_offset ? d->row_offset[i] * ch : 0;
+            for (int j = 0; j < cols; j++) {
+                float ox = d->col_offset ? d->col_offset[j] * cw : 0;
+                float v = d->values[i * cols + j];
+                Color c = colormap_sample(d->map, (v - d->vmin) / (d->vmax - d->vmin));
+                draw_rect(ui->dl, (Rect){grid.x + j * cw + ox, grid.y + i * ch + oy, cw, ch}, c);
+            }
+        }
+        draw_noclip(ui->dl);
+    } else {
+        draw_heatmap(ui->dl, grid, d->values, rows, cols, d->vmin, d->vmax, d->map);
+    }
 
     /* labels: thin out so none overlap; every k-th one is kept */
     float max_col_w = 0;
     for (int j = 0; j < cols && d->col_labels; j++)
         max_col_w = fmaxf(max_col_w, ui_text_width(ui, FONT_SANS, fs, d->col_labels[j]));
-    int col_step = (int)ceilf((max_col_w + 6) / cell);
+    int col_step = (int)ceilf((max_col_w + 6) / cw);
     if (col_step < 1) col_step = 1;
-    int row_step = (int)ceilf(lh / cell);
+    int row_step = (int)ceilf(lh / ch);
     if (row_step < 1) row_step = 1;
     float label_y = axis_top.y + lh + 2;
     for (int j = 0; j < cols && d->col_labels; j += col_step) {
-        float off = d->col_offset ? d->col_offset[j] * cell : 0;
-        float cx = grid.x + (j + 0.5f) * cell + off;
+        float off = d->col_offset ? d->col_offset[j] * cw : 0;
+        float cx = grid.x + (j + 0.5f) * cw + off;
         Color c = j == d->mark_col ? t->highlight : t->text;
         draw_text(ui->dl, FONT_SANS, fs, cx, label_y, ALIGN_CENTER, c, d->col_labels[j]);
     }
     for (int i = 0; i < rows && d->row_labels; i += row_step) {
-        float off = d->row_offset ? d->row_offset[i] * cell : 0;
-        float cy = grid.y + (i + 0.5f) * cell + off;
+        float off = d->row_offset ? d->row_offset[i] * ch : 0;
+        float cy = grid.y + (i + 0.5f) * ch + off;
         Color c = i == d->selected_row ? t->query : i == d->mark_row ? t->highlight : t->text;
         Rect lr = {grid.x - label_w, cy - lh * 0.5f, label_w - 6, lh};
         ui_label_fit(ui, lr, i == d->selected_row ? FONT_BOLD : FONT_SANS, fs, ALIGN_RIGHT, c,
@@ -115,52 +142,54 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     char sample[32];
     snprintf(sample, sizeof sample, d->format ? d->format : "%.2f", -0.88);
     /* numbers grow with the cells, up to the body text size, for the back row */
-    float ns = fminf(fmaxf(cell * 0.2f, fs), t->text_size + 2);
+    float ns = fminf(cell * 0.24f, t->text_size + 2);
     float num_w = ui_text_width(ui, FONT_MONO, ns, sample);
     float nlh = ui_line_height(ui, FONT_MONO, ns);
-    if (d->format && num_w + 6 <= cell && nlh <= cell) {
+    if (d->format && ns >= 10 && num_w + 4 <= cw && nlh <= ch && !moving) {
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
                 float v = d->values[i * cols + j];
                 Color bg = colormap_sample(d->map, (v - d->vmin) / (d->vmax - d->vmin));
-                Color fg = color_luminance(bg) > 0.5f ? rgba(0, 0, 0, 255) : rgba(255, 255, 255, 255);
+                Color fg =
+                    color_luminance(bg) > 0.5f ? rgba(0, 0, 0, 255) : rgba(255, 255, 255, 255);
                 char buf[32];
                 snprintf(buf, sizeof buf, d->format, (double)v);
-                draw_text(ui->dl, FONT_MONO, ns, grid.x + (j + 0.5f) * cell,
-                          grid.y + (i + 0.5f) * cell - nlh * 0.5f, ALIGN_CENTER, fg, buf);
+                draw_text(ui->dl, FONT_MONO, ns, grid.x + (j + 0.5f) * cw,
+                          grid.y + (i + 0.5f) * ch - nlh * 0.5f, ALIGN_CENTER, fg, buf);
             }
         }
     }
     /* cell separators when cells are large enough to need them */
-    if (cell >= 12) {
+    if (cw >= 12 && ch >= 12) {
         for (int k = 1; k < rows; k++)
-            draw_line(ui->dl, grid.x, grid.y + k * cell, grid.x + grid.w, grid.y + k * cell, 1,
+            draw_line(ui->dl, grid.x, grid.y + k * ch, grid.x + grid.w, grid.y + k * ch, 1,
                       rgba(0, 0, 0, 90));
         for (int k = 1; k < cols; k++)
-            draw_line(ui->dl, grid.x + k * cell, grid.y, grid.x + k * cell, grid.y + grid.h, 1,
+            draw_line(ui->dl, grid.x + k * cw, grid.y, grid.x + k * cw, grid.y + grid.h, 1,
                       rgba(0, 0, 0, 90));
     }
     if (d->selected_row >= 0 && d->selected_row < rows)
-        draw_rect_outline(ui->dl, (Rect){grid.x - 1, grid.y + d->selected_row * cell - 1,
-                                         grid.w + 2, cell + 2},
+        draw_rect_outline(ui->dl,
+                          (Rect){grid.x - 1, grid.y + d->selected_row * ch - 1, grid.w + 2, ch + 2},
                           0, 2.5f, t->query);
     if (d->mark_row >= 0 && d->mark_col >= 0 && d->mark_row < rows && d->mark_col < cols)
-        draw_rect_outline(ui->dl, (Rect){grid.x + d->mark_col * cell, grid.y + d->mark_row * cell, cell, cell},
-                          0, 2.5f, t->highlight);
+        draw_rect_outline(ui->dl,
+                          (Rect){grid.x + d->mark_col * cw, grid.y + d->mark_row * ch, cw, ch}, 0,
+                          2.5f, t->highlight);
 
-    legend(ui, legend_r, d->vmin, d->vmax, d->map, d->format ? d->format : "%.2g");
+    legend(ui, legend_r, d->vmin, d->vmax, d->map, legend_fmt);
 
     /* hover and click: cells and row labels */
     if (ui_hit(ui, grid)) {
-        res->hover_col = (int)((ui->in.mx - grid.x) / cell);
-        res->hover_row = (int)((ui->in.my - grid.y) / cell);
+        res->hover_col = (int)((ui->in.mx - grid.x) / cw);
+        res->hover_row = (int)((ui->in.my - grid.y) / ch);
         if (res->hover_col >= cols) res->hover_col = cols - 1;
         if (res->hover_row >= rows) res->hover_row = rows - 1;
         if (ui->in.pressed) res->clicked_row = res->hover_row;
     }
     Rect labels = {grid.x - label_w, grid.y, label_w, grid.h};
     if (ui_hit(ui, labels) && ui->in.pressed) {
-        int i = (int)((ui->in.my - grid.y) / cell);
+        int i = (int)((ui->in.my - grid.y) / ch);
         if (i >= 0 && i < rows) res->clicked_row = i;
     }
 }

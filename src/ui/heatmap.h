@@ -11,6 +11,7 @@
 
 typedef struct Heatmap_Desc {
     uint32_t id;
+    const char *name; /* for --dump-ui */
     Rect r;
     const char *title;
     const char *caption; /* under the title, e.g. "S = QKᵀ/√d_k" */
@@ -27,6 +28,7 @@ typedef struct Heatmap_Desc {
     const float *row_offset;         /* animation: per-row displacement in cells, or NULL */
     const float *col_offset;
     bool highlighted; /* a lesson points at this panel */
+    bool stretch;     /* cells fill the area instead of staying square */
 } Heatmap_Desc;
 
 typedef struct Heatmap_Result {

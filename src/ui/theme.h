@@ -13,5 +13,6 @@ typedef struct Theme {
 } Theme;
 
 extern const Theme theme_default;
+extern const Theme theme_compact; /* same colours, smaller type, for small windows */
 
 #endif

@@ -18,7 +18,13 @@ void ui_begin(Ui *ui, const Ui_Input *in, float w, float h) {
     ui->h = h;
     ui->hot = ui->hot_next;
     ui->hot_next = 0;
+    ui->record_count = 0;
     draw_clear(ui->dl);
+}
+
+void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r) {
+    if (!ui->records || ui->record_count == UI_MAX_RECORDS) return;
+    ui->records[ui->record_count++] = (Ui_Record){kind, name, index, r};
 }
 
 void ui_end(Ui *ui) {
@@ -142,9 +148,11 @@ void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted) {
         draw_rect_outline(ui->dl, rect_inset(r, -3), t->radius + 3, 3, t->highlight);
     else
         draw_rect_outline(ui->dl, r, t->radius, 1, t->panel_border);
-    if (title)
-        draw_text(ui->dl, FONT_BOLD, t->title_size, r.x + t->pad, r.y + t->pad * 0.6f,
-                  ALIGN_LEFT, t->text, title);
+    if (title) {
+        float lh = ui_line_height(ui, FONT_BOLD, t->title_size);
+        ui_label_fit(ui, (Rect){r.x + t->pad, r.y + t->pad * 0.6f, r.w - 2 * t->pad, lh}, FONT_BOLD,
+                     t->title_size, ALIGN_LEFT, t->text, title);
+    }
 }
 
 int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected) {
@@ -174,7 +182,8 @@ int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value) {
     draw_round_rect(ui->dl, track, sh * 0.5f, *value ? t->accent : t->panel_border);
     float knob_x = *value ? track.x + sw - sh * 0.5f : track.x + sh * 0.5f;
     draw_circle(ui->dl, knob_x, track.y + sh * 0.5f, sh * 0.5f - 3, t->text);
-    if (ui->hot == id) draw_rect_outline(ui->dl, rect_inset(track, -2), sh * 0.5f + 2, 1.5f, t->text_dim);
+    if (ui->hot == id)
+        draw_rect_outline(ui->dl, rect_inset(track, -2), sh * 0.5f + 2, 1.5f, t->text_dim);
     Rect lr = r;
     rect_cut_left(&lr, sw + 8);
     ui_label_fit(ui, lr, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, label);

@@ -51,10 +51,10 @@ typedef enum Ui_Key {
 #define UI_MAX_KEYS 16
 
 typedef struct Ui_Input {
-    float mx, my;      /* logical units */
-    bool down;         /* left button held */
-    bool pressed;      /* went down this frame */
-    bool released;     /* went up this frame */
+    float mx, my;  /* logical units */
+    bool down;     /* left button held */
+    bool pressed;  /* went down this frame */
+    bool released; /* went up this frame */
     bool right_pressed;
     float wheel;
     bool ctrl, shift, alt;
@@ -67,23 +67,36 @@ typedef struct Ui_Input {
 
 enum { UI_CHANGED = 1, UI_CLICKED = 2, UI_RELEASED = 4 };
 
+/* What --dump-ui prints and tests click on: every panel, widget, draggable
+ * point and chip laid out this frame, in logical units. */
+typedef struct Ui_Record {
+    const char *kind; /* "panel", "button", "slider", "toggle", "point", "chip", … */
+    const char *name; /* stable id, e.g. "dk", "S", "tab" */
+    int index;        /* token or item index, -1 if none */
+    Rect r;           /* for points: a small box centred on the point */
+} Ui_Record;
+
+#define UI_MAX_RECORDS 2048
+
 typedef struct Ui {
     Draw_List *dl;
     Text_Metrics tm;
     Ui_Input in;
-    float w, h;        /* logical size of the window */
-    uint32_t hot;      /* under the mouse this frame */
-    uint32_t active;   /* being dragged / pressed */
+    float w, h;      /* logical size of the window */
+    uint32_t hot;    /* under the mouse this frame */
+    uint32_t active; /* being dragged / pressed */
     uint32_t hot_next;
     float drag_x0, drag_y0; /* where the active drag started */
     float drag_v0;          /* widget value when it started */
     const Theme *theme;
+    Ui_Record *records; /* NULL: not recording */
+    int record_count;
 } Ui;
 
 typedef struct Slider_Desc {
     float min, max;
-    bool log;       /* log-spaced track */
-    bool integer;   /* snap to whole numbers */
+    bool log;     /* log-spaced track */
+    bool integer; /* snap to whole numbers */
     const char *label;
     const char *format; /* printf format for the value, default "%g" */
 } Slider_Desc;
@@ -103,11 +116,11 @@ int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected);
 int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value);
 int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *desc);
 void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
-void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
-                  const char *text);
+void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);
 
 uint32_t ui_id(const char *name, int index);
+void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r);
 
 Rect rect_cut_left(Rect *r, float w);
 Rect rect_cut_right(Rect *r, float w);

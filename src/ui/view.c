@@ -1,16 +1,20 @@
-/* The interface, frame by frame; see view.h. */
+/* The interface, frame by frame: top bar, token chips, status line,
+ * overlays and shortcuts; the panels of each view live in their own files.
+ * See view.h. */
 #include "view.h"
 
-#include "heatmap.h"
-
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 void view_init(View_State *vs) {
     memset(vs, 0, sizeof *vs);
     vs->weight_map = COLORMAP_VIRIDIS;
-    vs->hover_row = vs->hover_col = -1;
+    vs->hover_row = vs->hover_col = vs->hover_token = -1;
+    vs->drag_point = vs->drag_chip = -1;
+    vs->axis0 = 0;
+    vs->axis1 = 1;
 }
 
 const char *view_name(View v) {
@@ -18,116 +22,425 @@ const char *view_name(View v) {
     return names[v];
 }
 
-static void top_bar(Ui *ui, View_State *vs, Rect r) {
+void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vs->status, sizeof vs->status, fmt, ap);
+    va_end(ap);
+    vs->status_error = error;
+}
+
+bool view_wants_frames(const View_State *vs) {
+    return vs->animating;
+}
+
+void subscript(int i, char *buf, size_t size) {
+    /* Unicode subscript digits: ₀ is U+2080, three bytes E2 82 80+d */
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", i);
+    size_t k = 0;
+    for (const char *p = digits; *p && k + 4 < size; p++) {
+        buf[k++] = (char)0xE2;
+        buf[k++] = (char)0x82;
+        buf[k++] = (char)(0x80 + (*p - '0'));
+    }
+    buf[k] = '\0';
+}
+
+void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size) {
+    /* 1-based indices, as in the formulas: s_ij for query i and key j. With
+     * two-digit indices a comma keeps s₁₂,₃ readable. */
+    const Scene *s = &m->scene;
+    const Attn *a = &m->derived.attn;
+    int n = s->n;
+    char si[24], sj[24], ij[56];
+    subscript(i + 1, si, sizeof si);
+    subscript(j + 1, sj, sizeof sj);
+    snprintf(ij, sizeof ij, "%s%s%s", si, (i + 1 >= 10 || j + 1 >= 10) ? "," : "", sj);
+    double dot = 0;
+    for (int r = 0; r < s->d_k; r++) dot += (double)a->Q[i * s->d_k + r] * a->K[j * s->d_k + r];
+    char sline[200];
+    if (s->scaled)
+        snprintf(sline, sizeof sline, "s%s = ⟨q%s,k%s⟩/√d_k = %.2f/√%d = %.2f", ij, si, sj, dot,
+                 s->d_k, (double)a->S[i * n + j]);
+    else
+        snprintf(sline, sizeof sline, "s%s = ⟨q%s,k%s⟩ = %.2f  (unscaled)", ij, si, sj,
+                 (double)a->S[i * n + j]);
+    snprintf(buf, size, "%s     a%s = e^%.2f / Σ_ℓ e^s%sℓ = %.3f   (%s → %s)", sline, ij,
+             (double)a->S[i * n + j], si, (double)a->A[i * n + j], s->tokens[i], s->tokens[j]);
+}
+
+/* ---- top bar ------------------------------------------------------------ */
+
+static void top_bar(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
     draw_rect(ui->dl, r, t->panel);
     Rect row = rect_inset(r, 8);
-    Rect title = rect_cut_left(&row, 160);
+    Rect title = rect_cut_left(&row, 110);
     ui_label(ui, title, FONT_BOLD, t->title_size + 3, ALIGN_LEFT, t->text, "attnlab");
     static const char *const tabs[VIEW_COUNT] = {"1 Explorer", "2 Scaling", "3 Permutation"};
     for (int v = 0; v < VIEW_COUNT; v++) {
-        Rect b = rect_cut_left(&row, 150);
+        Rect b = rect_cut_left(&row, t->text_size * 8.2f);
         rect_cut_left(&row, 6);
+        ui_record(ui, "button", "tab", v, b);
         if (ui_button(ui, ui_id("tab", v), b, tabs[v], vs->view == (View)v) & UI_CLICKED)
             vs->view = (View)v;
     }
+    Rect help = rect_cut_right(&row, 44);
+    ui_record(ui, "button", "help", -1, help);
+    if (ui_button(ui, ui_id("help", 0), help, "?", vs->help) & UI_CLICKED) vs->help = !vs->help;
+    rect_cut_right(&row, 6);
+    Rect redo = rect_cut_right(&row, t->text_size * 5);
+    rect_cut_right(&row, 6);
+    Rect undo = rect_cut_right(&row, t->text_size * 5);
+    ui_record(ui, "button", "undo", -1, undo);
+    ui_record(ui, "button", "redo", -1, redo);
+    if (ui_button(ui, ui_id("undo", 0), undo, "↶ Undo", false) & UI_CLICKED)
+        if (!model_undo(m)) view_set_status(vs, false, "Nothing to undo");
+    if (ui_button(ui, ui_id("redo", 0), redo, "↷ Redo", false) & UI_CLICKED)
+        if (!model_redo(m)) view_set_status(vs, false, "Nothing to redo");
 }
 
-static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
+/* ---- token chips ---------------------------------------------------------- */
+
+static float chip_width(Ui *ui, const char *token) {
+    return ui_text_width(ui, FONT_SANS, ui->theme->text_size, token) + 24;
+}
+
+static void start_editing(View_State *vs, const Model *m) {
+    vs->editing = true;
+    size_t used = 0;
+    for (int i = 0; i < m->scene.n && used + ATTN_MAX_TOKEN_BYTES + 1 < sizeof vs->edit; i++)
+        used += (size_t)snprintf(vs->edit + used, sizeof vs->edit - used, i ? " %s" : "%s",
+                                 m->scene.tokens[i]);
+    vs->edit_len = (int)used;
+}
+
+static void edit_sentence(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
-    const Scene *s = &m->scene;
-    float x = r.x, fs = t->text_size;
-    float h = r.h - 8;
-    float more_w = ui_text_width(ui, FONT_SANS, fs, "+512 more") + 8;
-    for (int i = 0; i < s->n; i++) {
-        float w = ui_text_width(ui, FONT_SANS, fs, s->tokens[i]) + 22;
-        float room = r.x + r.w - (i + 1 < s->n ? more_w : 0);
-        if (x + w > room) {
-            char more[32];
-            snprintf(more, sizeof more, "+%d more", s->n - i);
-            ui_label(ui, (Rect){x, r.y, 120, r.h}, FONT_SANS, fs, ALIGN_LEFT, t->text_dim, more);
-            break;
+    /* typed text, backspace by whole UTF-8 characters, Enter applies, Esc cancels */
+    size_t add = strlen(ui->in.text);
+    if (add && vs->edit_len + (int)add < (int)sizeof vs->edit) {
+        memcpy(vs->edit + vs->edit_len, ui->in.text, add);
+        vs->edit_len += (int)add;
+        vs->edit[vs->edit_len] = '\0';
+    }
+    if (ui_key(ui, KEY_BACKSPACE) && vs->edit_len > 0) {
+        do vs->edit_len--;
+        while (vs->edit_len > 0 && ((unsigned char)vs->edit[vs->edit_len] & 0xC0) == 0x80);
+        vs->edit[vs->edit_len] = '\0';
+    }
+    if (ui_key(ui, KEY_ESCAPE)) {
+        vs->editing = false;
+        view_set_status(vs, false, "Sentence unchanged");
+        return;
+    }
+    if (ui_key(ui, KEY_ENTER)) {
+        char err[256];
+        if (model_set_sentence(m, vs->edit, err, sizeof err)) {
+            vs->editing = false;
+            vs->selected = 0;
+            view_set_status(vs, false, "New sentence: %d tokens", m->scene.n);
+        } else {
+            view_set_status(vs, true, "Sentence not applied: %s", err);
         }
-        Rect chip = {x, r.y + 4, w, h};
-        bool sel = i == vs->selected;
-        draw_round_rect(ui->dl, chip, h * 0.5f, sel ? t->query : t->panel_border);
-        ui_label(ui, chip, FONT_SANS, fs, ALIGN_CENTER, sel ? rgba(0, 0, 0, 255) : t->text,
-                 s->tokens[i]);
-        x += w + 6;
+        return;
+    }
+    Rect box = rect_inset(r, 2);
+    draw_round_rect(ui->dl, box, t->radius, rgba(16, 18, 22, 255));
+    draw_rect_outline(ui->dl, box, t->radius, 2, t->accent);
+    Rect inner = rect_inset(box, 8);
+    float fs = t->text_size, w = ui_text_width(ui, FONT_SANS, fs, vs->edit);
+    /* keep the end of the text, where the cursor is, in view */
+    float x = inner.x;
+    if (w > inner.w - 10) x = inner.x + inner.w - 10 - w;
+    draw_clip(ui->dl, inner);
+    ui_label(ui, (Rect){x, inner.y, w + 4, inner.h}, FONT_SANS, fs, ALIGN_LEFT, t->text, vs->edit);
+    bool blink = fmod(ui->in.time, 1.0) < 0.6;
+    if (blink)
+        draw_line(ui->dl, x + w + 2, inner.y + 4, x + w + 2, inner.y + inner.h - 4, 2, t->text);
+    draw_noclip(ui->dl);
+    ui_label(ui, (Rect){r.x, r.y + r.h, r.w, 18}, FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
+             "Type a sentence · Enter applies · Esc cancels");
+}
+
+/* Move the token at slot a to slot b, shifting the others: the permutation. */
+static void move_slot(int n, int a, int b, int *p) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == b)
+            p[i] = a;
+        else {
+            if (k == a) k++;
+            p[i] = k++;
+        }
     }
 }
 
-static void explorer(Ui *ui, View_State *vs, Model *m, Rect r) {
+static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
-    const char *labels[ATTN_MAX_TOKENS];
-    for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
+    float bw = t->text_size * 6.6f;
+    Rect buttons = rect_cut_right(&r, 3 * bw + 2 * 6);
+    rect_cut_right(&r, 8);
+    static const char *const names[3] = {"Reverse (R)", "Shuffle (S)", "Restore (I)"};
+    for (int k = 0; k < 3; k++) {
+        Rect b = rect_cut_left(&buttons, bw);
+        rect_cut_left(&buttons, 6);
+        ui_record(ui, "button", k == 0 ? "reverse" : k == 1 ? "shuffle" : "restore", -1, b);
+        if (ui_button(ui, ui_id("order", k), b, names[k], false) & UI_CLICKED) {
+            if (k == 0) model_reverse(m);
+            if (k == 1) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
+            if (k == 2) model_restore_order(m);
+        }
+    }
+    if (vs->editing) {
+        edit_sentence(ui, vs, m, r);
+        return;
+    }
+    Rect edit = rect_cut_right(&r, t->text_size * 4.2f);
+    ui_record(ui, "button", "edit", -1, edit);
+    if (ui_button(ui, ui_id("edit", 0), edit, "✎ Edit", false) & UI_CLICKED) start_editing(vs, m);
+    rect_cut_right(&r, 8);
 
-    float smax = 0;
-    for (int k = 0; k < s->n * s->n; k++) smax = fmaxf(smax, fabsf(a->S[k]));
-    if (smax < 1e-6f) smax = 1;
-
-    Rect left = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
-    rect_cut_left(&r, t->pad);
-    char caption[96];
-    snprintf(caption, sizeof caption, s->scaled ? "S = QKᵀ/√d_k   (d_k = %d)" : "S = QKᵀ, unscaled   (d_k = %d)",
-             s->d_k);
-    Heatmap_Result hs, ha;
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("S", 0), .r = left, .title = "Scores S",
-                               .caption = caption, .values = a->S, .rows = s->n, .cols = s->n,
-                               .vmin = -smax, .vmax = smax, .map = COLORMAP_DIVERGING,
-                               .row_labels = labels, .col_labels = labels, .row_axis = "query",
-                               .col_axis = "key", .format = "%.2f", .selected_row = vs->selected,
-                               .mark_row = vs->hover_row, .mark_col = vs->hover_col},
-               &hs);
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("A", 0), .r = r, .title = "Weights A",
-                               .caption = "A = softmax of each row of S (rows sum to 1)",
-                               .values = a->A, .rows = s->n, .cols = s->n, .vmin = 0, .vmax = 1,
-                               .map = vs->weight_map, .row_labels = labels, .col_labels = labels,
-                               .row_axis = "query", .col_axis = "key", .format = "%.2f",
-                               .selected_row = vs->selected, .mark_row = vs->hover_row,
-                               .mark_col = vs->hover_col},
-               &ha);
-    vs->hover_row = hs.hover_row >= 0 ? hs.hover_row : ha.hover_row;
-    vs->hover_col = hs.hover_row >= 0 ? hs.hover_col : ha.hover_col;
-    int clicked = hs.clicked_row >= 0 ? hs.clicked_row : ha.clicked_row;
-    if (clicked >= 0) vs->selected = clicked;
+    float fs = t->text_size, h = r.h - 8, gap = 6;
+    float more_w = ui_text_width(ui, FONT_SANS, fs, "+512 more") + 8;
+    static float xs[ATTN_MAX_TOKENS];
+    int shown = 0;
+    float x = r.x;
+    for (int i = 0; i < s->n; i++) {
+        float w = chip_width(ui, s->tokens[i]);
+        float room = r.x + r.w - (i + 1 < s->n ? more_w : 0);
+        if (x + w > room) break;
+        xs[i] = x;
+        x += w + gap;
+        shown++;
+    }
+    /* dragging a chip: it follows the mouse; on release it lands in the slot
+     * under the mouse and the tokens after it shift */
+    if (vs->drag_chip >= 0) {
+        if (fabsf(ui->in.mx - vs->drag_chip_x0) > 4) vs->drag_chip_moved = true;
+        if (ui->in.released) {
+            int a = vs->drag_chip, b = a;
+            if (vs->drag_chip_moved) {
+                for (int i = 0; i < shown; i++)
+                    if (ui->in.mx >= xs[i]) b = i;
+                if (b != a) {
+                    int p[ATTN_MAX_TOKENS];
+                    move_slot(s->n, a, b, p);
+                    model_permute(m, p);
+                }
+            } else {
+                vs->selected = a;
+            }
+            vs->drag_chip = -1;
+        }
+    }
+    for (int i = 0; i < shown; i++) {
+        float w = chip_width(ui, s->tokens[i]);
+        float cx = xs[i];
+        if (vs->animating && vs->anim_from[i] < shown)
+            cx += (xs[vs->anim_from[i]] - xs[i]) * vs->row_offset[i] /
+                  (float)(vs->anim_from[i] - i == 0 ? 1 : vs->anim_from[i] - i);
+        Rect chip = {cx, r.y + 4, w, h};
+        bool dragging = vs->drag_chip == i && vs->drag_chip_moved;
+        if (dragging) chip.x += ui->in.mx - vs->drag_chip_x0;
+        ui_record(ui, "chip", "token", i, chip);
+        if (ui_hit(ui, chip)) vs->hover_token = i;
+        if (ui->in.pressed && ui_hit(ui, chip) && ui->active == 0 && vs->drag_chip < 0) {
+            vs->drag_chip = i;
+            vs->drag_chip_x0 = ui->in.mx;
+            vs->drag_chip_moved = false;
+            ui->active = ui_id("chip", i);
+        }
+        bool sel = i == vs->selected, key = i == vs->hover_col && vs->hover_row >= 0;
+        Color bg = sel ? t->query : key ? t->key : t->panel_border;
+        if (dragging) bg = t->accent;
+        draw_round_rect(ui->dl, chip, h * 0.5f, bg);
+        if (i == vs->hover_token && !sel) draw_rect_outline(ui->dl, chip, h * 0.5f, 2, t->text_dim);
+        ui_label(ui, chip, FONT_SANS, fs, ALIGN_CENTER, sel || key ? rgba(0, 0, 0, 255) : t->text,
+                 s->tokens[i]);
+    }
+    if (shown < s->n) {
+        char more[32];
+        snprintf(more, sizeof more, "+%d more", s->n - shown);
+        ui_label(ui, (Rect){x, r.y, more_w, r.h}, FONT_SANS, fs, ALIGN_LEFT, t->text_dim, more);
+    }
+    /* clicking the empty part of the row edits the sentence */
+    Rect rest = {x, r.y, r.x + r.w - x, r.h};
+    if (ui->in.pressed && ui_hit(ui, rest) && ui->active == 0 && shown == s->n)
+        start_editing(vs, m);
 }
+
+/* ---- status line, tooltip, help ------------------------------------------ */
 
 static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
-    draw_rect(ui->dl, r, vs->status_error ? t->error_bg : t->panel);
-    char buf[512];
+    bool err = vs->status_error && vs->status[0];
+    draw_rect(ui->dl, r, err ? t->error_bg : t->panel);
+    char buf[600];
     const Scene *s = &m->scene;
-    if (vs->status[0]) {
+    if (vs->hover_row >= 0 && vs->hover_col >= 0 && !err) {
+        view_explain_cell(m, vs->hover_row, vs->hover_col, buf, sizeof buf);
+    } else if (vs->hover_text[0] && !err) {
+        snprintf(buf, sizeof buf, "%s", vs->hover_text);
+    } else if (vs->status[0]) {
         snprintf(buf, sizeof buf, "%s", vs->status);
-    } else if (vs->hover_row >= 0) {
-        int i = vs->hover_row, j = vs->hover_col, n = s->n;
-        snprintf(buf, sizeof buf, "query %s → key %s:  s = %.3f   a = %.3f", s->tokens[i],
-                 s->tokens[j], (double)m->derived.attn.S[i * n + j],
-                 (double)m->derived.attn.A[i * n + j]);
     } else {
-        snprintf(buf, sizeof buf, "n = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s", s->n,
-                 s->d, s->d_k, s->d_v, s->scaled ? "scaled by 1/√d_k" : "unscaled",
+        snprintf(buf, sizeof buf,
+                 "n = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s   ·   F1 for help",
+                 s->n, s->d, s->d_k, s->d_v, s->scaled ? "scores ÷ √d_k" : "unscaled",
                  pos_mode_name(s->pos));
     }
-    ui_label_fit(ui, rect_inset(r, 6), FONT_SANS, t->text_size, ALIGN_LEFT,
-                 vs->status_error ? t->error_text : t->text, buf);
+    ui_label_fit(ui, rect_inset(r, 8), FONT_SANS, t->text_size, ALIGN_LEFT,
+                 err ? t->error_text : t->text, buf);
+}
+
+static void help_overlay(Ui *ui, View_State *vs) {
+    const Theme *t = ui->theme;
+    static const char *const lines[][2] = {
+        {"1  2  3", "Explorer · Scaling lab · Permutation lab"},
+        {"drag a point", "move that token's embedding x_i"},
+        {"drag a chip", "reorder the sentence (rows and columns follow)"},
+        {"click a row / chip", "select the query shown on the right"},
+        {"hover a cell", "see the arithmetic behind s_ij and a_ij"},
+        {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)"},
+        {"R  S  I", "reverse · shuffle · restore the original order"},
+        {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", "undo · redo"},
+        {"Ctrl+S", "save the scene"},
+        {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom in · out · reset"},
+        {"F11", "fullscreen"},
+        {"F12", "save a PNG of the window"},
+        {"F5", "reload shaders"},
+        {"F1  or  ?", "this help · Esc closes it"},
+    };
+    int count = (int)(sizeof lines / sizeof *lines);
+    float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 6;
+    float w = fminf(ui->w - 40, 820), h = fminf(ui->h - 40, lh * (float)count + 90);
+    Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
+    draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
+    ui_panel(ui, box, "Keys and gestures", false);
+    ui_record(ui, "panel", "help", -1, box);
+    Rect body = rect_inset(box, t->pad * 2);
+    rect_cut_top(&body, 36);
+    for (int k = 0; k < count; k++) {
+        Rect row = rect_cut_top(&body, lh);
+        Rect key = rect_cut_left(&row, w * 0.42f);
+        ui_label_fit(ui, key, FONT_BOLD, t->text_size, ALIGN_LEFT, t->highlight, lines[k][0]);
+        ui_label_fit(ui, row, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, lines[k][1]);
+    }
+    if (ui_key(ui, KEY_ESCAPE) || (ui->in.pressed && !ui_hit(ui, box))) vs->help = false;
+}
+
+/* ---- shortcuts and animation --------------------------------------------- */
+
+static void shortcuts(Ui *ui, View_State *vs, Model *m) {
+    if (vs->editing || vs->typing_dk) return;
+    if (ui_key(ui, KEY_F1) || ui_key_char(ui, '?')) vs->help = !vs->help;
+    if (vs->help) return;
+    bool ctrl = ui->in.ctrl;
+    if (ctrl && ui_key_char(ui, 'z')) {
+        bool ok = ui->in.shift ? model_redo(m) : model_undo(m);
+        if (!ok) view_set_status(vs, false, ui->in.shift ? "Nothing to redo" : "Nothing to undo");
+    }
+    if (ctrl && ui_key_char(ui, 'y'))
+        if (!model_redo(m)) view_set_status(vs, false, "Nothing to redo");
+    if (ctrl && ui_key_char(ui, 's')) vs->want_save = true;
+    if (ctrl) return;
+    if (ui_key_char(ui, '1')) vs->view = VIEW_EXPLORER;
+    if (ui_key_char(ui, '2')) vs->view = VIEW_SCALING;
+    if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;
+    if (ui_key_char(ui, 'r')) model_reverse(m);
+    if (ui_key_char(ui, 's'))
+        model_shuffle(m, m->scene.seed + 7919u * (uint32_t)(++vs->shuffle_count));
+    if (ui_key_char(ui, 'i')) model_restore_order(m);
+    if (ui_key(ui, KEY_UP) && vs->selected > 0) vs->selected--;
+    if (ui_key(ui, KEY_DOWN) && vs->selected + 1 < m->scene.n) vs->selected++;
+    if (ui_key(ui, KEY_ESCAPE)) vs->status[0] = '\0';
+}
+
+static float ease(float t) {
+    return t < 0 ? 0 : t > 1 ? 1 : t * t * (3 - 2 * t);
+}
+
+static void animate(Ui *ui, View_State *vs, const Model *m) {
+    int n = m->scene.n;
+    if (m->last_perm_version != 0 && m->last_perm_version != vs->seen_perm_version) {
+        vs->seen_perm_version = m->last_perm_version;
+        memcpy(vs->anim_from, m->last_perm, sizeof(int) * (size_t)n);
+        vs->anim_start = ui->in.time;
+        vs->animating = true;
+        /* the selected query follows its token */
+        for (int i = 0; i < n; i++)
+            if (m->last_perm[i] == vs->selected) {
+                vs->selected = i;
+                break;
+            }
+    }
+    float k =
+        vs->animating ? 1 - ease((float)((ui->in.time - vs->anim_start) / VIEW_ANIM_SECONDS)) : 0;
+    if (vs->animating && k <= 0) vs->animating = false;
+    for (int i = 0; i < n; i++)
+        vs->row_offset[i] = vs->animating ? (float)(vs->anim_from[i] - i) * k : 0;
+}
+
+static void frame_pass(Ui *ui, View_State *vs, Model *m) {
+    /* small windows (or big zoom) get the compact type sizes */
+    ui->theme = (ui->w < 1300 || ui->h < 760) ? &theme_compact : &theme_default;
+    const Theme *t = ui->theme;
+    vs->now = ui->in.time;
+    if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
+    if (vs->selected < 0) vs->selected = 0;
+    shortcuts(ui, vs, m);
+    animate(ui, vs, m);
+    vs->hover_token = -1;
+    vs->hover_text[0] = '\0';
+    int prev_row = vs->hover_row, prev_col = vs->hover_col;
+    vs->hover_row = vs->hover_col = -1;
+
+    Rect r = {0, 0, ui->w, ui->h};
+    draw_rect(ui->dl, r, t->bg);
+    top_bar(ui, vs, m, rect_cut_top(&r, 52));
+    Rect status = rect_cut_bottom(&r, 36);
+    r = rect_inset(r, t->pad);
+    /* chips first, but hover highlights from the panels below apply to them
+     * next frame; keep last frame's hover for their colours */
+    vs->hover_row = prev_row;
+    vs->hover_col = prev_col;
+    token_chips(ui, vs, m, rect_cut_top(&r, 48));
+    vs->hover_row = vs->hover_col = -1;
+    rect_cut_top(&r, t->pad);
+    switch (vs->view) {
+    case VIEW_EXPLORER:
+        explorer_frame(ui, vs, m, r);
+        break;
+    case VIEW_SCALING:
+    case VIEW_PERMUTATION:
+        explorer_frame(ui, vs, m, r);
+        break;
+    default:
+        break;
+    }
+    status_line(ui, vs, m, status);
+    if (vs->help) help_overlay(ui, vs);
 }
 
 void view_frame(Ui *ui, View_State *vs, Model *m) {
-    const Theme *t = ui->theme;
-    Rect r = {0, 0, ui->w, ui->h};
-    draw_rect(ui->dl, r, t->bg);
-    if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
-    top_bar(ui, vs, rect_cut_top(&r, 52));
-    Rect status = rect_cut_bottom(&r, 34);
-    r = rect_inset(r, t->pad);
-    token_chips(ui, vs, m, rect_cut_top(&r, 44));
-    rect_cut_top(&r, t->pad);
-    explorer(ui, vs, m, r);
-    status_line(ui, vs, m, status);
+    /* An action taken while laying out (a drag, a click, a key) changes the
+     * scene halfway through the frame. Recompute and lay the frame out once
+     * more, with the input's one-off events already spent, so every panel on
+     * screen shows the same, current scene. */
+    model_update(m); /* changes made between frames (lessons, tests) */
+    unsigned long before = m->version;
+    frame_pass(ui, vs, m);
+    if (m->version == before) return;
+    model_update(m);
+    Ui_Input full = ui->in, calm = ui->in;
+    calm.pressed = calm.released = calm.right_pressed = false;
+    calm.key_count = 0;
+    calm.text[0] = '\0';
+    calm.wheel = 0;
+    ui_begin(ui, &calm, ui->w, ui->h);
+    frame_pass(ui, vs, m);
+    ui->in = full; /* ui_end still sees this frame's release */
 }

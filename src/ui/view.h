@@ -1,9 +1,13 @@
 /* The whole interface for one frame: top bar, token chips, the panels of
- * the current view and the status line. Reads the model, changes it only
- * through model actions.
+ * the current view, overlays and the status line. It reads the model and
+ * changes it only through model actions, so undo, lessons and tests drive
+ * the same path as the mouse.
  *
  *   view_init(vs)
- *   view_frame(ui, vs, model)     build the frame's draw list
+ *   view_frame(ui, vs, model)          build the frame's draw list, apply input
+ *   view_wants_frames(vs, time)        an animation is running: keep drawing
+ *   view_explain_cell(m, i, j, buf, size)  the arithmetic behind s_ij and a_ij
+ *   view_set_status(vs, error, fmt, …)
  *   view_name(v)
  */
 #ifndef ATTN_VIEW_H
@@ -14,17 +18,73 @@
 
 typedef enum View { VIEW_EXPLORER = 0, VIEW_SCALING, VIEW_PERMUTATION, VIEW_COUNT } View;
 
+#define VIEW_ANIM_SECONDS 0.25
+#define VIEW_EDIT_BYTES   2048
+
+typedef struct Plane_Map {
+    Rect r;       /* plot area in logical units */
+    float cx, cy; /* data value at the centre */
+    float span;   /* data units from the centre to each edge */
+    int axis0, axis1;
+} Plane_Map;
+
 typedef struct View_State {
     View view;
     int selected; /* query row */
     Colormap weight_map;
+    bool lock_range;
+    float locked_smax;
+    int axis0, axis1; /* embedding coordinates shown in the plane */
+    /* hover, set during the frame */
+    int hover_row, hover_col; /* S or A cell, or -1 */
+    int hover_token;          /* chip or point, or -1 */
+    int mark_key;             /* key column of the hovered cell, highlighted everywhere */
+    char hover_text[256];     /* what the thing under the mouse is, for the status line */
+    /* drags */
+    int drag_point; /* token being dragged in the plane, or -1 */
+    float drag_off_x, drag_off_y;
+    int drag_chip; /* chip being dragged, or -1 */
+    float drag_chip_x0;
+    bool drag_chip_moved;
+    bool slider_gesture;
+    /* editing the sentence as text */
+    bool editing;
+    char edit[VIEW_EDIT_BYTES];
+    int edit_len;
+    /* typing d_k */
+    bool typing_dk;
+    char dk_text[8];
+    /* reorder animation: new position i came from anim_from[i] */
+    double anim_start;
+    bool animating;
+    int anim_from[ATTN_MAX_TOKENS];
+    float row_offset[ATTN_MAX_TOKENS]; /* this frame, in cells (old − new, eased) */
+    unsigned long seen_perm_version;
+    /* embedding plane */
+    Plane_Map plane;
+    float plane_span;
+    /* overlays and messages */
+    bool help;
     char status[512];
     bool status_error;
-    int hover_row, hover_col; /* cell under the mouse in S or A, or -1 */
+    /* requests to the platform */
+    bool want_save;
+    bool want_quit;
+    unsigned long shuffle_count;
+    double now;
 } View_State;
 
 void view_init(View_State *vs);
 void view_frame(Ui *ui, View_State *vs, Model *m);
+bool view_wants_frames(const View_State *vs);
+void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size);
+void view_set_status(View_State *vs, bool error, const char *fmt, ...);
 const char *view_name(View v);
+
+/* Between view.c and the panel files. */
+void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r);
+void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy);
+void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y);
+void subscript(int i, char *buf, size_t size);
 
 #endif

@@ -29,9 +29,9 @@ static void gl_up(void) {
     ctx = SDL_GL_CreateContext(win);
     cr_assert(ctx, "no GL 3.3 core context: %s", SDL_GetError());
     char err[1024];
-    cr_assert(render_init(&rr, &(Render_Desc){.data_dir = test_env("ATTNLAB_DATA")}, err,
-                          sizeof err),
-              "%s", err);
+    cr_assert(
+        render_init(&rr, &(Render_Desc){.data_dir = test_env("ATTNLAB_DATA")}, err, sizeof err),
+        "%s", err);
     cr_assert(draw_init(&dl, &(Draw_Desc){0}));
 }
 
@@ -76,8 +76,8 @@ Test(render, every_shader_compiles_and_links) {
     for (int i = 0; i < PROGRAM_COUNT; i++) {
         Program p = {0};
         char err[1024];
-        cr_assert(shader_build(test_env("ATTNLAB_DATA"), (Program_Id)i, &p, err, sizeof err),
-                  "%s", err);
+        cr_assert(shader_build(test_env("ATTNLAB_DATA"), (Program_Id)i, &p, err, sizeof err), "%s",
+                  err);
         cr_assert_neq(p.id, 0u);
         cr_assert_geq(p.u_proj, 0, "%s has no u_proj", program_files[i].vs);
         shader_free(&p);
@@ -105,7 +105,7 @@ Test(render, broken_shader_names_file_and_line_and_keeps_old_programs) {
 }
 
 Test(render, heatmap_cells_have_their_colormap_colour) {
-    const float v[4 * 4] = {0,    0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f,
+    const float v[4 * 4] = {0,    0.1f, 0.2f, 0.3f,  0.4f,  0.5f,  0.6f,  0.7f,
                             0.8f, 0.9f, 1.0f, 0.05f, 0.33f, 0.66f, 0.99f, 0.5f};
     for (int map = 0; map < COLORMAP_COUNT; map++) {
         draw_clear(&dl);
@@ -134,12 +134,11 @@ Test(render, rectangles_lines_and_circles_land_where_asked) {
     draw_circle(&dl, 50, 80, 8, rgba(0, 0, 255, 255));
     draw_rect_outline(&dl, (Rect){60, 5, 30, 30}, 0, 2, rgba(255, 255, 0, 255));
     unsigned char *px = render_to_pixels(100, 100, 1);
-    bool ok = near(PX(px, 100, 5, 5), rgba(255, 0, 0, 255), 0) &&
-              near(PX(px, 100, 15, 15), BG, 0) &&
-              near(PX(px, 100, 55, 50), rgba(0, 255, 0, 255), 2) &&
-              near(PX(px, 100, 55, 56), BG, 0) && near(PX(px, 100, 50, 80), rgba(0, 0, 255, 255), 2) &&
-              near(PX(px, 100, 50, 92), BG, 0) && near(PX(px, 100, 61, 20), rgba(255, 255, 0, 255), 2) &&
-              near(PX(px, 100, 75, 20), BG, 0);
+    bool ok =
+        near(PX(px, 100, 5, 5), rgba(255, 0, 0, 255), 0) && near(PX(px, 100, 15, 15), BG, 0) &&
+        near(PX(px, 100, 55, 50), rgba(0, 255, 0, 255), 2) && near(PX(px, 100, 55, 56), BG, 0) &&
+        near(PX(px, 100, 50, 80), rgba(0, 0, 255, 255), 2) && near(PX(px, 100, 50, 92), BG, 0) &&
+        near(PX(px, 100, 61, 20), rgba(255, 255, 0, 255), 2) && near(PX(px, 100, 75, 20), BG, 0);
     if (!ok) save_actual("shapes", px, 100, 100);
     cr_assert(ok, "a shape is not where it was drawn (see build/test-actual-shapes.png)");
     free(px);
@@ -183,7 +182,8 @@ Test(render, zoom_2x_lands_at_2x_coordinates) {
                 for (int dx = 0; dx < 2; dx++) {
                     bool red2 = near(PX(two, 100, 2 * x + dx, 2 * y + dy), rgba(255, 0, 0, 255), 0);
                     if (red1 != red2) save_actual("zoom2x", two, 100, 100);
-                    cr_assert_eq(red1, red2, "1× (%d,%d) vs 2× (%d,%d)", x, y, 2 * x + dx, 2 * y + dy);
+                    cr_assert_eq(red1, red2, "1× (%d,%d) vs 2× (%d,%d)", x, y, 2 * x + dx,
+                                 2 * y + dy);
                 }
         }
     }
@@ -196,8 +196,10 @@ Test(render, a_frame_is_a_handful_of_draw_calls_whatever_n) {
     static float grid[512 * 512];
     for (int i = 0; i < 512 * 512; i++) grid[i] = (float)(i % 7) / 7.0f;
     draw_heatmap(&dl, (Rect){0, 0, 256, 256}, grid, 512, 512, 0, 1, COLORMAP_VIRIDIS);
-    for (int i = 0; i < 2000; i++) draw_rect(&dl, (Rect){(float)(i % 100), (float)(i / 100), 1, 1}, rgba(1, 2, 3, 255));
-    for (int i = 0; i < 200; i++) draw_text(&dl, FONT_MONO, 12, 0, (float)i, ALIGN_LEFT, rgba(255, 255, 255, 255), "0.00");
+    for (int i = 0; i < 2000; i++)
+        draw_rect(&dl, (Rect){(float)(i % 100), (float)(i / 100), 1, 1}, rgba(1, 2, 3, 255));
+    for (int i = 0; i < 200; i++)
+        draw_text(&dl, FONT_MONO, 12, 0, (float)i, ALIGN_LEFT, rgba(255, 255, 255, 255), "0.00");
     free(render_to_pixels(256, 256, 1));
     Render_Stats st = render_stats(&rr);
     cr_assert_eq(st.heatmaps, 1);
@@ -208,7 +210,8 @@ Test(render, screenshot_option_writes_a_png_of_the_requested_size) {
     char dir[] = "/tmp/attnlab-shot-XXXXXX", path[128], cmd[1024];
     cr_assert(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/out.png", dir);
-    snprintf(cmd, sizeof cmd, "'%s' --screenshot '%s' --size 640x400", test_env("ATTNLAB_BIN"), path);
+    snprintf(cmd, sizeof cmd, "'%s' --screenshot '%s' --size 640x400", test_env("ATTNLAB_BIN"),
+             path);
     cr_assert_eq(system(cmd), 0, "%s failed", cmd);
     SDL_Surface *s = IMG_Load(path);
     cr_assert(s, "not a decodable PNG: %s", IMG_GetError());

@@ -66,7 +66,8 @@ Test(colormap, ends_and_middle_come_from_the_tables) {
     /* the diverging map is (near) white at its centre and cool / warm at its ends */
     Color mid = colormap_sample(COLORMAP_DIVERGING, 0.5f);
     cr_assert(mid.r > 230 && mid.g > 230 && mid.b > 230);
-    Color neg = colormap_sample(COLORMAP_DIVERGING, 0), pos = colormap_sample(COLORMAP_DIVERGING, 1);
+    Color neg = colormap_sample(COLORMAP_DIVERGING, 0),
+          pos = colormap_sample(COLORMAP_DIVERGING, 1);
     cr_assert(neg.b > neg.r && pos.r > pos.b);
     /* viridis gets lighter from 0 to 1: monotone luminance is why it reads as an order */
     float prev = -1;

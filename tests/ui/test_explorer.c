@@ -1,0 +1,229 @@
+/* src/ui/explorer.c and src/ui/view.c driven like a user would, with no GL:
+ * synthetic presses, moves and releases, and assertions on the scene. */
+#include "harness.h"
+
+#include <math.h>
+
+static Harness h;
+
+static void open_default(void) {
+    harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
+}
+
+static void close_default(void) {
+    harness_close(&h);
+}
+
+TestSuite(explorer, .init = open_default, .fini = close_default);
+
+Test(explorer, dragging_a_point_moves_exactly_that_embedding) {
+    static Scene before;
+    before = h.m.scene;
+    const Ui_Record *p = harness_find(&h, "point", "token", 2);
+    float x0 = rect_cx(p), y0 = rect_cy(p);
+    int undo0 = h.m.undo_count;
+    Plane_Map pm = h.vs.plane;
+    float per_px = pm.span / (fminf(pm.r.w, pm.r.h) * 0.5f); /* data units per pixel */
+    harness_press(&h, x0, y0);
+    for (int k = 1; k <= 10; k++) harness_move(&h, x0 + 3.0f * k, y0 - 2.0f * k);
+    harness_release(&h);
+    const Scene *s = &h.m.scene;
+    /* 30 px right and 20 px up, in data units; float rounding of screen ↔ data: 1e-4 */
+    cr_assert_float_eq(s->X[2 * s->d + 0], before.X[2 * s->d + 0] + 30 * per_px, 1e-4);
+    cr_assert_float_eq(s->X[2 * s->d + 1], before.X[2 * s->d + 1] + 20 * per_px, 1e-4);
+    for (int i = 0; i < s->n; i++)
+        if (i != 2)
+            for (int c = 0; c < s->d; c++) cr_assert_eq(s->X[i * s->d + c], before.X[i * s->d + c]);
+    cr_assert_eq(h.m.undo_count, undo0 + 1, "a whole drag is one undo step");
+    /* and the derived attention followed */
+    cr_assert_neq(h.m.derived.attn.S[2 * s->n + 2], 0);
+    cr_assert(model_undo(&h.m));
+    cr_assert(scene_equal(&h.m.scene, &before), "undo restores the exact previous scene");
+}
+
+Test(explorer, dragging_chip_0_to_slot_3_reorders) {
+    const Ui_Record *c0 = harness_find(&h, "chip", "token", 0);
+    const Ui_Record *c3 = harness_find(&h, "chip", "token", 3);
+    float x = rect_cx(c0), y = rect_cy(c0), tx = rect_cx(c3);
+    harness_press(&h, x, y);
+    for (int k = 1; k <= 8; k++) harness_move(&h, x + (tx - x) * k / 8.0f, y);
+    harness_release(&h);
+    /* new position i holds old token p[i]: chip 0 lands in slot 3, the others shift left */
+    const int want[6] = {1, 2, 3, 0, 4, 5};
+    const char *words[6] = {"cat", "sat", "on", "the", "the", "mat"};
+    for (int i = 0; i < 6; i++) {
+        cr_assert_eq(h.m.scene.origin[i], want[i], "slot %d", i);
+        cr_assert_str_eq(h.m.scene.tokens[i], words[i]);
+    }
+    cr_assert(h.vs.animating, "rows slide to their new places");
+    for (int k = 0; k < 20; k++) harness_frame(&h);
+    cr_assert_not(h.vs.animating, "the animation ends (~250 ms)");
+}
+
+Test(explorer, clicking_a_chip_selects_the_query) {
+    const Ui_Record *c4 = harness_find(&h, "chip", "token", 4);
+    harness_click(&h, rect_cx(c4), rect_cy(c4));
+    cr_assert_eq(h.vs.selected, 4);
+    cr_assert_eq(h.m.scene.origin[0], 0, "a click does not reorder");
+}
+
+Test(explorer, slider_sets_dk_on_a_log_scale) {
+    const Ui_Record *sl = harness_find(&h, "slider", "dk", -1);
+    /* the track spans the lower half of the widget, inset by 8 on each side */
+    float y = sl->r.y + sl->r.h * 0.75f, x0 = sl->r.x + 8, x1 = sl->r.x + sl->r.w - 8;
+    int undo0 = h.m.undo_count;
+    harness_press(&h, x1 + 6, y); /* past the end of the track: the maximum */
+    cr_assert_eq(h.m.scene.d_k, 1024);
+    harness_move(&h, x0 + (x1 - x0) * 0.5f, y); /* halfway on a log scale: √1024 */
+    cr_assert_eq(h.m.scene.d_k, 32);
+    harness_move(&h, x0 - 30, y);
+    cr_assert_eq(h.m.scene.d_k, 1);
+    harness_release(&h);
+    cr_assert_eq(h.m.undo_count, undo0 + 1, "one slider gesture, one undo step");
+    cr_assert_eq(h.m.derived.attn.d_k, 1, "attention recomputed at the new width");
+}
+
+Test(explorer, typing_a_sentence_replaces_the_tokens) {
+    const Ui_Record *e = harness_find(&h, "button", "edit", -1);
+    harness_click(&h, rect_cx(e), rect_cy(e));
+    cr_assert(h.vs.editing);
+    for (int k = 0; k < 40; k++) harness_key(&h, KEY_BACKSPACE, 0, false, false);
+    harness_type(&h, "a dog ");
+    harness_type(&h, "ran home");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert_not(h.vs.editing);
+    cr_assert_eq(h.m.scene.n, 4);
+    cr_assert_str_eq(h.m.scene.tokens[1], "dog");
+    cr_assert_str_eq(h.m.scene.tokens[3], "home");
+    float want[2];
+    vocab_embed(&h.vocab, "dog", 2, want);
+    cr_assert_eq(h.m.scene.X[1 * 2 + 0], want[0]);
+    cr_assert_eq(h.m.derived.attn.n, 4);
+}
+
+Test(explorer, escape_cancels_and_an_empty_sentence_is_refused) {
+    const Ui_Record *e = harness_find(&h, "button", "edit", -1);
+    harness_click(&h, rect_cx(e), rect_cy(e));
+    for (int k = 0; k < 40; k++) harness_key(&h, KEY_BACKSPACE, 0, false, false);
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert(h.vs.editing, "still editing after a refused sentence");
+    cr_assert(h.vs.status_error);
+    cr_assert(strstr(h.vs.status, "empty"), "%s", h.vs.status);
+    cr_assert_eq(h.m.scene.n, 6, "the previous good scene is kept");
+    harness_key(&h, KEY_ESCAPE, 0, false, false);
+    cr_assert_not(h.vs.editing);
+    cr_assert_eq(h.m.scene.n, 6);
+}
+
+Test(explorer, undo_and_redo_by_keyboard) {
+    static Scene s0, s1;
+    s0 = h.m.scene;
+    harness_key(&h, KEY_CHAR, 'r', false, false); /* reverse */
+    s1 = h.m.scene;
+    cr_assert_str_eq(s1.tokens[0], "mat");
+    harness_key(&h, KEY_CHAR, 'z', true, false);
+    cr_assert(scene_equal(&h.m.scene, &s0), "Ctrl+Z restores the exact previous scene");
+    harness_key(&h, KEY_CHAR, 'z', true, true);
+    cr_assert(scene_equal(&h.m.scene, &s1), "Ctrl+Shift+Z re-applies it");
+    harness_key(&h, KEY_CHAR, 'z', true, false);
+    harness_key(&h, KEY_CHAR, 'y', true, false);
+    cr_assert(scene_equal(&h.m.scene, &s1), "Ctrl+Y re-applies it too");
+}
+
+Test(explorer, shuffle_and_restore) {
+    harness_key(&h, KEY_CHAR, 's', false, false);
+    bool moved = false;
+    for (int i = 0; i < 6; i++) moved |= h.m.scene.origin[i] != i;
+    cr_assert(moved, "S shuffles");
+    harness_key(&h, KEY_CHAR, 'i', false, false);
+    for (int i = 0; i < 6; i++) cr_assert_eq(h.m.scene.origin[i], i, "I restores the order");
+}
+
+Test(explorer, selected_query_follows_its_token_when_reordered) {
+    const Ui_Record *c1 = harness_find(&h, "chip", "token", 1);
+    harness_click(&h, rect_cx(c1), rect_cy(c1)); /* select "cat" */
+    harness_key(&h, KEY_CHAR, 'r', false, false);
+    cr_assert_str_eq(h.m.scene.tokens[h.vs.selected], "cat");
+}
+
+Test(explorer, hovering_a_score_cell_explains_it_with_the_current_numbers) {
+    const Ui_Record *S = harness_find(&h, "panel", "S", -1);
+    (void)S;
+    char buf[600];
+    view_explain_cell(&h.m, 1, 2, buf, sizeof buf);
+    const Attn *a = &h.m.derived.attn;
+    double dot = 0;
+    for (int r = 0; r < 16; r++) dot += (double)a->Q[1 * 16 + r] * a->K[2 * 16 + r];
+    char want[160];
+    snprintf(want, sizeof want, "s₂₃ = ⟨q₂,k₃⟩/√d_k = %.2f/√16 = %.2f", dot, dot / 4);
+    cr_assert(strstr(buf, want), "'%s' lacks '%s'", buf, want);
+    snprintf(want, sizeof want, "a₂₃ = e^%.2f / Σ_ℓ e^s₂ℓ = %.3f", (double)a->S[1 * 6 + 2],
+             (double)a->A[1 * 6 + 2]);
+    cr_assert(strstr(buf, want), "'%s' lacks '%s'", buf, want);
+}
+
+Test(explorer, hovering_moves_the_status_line_and_highlights) {
+    /* find the S grid from the panel: move over its middle and check a cell is hovered */
+    const Ui_Record *S = harness_find(&h, "panel", "S", -1);
+    harness_move(&h, S->r.x + S->r.w * 0.5f, S->r.y + S->r.h * 0.6f);
+    cr_assert_geq(h.vs.hover_row, 0);
+    cr_assert_geq(h.vs.hover_col, 0);
+    cr_assert_eq(h.vs.mark_key, h.vs.hover_col, "the key is highlighted everywhere");
+}
+
+Test(explorer, help_overlay_opens_and_closes) {
+    harness_key(&h, KEY_F1, 0, false, false);
+    cr_assert(h.vs.help);
+    harness_find(&h, "panel", "help", -1);
+    harness_key(&h, KEY_ESCAPE, 0, false, false);
+    cr_assert_not(h.vs.help);
+}
+
+Test(explorer, ctrl_s_asks_the_platform_to_save) {
+    harness_key(&h, KEY_CHAR, 's', true, false);
+    cr_assert(h.vs.want_save);
+    for (int i = 0; i < 6; i++) cr_assert_eq(h.m.scene.origin[i], i, "Ctrl+S does not shuffle");
+}
+
+Test(explorer, layout_fits_from_small_to_large_without_overlap) {
+    /* panels never overlap and stay inside the window, at every size and zoom */
+    const float sizes[][2] = {{1024, 640}, {1280, 720}, {1600, 900}, {1920, 1080}, {3840, 2160},
+                              {1024 / 1.5f, 640 / 1.5f}, {1600 / 3.0f * 2, 900 / 3.0f * 2}};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        h.w = sizes[k][0];
+        h.h = sizes[k][1];
+        harness_frame(&h);
+        int panels = 0;
+        for (int a = 0; a < h.ui.record_count; a++) {
+            const Ui_Record *ra = &h.records[a];
+            if (strcmp(ra->kind, "panel")) continue;
+            panels++;
+            cr_assert(ra->r.x >= 0 && ra->r.y >= 0 && ra->r.x + ra->r.w <= h.w + 0.5f &&
+                          ra->r.y + ra->r.h <= h.h + 0.5f,
+                      "%s outside the %gx%g window", ra->name, h.w, h.h);
+            cr_assert(ra->r.w > 80 && ra->r.h > 80, "%s too small at %gx%g", ra->name, h.w, h.h);
+            for (int b = a + 1; b < h.ui.record_count; b++) {
+                const Ui_Record *rb = &h.records[b];
+                if (strcmp(rb->kind, "panel")) continue;
+                bool apart = ra->r.x + ra->r.w <= rb->r.x + 0.5f || rb->r.x + rb->r.w <= ra->r.x + 0.5f ||
+                             ra->r.y + ra->r.h <= rb->r.y + 0.5f || rb->r.y + rb->r.h <= ra->r.y + 0.5f;
+                cr_assert(apart, "%s overlaps %s at %gx%g", ra->name, rb->name, h.w, h.h);
+            }
+        }
+        cr_assert_geq(panels, 7, "%d panels at %gx%g", panels, h.w, h.h);
+        cr_assert_eq(h.dl.dropped, 0);
+    }
+}
+
+Test(explorer, largest_n_lays_out_and_stays_finite) {
+    char err[256];
+    static char text[ATTN_MAX_TOKENS * 6];
+    size_t used = 0;
+    for (int i = 0; i < ATTN_MAX_TOKENS; i++) used += (size_t)snprintf(text + used, sizeof text - used, "w%d ", i);
+    cr_assert(model_set_sentence(&h.m, text, err, sizeof err), "%s", err);
+    model_set_dk(&h.m, 64);
+    harness_frame(&h);
+    harness_frame(&h);
+    cr_assert_eq(h.m.scene.n, ATTN_MAX_TOKENS);
+    cr_assert_eq(h.dl.dropped, 0, "the draw list holds a 512-token frame");
+}
