@@ -197,10 +197,12 @@ static void set_zoom(App *a, int direction) {
     a->zoom = zoom_steps[k];
 }
 
-static void push_key(Ui_Input *in, Ui_Key key, char c) {
+static void push_key(Ui_Input *in, Ui_Key key, char c, Uint16 sdl_mod) {
     if (in->key_count == UI_MAX_KEYS) return;
     in->keys[in->key_count] = key;
     in->key_chars[in->key_count] = c;
+    in->key_mods[in->key_count] = (unsigned char)(((sdl_mod & KMOD_CTRL) ? UI_MOD_CTRL : 0) |
+                                                  ((sdl_mod & KMOD_SHIFT) ? UI_MOD_SHIFT : 0));
     in->key_count++;
 }
 
@@ -256,12 +258,12 @@ static void handle_key(App *a, const SDL_KeyboardEvent *k) {
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
         if (map[i].sym == sym) {
-            push_key(&a->in, map[i].key, 0);
+            push_key(&a->in, map[i].key, 0, k->keysym.mod);
             return;
         }
     }
     if (sym == SDLK_SLASH && (k->keysym.mod & KMOD_SHIFT)) sym = '?';
-    if (sym >= 32 && sym < 127) push_key(&a->in, KEY_CHAR, (char)sym);
+    if (sym >= 32 && sym < 127) push_key(&a->in, KEY_CHAR, (char)sym, k->keysym.mod);
 }
 
 /* Returns true if the event asks for a redraw. */
@@ -339,10 +341,6 @@ static int window_mode(App *a) {
         while (SDL_PollEvent(&e)) redraw |= handle_event(a, &e);
         if (a->quit) break;
         if (!redraw) continue;
-        SDL_Keymod mod = SDL_GetModState();
-        a->in.ctrl = (mod & KMOD_CTRL) != 0;
-        a->in.shift = (mod & KMOD_SHIFT) != 0;
-        a->in.alt = (mod & KMOD_ALT) != 0;
         a->in.time =
             (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
         int fw, fh;

@@ -195,9 +195,11 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
         /* a second identical point gets its label below instead of above */
         float ly = sy - rad - lh - 2;
         for (int k = 0; k < i; k++)
-            if (s->X[k * s->d + a0] == s->X[i * s->d + a0] && s->X[k * s->d + a1] == s->X[i * s->d + a1])
+            if (s->X[k * s->d + a0] == s->X[i * s->d + a0] &&
+                s->X[k * s->d + a1] == s->X[i * s->d + a1])
                 ly = sy + rad + 2;
-        draw_text(ui->dl, sel ? FONT_BOLD : FONT_SANS, t->small_size + 1, sx, ly, ALIGN_CENTER, c, label);
+        draw_text(ui->dl, sel ? FONT_BOLD : FONT_SANS, t->small_size + 1, sx, ly, ALIGN_CENTER, c,
+                  label);
     }
     draw_noclip(ui->dl);
 }
@@ -218,8 +220,12 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     ui_record(ui, "slider", "dk", -1, rk);
     float dk = (float)s->d_k;
     int res = ui_slider(ui, ui_id("dk", 0), rk, &dk,
-                        &(Slider_Desc){.min = 1, .max = ATTN_MAX_DK, .log = true, .integer = true,
-                                       .label = "d_k — query/key width", .format = "%.0f"});
+                        &(Slider_Desc){.min = 1,
+                                       .max = ATTN_MAX_DK,
+                                       .log = true,
+                                       .integer = true,
+                                       .label = "d_k — query/key width",
+                                       .format = "%.0f"});
     Rect num = {rk.x + rk.w - 70, rk.y, 70, rk.h * 0.5f};
     if (vs->typing_dk) {
         draw_round_rect(ui->dl, num, 4, rgba(16, 18, 22, 255));
@@ -234,7 +240,8 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
                 vs->dk_text[len + 1] = '\0';
             }
         }
-        if (ui_key(ui, KEY_BACKSPACE) && vs->dk_text[0]) vs->dk_text[strlen(vs->dk_text) - 1] = '\0';
+        if (ui_key(ui, KEY_BACKSPACE) && vs->dk_text[0])
+            vs->dk_text[strlen(vs->dk_text) - 1] = '\0';
         if (ui_key(ui, KEY_ESCAPE)) vs->typing_dk = false;
         if (ui_key(ui, KEY_ENTER)) {
             int v = vs->dk_text[0] ? atoi(vs->dk_text) : 0;
@@ -264,8 +271,12 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     ui_record(ui, "slider", "dv", -1, rv);
     float dvv = (float)s->d_v;
     res = ui_slider(ui, ui_id("dv", 0), rv, &dvv,
-                    &(Slider_Desc){.min = 1, .max = ATTN_MAX_DV, .log = true, .integer = true,
-                                   .label = "d_v — value width", .format = "%.0f"});
+                    &(Slider_Desc){.min = 1,
+                                   .max = ATTN_MAX_DV,
+                                   .log = true,
+                                   .integer = true,
+                                   .label = "d_v — value width",
+                                   .format = "%.0f"});
     if (res & UI_CHANGED) {
         if (!vs->slider_gesture) {
             model_gesture_begin(m);
@@ -295,9 +306,10 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
         model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
     float strength = s->pos_strength;
     ui_record(ui, "slider", "pos_strength", -1, row);
-    res = ui_slider(ui, ui_id("strength", 0), row, &strength,
-                    &(Slider_Desc){.min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength",
-                                   .format = "%.2f"});
+    res = ui_slider(
+        ui, ui_id("strength", 0), row, &strength,
+        &(Slider_Desc){
+            .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"});
     if (res & UI_CHANGED) {
         if (!vs->slider_gesture) {
             model_gesture_begin(m);
@@ -389,13 +401,16 @@ static void selected_query(Ui *ui, View_State *vs, Model *m, Rect r) {
         Rect bar = rect_inset(sc, 3);
         float mid = bar.x + bar.w * 0.5f, len = sv / smax * bar.w * 0.5f;
         Color sc_col = colormap_sample(COLORMAP_DIVERGING, 0.5f + 0.5f * sv / smax);
-        draw_rect(ui->dl, (Rect){len < 0 ? mid + len : mid, bar.y + 2, fabsf(len), bar.h - 4}, sc_col);
+        draw_rect(ui->dl, (Rect){len < 0 ? mid + len : mid, bar.y + 2, fabsf(len), bar.h - 4},
+                  sc_col);
         draw_line(ui->dl, mid, bar.y, mid, bar.y + bar.h, 1, t->text_dim);
         Rect wb = rect_inset(row, 3);
         draw_rect(ui->dl, wb, rgba(20, 22, 27, 255));
-        draw_rect(ui->dl, (Rect){wb.x, wb.y + 2, wb.w * av, wb.h - 4}, colormap_sample(vs->weight_map, av));
+        draw_rect(ui->dl, (Rect){wb.x, wb.y + 2, wb.w * av, wb.h - 4},
+                  colormap_sample(vs->weight_map, av));
         snprintf(num, sizeof num, "%.3f", (double)av);
-        ui_label(ui, (Rect){wb.x + 4, wb.y, wb.w - 8, wb.h}, FONT_MONO, fs, ALIGN_RIGHT, t->text, num);
+        ui_label(ui, (Rect){wb.x + 4, wb.y, wb.w - 8, wb.h}, FONT_MONO, fs, ALIGN_RIGHT, t->text,
+                 num);
         if (ui_hit(ui, (Rect){lab.x, row.y, r.w, row_h})) {
             vs->hover_row = i;
             vs->hover_col = j;
@@ -408,16 +423,19 @@ static void selected_query(Ui *ui, View_State *vs, Model *m, Rect r) {
     double h = stats_row_entropy(&a->A[i * n], n), mx = stats_row_max(&a->A[i * n], n);
     char line[160];
     snprintf(line, sizeof line, "Σ_j a_ij = %.4f   max = %.3f", sum, mx);
-    ui_label_fit(ui, (Rect){foot.x, foot.y + 4, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT, t->text, line);
+    ui_label_fit(ui, (Rect){foot.x, foot.y + 4, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT, t->text,
+                 line);
     snprintf(line, sizeof line, "entropy H = %.3f  (uniform ln %d = %.3f)", h, n, log((double)n));
-    ui_label_fit(ui, (Rect){foot.x, foot.y + 4 + lh, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT, t->text, line);
+    ui_label_fit(ui, (Rect){foot.x, foot.y + 4 + lh, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT,
+                 t->text, line);
 
     /* o_i = Σ_j a_ij v_j, tip to tail in the plane of v[0], v[1] */
     if (out_h <= 0) return;
     draw_line(ui->dl, out.x, out.y, out.x + out.w, out.y, 1, t->panel_border);
     Rect oh = rect_cut_top(&out, lh + 6);
     ui_label(ui, oh, FONT_SANS, fs, ALIGN_LEFT, t->text,
-             s->d_v >= 2 ? "o_i = Σ_j a_ij v_j   (v[0], v[1] plane)" : "o_i = Σ_j a_ij v_j   (v[0])");
+             s->d_v >= 2 ? "o_i = Σ_j a_ij v_j   (v[0], v[1] plane)"
+                         : "o_i = Σ_j a_ij v_j   (v[0])");
     int dv = s->d_v;
     float vmax = 0;
     for (int j = 0; j < n; j++)
@@ -495,20 +513,31 @@ static void strips(Ui *ui, View_State *vs, Model *m, Rect r, const char *const *
         snprintf(caption, sizeof caption, "%d × %d, scale ±%.2f", n, kinds[k].cols, (double)mx);
         Heatmap_Result hr;
         ui_heatmap(ui,
-                   &(Heatmap_Desc){.id = ui_id(kinds[k].name, 1), .name = kinds[k].name, .r = pr,
-                                   .title = kinds[k].title, .caption = caption,
-                                   .values = kinds[k].data, .rows = n, .cols = kinds[k].cols,
-                                   .vmin = -mx, .vmax = mx, .map = COLORMAP_DIVERGING,
-                                   .row_labels = labels, .format = NULL, .selected_row = k == 0 ? vs->selected : -1,
-                                   .mark_row = kinds[k].mark, .mark_col = -1,
+                   &(Heatmap_Desc){.id = ui_id(kinds[k].name, 1),
+                                   .name = kinds[k].name,
+                                   .r = pr,
+                                   .title = kinds[k].title,
+                                   .caption = caption,
+                                   .values = kinds[k].data,
+                                   .rows = n,
+                                   .cols = kinds[k].cols,
+                                   .vmin = -mx,
+                                   .vmax = mx,
+                                   .map = COLORMAP_DIVERGING,
+                                   .row_labels = labels,
+                                   .format = NULL,
+                                   .selected_row = k == 0 ? vs->selected : -1,
+                                   .mark_row = kinds[k].mark,
+                                   .mark_col = -1,
                                    .row_offset = vs->animating ? vs->row_offset : NULL,
                                    .stretch = true},
                    &hr);
         if (hr.hover_row >= 0) {
             char sub[24];
             subscript(hr.hover_row + 1, sub, sizeof sub);
-            snprintf(vs->hover_text, sizeof vs->hover_text, "%s%s[%d] = %.4f   (%s)", kinds[k].vec, sub,
-                     hr.hover_col, (double)kinds[k].data[hr.hover_row * kinds[k].cols + hr.hover_col],
+            snprintf(vs->hover_text, sizeof vs->hover_text, "%s%s[%d] = %.4f   (%s)", kinds[k].vec,
+                     sub, hr.hover_col,
+                     (double)kinds[k].data[hr.hover_row * kinds[k].cols + hr.hover_col],
                      s->tokens[hr.hover_row]);
         }
         if (k == 0 && hr.clicked_row >= 0) vs->selected = hr.clicked_row;
@@ -592,21 +621,50 @@ void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     const float *offs = vs->animating ? vs->row_offset : NULL;
     Heatmap_Result hs, ha;
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("S", 0), .name = "S", .r = sr, .title = "Scores S",
-                               .caption = caption, .values = a->S, .rows = s->n, .cols = s->n,
-                               .vmin = -smax, .vmax = smax, .map = COLORMAP_DIVERGING,
-                               .row_labels = labels, .col_labels = labels, .row_axis = "query",
-                               .col_axis = "key", .format = "%.2f", .selected_row = vs->selected,
-                               .mark_row = -1, .mark_col = -1, .row_offset = offs, .col_offset = offs},
+               &(Heatmap_Desc){.id = ui_id("S", 0),
+                               .name = "S",
+                               .r = sr,
+                               .title = "Scores S",
+                               .caption = caption,
+                               .values = a->S,
+                               .rows = s->n,
+                               .cols = s->n,
+                               .vmin = -smax,
+                               .vmax = smax,
+                               .map = COLORMAP_DIVERGING,
+                               .row_labels = labels,
+                               .col_labels = labels,
+                               .row_axis = "query",
+                               .col_axis = "key",
+                               .format = "%.2f",
+                               .selected_row = vs->selected,
+                               .mark_row = -1,
+                               .mark_col = -1,
+                               .row_offset = offs,
+                               .col_offset = offs},
                &hs);
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("A", 0), .name = "A", .r = heat, .title = "Weights A",
+               &(Heatmap_Desc){.id = ui_id("A", 0),
+                               .name = "A",
+                               .r = heat,
+                               .title = "Weights A",
                                .caption = "A = softmax of each row of S; each row sums to 1",
-                               .values = a->A, .rows = s->n, .cols = s->n, .vmin = 0, .vmax = 1,
-                               .map = vs->weight_map, .row_labels = labels, .col_labels = labels,
-                               .row_axis = "query", .col_axis = "key", .format = "%.2f",
-                               .selected_row = vs->selected, .mark_row = -1, .mark_col = -1,
-                               .row_offset = offs, .col_offset = offs},
+                               .values = a->A,
+                               .rows = s->n,
+                               .cols = s->n,
+                               .vmin = 0,
+                               .vmax = 1,
+                               .map = vs->weight_map,
+                               .row_labels = labels,
+                               .col_labels = labels,
+                               .row_axis = "query",
+                               .col_axis = "key",
+                               .format = "%.2f",
+                               .selected_row = vs->selected,
+                               .mark_row = -1,
+                               .mark_col = -1,
+                               .row_offset = offs,
+                               .col_offset = offs},
                &ha);
     if (hs.hover_row >= 0) {
         vs->hover_row = hs.hover_row;

@@ -62,7 +62,9 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     }
     label_w += 8;
     if (label_w > body.w * 0.3f) label_w = body.w * 0.3f;
-    Rect axis_top = rect_cut_top(&body, lh * 2 + 4); /* axis name + labels */
+    /* above the cells: the axis names, then the column labels (each only if given) */
+    float top_h = (d->row_axis && d->col_axis ? lh : 0) + (d->col_labels ? lh + 2 : 0);
+    Rect axis_top = rect_cut_top(&body, top_h > 0 ? top_h + 4 : 0);
     Rect row_lab = rect_cut_left(&body, label_w);
     (void)row_lab;
 
@@ -122,7 +124,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     if (col_step < 1) col_step = 1;
     int row_step = (int)ceilf(lh / ch);
     if (row_step < 1) row_step = 1;
-    float label_y = axis_top.y + lh + 2;
+    float label_y = axis_top.y + (d->row_axis && d->col_axis ? lh + 2 : 0);
     for (int j = 0; j < cols && d->col_labels; j += col_step) {
         float off = d->col_offset ? d->col_offset[j] * cw : 0;
         float cx = grid.x + (j + 0.5f) * cw + off;
@@ -142,10 +144,10 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     char sample[32];
     snprintf(sample, sizeof sample, d->format ? d->format : "%.2f", -0.88);
     /* numbers grow with the cells, up to the body text size, for the back row */
-    float ns = fminf(cell * 0.24f, t->text_size + 2);
+    float ns = fminf(cell * 0.3f, t->text_size + 2);
     float num_w = ui_text_width(ui, FONT_MONO, ns, sample);
     float nlh = ui_line_height(ui, FONT_MONO, ns);
-    if (d->format && ns >= 10 && num_w + 4 <= cw && nlh <= ch && !moving) {
+    if (d->format && ns >= 10 && num_w + 2 <= cw && nlh <= ch && !moving) {
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
                 float v = d->values[i * cols + j];

@@ -49,9 +49,20 @@ bool ui_key(const Ui *ui, Ui_Key key) {
     return false;
 }
 
+bool ui_shortcut(const Ui *ui, char c, unsigned mods) {
+    /* modifiers as they were when the key went down: a fast Ctrl+S (as from
+     * a script or a remote) has already released Ctrl by the time we draw */
+    for (int i = 0; i < ui->in.key_count; i++)
+        if (ui->in.keys[i] == KEY_CHAR && ui->in.key_chars[i] == c && ui->in.key_mods[i] == mods)
+            return true;
+    return false;
+}
+
 bool ui_key_char(const Ui *ui, char c) {
     for (int i = 0; i < ui->in.key_count; i++)
-        if (ui->in.keys[i] == KEY_CHAR && ui->in.key_chars[i] == c) return true;
+        if (ui->in.keys[i] == KEY_CHAR && ui->in.key_chars[i] == c &&
+            !(ui->in.key_mods[i] & UI_MOD_CTRL))
+            return true;
     return false;
 }
 

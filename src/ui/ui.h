@@ -7,6 +7,8 @@
  *
  *   ui_init(ui, dl, metrics) / ui_begin(ui, input, w, h) / ui_end(ui)
  *   ui_text_width(ui, font, size, text)   ui_line_height(ui, font, size)
+ *   ui_key(ui, key)  ui_key_char(ui, c)  ui_shortcut(ui, c, UI_MOD_CTRL | …)
+ *       keys as they went down this frame, with the modifiers held at that moment
  *   ui_hit(ui, r)                         mouse inside r this frame
  *   ui_button(ui, id, r, label, desc)     ui_toggle(ui, id, r, label, &value)
  *   ui_slider(ui, id, r, &value, desc)
@@ -57,15 +59,16 @@ typedef struct Ui_Input {
     bool released; /* went up this frame */
     bool right_pressed;
     float wheel;
-    bool ctrl, shift, alt;
     int key_count;
     Ui_Key keys[UI_MAX_KEYS];
-    char key_chars[UI_MAX_KEYS]; /* for KEY_CHAR: the lower-case letter or symbol */
-    char text[64];               /* UTF-8 typed this frame (text input) */
-    double time;                 /* seconds, for animations */
+    char key_chars[UI_MAX_KEYS];         /* for KEY_CHAR: the lower-case letter or symbol */
+    unsigned char key_mods[UI_MAX_KEYS]; /* UI_MOD_* held when that key went down */
+    char text[64];                       /* UTF-8 typed this frame (text input) */
+    double time;                         /* seconds, for animations */
 } Ui_Input;
 
 enum { UI_CHANGED = 1, UI_CLICKED = 2, UI_RELEASED = 4 };
+enum { UI_MOD_CTRL = 1, UI_MOD_SHIFT = 2 };
 
 /* What --dump-ui prints and tests click on: every panel, widget, draggable
  * point and chip laid out this frame, in logical units. */
@@ -110,6 +113,7 @@ float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len
 float ui_line_height(Ui *ui, Font_Id font, float size);
 bool ui_key(const Ui *ui, Ui_Key key);
 bool ui_key_char(const Ui *ui, char c);
+bool ui_shortcut(const Ui *ui, char c, unsigned mods);
 
 bool ui_hit(const Ui *ui, Rect r);
 int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected);

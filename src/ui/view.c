@@ -338,15 +338,11 @@ static void shortcuts(Ui *ui, View_State *vs, Model *m) {
     if (vs->editing || vs->typing_dk) return;
     if (ui_key(ui, KEY_F1) || ui_key_char(ui, '?')) vs->help = !vs->help;
     if (vs->help) return;
-    bool ctrl = ui->in.ctrl;
-    if (ctrl && ui_key_char(ui, 'z')) {
-        bool ok = ui->in.shift ? model_redo(m) : model_undo(m);
-        if (!ok) view_set_status(vs, false, ui->in.shift ? "Nothing to redo" : "Nothing to undo");
-    }
-    if (ctrl && ui_key_char(ui, 'y'))
+    if (ui_shortcut(ui, 'z', UI_MOD_CTRL))
+        if (!model_undo(m)) view_set_status(vs, false, "Nothing to undo");
+    if (ui_shortcut(ui, 'z', UI_MOD_CTRL | UI_MOD_SHIFT) || ui_shortcut(ui, 'y', UI_MOD_CTRL))
         if (!model_redo(m)) view_set_status(vs, false, "Nothing to redo");
-    if (ctrl && ui_key_char(ui, 's')) vs->want_save = true;
-    if (ctrl) return;
+    if (ui_shortcut(ui, 's', UI_MOD_CTRL)) vs->want_save = true;
     if (ui_key_char(ui, '1')) vs->view = VIEW_EXPLORER;
     if (ui_key_char(ui, '2')) vs->view = VIEW_SCALING;
     if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;

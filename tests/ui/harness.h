@@ -112,11 +112,9 @@ static inline void harness_click(Harness *h, float x, float y) {
 static inline void harness_key(Harness *h, Ui_Key key, char c, bool ctrl, bool shift) {
     h->in.keys[0] = key;
     h->in.key_chars[0] = c;
+    h->in.key_mods[0] = (unsigned char)((ctrl ? UI_MOD_CTRL : 0) | (shift ? UI_MOD_SHIFT : 0));
     h->in.key_count = 1;
-    h->in.ctrl = ctrl;
-    h->in.shift = shift;
     harness_frame(h);
-    h->in.ctrl = h->in.shift = false;
 }
 
 static inline void harness_type(Harness *h, const char *text) {

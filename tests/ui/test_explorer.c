@@ -187,8 +187,13 @@ Test(explorer, ctrl_s_asks_the_platform_to_save) {
 
 Test(explorer, layout_fits_from_small_to_large_without_overlap) {
     /* panels never overlap and stay inside the window, at every size and zoom */
-    const float sizes[][2] = {{1024, 640}, {1280, 720}, {1600, 900}, {1920, 1080}, {3840, 2160},
-                              {1024 / 1.5f, 640 / 1.5f}, {1600 / 3.0f * 2, 900 / 3.0f * 2}};
+    const float sizes[][2] = {{1024, 640},
+                              {1280, 720},
+                              {1600, 900},
+                              {1920, 1080},
+                              {3840, 2160},
+                              {1024 / 1.5f, 640 / 1.5f},
+                              {1600 / 3.0f * 2, 900 / 3.0f * 2}};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
         h.w = sizes[k][0];
         h.h = sizes[k][1];
@@ -205,8 +210,9 @@ Test(explorer, layout_fits_from_small_to_large_without_overlap) {
             for (int b = a + 1; b < h.ui.record_count; b++) {
                 const Ui_Record *rb = &h.records[b];
                 if (strcmp(rb->kind, "panel")) continue;
-                bool apart = ra->r.x + ra->r.w <= rb->r.x + 0.5f || rb->r.x + rb->r.w <= ra->r.x + 0.5f ||
-                             ra->r.y + ra->r.h <= rb->r.y + 0.5f || rb->r.y + rb->r.h <= ra->r.y + 0.5f;
+                bool apart =
+                    ra->r.x + ra->r.w <= rb->r.x + 0.5f || rb->r.x + rb->r.w <= ra->r.x + 0.5f ||
+                    ra->r.y + ra->r.h <= rb->r.y + 0.5f || rb->r.y + rb->r.h <= ra->r.y + 0.5f;
                 cr_assert(apart, "%s overlaps %s at %gx%g", ra->name, rb->name, h.w, h.h);
             }
         }
@@ -219,7 +225,8 @@ Test(explorer, largest_n_lays_out_and_stays_finite) {
     char err[256];
     static char text[ATTN_MAX_TOKENS * 6];
     size_t used = 0;
-    for (int i = 0; i < ATTN_MAX_TOKENS; i++) used += (size_t)snprintf(text + used, sizeof text - used, "w%d ", i);
+    for (int i = 0; i < ATTN_MAX_TOKENS; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "w%d ", i);
     cr_assert(model_set_sentence(&h.m, text, err, sizeof err), "%s", err);
     model_set_dk(&h.m, 64);
     harness_frame(&h);

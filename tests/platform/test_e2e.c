@@ -1,0 +1,66 @@
+/* End to end in a real X window (Xvfb + xdotool): drag a token's point at
+ * the position --dump-ui gives, press Ctrl+S, and check that exactly that
+ * token's embedding changed in the saved file. */
+#define _POSIX_C_SOURCE 200809L
+#include "model/scene_file.h"
+#include "test_util.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
+    char dir[] = "/tmp/attnlab-e2e-XXXXXX", scene[256], cmd[2048], err[512];
+    cr_assert(mkdtemp(dir));
+    snprintf(scene, sizeof scene, "%s/scene.json", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s/assets/scenes/default.json' '%s'", test_env("ATTNLAB_DATA"),
+             scene);
+    cr_assert_eq(system(cmd), 0);
+
+    /* where token 2 ("sat") is drawn in a 1600×900 window */
+    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --scene '%s' --size 1600x900", test_env("ATTNLAB_BIN"),
+             scene);
+    FILE *p = popen(cmd, "r");
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    cr_assert_eq(pclose(p), 0);
+    cJSON *root = cJSON_Parse(buf);
+    cr_assert(root);
+    double x = -1, y = -1;
+    for (const cJSON *it = cJSON_GetObjectItem(root, "items")->child; it; it = it->next)
+        if (!strcmp(cJSON_GetObjectItem(it, "kind")->valuestring, "point") &&
+            cJSON_GetObjectItem(it, "index")->valueint == 2) {
+            x = cJSON_GetObjectItem(it, "x")->valuedouble;
+            y = cJSON_GetObjectItem(it, "y")->valuedouble;
+        }
+    cJSON_Delete(root);
+    cr_assert(x >= 0 && y >= 0, "no point for token 2");
+
+    static Vocab vocab;
+    static Scene before, after;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
+    cr_assert(vocab_load(&vocab, path, err, sizeof err));
+    cr_assert(scene_load(&before, scene, &vocab, err, sizeof err), "%s", err);
+
+    snprintf(cmd, sizeof cmd, "'%s/tests/e2e/drag_and_save.sh' '%s' '%s' %d %d %d %d",
+             test_env("ATTNLAB_DATA"), test_env("ATTNLAB_BIN"), scene, (int)lround(x),
+             (int)lround(y), (int)lround(x) + 40, (int)lround(y) - 30);
+    cr_assert_eq(system(cmd), 0, "the X session failed: %s", cmd);
+
+    cr_assert(scene_load(&after, scene, &vocab, err, sizeof err), "saved file: %s", err);
+    cr_assert_eq(after.n, before.n);
+    for (int i = 0; i < before.n; i++) {
+        bool changed = after.X[i * 2] != before.X[i * 2] || after.X[i * 2 + 1] != before.X[i * 2 + 1];
+        cr_assert_eq(changed, i == 2, "token %d %s", i, changed ? "changed" : "did not change");
+    }
+    /* dragged right and up: both coordinates grew */
+    cr_assert_gt(after.X[2 * 2], before.X[2 * 2]);
+    cr_assert_gt(after.X[2 * 2 + 1], before.X[2 * 2 + 1]);
+    cr_assert_eq(after.d_k, before.d_k);
+    vocab_free(&vocab);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
