@@ -122,7 +122,8 @@ ifeq ($(SANITIZE),1)
 # reachable; leaks in attnlab's own code are still reported.
 MESA_SWRAST := $(firstword $(wildcard /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so))
 TEST_ENV += ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:verify_asan_link_order=0 \
-            UBSAN_OPTIONS=print_stacktrace=1 $(if $(MESA_SWRAST),LD_PRELOAD=$(MESA_SWRAST))
+            LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 \
+            $(if $(MESA_SWRAST),LD_PRELOAD=$(MESA_SWRAST))
 endif
 
 # One pass of the tests with the current flags.

@@ -31,5 +31,8 @@ exec xvfb-run -a -s "-screen 0 1600x900x24" bash -euo pipefail -c '
   done
   sleep 0.2
   kill "$pid"
-  wait "$pid" || true
+  trap - EXIT
+  # SIGTERM arrives as a quit event: the app must shut down cleanly (and,
+  # in the sanitizer build, without leaks)
+  wait "$pid"
 '

@@ -19,8 +19,8 @@ Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
     cr_assert_eq(system(cmd), 0);
 
     /* where token 2 ("sat") is drawn in a 1600×900 window */
-    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --scene '%s' --size 1600x900", test_env("ATTNLAB_BIN"),
-             scene);
+    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --scene '%s' --size 1600x900",
+             test_env("ATTNLAB_BIN"), scene);
     FILE *p = popen(cmd, "r");
     static char buf[1 << 20];
     size_t n = fread(buf, 1, sizeof buf - 1, p);
@@ -53,7 +53,8 @@ Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
     cr_assert(scene_load(&after, scene, &vocab, err, sizeof err), "saved file: %s", err);
     cr_assert_eq(after.n, before.n);
     for (int i = 0; i < before.n; i++) {
-        bool changed = after.X[i * 2] != before.X[i * 2] || after.X[i * 2 + 1] != before.X[i * 2 + 1];
+        bool changed =
+            after.X[i * 2] != before.X[i * 2] || after.X[i * 2 + 1] != before.X[i * 2 + 1];
         cr_assert_eq(changed, i == 2, "token %d %s", i, changed ? "changed" : "did not change");
     }
     /* dragged right and up: both coordinates grew */
