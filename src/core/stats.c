@@ -79,3 +79,58 @@ void stats_histogram(const float *x, long count, double lo, double hi, int bins,
         counts[b]++;
     }
 }
+
+double stats_normal_pdf(double x, double var) {
+    return exp(-0.5 * x * x / var) / sqrt(2.0 * 3.14159265358979323846 * var);
+}
+
+/* Softmax of one row of scores (times c) in double: entropy and max weight. */
+static void softmax_stats(const double *s, int n, double c, double *entropy, double *max_w) {
+    double mx = s[0] * c;
+    for (int j = 1; j < n; j++) mx = fmax(mx, s[j] * c);
+    double z = 0;
+    for (int j = 0; j < n; j++) z += exp(s[j] * c - mx);
+    double h = 0, best = 0;
+    for (int j = 0; j < n; j++) {
+        double a = exp(s[j] * c - mx) / z;
+        if (a > 0) h -= a * log(a);
+        best = fmax(best, a);
+    }
+    *entropy = h;
+    *max_w = best;
+}
+
+void stats_width_curves(const Width_Curves_Desc *d, Width_Curves *dest) {
+    int n = d->n, w = d->w, m = d->dk_count;
+    for (int c = 0; c < m; c++)
+        dest->ent_scaled[c] = dest->max_scaled[c] = dest->ent_raw[c] = dest->max_raw[c] = 0;
+    for (int k = 0; k < d->row_count; k++) {
+        int i = d->rows[k];
+        /* raw scores of query i at every width in the grid */
+        for (int j = 0; j < n; j++) {
+            double acc = 0;
+            int r = 0;
+            for (int c = 0; c < m; c++) {
+                for (; r < d->dks[c] && r < w; r++)
+                    acc += (double)d->Q[(long)i * w + r] * d->K[(long)j * w + r];
+                d->scratch[(long)c * n + j] = acc;
+            }
+        }
+        for (int c = 0; c < m; c++) {
+            double h, mx;
+            const double *row = d->scratch + (long)c * n;
+            softmax_stats(row, n, 1.0 / sqrt((double)d->dks[c]), &h, &mx);
+            dest->ent_scaled[c] += h;
+            dest->max_scaled[c] += mx;
+            softmax_stats(row, n, 1.0, &h, &mx);
+            dest->ent_raw[c] += h;
+            dest->max_raw[c] += mx;
+        }
+    }
+    for (int c = 0; c < m && d->row_count > 0; c++) {
+        dest->ent_scaled[c] /= d->row_count;
+        dest->max_scaled[c] /= d->row_count;
+        dest->ent_raw[c] /= d->row_count;
+        dest->max_raw[c] /= d->row_count;
+    }
+}

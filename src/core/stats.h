@@ -11,6 +11,8 @@
  *   stats_row_max(a, m)
  *   stats_mean_var(x, count, mean, var)   two-pass, population variance
  *   stats_histogram(x, count, lo, hi, bins, counts)
+ *   stats_width_curves(desc, dest)   mean entropy / max weight of A against d_k
+ *   stats_normal_pdf(x, var)
  */
 #ifndef ATTN_STATS_H
 #define ATTN_STATS_H
@@ -29,5 +31,26 @@ double stats_row_entropy(const float *a, int m);
 double stats_row_max(const float *a, int m);
 void stats_mean_var(const float *x, long count, double *mean, double *var);
 void stats_histogram(const float *x, long count, double lo, double hi, int bins, int *counts);
+double stats_normal_pdf(double x, double var);
+
+/* How softmax sharpens as the head widens. Because projections are
+ * column-stable, Q and K at width d_k are the first d_k columns of Q and K
+ * at the full width w, so a score at every d_k is a prefix sum of one dot
+ * product: one pass over w coordinates gives the whole curve. */
+typedef struct Width_Curves_Desc {
+    const float *Q, *K; /* n×w, full width */
+    int n, w;
+    const int *rows; /* the query rows averaged over */
+    int row_count;
+    const int *dks; /* widths to evaluate, ascending, each ≤ w */
+    int dk_count;
+    double *scratch; /* dk_count × n doubles */
+} Width_Curves_Desc;
+
+typedef struct Width_Curves {
+    double *ent_scaled, *max_scaled, *ent_raw, *max_raw; /* dk_count each */
+} Width_Curves;
+
+void stats_width_curves(const Width_Curves_Desc *d, Width_Curves *dest);
 
 #endif

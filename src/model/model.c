@@ -93,6 +93,7 @@ void model_free(Model *m) {
     clear(m->undo, &m->undo_count);
     clear(m->redo, &m->redo_count);
     derived_free(&m->derived);
+    labs_free(&m->labs);
 }
 
 bool model_update(Model *m) {

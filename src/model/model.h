@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "labs.h"
 #include "scene.h"
 
 #define MODEL_UNDO_DEPTH 200
@@ -48,6 +49,7 @@ typedef struct Model {
      * new position i came from old position last_perm[i] */
     int last_perm[ATTN_MAX_TOKENS];
     unsigned long last_perm_version;
+    Labs labs; /* the scaling and permutation labs' derived data, on demand */
 } Model;
 
 bool model_init(Model *m, const Scene *scene, const Vocab *vocab);

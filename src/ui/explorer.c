@@ -27,7 +27,7 @@ void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *
 }
 
 /* The smallest "nice" span (1, 1.5, 2, 3, 5 × 10^k) covering v. */
-static float nice_span(float v) {
+float nice_span(float v) {
     static const float steps[] = {1, 1.5f, 2, 3, 5};
     float base = powf(10, floorf(log10f(fmaxf(v, 1e-3f))));
     for (int k = 0; k < 5; k++)
@@ -206,17 +206,11 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
 
 /* ---- controls --------------------------------------------------------------- */
 
-static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
+/* d_k: log-spaced slider; click the number to type one. Shared by the
+ * explorer and the scaling lab. */
+int dk_slider(Ui *ui, View_State *vs, Model *m, Rect rk) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    ui_panel(ui, r, "Controls", false);
-    ui_record(ui, "panel", "controls", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    float row_h = fminf(48, body.h / 5.0f);
-
-    /* d_k: log-spaced slider; click the number to type one */
-    Rect rk = rect_cut_top(&body, row_h);
     ui_record(ui, "slider", "dk", -1, rk);
     float dk = (float)s->d_k;
     int res = ui_slider(ui, ui_id("dk", 0), rk, &dk,
@@ -259,29 +253,37 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
         ui->active = ui_id("dk-type", 0);
     } else {
         if (res & UI_CHANGED) {
-            if (!vs->slider_gesture) {
-                model_gesture_begin(m);
-                vs->slider_gesture = true;
-            }
+            view_slider_gesture(vs, m);
             model_set_dk(m, (int)dk);
         }
     }
 
+    return res;
+}
+
+static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    ui_panel(ui, r, "Controls", false);
+    ui_record(ui, "panel", "controls", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    float row_h = fminf(48, body.h / 5.0f);
+
+    dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
+
     Rect rv = rect_cut_top(&body, row_h);
     ui_record(ui, "slider", "dv", -1, rv);
     float dvv = (float)s->d_v;
-    res = ui_slider(ui, ui_id("dv", 0), rv, &dvv,
-                    &(Slider_Desc){.min = 1,
-                                   .max = ATTN_MAX_DV,
-                                   .log = true,
-                                   .integer = true,
-                                   .label = "d_v — value width",
-                                   .format = "%.0f"});
+    int res = ui_slider(ui, ui_id("dv", 0), rv, &dvv,
+                        &(Slider_Desc){.min = 1,
+                                       .max = ATTN_MAX_DV,
+                                       .log = true,
+                                       .integer = true,
+                                       .label = "d_v — value width",
+                                       .format = "%.0f"});
     if (res & UI_CHANGED) {
-        if (!vs->slider_gesture) {
-            model_gesture_begin(m);
-            vs->slider_gesture = true;
-        }
+        view_slider_gesture(vs, m);
         model_set_dv(m, (int)dvv);
     }
 
@@ -311,10 +313,7 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
         &(Slider_Desc){
             .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"});
     if (res & UI_CHANGED) {
-        if (!vs->slider_gesture) {
-            model_gesture_begin(m);
-            vs->slider_gesture = true;
-        }
+        view_slider_gesture(vs, m);
         model_set_pos_strength(m, roundf(strength * 100) / 100);
     }
 
@@ -331,11 +330,6 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     snprintf(cm_label, sizeof cm_label, "A: %s", colormap_name(vs->weight_map));
     if (ui_button(ui, ui_id("colormap", 0), cm, cm_label, false) & UI_CLICKED)
         vs->weight_map = vs->weight_map == COLORMAP_VIRIDIS ? COLORMAP_CIVIDIS : COLORMAP_VIRIDIS;
-
-    if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {
-        model_gesture_end(m);
-        vs->slider_gesture = false;
-    }
 }
 
 /* ---- selected query ---------------------------------------------------------- */

@@ -76,6 +76,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     float cell = fminf(cw, ch);
     Rect grid = {body.x, body.y, cw * cols, ch * rows};
     res->grid = grid;
+    ui_record(ui, "grid", d->name ? d->name : "heatmap", -1, grid);
     res->cell_w = cw;
     res->cell_h = ch;
     /* the legend sits right beside the cells, not at the far edge */

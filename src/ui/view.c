@@ -15,6 +15,7 @@ void view_init(View_State *vs) {
     vs->drag_point = vs->drag_chip = -1;
     vs->axis0 = 0;
     vs->axis1 = 1;
+    vs->samples = 2000;
 }
 
 const char *view_name(View v) {
@@ -305,7 +306,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"click a row / chip", "select the query shown on the right"},
         {"hover a cell", "see the arithmetic behind s_ij and a_ij"},
         {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)"},
-        {"R  S  I", "reverse · shuffle · restore the original order"},
+        {"R  S  T  I", "reverse · shuffle · rotate by one · restore the order"},
         {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", "undo · redo"},
         {"Ctrl+S", "save the scene"},
         {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom in · out · reset"},
@@ -350,6 +351,7 @@ static void shortcuts(Ui *ui, View_State *vs, Model *m) {
     if (ui_key_char(ui, 's'))
         model_shuffle(m, m->scene.seed + 7919u * (uint32_t)(++vs->shuffle_count));
     if (ui_key_char(ui, 'i')) model_restore_order(m);
+    if (ui_key_char(ui, 't')) model_rotate(m, 1);
     if (ui_key(ui, KEY_UP) && vs->selected > 0) vs->selected--;
     if (ui_key(ui, KEY_DOWN) && vs->selected + 1 < m->scene.n) vs->selected++;
     if (ui_key(ui, KEY_ESCAPE)) vs->status[0] = '\0';
@@ -411,14 +413,27 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
         explorer_frame(ui, vs, m, r);
         break;
     case VIEW_SCALING:
+        scaling_frame(ui, vs, m, r);
+        break;
     case VIEW_PERMUTATION:
-        explorer_frame(ui, vs, m, r);
+        permutation_frame(ui, vs, m, r);
         break;
     default:
         break;
     }
     status_line(ui, vs, m, status);
     if (vs->help) help_overlay(ui, vs);
+    if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {
+        model_gesture_end(m);
+        vs->slider_gesture = false;
+    }
+}
+
+/* A slider being dragged is one undo step, however many values it passes. */
+void view_slider_gesture(View_State *vs, Model *m) {
+    if (vs->slider_gesture) return;
+    model_gesture_begin(m);
+    vs->slider_gesture = true;
 }
 
 void view_frame(Ui *ui, View_State *vs, Model *m) {

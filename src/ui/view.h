@@ -71,6 +71,10 @@ typedef struct View_State {
     bool want_save;
     bool want_quit;
     unsigned long shuffle_count;
+    /* scaling lab */
+    int samples;
+    uint64_t resample;
+    float scaling_lock; /* the S colour range held while d_k moves; 0 = take it now */
     double now;
 } View_State;
 
@@ -83,6 +87,12 @@ const char *view_name(View v);
 
 /* Between view.c and the panel files. */
 void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r);
+void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r);
+void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r);
+int dk_slider(Ui *ui, View_State *vs, Model *m, Rect r);
+void view_slider_gesture(View_State *vs, Model *m);
+float nice_span(float v);
+void plot_frame(Ui *ui, Rect r);
 void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy);
 void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y);
 void subscript(int i, char *buf, size_t size);

@@ -235,3 +235,78 @@ Test(render, screenshot_option_writes_a_png_of_the_requested_size) {
     unlink(path);
     rmdir(dir);
 }
+
+/* Render a view with the binary and find a heatmap grid with --dump-ui. */
+static SDL_Surface *shoot(const char *args, const char *grid_name, Rect *grid) {
+    char dir[] = "/tmp/attnlab-view-XXXXXX", path[128], cmd[1024];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/view.png", dir);
+    snprintf(cmd, sizeof cmd, "'%s' --screenshot '%s' --size 1600x900 %s", test_env("ATTNLAB_BIN"),
+             path, args);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    SDL_Surface *raw = IMG_Load(path);
+    cr_assert(raw, "%s", IMG_GetError());
+    cr_assert_eq(raw->w, 1600);
+    cr_assert_eq(raw->h, 900);
+    SDL_Surface *s = SDL_ConvertSurfaceFormat(raw, SDL_PIXELFORMAT_ABGR8888, 0);
+    SDL_FreeSurface(raw);
+    unlink(path);
+    rmdir(dir);
+    if (!grid_name) return s;
+    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --size 1600x900 %s", test_env("ATTNLAB_BIN"), args);
+    FILE *p = popen(cmd, "r");
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    pclose(p);
+    /* find {"kind": "grid", "id": "<name>", … "rect": [x, y, w, h]} */
+    char key[96];
+    snprintf(key, sizeof key, "\"kind\": \"grid\", \"id\": \"%s\"", grid_name);
+    const char *at = strstr(buf, key);
+    cr_assert(at, "no grid %s in --dump-ui", grid_name);
+    at = strstr(at, "\"rect\": [");
+    cr_assert_eq(sscanf(at, "\"rect\": [%f, %f, %f, %f]", &grid->x, &grid->y, &grid->w, &grid->h),
+                 4);
+    return s;
+}
+
+static const unsigned char *pixel(SDL_Surface *s, int x, int y) {
+    return (const unsigned char *)s->pixels + y * s->pitch + x * 4;
+}
+
+Test(render, every_view_renders_at_1600x900) {
+    const char *views[3] = {"--view explorer", "--view scaling", "--view permutation"};
+    for (int v = 0; v < 3; v++) {
+        SDL_Surface *s = shoot(views[v], NULL, NULL);
+        /* the title bar's background and some bright text both appear */
+        int bright = 0;
+        for (int y = 0; y < 900; y += 5)
+            for (int x = 0; x < 1600; x += 5) bright += pixel(s, x, y)[0] > 200;
+        cr_assert_gt(bright, 500, "%s looks empty", views[v]);
+        SDL_FreeSurface(s);
+    }
+}
+
+Test(render, permutation_difference_is_blank_without_positions_only) {
+    /* d_v = 4 and six tokens: a 6×4 grid of large cells; sample each centre */
+    const char *runs[2] = {"--view permutation --dv 4 --perm '5 4 3 2 1 0'",
+                           "--view permutation --dv 4 --perm '5 4 3 2 1 0' --pos sin"};
+    Color zero = colormap_sample(COLORMAP_DIVERGING, 0.5f);
+    for (int k = 0; k < 2; k++) {
+        Rect g;
+        SDL_Surface *s = shoot(runs[k], "O_diff", &g);
+        int off = 0;
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 4; j++) {
+                int x = (int)(g.x + (j + 0.5f) * g.w / 4), y = (int)(g.y + (i + 0.5f) * g.h / 6);
+                off += !near(pixel(s, x, y), zero, 3);
+            }
+        if (k == 0)
+            cr_assert_eq(off, 0,
+                         "without positions every difference cell is the zero colour (%d are not)",
+                         off);
+        else
+            cr_assert_geq(off, 6, "with positions the difference shows (%d cells off zero)", off);
+        SDL_FreeSurface(s);
+    }
+}

@@ -1,0 +1,414 @@
+/* The two labs. Scaling: the reference's variance experiment run live, and
+ * how softmax sharpens with d_k with and without ÷√d_k. Permutation:
+ * Attention(PX) beside P·Attention(X), and their difference. */
+#include "heatmap.h"
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- small plotting helpers ----------------------------------------------- */
+
+void plot_frame(Ui *ui, Rect r) {
+    draw_rect(ui->dl, r, rgba(20, 22, 27, 255));
+    draw_rect_outline(ui->dl, r, 0, 1, ui->theme->panel_border);
+}
+
+static float lerp(float a, float b, float t) {
+    return a + (b - a) * t;
+}
+
+/* A histogram of counts over [lo, hi] with a density curve over it (scaled
+ * to counts: density × samples × bin width). */
+static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int bins, double lo,
+                      double hi, int samples, double theory_var, Color bar, const char *curve_label,
+                      const char *stats_line) {
+    const Theme *t = ui->theme;
+    ui_panel(ui, r, title, false);
+    ui_record(ui, "panel", title[0] == 'R' ? "hist_raw" : "hist_scaled", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect info = rect_cut_top(&body, lh + 4);
+    ui_label_fit(ui, info, FONT_SANS, t->small_size, ALIGN_LEFT, t->text, stats_line);
+    Rect ticks = rect_cut_bottom(&body, lh + 2);
+    Rect plot = body;
+    plot_frame(ui, plot);
+    double width = (hi - lo) / bins;
+    double peak = samples * width * stats_normal_pdf(0, theory_var);
+    int maxc = 1;
+    for (int b = 0; b < bins; b++) maxc = counts[b] > maxc ? counts[b] : maxc;
+    double ymax = fmax(peak, (double)maxc) * 1.1;
+    float bw = plot.w / bins;
+    for (int b = 0; b < bins; b++) {
+        float h = (float)(counts[b] / ymax) * plot.h;
+        draw_rect(ui->dl, (Rect){plot.x + b * bw + 0.5f, plot.y + plot.h - h, bw - 1, h}, bar);
+    }
+    /* the theory's density, as a polyline */
+    float px = 0, py = 0;
+    for (int k = 0; k <= 120; k++) {
+        double x = lo + (hi - lo) * k / 120.0;
+        double y = samples * width * stats_normal_pdf(x, theory_var);
+        float sx = plot.x + plot.w * (float)k / 120.0f, sy = plot.y + plot.h - (float)(y / ymax) * plot.h;
+        if (k) draw_line(ui->dl, px, py, sx, sy, 2.5f, t->highlight);
+        px = sx;
+        py = sy;
+    }
+    draw_text(ui->dl, FONT_SANS, t->small_size, plot.x + plot.w - 6, plot.y + 4, ALIGN_RIGHT,
+              t->highlight, curve_label);
+    const double marks[5] = {lo, lo / 2, 0, hi / 2, hi};
+    for (int k = 0; k < 5; k++) {
+        float sx = lerp(plot.x, plot.x + plot.w, (float)((marks[k] - lo) / (hi - lo)));
+        char buf[24];
+        snprintf(buf, sizeof buf, "%.3g", marks[k]);
+        draw_line(ui->dl, sx, plot.y + plot.h, sx, plot.y + plot.h + 4, 1.5f, t->text_dim);
+        draw_text(ui->dl, FONT_MONO, t->small_size, sx, ticks.y + 2,
+                  k == 0 ? ALIGN_LEFT : k == 4 ? ALIGN_RIGHT : ALIGN_CENTER, t->text_dim, buf);
+    }
+}
+
+/* A curve against d_k on a log axis 1…1024, two series, a marker at d_k. */
+static void width_plot(Ui *ui, Rect r, const char *title, const char *name, const int *dks,
+                       int count, const double *scaled, const double *raw, double ymax, int dk_now,
+                       bool scaled_now, const char *y_label) {
+    const Theme *t = ui->theme;
+    ui_panel(ui, r, title, false);
+    ui_record(ui, "panel", name, -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect legend = rect_cut_top(&body, lh + 4);
+    Rect ticks = rect_cut_bottom(&body, lh + 2);
+    Rect yax = rect_cut_left(&body, 44);
+    Rect plot = body;
+    plot_frame(ui, plot);
+    /* legend: which line is which */
+    float lx = legend.x;
+    draw_line(ui->dl, lx, legend.y + lh * 0.5f, lx + 24, legend.y + lh * 0.5f, 3, t->accent);
+    draw_text(ui->dl, FONT_SANS, t->small_size, lx + 30, legend.y, ALIGN_LEFT, t->text, "÷ √d_k");
+    lx += 30 + ui_text_width(ui, FONT_SANS, t->small_size, "÷ √d_k") + 18;
+    draw_line(ui->dl, lx, legend.y + lh * 0.5f, lx + 24, legend.y + lh * 0.5f, 3, t->query);
+    draw_text(ui->dl, FONT_SANS, t->small_size, lx + 30, legend.y, ALIGN_LEFT, t->text, "unscaled");
+    float lmax = logf(1024.0f);
+    for (int k = 0; k <= 5; k++) {
+        int v = 1 << (2 * k);
+        float sx = plot.x + plot.w * logf((float)v) / lmax;
+        draw_line(ui->dl, sx, plot.y, sx, plot.y + plot.h, 1, t->grid);
+        char buf[16];
+        snprintf(buf, sizeof buf, "%d", v);
+        draw_text(ui->dl, FONT_MONO, t->small_size, sx, ticks.y + 2,
+                  k == 0 ? ALIGN_LEFT : k == 5 ? ALIGN_RIGHT : ALIGN_CENTER, t->text_dim, buf);
+    }
+    for (int k = 0; k <= 2; k++) {
+        float sy = plot.y + plot.h * (1 - k / 2.0f);
+        char buf[16];
+        snprintf(buf, sizeof buf, "%.2g", ymax * k / 2.0);
+        draw_line(ui->dl, plot.x, sy, plot.x + plot.w, sy, 1, t->grid);
+        draw_text(ui->dl, FONT_MONO, t->small_size, yax.x + yax.w - 4, sy - lh * 0.5f, ALIGN_RIGHT,
+                  t->text_dim, buf);
+    }
+    draw_text(ui->dl, FONT_SANS, t->small_size, legend.x + legend.w, legend.y, ALIGN_RIGHT,
+              t->text_dim, y_label);
+    const double *series[2] = {scaled, raw};
+    const Color colours[2] = {t->accent, t->query};
+    for (int s = 0; s < 2; s++) {
+        float px = 0, py = 0;
+        for (int c = 0; c < count; c++) {
+            float sx = plot.x + plot.w * logf((float)dks[c]) / lmax;
+            float sy = plot.y + plot.h * (1 - (float)(series[s][c] / ymax));
+            if (c) draw_line(ui->dl, px, py, sx, sy, 3, colours[s]);
+            draw_circle(ui->dl, sx, sy, 3.5f, colours[s]);
+            px = sx;
+            py = sy;
+        }
+    }
+    /* where the scene is now */
+    float mx = plot.x + plot.w * logf((float)dk_now) / lmax;
+    draw_line(ui->dl, mx, plot.y, mx, plot.y + plot.h, 2, t->highlight);
+    char now[48];
+    snprintf(now, sizeof now, "d_k = %d%s", dk_now, scaled_now ? "" : " (unscaled)");
+    draw_text(ui->dl, FONT_SANS, t->small_size, mx + (mx > plot.x + plot.w * 0.7f ? -6 : 6),
+              plot.y + plot.h - lh - 4, mx > plot.x + plot.w * 0.7f ? ALIGN_RIGHT : ALIGN_LEFT,
+              t->highlight, now);
+}
+
+/* ---- scaling lab ------------------------------------------------------------ */
+
+void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    model_update(m); /* a key or click earlier this frame may have changed the scene */
+    const Scene *s = &m->scene;
+    Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.42f, 380), 760));
+    rect_cut_left(&r, t->pad);
+
+    /* the experiment: controls, then the raw and scaled histograms */
+    Rect ctl = rect_cut_top(&left, fminf(150, left.h * 0.28f));
+    rect_cut_top(&left, t->pad);
+    ui_panel(ui, ctl, "The experiment: q, k with independent N(0, 1) coordinates", false);
+    ui_record(ui, "panel", "experiment", -1, ctl);
+    Rect body = rect_inset(ctl, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    float row_h = body.h * 0.5f;
+    dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
+    Rect row = body;
+    Rect smp = rect_cut_left(&row, row.w * 0.62f);
+    rect_cut_left(&row, t->pad);
+    float samples = (float)vs->samples;
+    ui_record(ui, "slider", "samples", -1, smp);
+    if (ui_slider(ui, ui_id("samples", 0), smp, &samples,
+                  &(Slider_Desc){.min = 100, .max = LAB_MAX_SAMPLES, .log = true, .integer = true,
+                                 .label = "samples", .format = "%.0f"}) &
+        UI_CHANGED)
+        vs->samples = (int)samples;
+    Rect rs = rect_inset(row, 4);
+    ui_record(ui, "button", "resample", -1, rs);
+    if (ui_button(ui, ui_id("resample", 0), rs, "⟳ re-sample", false) & UI_CLICKED) vs->resample++;
+
+    uint64_t seed = (uint64_t)s->seed * 1000003u + vs->resample;
+    if (!labs_experiment(&m->labs, seed, s->d_k, vs->samples)) {
+        view_set_status(vs, true, "Out of memory for the experiment");
+        return;
+    }
+    const Lab_Experiment *e = &m->labs.exp;
+    Rect hr = rect_cut_top(&left, (left.h - t->pad) * 0.5f);
+    rect_cut_top(&left, t->pad);
+    char line[200], curve[64];
+    snprintf(line, sizeof line, "mean %.3f (theory 0)   variance %.2f (theory d_k = %d)",
+             e->stats.raw_mean, e->stats.raw_var, e->d_k);
+    snprintf(curve, sizeof curve, "N(0, %d)", e->d_k);
+    histogram(ui, hr, "Raw ⟨q, k⟩", e->hist_raw, LAB_HIST_BINS, e->raw_lo, e->raw_hi, e->samples,
+              (double)e->d_k, t->query, curve, line);
+    snprintf(line, sizeof line, "mean %.3f (theory 0)   variance %.3f (theory 1)",
+             e->stats.scaled_mean, e->stats.scaled_var);
+    histogram(ui, left, "Scaled ⟨q, k⟩/√d_k", e->hist_scaled, LAB_HIST_BINS, e->scaled_lo,
+              e->scaled_hi, e->samples, 1.0, t->accent, "N(0, 1)", line);
+
+    /* the scene: entropy and max weight against d_k, then S with a held colour range */
+    if (!labs_curves(&m->labs, s)) {
+        view_set_status(vs, true, "Out of memory for the d_k curves");
+        return;
+    }
+    const Lab_Curves *c = &m->labs.curves;
+    Rect top = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
+    rect_cut_top(&r, t->pad);
+    Rect ent = rect_cut_left(&top, (top.w - t->pad) * 0.5f);
+    rect_cut_left(&top, t->pad);
+    char ylab[48];
+    snprintf(ylab, sizeof ylab, "uniform = ln %d = %.2f", s->n, log((double)s->n));
+    width_plot(ui, ent, "Mean entropy of A's rows", "entropy_plot", c->dks, c->count, c->ent_scaled,
+               c->ent_raw, fmax(log((double)s->n), 1e-3), s->d_k, s->scaled, ylab);
+    width_plot(ui, top, "Mean max weight of A's rows", "max_plot", c->dks, c->count, c->max_scaled,
+               c->max_raw, 1.0, s->d_k, s->scaled, "one-hot = 1");
+
+    const Attn *a = &m->derived.attn;
+    float smax = 0;
+    for (long k = 0; k < (long)s->n * s->n; k++) smax = fmaxf(smax, fabsf(a->S[k]));
+    if (vs->scaling_lock <= 0) vs->scaling_lock = fmaxf(smax, 1e-3f);
+    Rect sr = rect_cut_left(&r, fminf(r.w * 0.62f, r.w - 220));
+    rect_cut_left(&r, t->pad);
+    const char *labels[ATTN_MAX_TOKENS];
+    for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
+    char caption[120];
+    snprintf(caption, sizeof caption, "colours held at ±%.2f; now max |s| = %.2f",
+             (double)vs->scaling_lock, (double)smax);
+    Heatmap_Result hs;
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.id = ui_id("S", 2), .name = "S", .r = sr,
+                               .title = s->scaled ? "S = QKᵀ/√d_k" : "S = QKᵀ (unscaled)",
+                               .caption = caption, .values = a->S, .rows = s->n, .cols = s->n,
+                               .vmin = -vs->scaling_lock, .vmax = vs->scaling_lock,
+                               .map = COLORMAP_DIVERGING, .row_labels = labels, .col_labels = labels,
+                               .format = "%.1f", .selected_row = -1, .mark_row = -1, .mark_col = -1},
+               &hs);
+    if (hs.hover_row >= 0) {
+        vs->hover_row = hs.hover_row;
+        vs->hover_col = hs.hover_col;
+    }
+    /* the switches that matter here, and what the numbers say */
+    ui_panel(ui, r, "Try it", false);
+    ui_record(ui, "panel", "scaling_controls", -1, r);
+    Rect tb = rect_inset(r, t->pad);
+    rect_cut_top(&tb, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    bool scaled = s->scaled;
+    Rect tg = rect_cut_top(&tb, 36);
+    ui_record(ui, "toggle", "scale", -1, tg);
+    if (ui_toggle(ui, ui_id("scale", 2), tg, "÷ √d_k", &scaled) & UI_CHANGED)
+        model_set_scaled(m, scaled);
+    Rect lb = rect_cut_top(&tb, 36);
+    ui_record(ui, "button", "relock", -1, lb);
+    if (ui_button(ui, ui_id("relock", 0), lb, "hold colours at now", false) & UI_CLICKED)
+        vs->scaling_lock = fmaxf(smax, 1e-3f);
+    rect_cut_top(&tb, 8);
+    /* mean max weight at the current width, from the rows of A */
+    double mean_max = 0, mean_h = 0;
+    for (int i = 0; i < s->n; i++) {
+        mean_max += stats_row_max(&a->A[(long)i * s->n], s->n);
+        mean_h += stats_row_entropy(&a->A[(long)i * s->n], s->n);
+    }
+    mean_max /= s->n;
+    mean_h /= s->n;
+    float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 4;
+    char buf[96];
+    snprintf(buf, sizeof buf, "mean max a = %.3f", mean_max);
+    ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->text, buf);
+    snprintf(buf, sizeof buf, "mean entropy = %.3f", mean_h);
+    ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->text, buf);
+    ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
+                 mean_max > 0.9 ? "nearly one-hot: softmax has collapsed" : "weights still spread");
+}
+
+/* ---- permutation lab ------------------------------------------------------------ */
+
+void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    int n = s->n, dv = s->d_v;
+    /* the comparison needs Attention(PX) of the scene as it is now, even if a
+     * key earlier this frame just reordered it */
+    model_update(m);
+    if (!labs_permutation(&m->labs, s, &m->derived)) {
+        view_set_status(vs, true, "Out of memory for the permutation lab");
+        return;
+    }
+    const Lab_Permutation *p = &m->labs.perm;
+    const Attn *a = &m->derived.attn;
+    const char *now_labels[ATTN_MAX_TOKENS], *orig_labels[ATTN_MAX_TOKENS];
+    for (int i = 0; i < n; i++) {
+        now_labels[i] = s->tokens[i];
+        orig_labels[s->origin[i]] = s->tokens[i];
+    }
+
+    /* left: P itself, the reorder buttons, positions */
+    Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.26f, 260), 460));
+    rect_cut_left(&r, t->pad);
+    Rect ctl = rect_cut_bottom(&left, fminf(250, left.h * 0.45f));
+    rect_cut_bottom(&left, t->pad);
+    static float P[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS];
+    bool small = n <= 64;
+    if (small) {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
+    }
+    Heatmap_Result hp;
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.id = ui_id("P", 0), .name = "P", .r = left,
+                               .title = "Permutation P",
+                               .caption = "row i has its 1 in column p[i]: slot i holds token p[i]",
+                               .values = small ? P : a->A, .rows = n, .cols = n, .vmin = 0,
+                               .vmax = 1, .map = COLORMAP_CIVIDIS, .row_labels = now_labels,
+                               .col_labels = orig_labels, .row_axis = "now", .col_axis = "original",
+                               .format = NULL, .selected_row = -1, .mark_row = -1, .mark_col = -1,
+                               .row_offset = vs->animating ? vs->row_offset : NULL},
+               &hp);
+
+    ui_panel(ui, ctl, "Reorder", false);
+    ui_record(ui, "panel", "reorder", -1, ctl);
+    Rect body = rect_inset(ctl, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    float bh = fminf(38, (body.h - 3 * 6) / 4);
+    Rect b1 = rect_cut_top(&body, bh);
+    rect_cut_top(&body, 6);
+    Rect b2 = rect_cut_top(&body, bh);
+    rect_cut_top(&body, 6);
+    static const char *const names[4] = {"Shuffle (S)", "Reverse (R)", "Rotate (T)", "Restore (I)"};
+    Rect cells[4];
+    cells[0] = rect_cut_left(&b1, (b1.w - 6) * 0.5f);
+    rect_cut_left(&b1, 6);
+    cells[1] = b1;
+    cells[2] = rect_cut_left(&b2, (b2.w - 6) * 0.5f);
+    rect_cut_left(&b2, 6);
+    cells[3] = b2;
+    static const char *const ids[4] = {"perm_shuffle", "perm_reverse", "perm_rotate", "perm_restore"};
+    for (int k = 0; k < 4; k++) {
+        ui_record(ui, "button", ids[k], -1, cells[k]);
+        if (ui_button(ui, ui_id(ids[k], 0), cells[k], names[k], false) & UI_CLICKED) {
+            if (k == 0) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
+            if (k == 1) model_reverse(m);
+            if (k == 2) model_rotate(m, 1);
+            if (k == 3) model_restore_order(m);
+        }
+    }
+    Rect pr = rect_cut_top(&body, bh);
+    rect_cut_top(&body, 6);
+    bool pos_on = s->pos == POS_SIN;
+    ui_record(ui, "toggle", "pos", -1, pr);
+    if (ui_toggle(ui, ui_id("pos", 3), pr, "add positions (sinusoidal)", &pos_on) & UI_CHANGED)
+        model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
+    float strength = s->pos_strength;
+    Rect sr = rect_cut_top(&body, fmaxf(bh, 36));
+    ui_record(ui, "slider", "pos_strength", -1, sr);
+    if (ui_slider(ui, ui_id("strength", 3), sr, &strength,
+                  &(Slider_Desc){.min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength",
+                                 .format = "%.2f"}) &
+        UI_CHANGED) {
+        view_slider_gesture(vs, m);
+        model_set_pos_strength(m, roundf(strength * 100) / 100);
+    }
+
+    /* the verdict, large: this is the number the lab is about */
+    Rect verdict = rect_cut_top(&r, 64);
+    rect_cut_top(&r, t->pad);
+    bool same = p->max_diff_O <= 1e-5 && p->max_diff_A <= 1e-5;
+    draw_round_rect(ui->dl, verdict, t->radius, same ? rgba(20, 70, 55, 255) : rgba(90, 45, 20, 255));
+    ui_record(ui, "panel", "verdict", -1, verdict);
+    char line[240];
+    snprintf(line, sizeof line, "max |Attention(PX) − P·Attention(X)| = %.1e  (outputs)   %.1e  (weights)",
+             p->max_diff_O, p->max_diff_A);
+    Rect v1 = rect_inset(verdict, 8);
+    Rect v1a = rect_cut_top(&v1, v1.h * 0.5f);
+    ui_label_fit(ui, v1a, FONT_BOLD, t->text_size, ALIGN_LEFT, t->text, line);
+    ui_label_fit(ui, v1, FONT_SANS, t->small_size, ALIGN_LEFT, t->text,
+                 same ? (s->pos == POS_SIN ? "Equal up to float rounding (positions are on but this order matches the original)."
+                                           : "Equal up to float rounding: without positions, attention cannot see order — outputs move with their tokens.")
+                      : "Different: positions were added by slot, so the same words in a new order get new outputs.");
+
+    /* two rows of three: A(PX) | P·A(X)·Pᵀ | ΔA  and  O(PX) | P·O(X) | ΔO */
+    Rect rowA = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
+    rect_cut_top(&r, t->pad);
+    float w3 = (rowA.w - 2 * t->pad) / 3;
+    float omax = 0;
+    for (long k = 0; k < (long)n * dv; k++) omax = fmaxf(omax, fabsf(p->pO[k]));
+    if (omax < 1e-6f) omax = 1;
+    const float *offs = vs->animating ? vs->row_offset : NULL;
+    struct {
+        const char *name, *title, *caption;
+        const float *v;
+        int cols;
+        float lo, hi;
+        Colormap map;
+        bool labels_cols;
+    } cells6[6] = {
+        {"A_PX", "Attention(PX): A", "the scene as it is now", a->A, n, 0, 1, vs->weight_map, true},
+        {"A_P", "P·A(X)·Pᵀ", "original order's A, moved", p->pA, n, 0, 1, vs->weight_map, true},
+        {"A_diff", "difference", "symmetric range ±1", p->dA, n, -1, 1, COLORMAP_DIVERGING, true},
+        {"O_PX", "Attention(PX): outputs", "rows o_i", a->O, dv, -omax, omax, COLORMAP_DIVERGING, false},
+        {"O_P", "P·Attention(X)", "original order's outputs, moved", p->pO, dv, -omax, omax, COLORMAP_DIVERGING, false},
+        {"O_diff", "difference", "same colour range as the outputs", p->dO, dv, -omax, omax, COLORMAP_DIVERGING, false},
+    };
+    for (int k = 0; k < 6; k++) {
+        Rect *row = k < 3 ? &rowA : &r;
+        Rect cell = k % 3 == 2 ? *row : rect_cut_left(row, w3);
+        if (k % 3 != 2) rect_cut_left(row, t->pad);
+        Heatmap_Result hr;
+        ui_heatmap(ui,
+                   &(Heatmap_Desc){.id = ui_id(cells6[k].name, 0), .name = cells6[k].name, .r = cell,
+                                   .title = cells6[k].title, .caption = cells6[k].caption,
+                                   .values = cells6[k].v, .rows = n, .cols = cells6[k].cols,
+                                   .vmin = cells6[k].lo, .vmax = cells6[k].hi, .map = cells6[k].map,
+                                   .row_labels = now_labels,
+                                   .col_labels = cells6[k].labels_cols ? now_labels : NULL,
+                                   .format = NULL, .selected_row = -1, .mark_row = -1,
+                                   .mark_col = -1, .row_offset = offs,
+                                   .col_offset = cells6[k].labels_cols ? offs : NULL,
+                                   .stretch = !cells6[k].labels_cols},
+                   &hr);
+        if (hr.hover_row >= 0) {
+            char sub[24];
+            subscript(hr.hover_row + 1, sub, sizeof sub);
+            snprintf(vs->hover_text, sizeof vs->hover_text, "%s: row %s (%s), column %d = %.3g",
+                     cells6[k].title, sub, s->tokens[hr.hover_row], hr.hover_col,
+                     (double)cells6[k].v[(long)hr.hover_row * cells6[k].cols + hr.hover_col]);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+/* src/ui/labs.c and src/model/labs.c: the numbers the labs show come from
+ * core and agree with an independent recomputation. */
+#include "core/attention.h"
+#include "core/perm.h"
+#include "core/posenc.h"
+#include "core/projection.h"
+#include "harness.h"
+
+#include <math.h>
+
+static Harness h;
+
+static void open_default(void) {
+    harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
+}
+
+static void close_default(void) {
+    harness_close(&h);
+}
+
+TestSuite(labs, .init = open_default, .fini = close_default);
+
+/* Attention of the scene's tokens in the given order (rows of X0 picked by
+ * order), positions by slot when on; returns the outputs in a fresh buffer. */
+static float *outputs(const Scene *s, const float *X0, const int *order) {
+    int n = s->n, d = s->d;
+    float *X = malloc(sizeof(float) * n * d), *P = NULL;
+    float *WQ = malloc(sizeof(float) * d * s->d_k), *WK = malloc(sizeof(float) * d * s->d_k);
+    float *WV = malloc(sizeof(float) * d * s->d_v);
+    perm_apply_rows(order, n, X0, d, X);
+    if (s->pos == POS_SIN) {
+        P = malloc(sizeof(float) * n * d);
+        posenc_sinusoidal(n, d, s->pos_strength, P);
+    }
+    proj_fill(s->seed, PROJ_Q, d, s->d_k, WQ);
+    proj_fill(s->seed, PROJ_K, d, s->d_k, WK);
+    proj_fill(s->seed, PROJ_V, d, s->d_v, WV);
+    Attn a = {0};
+    cr_assert(attn_reserve(&a, n, d, s->d_k, s->d_v));
+    attn_compute(&a, &(Attn_Desc){.n = n, .d = d, .d_k = s->d_k, .d_v = s->d_v, .scaled = s->scaled,
+                                  .X = X, .P = P, .W_Q = WQ, .W_K = WK, .W_V = WV});
+    float *O = malloc(sizeof(float) * n * s->d_v);
+    memcpy(O, a.O, sizeof(float) * n * s->d_v);
+    attn_free(&a);
+    free(X);
+    free(P);
+    free(WQ);
+    free(WK);
+    free(WV);
+    return O;
+}
+
+static double independent_max_diff(const Scene *original, const int *p) {
+    int n = original->n, dv = original->d_v, id[ATTN_MAX_TOKENS];
+    perm_identity(n, id);
+    float *OX = outputs(original, original->X, id); /* Attention(X) */
+    float *OPX = outputs(original, original->X, p); /* Attention(PX) */
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < dv; c++) m = fmax(m, fabs((double)OPX[i * dv + c] - OX[p[i] * dv + c]));
+    free(OX);
+    free(OPX);
+    return m;
+}
+
+static bool draw_list_has(const char *needle) {
+    for (int k = 0; k < h.dl.count; k++)
+        if (h.dl.cmds[k].kind == DRAW_TEXT) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "%.*s", h.dl.cmds[k].text.len, h.dl.text + h.dl.cmds[k].text.offset);
+            if (strstr(buf, needle)) return true;
+        }
+    return false;
+}
+
+Test(labs, printed_difference_matches_an_independent_recomputation) {
+    static Scene original;
+    original = h.m.scene;
+    h.vs.view = VIEW_PERMUTATION;
+    harness_key(&h, KEY_CHAR, 'r', false, false); /* reverse */
+    harness_key(&h, KEY_CHAR, 't', false, false); /* and rotate by one */
+    harness_frame(&h);
+    int p[ATTN_MAX_TOKENS];
+    memcpy(p, h.m.scene.origin, sizeof(int) * 6);
+    double want = independent_max_diff(&original, p);
+    const Lab_Permutation *lp = &h.m.labs.perm;
+    cr_assert(lp->valid);
+    cr_assert_float_eq(lp->max_diff_O, want, 1e-12, "lab %g vs independent %g", lp->max_diff_O, want);
+    cr_assert_leq(want, 1e-5, "without positions the two agree up to rounding: %g", want);
+    char printed[64];
+    snprintf(printed, sizeof printed, "= %.1e  (outputs)", lp->max_diff_O);
+    cr_assert(draw_list_has(printed), "the view prints '%s'", printed);
+
+    /* positions on: order now matters, and by far more than rounding */
+    const Ui_Record *tg = harness_find(&h, "toggle", "pos", -1);
+    harness_click(&h, rect_cx(tg), rect_cy(tg));
+    cr_assert_eq(h.m.scene.pos, POS_SIN);
+    original.pos = POS_SIN;
+    want = independent_max_diff(&original, p);
+    cr_assert_float_eq(lp->max_diff_O, want, 1e-12);
+    cr_assert_gt(want, 1e-3, "with positions the difference is large: %g", want);
+    snprintf(printed, sizeof printed, "= %.1e  (outputs)", want);
+    cr_assert(draw_list_has(printed), "the view prints '%s'", printed);
+}
+
+Test(labs, restoring_the_order_makes_p_the_identity) {
+    h.vs.view = VIEW_PERMUTATION;
+    harness_key(&h, KEY_CHAR, 's', false, false);
+    harness_key(&h, KEY_CHAR, 'i', false, false);
+    harness_frame(&h);
+    cr_assert_eq(h.m.labs.perm.max_diff_O, 0.0, "same order, same numbers, bit for bit");
+}
+
+static double var_sd(int dk, int n) {
+    return sqrt((2.0 * dk * dk + 6.0 * dk) / n); /* see tests/core/test_stats.c */
+}
+
+Test(labs, experiment_histograms_count_every_sample_and_match_theory) {
+    h.vs.view = VIEW_SCALING;
+    const int dks[3] = {4, 64, 512};
+    for (int k = 0; k < 3; k++) {
+        model_set_dk(&h.m, dks[k]);
+        harness_frame(&h);
+        const Lab_Experiment *e = &h.m.labs.exp;
+        cr_assert(e->valid);
+        cr_assert_eq(e->d_k, dks[k]);
+        long raw = 0, scaled = 0;
+        for (int b = 0; b < LAB_HIST_BINS; b++) {
+            raw += e->hist_raw[b];
+            scaled += e->hist_scaled[b];
+        }
+        cr_assert_eq(raw, e->samples);
+        cr_assert_eq(scaled, e->samples);
+        cr_assert(fabs(e->stats.raw_var - dks[k]) <= 5 * var_sd(dks[k], e->samples), "d_k %d: %g",
+                  dks[k], e->stats.raw_var);
+        cr_assert(fabs(e->stats.scaled_var - 1) <= 5 * var_sd(dks[k], e->samples) / dks[k]);
+    }
+}
+
+Test(labs, resample_draws_new_numbers) {
+    h.vs.view = VIEW_SCALING;
+    harness_frame(&h);
+    double before = h.m.labs.exp.stats.raw_var;
+    const Ui_Record *b = harness_find(&h, "button", "resample", -1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    cr_assert_neq(h.m.labs.exp.stats.raw_var, before);
+}
+
+Test(labs, moving_dk_updates_the_lab_in_the_same_frame) {
+    h.vs.view = VIEW_SCALING;
+    harness_frame(&h);
+    const Ui_Record *sl = harness_find(&h, "slider", "dk", -1);
+    harness_press(&h, sl->r.x + sl->r.w - 2, sl->r.y + sl->r.h * 0.75f);
+    /* the frame that moved the slider already shows the new experiment */
+    cr_assert_eq(h.m.scene.d_k, 1024);
+    cr_assert_eq(h.m.labs.exp.d_k, 1024);
+    harness_release(&h);
+}
+
+Test(labs, curves_are_finite_and_unscaled_collapses) {
+    h.vs.view = VIEW_SCALING;
+    harness_frame(&h);
+    const Lab_Curves *c = &h.m.labs.curves;
+    cr_assert(c->valid);
+    cr_assert_eq(c->dks[0], 1);
+    cr_assert_eq(c->dks[c->count - 1], 1024);
+    for (int k = 0; k < c->count; k++) {
+        cr_assert(isfinite(c->ent_scaled[k]) && isfinite(c->ent_raw[k]));
+        cr_assert_leq(c->ent_raw[k], c->ent_scaled[k] + 1e-9);
+    }
+    /* at d_k = 1024 unscaled, attention is far sharper than scaled */
+    cr_assert_gt(c->max_raw[c->count - 1], c->max_scaled[c->count - 1] + 0.1);
+}
