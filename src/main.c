@@ -2,6 +2,7 @@
  * answers without a window (--export, --experiment, …) or opens the app. */
 #include "core/stats.h"
 #include "model/export.h"
+#include "model/lesson.h"
 #include "model/scene.h"
 #include "model/scene_file.h"
 #include "platform/app.h"
@@ -21,6 +22,35 @@ static int run_experiment(const Scene *s, const Cli_Options *o) {
            r.d_k, r.samples, (unsigned long long)r.seed, r.raw_mean, r.raw_var, r.scaled_mean,
            r.scaled_var);
     return 0;
+}
+
+/* --check-lessons DIR: parse and play every lesson; 0 only if all pass. */
+static int check_lessons(const char *dir, const Vocab *vocab, const char *data_dir) {
+    static Lesson_Index index;
+    static Lesson lesson;
+    char err[1200];
+    if (!lesson_index_scan(&index, dir, err, sizeof err)) {
+        fprintf(stderr, "attnlab: --check-lessons: %s\n", err);
+        return 2;
+    }
+    if (index.count == 0) {
+        fprintf(stderr, "attnlab: --check-lessons: no lessons (*.md) in %s\n", dir);
+        return 2;
+    }
+    int failed = 0;
+    for (int k = 0; k < index.count; k++) {
+        if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
+            !lesson_check(&lesson, vocab, data_dir, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            failed++;
+            continue;
+        }
+        int goals = 0;
+        for (int s = 0; s < lesson.step_count; s++) goals += lesson.steps[s].goal_count;
+        printf("ok  %s  (%d steps, %d goals)\n", index.path[k], lesson.step_count, goals);
+    }
+    printf("%d passed, %d failed\n", index.count - failed, failed);
+    return failed ? 2 : 0;
 }
 
 int main(int argc, char **argv) {
@@ -58,6 +88,11 @@ int main(int argc, char **argv) {
         scene_path = path;
     }
     int status = 0;
+    if (opts.mode == CLI_CHECK_LESSONS) {
+        status = check_lessons(opts.check_dir, &vocab, data_dir);
+        vocab_free(&vocab);
+        return status;
+    }
     if (!scene_load(&scene, scene_path, &vocab, err, sizeof err)) {
         fprintf(stderr, "attnlab: %s\n", err);
         status = 2;

@@ -104,9 +104,15 @@ bool labs_curves(Labs *labs, const Scene *s) {
     }
     int rows[LAB_CURVE_ROWS], m = n < LAB_CURVE_ROWS ? n : LAB_CURVE_ROWS;
     for (int k = 0; k < m; k++) rows[k] = (int)((long)k * n / m);
-    stats_width_curves(&(Width_Curves_Desc){.Q = labs->qf, .K = labs->kf, .n = n, .w = w,
-                                            .rows = rows, .row_count = m, .dks = c->dks,
-                                            .dk_count = c->count, .scratch = labs->scratch},
+    stats_width_curves(&(Width_Curves_Desc){.Q = labs->qf,
+                                            .K = labs->kf,
+                                            .n = n,
+                                            .w = w,
+                                            .rows = rows,
+                                            .row_count = m,
+                                            .dks = c->dks,
+                                            .dk_count = c->count,
+                                            .scratch = labs->scratch},
                        &(Width_Curves){c->ent_scaled, c->max_scaled, c->ent_raw, c->max_raw});
     c->key = key;
     c->valid = true;

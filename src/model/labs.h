@@ -53,10 +53,10 @@ typedef struct Lab_Curves {
 typedef struct Lab_Permutation {
     bool valid;
     uint64_t key;
-    Scene *base;      /* the scene in its original order */
-    Derived derived;  /* Attention(X) */
-    float *pA, *pO;   /* P·A(X)·Pᵀ and P·O(X): rows (and columns) moved like the tokens */
-    float *dA, *dO;   /* Attention(PX) − P·Attention(X) */
+    Scene *base;     /* the scene in its original order */
+    Derived derived; /* Attention(X) */
+    float *pA, *pO;  /* P·A(X)·Pᵀ and P·O(X): rows (and columns) moved like the tokens */
+    float *dA, *dO;  /* Attention(PX) − P·Attention(X) */
     double max_diff_A, max_diff_O;
     long cap_nn, cap_nv;
 } Lab_Permutation;

@@ -9,10 +9,12 @@
 #include "app.h"
 
 #include "../model/jsonw.h"
+#include "../model/lesson.h"
 #include "../model/scene_file.h"
 #include "../render/image.h"
 #include "../render/render.h"
 #include "../ui/view.h"
+#include "paths.h"
 
 #include <SDL.h>
 #include <SDL_image.h>
@@ -40,7 +42,37 @@ typedef struct App {
     Ui_Input in;
     bool quit;
     bool render_ready, model_ready, dl_ready;
+    Lesson *lesson;
+    Scene *lesson_saved;
+    Lesson_Index lesson_index;
 } App;
+
+/* Lesson storage for the view (allocated once), the lesson menu, and
+ * --lesson: a lesson that does not load is a bad file, exit 2. */
+static bool setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Scene **saved,
+                          Lesson_Index *index, char *err, size_t errsz) {
+    *lesson = malloc(sizeof **lesson);
+    *saved = malloc(sizeof **saved);
+    if (!*lesson || !*saved) {
+        snprintf(err, errsz, "attnlab: out of memory for lessons");
+        return false;
+    }
+    char dir[4200], why[600];
+    paths_join(desc->data_dir, "lessons", dir, sizeof dir);
+    if (!lesson_index_scan(index, dir, why, sizeof why)) index->count = 0; /* menu says none */
+    vs->lesson = *lesson;
+    vs->lesson_saved = *saved;
+    vs->lesson_index = index;
+    vs->data_dir = desc->data_dir;
+    if (desc->opts->lesson_path) {
+        if (!lesson_load(*lesson, desc->opts->lesson_path, why, sizeof why)) {
+            snprintf(err, errsz, "attnlab: %s", why);
+            return false;
+        }
+        vs->lesson_pending = true;
+    }
+    return true;
+}
 
 static bool open_window(App *a, int w, int h, bool hidden, bool fullscreen, char *err,
                         size_t errsz) {
@@ -100,10 +132,13 @@ static bool start(App *a, char *err, size_t errsz) {
     view_init(&a->vs);
     a->vs.view = a->desc->opts->view;
     a->zoom = a->desc->opts->ui_scale;
-    return true;
+    return setup_lessons(&a->vs, a->desc, &a->lesson, &a->lesson_saved, &a->lesson_index, err,
+                         errsz);
 }
 
 static void stop(App *a) {
+    free(a->lesson);
+    free(a->lesson_saved);
     if (a->model_ready) model_free(&a->model);
     if (a->render_ready) render_shutdown(&a->render);
     if (a->dl_ready) draw_free(&a->dl);
@@ -377,15 +412,21 @@ static int dump_ui_mode(const App_Desc *desc) {
     static Ui ui;
     static View_State vs;
     static Ui_Record records[UI_MAX_RECORDS];
+    static Lesson_Index index;
+    Lesson *lesson = NULL;
+    Scene *saved = NULL;
     int status = 0;
+    view_init(&vs);
     if (!draw_init(&dl, &(Draw_Desc){0}) || !model_init(&model, desc->scene, desc->vocab)) {
         fprintf(stderr, "attnlab: out of memory laying out the interface\n");
         status = 1;
+    } else if (!setup_lessons(&vs, desc, &lesson, &saved, &index, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        status = 2;
     } else {
         float z = o->ui_scale;
         ui_init(&ui, &dl, font_text_metrics(&atlas, z));
         ui.records = records;
-        view_init(&vs);
         vs.view = o->view;
         Ui_Input in = {.mx = -1000, .my = -1000};
         for (int pass = 0; pass < 2; pass++) {
@@ -413,6 +454,8 @@ static int dump_ui_mode(const App_Desc *desc) {
         }
         printf("  ]\n}\n");
     }
+    free(lesson);
+    free(saved);
     model_free(&model);
     draw_free(&dl);
     font_unload(&atlas);

@@ -348,7 +348,9 @@ static void selected_query(Ui *ui, View_State *vs, Model *m, Rect r) {
     float fs = t->small_size, lh = ui_line_height(ui, FONT_SANS, fs);
 
     /* columns: key token | score s_ij (number, bar) | weight a_ij (bar with number) */
-    const float col_tok = 0.24f, col_num = 0.17f, col_bar = 0.22f;
+    /* the number column is never narrower than its widest number */
+    float num_need = (ui_text_width(ui, FONT_MONO, fs, "-00.00") + 8) / r.w;
+    const float col_num = fmaxf(0.17f, num_need), col_tok = 0.24f, col_bar = 0.41f - col_num;
     Rect hdr = rect_cut_top(&body, lh + 2);
     rect_cut_left(&hdr, hdr.w * col_tok);
     Rect hs = rect_cut_left(&hdr, r.w * (col_num + col_bar) - t->pad);

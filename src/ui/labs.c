@@ -50,7 +50,8 @@ static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int 
     for (int k = 0; k <= 120; k++) {
         double x = lo + (hi - lo) * k / 120.0;
         double y = samples * width * stats_normal_pdf(x, theory_var);
-        float sx = plot.x + plot.w * (float)k / 120.0f, sy = plot.y + plot.h - (float)(y / ymax) * plot.h;
+        float sx = plot.x + plot.w * (float)k / 120.0f,
+              sy = plot.y + plot.h - (float)(y / ymax) * plot.h;
         if (k) draw_line(ui->dl, px, py, sx, sy, 2.5f, t->highlight);
         px = sx;
         py = sy;
@@ -64,7 +65,10 @@ static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int 
         snprintf(buf, sizeof buf, "%.3g", marks[k]);
         draw_line(ui->dl, sx, plot.y + plot.h, sx, plot.y + plot.h + 4, 1.5f, t->text_dim);
         draw_text(ui->dl, FONT_MONO, t->small_size, sx, ticks.y + 2,
-                  k == 0 ? ALIGN_LEFT : k == 4 ? ALIGN_RIGHT : ALIGN_CENTER, t->text_dim, buf);
+                  k == 0   ? ALIGN_LEFT
+                  : k == 4 ? ALIGN_RIGHT
+                           : ALIGN_CENTER,
+                  t->text_dim, buf);
     }
 }
 
@@ -98,7 +102,10 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
         char buf[16];
         snprintf(buf, sizeof buf, "%d", v);
         draw_text(ui->dl, FONT_MONO, t->small_size, sx, ticks.y + 2,
-                  k == 0 ? ALIGN_LEFT : k == 5 ? ALIGN_RIGHT : ALIGN_CENTER, t->text_dim, buf);
+                  k == 0   ? ALIGN_LEFT
+                  : k == 5 ? ALIGN_RIGHT
+                           : ALIGN_CENTER,
+                  t->text_dim, buf);
     }
     for (int k = 0; k <= 2; k++) {
         float sy = plot.y + plot.h * (1 - k / 2.0f);
@@ -108,8 +115,11 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
         draw_text(ui->dl, FONT_MONO, t->small_size, yax.x + yax.w - 4, sy - lh * 0.5f, ALIGN_RIGHT,
                   t->text_dim, buf);
     }
-    draw_text(ui->dl, FONT_SANS, t->small_size, legend.x + legend.w, legend.y, ALIGN_RIGHT,
-              t->text_dim, y_label);
+    /* the y label goes after the legend, only where it fits */
+    float used = lx + 30 + ui_text_width(ui, FONT_SANS, t->small_size, "unscaled") + 12;
+    if (used + ui_text_width(ui, FONT_SANS, t->small_size, y_label) <= legend.x + legend.w)
+        draw_text(ui->dl, FONT_SANS, t->small_size, legend.x + legend.w, legend.y, ALIGN_RIGHT,
+                  t->text_dim, y_label);
     const double *series[2] = {scaled, raw};
     const Color colours[2] = {t->accent, t->query};
     for (int s = 0; s < 2; s++) {
@@ -157,8 +167,12 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     float samples = (float)vs->samples;
     ui_record(ui, "slider", "samples", -1, smp);
     if (ui_slider(ui, ui_id("samples", 0), smp, &samples,
-                  &(Slider_Desc){.min = 100, .max = LAB_MAX_SAMPLES, .log = true, .integer = true,
-                                 .label = "samples", .format = "%.0f"}) &
+                  &(Slider_Desc){.min = 100,
+                                 .max = LAB_MAX_SAMPLES,
+                                 .log = true,
+                                 .integer = true,
+                                 .label = "samples",
+                                 .format = "%.0f"}) &
         UI_CHANGED)
         vs->samples = (int)samples;
     Rect rs = rect_inset(row, 4);
@@ -214,12 +228,23 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
              (double)vs->scaling_lock, (double)smax);
     Heatmap_Result hs;
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("S", 2), .name = "S", .r = sr,
+               &(Heatmap_Desc){.id = ui_id("S", 2),
+                               .name = "S",
+                               .r = sr,
                                .title = s->scaled ? "S = QKᵀ/√d_k" : "S = QKᵀ (unscaled)",
-                               .caption = caption, .values = a->S, .rows = s->n, .cols = s->n,
-                               .vmin = -vs->scaling_lock, .vmax = vs->scaling_lock,
-                               .map = COLORMAP_DIVERGING, .row_labels = labels, .col_labels = labels,
-                               .format = "%.1f", .selected_row = -1, .mark_row = -1, .mark_col = -1},
+                               .caption = caption,
+                               .values = a->S,
+                               .rows = s->n,
+                               .cols = s->n,
+                               .vmin = -vs->scaling_lock,
+                               .vmax = vs->scaling_lock,
+                               .map = COLORMAP_DIVERGING,
+                               .row_labels = labels,
+                               .col_labels = labels,
+                               .format = "%.1f",
+                               .selected_row = -1,
+                               .mark_row = -1,
+                               .mark_col = -1},
                &hs);
     if (hs.hover_row >= 0) {
         vs->hover_row = hs.hover_row;
@@ -292,13 +317,25 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     }
     Heatmap_Result hp;
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("P", 0), .name = "P", .r = left,
+               &(Heatmap_Desc){.id = ui_id("P", 0),
+                               .name = "P",
+                               .r = left,
                                .title = "Permutation P",
                                .caption = "row i has its 1 in column p[i]: slot i holds token p[i]",
-                               .values = small ? P : a->A, .rows = n, .cols = n, .vmin = 0,
-                               .vmax = 1, .map = COLORMAP_CIVIDIS, .row_labels = now_labels,
-                               .col_labels = orig_labels, .row_axis = "now", .col_axis = "original",
-                               .format = NULL, .selected_row = -1, .mark_row = -1, .mark_col = -1,
+                               .values = small ? P : a->A,
+                               .rows = n,
+                               .cols = n,
+                               .vmin = 0,
+                               .vmax = 1,
+                               .map = COLORMAP_CIVIDIS,
+                               .row_labels = now_labels,
+                               .col_labels = orig_labels,
+                               .row_axis = "now",
+                               .col_axis = "original",
+                               .format = NULL,
+                               .selected_row = -1,
+                               .mark_row = -1,
+                               .mark_col = -1,
                                .row_offset = vs->animating ? vs->row_offset : NULL},
                &hp);
 
@@ -319,7 +356,8 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     cells[2] = rect_cut_left(&b2, (b2.w - 6) * 0.5f);
     rect_cut_left(&b2, 6);
     cells[3] = b2;
-    static const char *const ids[4] = {"perm_shuffle", "perm_reverse", "perm_rotate", "perm_restore"};
+    static const char *const ids[4] = {"perm_shuffle", "perm_reverse", "perm_rotate",
+                                       "perm_restore"};
     for (int k = 0; k < 4; k++) {
         ui_record(ui, "button", ids[k], -1, cells[k]);
         if (ui_button(ui, ui_id(ids[k], 0), cells[k], names[k], false) & UI_CLICKED) {
@@ -338,30 +376,39 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     float strength = s->pos_strength;
     Rect sr = rect_cut_top(&body, fmaxf(bh, 36));
     ui_record(ui, "slider", "pos_strength", -1, sr);
-    if (ui_slider(ui, ui_id("strength", 3), sr, &strength,
-                  &(Slider_Desc){.min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength",
-                                 .format = "%.2f"}) &
+    if (ui_slider(
+            ui, ui_id("strength", 3), sr, &strength,
+            &(Slider_Desc){
+                .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
         UI_CHANGED) {
         view_slider_gesture(vs, m);
         model_set_pos_strength(m, roundf(strength * 100) / 100);
     }
 
     /* the verdict, large: this is the number the lab is about */
-    Rect verdict = rect_cut_top(&r, 64);
+    Rect verdict = rect_cut_top(&r, ui_line_height(ui, FONT_BOLD, t->text_size) +
+                                        2 * ui_line_height(ui, FONT_SANS, t->small_size) + 22);
     rect_cut_top(&r, t->pad);
     bool same = p->max_diff_O <= 1e-5 && p->max_diff_A <= 1e-5;
-    draw_round_rect(ui->dl, verdict, t->radius, same ? rgba(20, 70, 55, 255) : rgba(90, 45, 20, 255));
+    draw_round_rect(ui->dl, verdict, t->radius,
+                    same ? rgba(20, 70, 55, 255) : rgba(90, 45, 20, 255));
     ui_record(ui, "panel", "verdict", -1, verdict);
     char line[240];
-    snprintf(line, sizeof line, "max |Attention(PX) − P·Attention(X)| = %.1e  (outputs)   %.1e  (weights)",
+    snprintf(line, sizeof line,
+             "max |Attention(PX) − P·Attention(X)| = %.1e  (outputs)   %.1e  (weights)",
              p->max_diff_O, p->max_diff_A);
     Rect v1 = rect_inset(verdict, 8);
-    Rect v1a = rect_cut_top(&v1, v1.h * 0.5f);
+    Rect v1a = rect_cut_top(&v1, ui_line_height(ui, FONT_BOLD, t->text_size) + 4);
     ui_label_fit(ui, v1a, FONT_BOLD, t->text_size, ALIGN_LEFT, t->text, line);
-    ui_label_fit(ui, v1, FONT_SANS, t->small_size, ALIGN_LEFT, t->text,
-                 same ? (s->pos == POS_SIN ? "Equal up to float rounding (positions are on but this order matches the original)."
-                                           : "Equal up to float rounding: without positions, attention cannot see order — outputs move with their tokens.")
-                      : "Different: positions were added by slot, so the same words in a new order get new outputs.");
+    ui_text_wrapped(ui, v1, FONT_SANS, t->small_size, t->text,
+                    same ? (s->pos == POS_SIN
+                                ? "Equal up to float rounding (positions are on but this order "
+                                  "matches the original)."
+                                : "Equal up to float rounding: without positions, attention cannot "
+                                  "see order — outputs move with their tokens.")
+                         : "Different: positions were added by slot, so the same words in a new "
+                           "order get new outputs.",
+                    true);
 
     /* two rows of three: A(PX) | P·A(X)·Pᵀ | ΔA  and  O(PX) | P·O(X) | ΔO */
     Rect rowA = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
@@ -382,9 +429,12 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         {"A_PX", "Attention(PX): A", "the scene as it is now", a->A, n, 0, 1, vs->weight_map, true},
         {"A_P", "P·A(X)·Pᵀ", "original order's A, moved", p->pA, n, 0, 1, vs->weight_map, true},
         {"A_diff", "difference", "symmetric range ±1", p->dA, n, -1, 1, COLORMAP_DIVERGING, true},
-        {"O_PX", "Attention(PX): outputs", "rows o_i", a->O, dv, -omax, omax, COLORMAP_DIVERGING, false},
-        {"O_P", "P·Attention(X)", "original order's outputs, moved", p->pO, dv, -omax, omax, COLORMAP_DIVERGING, false},
-        {"O_diff", "difference", "same colour range as the outputs", p->dO, dv, -omax, omax, COLORMAP_DIVERGING, false},
+        {"O_PX", "Attention(PX): outputs", "rows o_i", a->O, dv, -omax, omax, COLORMAP_DIVERGING,
+         false},
+        {"O_P", "P·Attention(X)", "original order's outputs, moved", p->pO, dv, -omax, omax,
+         COLORMAP_DIVERGING, false},
+        {"O_diff", "difference", "same colour range as the outputs", p->dO, dv, -omax, omax,
+         COLORMAP_DIVERGING, false},
     };
     for (int k = 0; k < 6; k++) {
         Rect *row = k < 3 ? &rowA : &r;
@@ -392,14 +442,24 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         if (k % 3 != 2) rect_cut_left(row, t->pad);
         Heatmap_Result hr;
         ui_heatmap(ui,
-                   &(Heatmap_Desc){.id = ui_id(cells6[k].name, 0), .name = cells6[k].name, .r = cell,
-                                   .title = cells6[k].title, .caption = cells6[k].caption,
-                                   .values = cells6[k].v, .rows = n, .cols = cells6[k].cols,
-                                   .vmin = cells6[k].lo, .vmax = cells6[k].hi, .map = cells6[k].map,
+                   &(Heatmap_Desc){.id = ui_id(cells6[k].name, 0),
+                                   .name = cells6[k].name,
+                                   .r = cell,
+                                   .title = cells6[k].title,
+                                   .caption = cells6[k].caption,
+                                   .values = cells6[k].v,
+                                   .rows = n,
+                                   .cols = cells6[k].cols,
+                                   .vmin = cells6[k].lo,
+                                   .vmax = cells6[k].hi,
+                                   .map = cells6[k].map,
                                    .row_labels = now_labels,
                                    .col_labels = cells6[k].labels_cols ? now_labels : NULL,
-                                   .format = NULL, .selected_row = -1, .mark_row = -1,
-                                   .mark_col = -1, .row_offset = offs,
+                                   .format = NULL,
+                                   .selected_row = -1,
+                                   .mark_row = -1,
+                                   .mark_col = -1,
+                                   .row_offset = offs,
                                    .col_offset = cells6[k].labels_cols ? offs : NULL,
                                    .stretch = !cells6[k].labels_cols},
                    &hr);

@@ -23,6 +23,10 @@ void ui_begin(Ui *ui, const Ui_Input *in, float w, float h) {
 }
 
 void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r) {
+    /* the panel a lesson points at gets a bright frame, whatever drew it */
+    if (ui->highlight && ui->highlight[0] && !strcmp(kind, "panel") && !strcmp(name, ui->highlight))
+        draw_rect_outline(ui->dl, rect_inset(r, -4), ui->theme->radius + 4, 4,
+                          ui->theme->highlight);
     if (!ui->records || ui->record_count == UI_MAX_RECORDS) return;
     ui->records[ui->record_count++] = (Ui_Record){kind, name, index, r};
 }
@@ -247,4 +251,30 @@ int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *d) {
     draw_circle(ui->dl, kx, ky, ui->active == id ? 10 : 8, t->text);
     if (ui->hot == id || ui->active == id) draw_circle_outline(ui->dl, kx, ky, 12, 2, t->accent);
     return res;
+}
+
+float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
+                      bool draw) {
+    float lh = ui_line_height(ui, font, size), y = r.y;
+    const char *p = text;
+    while (*p) {
+        /* take as many words as fit; a word longer than the line is cut */
+        const char *line_end = p, *scan = p;
+        while (*scan) {
+            const char *w = scan;
+            while (*w == ' ') w++;
+            const char *e = w;
+            while (*e && *e != ' ') e++;
+            if (ui_text_widthn(ui, font, size, p, (int)(e - p)) > r.w && line_end != p) break;
+            line_end = e;
+            scan = e;
+            if (ui_text_widthn(ui, font, size, p, (int)(e - p)) > r.w) break;
+        }
+        if (draw && y + lh <= r.y + r.h + 0.5f)
+            draw_textn(ui->dl, font, size, r.x, y, ALIGN_LEFT, c, p, (int)(line_end - p));
+        y += lh;
+        p = line_end;
+        while (*p == ' ') p++;
+    }
+    return y - r.y;
 }

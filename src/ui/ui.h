@@ -13,6 +13,7 @@
  *   ui_button(ui, id, r, label, desc)     ui_toggle(ui, id, r, label, &value)
  *   ui_slider(ui, id, r, &value, desc)
  *   ui_label(ui, r, text, desc)           text aligned inside a rectangle
+ *   ui_text_wrapped(ui, r, font, size, c, text, draw)  word-wrapped; returns the height
  *   rect helpers: rect_cut_left/right/top/bottom, rect_inset, rect_contains
  */
 #ifndef ATTN_UI_H
@@ -94,6 +95,7 @@ typedef struct Ui {
     const Theme *theme;
     Ui_Record *records; /* NULL: not recording */
     int record_count;
+    const char *highlight; /* a lesson points at the panel with this name */
 } Ui;
 
 typedef struct Slider_Desc {
@@ -122,6 +124,8 @@ int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *desc
 void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);
+float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
+                      bool draw);
 
 uint32_t ui_id(const char *name, int index);
 void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r);

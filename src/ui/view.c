@@ -32,7 +32,7 @@ void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
 }
 
 bool view_wants_frames(const View_State *vs) {
-    return vs->animating;
+    return vs->animating || vs->showing;
 }
 
 void subscript(int i, char *buf, size_t size) {
@@ -88,6 +88,11 @@ static void top_bar(Ui *ui, View_State *vs, Model *m, Rect r) {
             vs->view = (View)v;
     }
     Rect help = rect_cut_right(&row, 44);
+    Rect lessons = rect_cut_right(&row, t->text_size * 6);
+    rect_cut_right(&row, 6);
+    ui_record(ui, "button", "lessons", -1, lessons);
+    if (ui_button(ui, ui_id("lessons", 0), lessons, "☰ Lessons", vs->lesson_active) & UI_CLICKED)
+        vs->lesson_menu = !vs->lesson_menu;
     ui_record(ui, "button", "help", -1, help);
     if (ui_button(ui, ui_id("help", 0), help, "?", vs->help) & UI_CLICKED) vs->help = !vs->help;
     rect_cut_right(&row, 6);
@@ -313,6 +318,8 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"F11", "fullscreen"},
         {"F12", "save a PNG of the window"},
         {"F5", "reload shaders"},
+        {"← →  PgUp PgDn", "previous · next lesson step"},
+        {"Home  End", "first · last lesson step"},
         {"F1  or  ?", "this help · Esc closes it"},
     };
     int count = (int)(sizeof lines / sizeof *lines);
@@ -337,8 +344,9 @@ static void help_overlay(Ui *ui, View_State *vs) {
 
 static void shortcuts(Ui *ui, View_State *vs, Model *m) {
     if (vs->editing || vs->typing_dk) return;
+    lesson_keys(ui, vs, m);
     if (ui_key(ui, KEY_F1) || ui_key_char(ui, '?')) vs->help = !vs->help;
-    if (vs->help) return;
+    if (vs->help || vs->lesson_menu) return;
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL))
         if (!model_undo(m)) view_set_status(vs, false, "Nothing to undo");
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL | UI_MOD_SHIFT) || ui_shortcut(ui, 'y', UI_MOD_CTRL))
@@ -389,6 +397,12 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     vs->now = ui->in.time;
     if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
     if (vs->selected < 0) vs->selected = 0;
+    if (vs->lesson_pending) {
+        vs->lesson_pending = false;
+        char err[600];
+        if (!lesson_enter(vs, m, err, sizeof err)) view_set_status(vs, true, "%s", err);
+    }
+    ui->highlight = vs->lesson_active ? vs->highlight : NULL;
     shortcuts(ui, vs, m);
     animate(ui, vs, m);
     vs->hover_token = -1;
@@ -408,6 +422,11 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     token_chips(ui, vs, m, rect_cut_top(&r, 48));
     vs->hover_row = vs->hover_col = -1;
     rect_cut_top(&r, t->pad);
+    if (vs->lesson_active) {
+        Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 340), 560));
+        rect_cut_right(&r, t->pad);
+        lesson_frame(ui, vs, m, lr);
+    }
     switch (vs->view) {
     case VIEW_EXPLORER:
         explorer_frame(ui, vs, m, r);
@@ -423,6 +442,7 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     }
     status_line(ui, vs, m, status);
     if (vs->help) help_overlay(ui, vs);
+    if (vs->lesson_menu) lesson_menu(ui, vs, m);
     if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {
         model_gesture_end(m);
         vs->slider_gesture = false;

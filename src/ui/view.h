@@ -13,6 +13,7 @@
 #ifndef ATTN_VIEW_H
 #define ATTN_VIEW_H
 
+#include "../model/lesson.h"
 #include "../model/model.h"
 #include "ui.h"
 
@@ -75,6 +76,21 @@ typedef struct View_State {
     int samples;
     uint64_t resample;
     float scaling_lock; /* the S colour range held while d_k moves; 0 = take it now */
+    /* lessons: storage is the platform's (one Lesson and one Scene, allocated
+     * once); the view only fills and reads it */
+    Lesson *lesson;
+    Scene *lesson_saved; /* the student's own scene, given back on leaving */
+    View lesson_saved_view;
+    const Lesson_Index *lesson_index;
+    const char *data_dir;
+    bool lesson_active, lesson_pending, lesson_menu;
+    int lesson_step;
+    char highlight[32];
+    int goal_state[LESSON_MAX_GOALS]; /* 1 met, 0 not yet, -1 cannot tell (error) */
+    bool showing;                     /* "show me" is playing a solution */
+    int show_goal, show_action;
+    double show_t0;
+    float show_from_x, show_from_y;
     double now;
 } View_State;
 
@@ -89,6 +105,11 @@ const char *view_name(View v);
 void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r);
 void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r);
 void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r);
+void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r);
+void lesson_keys(Ui *ui, View_State *vs, Model *m);
+void lesson_menu(Ui *ui, View_State *vs, Model *m);
+bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz);
+void lesson_leave(View_State *vs, Model *m);
 int dk_slider(Ui *ui, View_State *vs, Model *m, Rect r);
 void view_slider_gesture(View_State *vs, Model *m);
 float nice_span(float v);

@@ -272,3 +272,45 @@ Test(cli, no_gl_context_is_a_clear_error) {
     cr_assert_eq(access("/tmp/attnlab-never-written.png", F_OK), -1, "no file is written");
     run_free(&r);
 }
+
+Test(cli, check_lessons_passes_the_shipped_lessons) {
+    char args[1200];
+    snprintf(args, sizeof args, "--check-lessons '%s/lessons'", test_env("ATTNLAB_DATA"));
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, " passed, 0 failed\n"), "%s", r.out);
+    run_free(&r);
+}
+
+Test(cli, check_lessons_fails_on_a_broken_lesson) {
+    char dir[] = "/tmp/attnlab-lessons-XXXXXX", cmd[1200];
+    cr_assert(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "cp '%s/lessons/01-tokens-become-vectors.md' '%s/' && cp "
+             "'%s/lessons/bad-solution-misses.md' '%s/'",
+             test_env("ATTNLAB_DATA"), dir, test_env("ATTNLAB_TESTDATA"), dir);
+    cr_assert_eq(system(cmd), 0);
+    char args[256];
+    snprintf(args, sizeof args, "--check-lessons '%s'", dir);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    char want[300];
+    snprintf(want, sizeof want,
+             "%s/bad-solution-misses.md:10: the solution does not reach its goal\n", dir);
+    cr_assert_str_eq(r.err, want);
+    cr_assert(strstr(r.out, "1 passed, 1 failed"), "%s", r.out);
+    run_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(cli, a_bad_lesson_file_exits_2_naming_file_and_line) {
+    char args[1200];
+    snprintf(args, sizeof args, "--dump-ui --lesson '%s/lessons/bad-unknown-directive.md'",
+             test_env("ATTNLAB_TESTDATA"));
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "bad-unknown-directive.md:6: unknown directive 'frobnicate'\n"), "%s",
+              r.err);
+    run_free(&r);
+}

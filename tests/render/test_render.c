@@ -310,3 +310,29 @@ Test(render, permutation_difference_is_blank_without_positions_only) {
         SDL_FreeSurface(s);
     }
 }
+
+Test(render, a_lesson_step_shows_its_text) {
+    char args[1200];
+    snprintf(args, sizeof args, "--lesson '%s/lessons/01-tokens-become-vectors.md'",
+             test_env("ATTNLAB_DATA"));
+    /* the lesson panel's rectangle from --dump-ui, then bright text pixels inside it */
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --size 1600x900 %s", test_env("ATTNLAB_BIN"), args);
+    FILE *p = popen(cmd, "r");
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    cr_assert_eq(pclose(p), 0);
+    const char *at = strstr(buf, "\"kind\": \"panel\", \"id\": \"lesson\"");
+    cr_assert(at, "no lesson panel in the layout");
+    Rect r;
+    at = strstr(at, "\"rect\": [");
+    cr_assert_eq(sscanf(at, "\"rect\": [%f, %f, %f, %f]", &r.x, &r.y, &r.w, &r.h), 4);
+    SDL_Surface *s = shoot(args, NULL, NULL);
+    /* the upper part of the panel holds the step's prose: many light pixels */
+    int text = 0;
+    for (int y = (int)r.y + 60; y < (int)(r.y + r.h * 0.5f); y++)
+        for (int x = (int)r.x + 10; x < (int)(r.x + r.w - 10); x++) text += pixel(s, x, y)[0] > 180;
+    cr_assert_gt(text, 2000, "only %d text pixels in the lesson panel", text);
+    SDL_FreeSurface(s);
+}

@@ -37,8 +37,16 @@ static float *outputs(const Scene *s, const float *X0, const int *order) {
     proj_fill(s->seed, PROJ_V, d, s->d_v, WV);
     Attn a = {0};
     cr_assert(attn_reserve(&a, n, d, s->d_k, s->d_v));
-    attn_compute(&a, &(Attn_Desc){.n = n, .d = d, .d_k = s->d_k, .d_v = s->d_v, .scaled = s->scaled,
-                                  .X = X, .P = P, .W_Q = WQ, .W_K = WK, .W_V = WV});
+    attn_compute(&a, &(Attn_Desc){.n = n,
+                                  .d = d,
+                                  .d_k = s->d_k,
+                                  .d_v = s->d_v,
+                                  .scaled = s->scaled,
+                                  .X = X,
+                                  .P = P,
+                                  .W_Q = WQ,
+                                  .W_K = WK,
+                                  .W_V = WV});
     float *O = malloc(sizeof(float) * n * s->d_v);
     memcpy(O, a.O, sizeof(float) * n * s->d_v);
     attn_free(&a);
@@ -67,7 +75,8 @@ static bool draw_list_has(const char *needle) {
     for (int k = 0; k < h.dl.count; k++)
         if (h.dl.cmds[k].kind == DRAW_TEXT) {
             char buf[512];
-            snprintf(buf, sizeof buf, "%.*s", h.dl.cmds[k].text.len, h.dl.text + h.dl.cmds[k].text.offset);
+            snprintf(buf, sizeof buf, "%.*s", h.dl.cmds[k].text.len,
+                     h.dl.text + h.dl.cmds[k].text.offset);
             if (strstr(buf, needle)) return true;
         }
     return false;
@@ -85,7 +94,8 @@ Test(labs, printed_difference_matches_an_independent_recomputation) {
     double want = independent_max_diff(&original, p);
     const Lab_Permutation *lp = &h.m.labs.perm;
     cr_assert(lp->valid);
-    cr_assert_float_eq(lp->max_diff_O, want, 1e-12, "lab %g vs independent %g", lp->max_diff_O, want);
+    cr_assert_float_eq(lp->max_diff_O, want, 1e-12, "lab %g vs independent %g", lp->max_diff_O,
+                       want);
     cr_assert_leq(want, 1e-5, "without positions the two agree up to rounding: %g", want);
     char printed[64];
     snprintf(printed, sizeof printed, "= %.1e  (outputs)", lp->max_diff_O);

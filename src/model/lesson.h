@@ -1,0 +1,175 @@
+/* Lessons: Markdown files that set the app up step by step and set goals
+ * checked live against the state.
+ *
+ * The format is documented in lessons/README.md. md4c parses the Markdown;
+ * '# Title' names the lesson, each '## Heading' starts a step, and fenced
+ * ```attnlab blocks hold directives: set-up actions (dk 64, scale off, pos
+ * sin 1, view scaling, order 5 4 3 2 1 0, select sat, move cat 0.5 0.2,
+ * highlight A, …) and goals with their solutions. Problems are reported as
+ * "FILE:LINE: problem".
+ *
+ *   lesson_parse(l, text, len, name, err, errsz)   fill a (heap-allocated) Lesson
+ *   lesson_load(l, path, err, errsz)
+ *   lesson_apply(actions, count, env, err, errsz)  run set-up or solution actions
+ *   lesson_goal_met(goal, env, err, errsz)         1 met, 0 not, -1 error (err says)
+ *   lesson_check(l, vocab, data_dir, err, errsz)   parse-level problems are caught
+ *       by lesson_parse; this plays every step: each goal must be unmet when its
+ *       step starts and met after its solution
+ *   lesson_index_scan(index, dir, err, errsz)     the lessons in a folder, by file name
+ *   lesson_view_name(v)
+ *   lesson_find_token(scene, ref)   "#3" is position 3, a word its first occurrence; -1 if none
+ */
+#ifndef ATTN_LESSON_H
+#define ATTN_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+#define LESSON_MAX_STEPS   24
+#define LESSON_MAX_ACTIONS 384
+#define LESSON_MAX_GOALS   4
+#define LESSON_MAX_CONDS   4
+#define LESSON_MAX_ORDER   64
+#define LESSON_MAX_SPANS   6000
+#define LESSON_TEXT_BYTES  (96 * 1024)
+#define LESSON_FILE_MAX    (512 * 1024)
+#define LESSON_INDEX_MAX   64
+
+typedef enum Lesson_View { LV_EXPLORER = 0, LV_SCALING, LV_PERMUTATION, LV_COUNT } Lesson_View;
+
+typedef enum Action_Kind {
+    ACT_SCENE,
+    ACT_TOKENS,
+    ACT_DK,
+    ACT_DV,
+    ACT_D,
+    ACT_SEED,
+    ACT_SCALE,
+    ACT_POS,
+    ACT_VIEW,
+    ACT_ORDER,
+    ACT_SELECT,
+    ACT_MOVE,
+    ACT_REVERSE,
+    ACT_SHUFFLE,
+    ACT_ROTATE,
+    ACT_RESTORE,
+    ACT_HIGHLIGHT,
+} Action_Kind;
+
+typedef struct Lesson_Action {
+    Action_Kind kind;
+    int line;
+    int i;      /* the number for dk, dv, d, seed, view, rotate; on/off for scale; mode for pos */
+    float x, y; /* move: the coordinates; pos: strength in x */
+    int n;      /* order: length */
+    int order[LESSON_MAX_ORDER];
+    char text[128]; /* scene file, sentence, token for select/move, panel for highlight */
+} Lesson_Action;
+
+typedef enum Cond_Kind {
+    COND_WEIGHT,
+    COND_SCORE,
+    COND_DK,
+    COND_DV,
+    COND_SCALE,
+    COND_POS,
+    COND_VIEW,
+    COND_MEAN_MAX,
+    COND_MEAN_ENTROPY,
+    COND_ORDER,
+    COND_PERM_DIFF,
+    COND_SELECTED,
+    COND_X, /* one coordinate of one token's embedding */
+    COND_D,
+    COND_N,
+} Cond_Kind;
+
+typedef enum Cmp { CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ } Cmp;
+typedef enum Order_Cond { ORDER_REVERSED, ORDER_ORIGINAL, ORDER_CHANGED } Order_Cond;
+
+typedef struct Lesson_Cond {
+    Cond_Kind kind;
+    char a[32], b[32]; /* tokens: a word or #position */
+    Cmp cmp;
+    double value;
+    int i; /* on/off, pos mode, view, order condition */
+} Lesson_Cond;
+
+typedef struct Lesson_Goal {
+    int line;
+    char label[200];
+    Lesson_Cond conds[LESSON_MAX_CONDS];
+    int cond_count;
+    int sol_first, sol_count; /* into Lesson.actions */
+} Lesson_Goal;
+
+typedef enum Span_Kind {
+    SPAN_TEXT,      /* styled text */
+    SPAN_PARAGRAPH, /* a new paragraph starts */
+    SPAN_HEADING,   /* a new heading line starts */
+    SPAN_ITEM,      /* a new list item starts (bullet) */
+    SPAN_BREAK,     /* a line break inside a paragraph */
+} Span_Kind;
+
+enum { STYLE_BOLD = 1, STYLE_EMPH = 2, STYLE_CODE = 4, STYLE_MATH = 8, STYLE_SUB = 16, STYLE_SUP = 32 };
+
+typedef struct Lesson_Span {
+    unsigned char kind, style;
+    int off, len; /* into Lesson.text */
+} Lesson_Span;
+
+typedef struct Lesson_Step {
+    int line;
+    char title[128];
+    int span_first, span_count;
+    int act_first, act_count; /* set-up */
+    Lesson_Goal goals[LESSON_MAX_GOALS];
+    int goal_count;
+} Lesson_Step;
+
+typedef struct Lesson {
+    char path[512];
+    char title[128];
+    int setup_first, setup_count; /* before the first step */
+    Lesson_Step steps[LESSON_MAX_STEPS];
+    int step_count;
+    Lesson_Action actions[LESSON_MAX_ACTIONS];
+    int action_count;
+    Lesson_Span spans[LESSON_MAX_SPANS];
+    int span_count;
+    char text[LESSON_TEXT_BYTES];
+    int text_len;
+} Lesson;
+
+/* What lesson actions and goals act on: the model plus the two pieces of
+ * view state a lesson can set (which view, which query) and its highlight. */
+typedef struct Lesson_Env {
+    Model *m;
+    const char *data_dir; /* scenes are read from data_dir/assets/scenes */
+    int view;
+    int selected;
+    char highlight[32];
+} Lesson_Env;
+
+typedef struct Lesson_Index {
+    int count;
+    char path[LESSON_INDEX_MAX][512];
+    char title[LESSON_INDEX_MAX][128];
+} Lesson_Index;
+
+bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, char *err,
+                  size_t errsz);
+bool lesson_load(Lesson *l, const char *path, char *err, size_t errsz);
+bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz);
+int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t errsz);
+bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
+                  size_t errsz);
+bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz);
+const char *lesson_view_name(int v);
+void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
+int lesson_find_token(const Scene *s, const char *ref);
+
+#endif

@@ -1,0 +1,339 @@
+/* The lesson panel: the step's text rendered from Markdown, its goals with
+ * live check marks, "show me", and stepping through the lesson. Entering a
+ * lesson keeps the student's scene; leaving gives it back. */
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- entering, stepping, leaving ------------------------------------------- */
+
+static Lesson_Env env_of(View_State *vs, Model *m) {
+    Lesson_Env env = {.m = m, .data_dir = vs->data_dir, .view = (int)vs->view, .selected = vs->selected};
+    snprintf(env.highlight, sizeof env.highlight, "%s", vs->highlight);
+    return env;
+}
+
+static void env_back(View_State *vs, const Lesson_Env *env) {
+    vs->view = (View)env->view;
+    vs->selected = env->selected;
+    snprintf(vs->highlight, sizeof vs->highlight, "%s", env->highlight);
+}
+
+static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
+    Lesson *l = vs->lesson;
+    if (step < 0 || step >= l->step_count) return;
+    Lesson_Env env = env_of(vs, m);
+    env.highlight[0] = '\0';
+    char err[600];
+    bool ok = true;
+    if (from_start) ok = lesson_apply(l, l->setup_first, l->setup_count, &env, err, sizeof err);
+    const Lesson_Step *st = &l->steps[step];
+    if (ok) ok = lesson_apply(l, st->act_first, st->act_count, &env, err, sizeof err);
+    env_back(vs, &env);
+    vs->lesson_step = step;
+    vs->showing = false;
+    if (!ok) view_set_status(vs, true, "%s", err);
+    else vs->status[0] = '\0';
+}
+
+bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz) {
+    if (!vs->lesson || !vs->lesson_saved) {
+        snprintf(err, errsz, "no lesson loaded");
+        return false;
+    }
+    if (!vs->lesson_active) {
+        *vs->lesson_saved = m->scene; /* the student's own work, for later */
+        vs->lesson_saved_view = vs->view;
+    }
+    vs->lesson_active = true;
+    go_to_step(vs, m, 0, true);
+    return true;
+}
+
+void lesson_leave(View_State *vs, Model *m) {
+    if (!vs->lesson_active) return;
+    vs->lesson_active = false;
+    vs->showing = false;
+    vs->highlight[0] = '\0';
+    model_replace_scene(m, vs->lesson_saved);
+    vs->view = vs->lesson_saved_view;
+    vs->selected = 0;
+    view_set_status(vs, false, "Left the lesson; your own scene is back");
+}
+
+void lesson_keys(Ui *ui, View_State *vs, Model *m) {
+    if (!vs->lesson_active || vs->editing || vs->typing_dk || vs->help || vs->lesson_menu) return;
+    int last = vs->lesson->step_count - 1;
+    if (ui_key(ui, KEY_RIGHT) || ui_key(ui, KEY_PAGEDOWN)) go_to_step(vs, m, vs->lesson_step + 1, false);
+    if (ui_key(ui, KEY_LEFT) || ui_key(ui, KEY_PAGEUP)) go_to_step(vs, m, vs->lesson_step - 1, false);
+    if (ui_key(ui, KEY_HOME)) go_to_step(vs, m, 0, true);
+    if (ui_key(ui, KEY_END)) go_to_step(vs, m, last, false);
+}
+
+/* ---- "show me": play a goal's solution, one action at a time --------------- */
+
+static void show_me(Ui *ui, View_State *vs, Model *m) {
+    if (!vs->showing) return;
+    const Lesson *l = vs->lesson;
+    const Lesson_Goal *g = &l->steps[vs->lesson_step].goals[vs->show_goal];
+    if (vs->show_action >= g->sol_count) {
+        vs->showing = false;
+        return;
+    }
+    const Lesson_Action *a = &l->actions[g->sol_first + vs->show_action];
+    double t = ui->in.time - vs->show_t0;
+    if (a->kind == ACT_MOVE) {
+        /* glide the point there so the eye can follow, as one undo step */
+        Lesson_Env env = env_of(vs, m);
+        int i = lesson_find_token(&m->scene, a->text);
+        if (i < 0) {
+            char err[300];
+            lesson_apply(l, g->sol_first + vs->show_action, 1, &env, err, sizeof err);
+            view_set_status(vs, true, "%s", err);
+            vs->showing = false;
+            return;
+        }
+        const Scene *s = &m->scene;
+        int c1 = s->d > 1 ? 1 : 0;
+        if (t == 0 || vs->show_from_x != vs->show_from_x) {
+            vs->show_from_x = s->X[i * s->d];
+            vs->show_from_y = s->X[i * s->d + c1];
+            model_gesture_begin(m);
+        }
+        float k = (float)fmin(t / 0.6, 1.0);
+        k = k * k * (3 - 2 * k);
+        float x = vs->show_from_x + (a->x - vs->show_from_x) * k;
+        float y = vs->show_from_y + (a->y - vs->show_from_y) * k;
+        model_move_token(m, i, 0, x, c1, c1 ? y : x);
+        if (t >= 0.6) {
+            model_gesture_end(m);
+            vs->show_action++;
+            vs->show_t0 = ui->in.time;
+            vs->show_from_x = NAN;
+        }
+        return;
+    }
+    if (t < 0.45 && vs->show_action > 0) return; /* a beat between steps */
+    Lesson_Env env = env_of(vs, m);
+    char err[300];
+    if (!lesson_apply(l, g->sol_first + vs->show_action, 1, &env, err, sizeof err)) {
+        view_set_status(vs, true, "%s", err);
+        vs->showing = false;
+        return;
+    }
+    env_back(vs, &env);
+    vs->show_action++;
+    vs->show_t0 = ui->in.time;
+    vs->show_from_x = NAN;
+}
+
+/* ---- text: spans with word wrap ------------------------------------------------ */
+
+typedef struct Piece {
+    const char *s;
+    int len, style;
+} Piece;
+
+static Font_Id piece_font(int style) {
+    return (style & STYLE_CODE) ? FONT_MONO : (style & STYLE_BOLD) ? FONT_BOLD : FONT_SANS;
+}
+
+static float piece_size(const Theme *t, int style) {
+    float base = t->text_size;
+    return (style & (STYLE_SUB | STYLE_SUP)) ? base * 0.72f : base;
+}
+
+static Color piece_color(const Theme *t, int style) {
+    if (style & STYLE_MATH) return rgba(255, 214, 140, 255);
+    if (style & STYLE_CODE) return rgba(170, 220, 255, 255);
+    if (style & STYLE_EMPH) return t->highlight;
+    return t->text;
+}
+
+/* Lay out one step's spans in r; returns the height used. Draws only when draw. */
+static float layout_text(Ui *ui, const Lesson *l, const Lesson_Step *st, Rect r, bool draw) {
+    const Theme *t = ui->theme;
+    float lh = ui_line_height(ui, FONT_SANS, t->text_size) * 1.12f;
+    float x = r.x, y = r.y, indent = 0;
+    bool first = true;
+    Piece word[24];
+    int parts = 0;
+    float word_w = 0;
+#define FLUSH_WORD()                                                                               \
+    do {                                                                                           \
+        if (parts) {                                                                               \
+            if (x + word_w > r.x + r.w && x > r.x + indent) {                                      \
+                x = r.x + indent;                                                                  \
+                y += lh;                                                                           \
+            }                                                                                      \
+            for (int q = 0; q < parts; q++) {                                                      \
+                float sz = piece_size(t, word[q].style);                                           \
+                float dy = (word[q].style & STYLE_SUB) ? t->text_size * 0.42f                      \
+                           : (word[q].style & STYLE_SUP) ? -t->text_size * 0.08f                   \
+                                                          : 0;                                     \
+                float w = ui_text_widthn(ui, piece_font(word[q].style), sz, word[q].s, word[q].len); \
+                if (draw && y + lh <= r.y + r.h + 1)                                               \
+                    draw_textn(ui->dl, piece_font(word[q].style), sz, x, y + dy, ALIGN_LEFT,        \
+                               piece_color(t, word[q].style), word[q].s, word[q].len);             \
+                x += w;                                                                            \
+            }                                                                                      \
+            parts = 0;                                                                             \
+            word_w = 0;                                                                            \
+        }                                                                                          \
+    } while (0)
+    for (int k = st->span_first; k < st->span_first + st->span_count; k++) {
+        const Lesson_Span *sp = &l->spans[k];
+        if (sp->kind != SPAN_TEXT) {
+            FLUSH_WORD();
+            if (sp->kind == SPAN_BREAK) {
+                x = r.x + indent;
+                y += lh;
+                continue;
+            }
+            if (!first) y += lh * (sp->kind == SPAN_ITEM ? 1.0f : 1.45f);
+            first = false;
+            indent = sp->kind == SPAN_ITEM ? 22 : 0;
+            x = r.x + indent;
+            if (sp->kind == SPAN_ITEM && draw)
+                draw_text(ui->dl, FONT_BOLD, t->text_size, r.x + 6, y, ALIGN_LEFT, t->text_dim, "•");
+            continue;
+        }
+        const char *s = l->text + sp->off, *end = s + sp->len;
+        while (s < end) {
+            if (*s == ' ' || *s == '\n') {
+                FLUSH_WORD();
+                if (x > r.x + indent) x += ui_text_width(ui, FONT_SANS, t->text_size, " ");
+                s++;
+                continue;
+            }
+            const char *e = s;
+            while (e < end && *e != ' ' && *e != '\n') e++;
+            if (parts < 24) {
+                word[parts] = (Piece){s, (int)(e - s), sp->style};
+                word_w += ui_text_widthn(ui, piece_font(sp->style), piece_size(t, sp->style), s, (int)(e - s));
+                parts++;
+            }
+            s = e;
+        }
+    }
+    FLUSH_WORD();
+#undef FLUSH_WORD
+    return first && x == r.x ? 0 : y - r.y + lh;
+}
+
+/* ---- the panel ---------------------------------------------------------------------- */
+
+void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Lesson *l = vs->lesson;
+    show_me(ui, vs, m);
+    const Lesson_Step *st = &l->steps[vs->lesson_step];
+    ui_panel(ui, r, l->title, false);
+    ui_record(ui, "panel", "lesson", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+
+    /* navigation at the bottom: ← step n of m → , leave */
+    Rect nav = rect_cut_bottom(&body, 40);
+    rect_cut_bottom(&body, t->pad);
+    Rect prev = rect_cut_left(&nav, 54), next = rect_cut_right(&nav, 54);
+    Rect leave = rect_cut_right(&nav, 84);
+    rect_cut_right(&nav, 6);
+    ui_record(ui, "button", "lesson_prev", -1, prev);
+    ui_record(ui, "button", "lesson_next", -1, next);
+    ui_record(ui, "button", "lesson_leave", -1, leave);
+    if (ui_button(ui, ui_id("lprev", 0), prev, "←", false) & UI_CLICKED)
+        go_to_step(vs, m, vs->lesson_step - 1, false);
+    if (ui_button(ui, ui_id("lnext", 0), next, "→", false) & UI_CLICKED)
+        go_to_step(vs, m, vs->lesson_step + 1, false);
+    if (ui_button(ui, ui_id("lleave", 0), leave, "✕ Leave", false) & UI_CLICKED) {
+        lesson_leave(vs, m);
+        return;
+    }
+    char pos[64];
+    snprintf(pos, sizeof pos, "step %d of %d", vs->lesson_step + 1, l->step_count);
+    ui_label(ui, nav, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, pos);
+
+    /* step title and text */
+    Rect title = rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    ui_label_fit(ui, title, FONT_BOLD, t->title_size, ALIGN_LEFT, t->highlight, st->title);
+
+    /* goals at the bottom of the text, each with a live mark and "show me" */
+    float glh = ui_line_height(ui, FONT_SANS, t->text_size);
+    const float goal_h = glh * 3 + 46; /* up to three lines of goal text, then "show me" */
+    Rect goals = rect_cut_bottom(&body, st->goal_count ? st->goal_count * goal_h : 0);
+    draw_clip(ui->dl, body);
+    layout_text(ui, l, st, body, true);
+    draw_noclip(ui->dl);
+
+    Lesson_Env env = env_of(vs, m);
+    for (int k = 0; k < st->goal_count; k++) {
+        const Lesson_Goal *g = &st->goals[k];
+        char why[300];
+        int met = lesson_goal_met(g, &env, why, sizeof why);
+        vs->goal_state[k] = met;
+        Rect row = rect_cut_top(&goals, goal_h);
+        Rect box = rect_inset(row, 2);
+        draw_round_rect(ui->dl, box, t->radius, met == 1 ? rgba(20, 70, 55, 255) : rgba(44, 48, 58, 255));
+        Rect inner = rect_inset(box, 8);
+        Rect mark = rect_cut_left(&inner, 30);
+        ui_label(ui, (Rect){mark.x, mark.y, mark.w, glh}, FONT_BOLD, t->title_size, ALIGN_LEFT,
+                 met == 1 ? t->good : t->text_dim, met == 1 ? "✓" : "○");
+        Rect show = rect_cut_bottom(&inner, 30);
+        char desc[300];
+        lesson_goal_describe(g, desc, sizeof desc);
+        if (met < 0) snprintf(desc, sizeof desc, "%s", why);
+        char text[340];
+        snprintf(text, sizeof text, "Goal: %s", desc);
+        ui_text_wrapped(ui, (Rect){inner.x, inner.y, inner.w, inner.h}, FONT_SANS, t->text_size,
+                        t->text, text, true);
+        if (met != 1) {
+            Rect b = {show.x, show.y, 130, show.h};
+            ui_record(ui, "button", "show_me", k, b);
+            if (ui_button(ui, ui_id("showme", k), b, "▸ Show me", vs->showing && vs->show_goal == k) & UI_CLICKED &&
+                !vs->showing) {
+                vs->showing = true;
+                vs->show_goal = k;
+                vs->show_action = 0;
+                vs->show_t0 = ui->in.time;
+                vs->show_from_x = NAN;
+            }
+        } else {
+            ui_label(ui, show, FONT_SANS, t->small_size, ALIGN_LEFT, t->good,
+                     vs->lesson_step + 1 < l->step_count ? "Done — → for the next step" : "Done — that was the last step");
+        }
+    }
+}
+
+/* ---- the lesson menu ---------------------------------------------------------------- */
+
+void lesson_menu(Ui *ui, View_State *vs, Model *m) {
+    const Theme *t = ui->theme;
+    const Lesson_Index *ix = vs->lesson_index;
+    int count = ix ? ix->count : 0;
+    float row = 42;
+    float w = fminf(ui->w - 40, 720), h = fminf(ui->h - 40, row * (float)(count ? count : 1) + 90);
+    Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
+    draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
+    ui_panel(ui, box, "Lessons", false);
+    ui_record(ui, "panel", "lesson_menu", -1, box);
+    Rect body = rect_inset(box, t->pad * 2);
+    rect_cut_top(&body, 36);
+    if (count == 0) ui_label(ui, rect_cut_top(&body, row), FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim, "No lessons found in lessons/");
+    for (int k = 0; k < count; k++) {
+        Rect b = rect_cut_top(&body, row - 6);
+        rect_cut_top(&body, 6);
+        ui_record(ui, "button", "lesson_item", k, b);
+        if (ui_button(ui, ui_id("litem", k), b, ix->title[k], false) & UI_CLICKED) {
+            char err[700];
+            if (!lesson_load(vs->lesson, ix->path[k], err, sizeof err)) {
+                view_set_status(vs, true, "%s", err);
+            } else if (lesson_enter(vs, m, err, sizeof err)) {
+                vs->lesson_menu = false;
+            }
+        }
+    }
+    if (ui_key(ui, KEY_ESCAPE) || (ui->in.pressed && !ui_hit(ui, box))) vs->lesson_menu = false;
+}

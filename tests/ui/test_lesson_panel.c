@@ -1,0 +1,87 @@
+/* src/ui/lesson_panel.c: stepping through a lesson with the keys presenters
+ * use, "show me" reaching a goal, and the student's scene kept safe. */
+#include "harness.h"
+
+static Harness h;
+static Lesson lesson;
+static Scene saved;
+
+static void open_lesson(void) {
+    harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/lessons/03-scores-softmax-outputs.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    h.vs.lesson = &lesson;
+    h.vs.lesson_saved = &saved;
+    h.vs.data_dir = test_env("ATTNLAB_DATA");
+}
+
+static void close_lesson(void) {
+    harness_close(&h);
+}
+
+TestSuite(lesson_panel, .init = open_lesson, .fini = close_lesson);
+
+static void run_frames(int count) {
+    for (int k = 0; k < count; k++) harness_frame(&h);
+}
+
+Test(lesson_panel, keys_step_through_and_apply_each_steps_setup) {
+    char err[256];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_frame(&h);
+    cr_assert_eq(h.vs.lesson_step, 0);
+    cr_assert_str_eq(h.vs.highlight, "S");
+    cr_assert_str_eq(h.m.scene.tokens[h.vs.selected], "sat");
+    harness_find(&h, "panel", "lesson", -1);
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_eq(h.vs.lesson_step, 1);
+    cr_assert_str_eq(h.vs.highlight, "A");
+    harness_key(&h, KEY_PAGEDOWN, 0, false, false);
+    cr_assert_eq(h.vs.lesson_step, 2);
+    harness_key(&h, KEY_PAGEUP, 0, false, false);
+    cr_assert_eq(h.vs.lesson_step, 1);
+    harness_key(&h, KEY_END, 0, false, false);
+    cr_assert_eq(h.vs.lesson_step, lesson.step_count - 1);
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_eq(h.vs.lesson_step, lesson.step_count - 1, "→ on the last step stays there");
+    harness_key(&h, KEY_HOME, 0, false, false);
+    cr_assert_eq(h.vs.lesson_step, 0);
+}
+
+Test(lesson_panel, show_me_plays_the_solution_until_the_goal_is_met) {
+    char err[256];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_key(&h, KEY_RIGHT, 0, false, false); /* the step with "weight sat cat > 0.5" */
+    harness_frame(&h);
+    cr_assert_eq(h.vs.goal_state[0], 0, "not met when the step starts");
+    int undo0 = h.m.undo_count;
+    const Ui_Record *b = harness_find(&h, "button", "show_me", 0);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    cr_assert(h.vs.showing);
+    cr_assert(view_wants_frames(&h.vs), "the platform keeps drawing while it plays");
+    run_frames(60); /* 1.2 s of frames: the point glides for 0.6 s */
+    cr_assert_not(h.vs.showing);
+    cr_assert_eq(h.vs.goal_state[0], 1, "met after the solution played");
+    cr_assert_eq(h.m.undo_count, undo0 + 1, "the glide is one undo step");
+    int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"), cat = lesson_find_token(&h.m.scene, "cat");
+    cr_assert_gt(h.m.derived.attn.A[sat * n + cat], 0.5);
+}
+
+Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
+    model_set_dk(&h.m, 100);
+    model_move_token(&h.m, 1, 0, 0.25f, 1, -0.5f);
+    harness_frame(&h);
+    static Scene mine;
+    mine = h.m.scene;
+    char err[256];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    run_frames(2);
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    model_set_dk(&h.m, 4); /* the student plays inside the lesson */
+    run_frames(2);
+    const Ui_Record *b = harness_find(&h, "button", "lesson_leave", -1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    cr_assert_not(h.vs.lesson_active);
+    cr_assert(scene_equal(&h.m.scene, &mine), "the scene from before the lesson is back");
+}
