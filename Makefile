@@ -148,7 +148,7 @@ run: deps
 clean:
 	rm -rf build attnlab
 
-FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src tests -name '*.[ch]')
+FORMAT_FILES = $(shell find src tests -name '*.[ch]' | sort)
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:

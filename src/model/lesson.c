@@ -20,10 +20,30 @@
 static const char *const view_names[LV_COUNT] = {"explorer", "scaling", "permutation"};
 
 static const char *const panel_names[] = {
-    "plane",    "controls", "S",         "A",           "Q",        "K",
-    "V",        "query",    "qk_plane",  "experiment",  "hist_raw", "hist_scaled",
-    "entropy_plot", "max_plot", "scaling_controls", "P", "reorder", "verdict",
-    "A_PX",     "A_P",      "A_diff",    "O_PX",        "O_P",      "O_diff",
+    "plane",
+    "controls",
+    "S",
+    "A",
+    "Q",
+    "K",
+    "V",
+    "query",
+    "qk_plane",
+    "experiment",
+    "hist_raw",
+    "hist_scaled",
+    "entropy_plot",
+    "max_plot",
+    "scaling_controls",
+    "P",
+    "reorder",
+    "verdict",
+    "A_PX",
+    "A_P",
+    "A_diff",
+    "O_PX",
+    "O_P",
+    "O_diff",
     "none",
 };
 
@@ -41,15 +61,15 @@ typedef struct Parse {
     char *err;
     size_t errsz;
     bool failed;
-    int depth_h;        /* inside a heading: 1 or 2 (0 = no) */
-    char heading[128];  /* heading text being collected */
+    int depth_h;       /* inside a heading: 1 or 2 (0 = no) */
+    char heading[128]; /* heading text being collected */
     int heading_line;
     bool in_code, code_is_attnlab;
     char code_line[512];
     int code_len, code_line_no, last_line;
-    int style;          /* current inline style bits */
+    int style; /* current inline style bits */
     bool in_math;
-    int cur_step;       /* -1 before the first step */
+    int cur_step;           /* -1 before the first step */
     Lesson_Goal *open_goal; /* the last goal, waiting for its solution */
 } Parse;
 
@@ -85,7 +105,8 @@ static void add_span(Parse *p, int kind, int style, const char *s, size_t n) {
     Lesson *l = p->l;
     if (p->failed) return;
     if (l->span_count == LESSON_MAX_SPANS) {
-        fail(p, p->last_line, "the lesson has too much text (more than %d pieces)", LESSON_MAX_SPANS);
+        fail(p, p->last_line, "the lesson has too much text (more than %d pieces)",
+             LESSON_MAX_SPANS);
         return;
     }
     int off = n ? add_text(p, s, n) : l->text_len;
@@ -100,7 +121,8 @@ static void add_span(Parse *p, int kind, int style, const char *s, size_t n) {
         prev->len += (int)n;
         return;
     }
-    l->spans[l->span_count++] = (Lesson_Span){(unsigned char)kind, (unsigned char)style, off, (int)n};
+    l->spans[l->span_count++] =
+        (Lesson_Span){(unsigned char)kind, (unsigned char)style, off, (int)n};
     if (p->cur_step >= 0) l->steps[p->cur_step].span_count++;
 }
 
@@ -109,16 +131,18 @@ static void add_span(Parse *p, int kind, int style, const char *s, size_t n) {
 static const struct {
     const char *cmd, *text;
 } latex_symbols[] = {
-    {"sqrt", "√"},      {"sum", "Σ"},      {"langle", "⟨"},     {"rangle", "⟩"},  {"cdot", "·"},
-    {"approx", "≈"},    {"le", "≤"},       {"leq", "≤"},        {"ge", "≥"},      {"geq", "≥"},
-    {"top", "ᵀ"},       {"in", "∈"},       {"ldots", "…"},      {"dots", "…"},    {"rho", "ρ"},
-    {"ne", "≠"},        {"neq", "≠"},      {"times", "×"},      {"to", "→"},      {"infty", "∞"},
-    {"mathbb{E}", "E"}, {"ell", "ℓ"},      {"quad", "  "},      {"qquad", "    "}, {"mid", "|"},
-    {"partial", "∂"},   {"mathbb{R}", "ℝ"}, {"exp", "exp"},     {"log", "log"},   {"max", "max"},
-    {"left", ""},       {"right", ""},     {"!", ""},           {",", " "},       {";", " "},
-    {"{", "{"},         {"}", "}"},        {"operatorname", ""}, {"mathbf", ""},  {"mathrm", ""},
-    {"text", ""},       {"alpha", "α"},    {"beta", "β"},       {"sigma", "σ"},   {"mu", "μ"},
-    {"frac", ""},       {"Var", "Var"},    {"Cov", "Cov"},
+    {"sqrt", "√"},      {"sum", "Σ"},         {"langle", "⟨"},    {"rangle", "⟩"},
+    {"cdot", "·"},      {"approx", "≈"},      {"le", "≤"},        {"leq", "≤"},
+    {"ge", "≥"},        {"geq", "≥"},         {"top", "ᵀ"},       {"in", "∈"},
+    {"ldots", "…"},     {"dots", "…"},        {"rho", "ρ"},       {"ne", "≠"},
+    {"neq", "≠"},       {"times", "×"},       {"to", "→"},        {"infty", "∞"},
+    {"mathbb{E}", "E"}, {"ell", "ℓ"},         {"quad", "  "},     {"qquad", "    "},
+    {"mid", "|"},       {"partial", "∂"},     {"mathbb{R}", "ℝ"}, {"exp", "exp"},
+    {"log", "log"},     {"max", "max"},       {"left", ""},       {"right", ""},
+    {"!", ""},          {",", " "},           {";", " "},         {"{", "{"},
+    {"}", "}"},         {"operatorname", ""}, {"mathbf", ""},     {"mathrm", ""},
+    {"text", ""},       {"alpha", "α"},       {"beta", "β"},      {"sigma", "σ"},
+    {"mu", "μ"},        {"frac", ""},         {"Var", "Var"},     {"Cov", "Cov"},
 };
 
 static void math(Parse *p, const char *s, size_t n, int base_style);
@@ -162,7 +186,8 @@ static void math(Parse *p, const char *s, size_t n, int base_style) {
         if (c == '^' || c == '_') {
             const char *in;
             size_t in_len, used = math_group(s + k + 1, n - k - 1, &in, &in_len);
-            math(p, in, in_len, (base_style & ~(STYLE_SUB | STYLE_SUP)) | (c == '^' ? STYLE_SUP : STYLE_SUB));
+            math(p, in, in_len,
+                 (base_style & ~(STYLE_SUB | STYLE_SUP)) | (c == '^' ? STYLE_SUP : STYLE_SUB));
             k += 1 + used;
             continue;
         }
@@ -177,7 +202,8 @@ static void math(Parse *p, const char *s, size_t n, int base_style) {
             size_t clen = j - k - 1;
             const char *rep = NULL;
             for (size_t t = 0; t < sizeof latex_symbols / sizeof *latex_symbols; t++)
-                if (strlen(latex_symbols[t].cmd) == clen && !strncmp(latex_symbols[t].cmd, s + k + 1, clen))
+                if (strlen(latex_symbols[t].cmd) == clen &&
+                    !strncmp(latex_symbols[t].cmd, s + k + 1, clen))
                     rep = latex_symbols[t].text;
             if (clen == 4 && !strncmp(s + k + 1, "frac", 4)) {
                 const char *a, *b;
@@ -285,9 +311,13 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
         long hi = !strcmp(k, "d") ? ATTN_MAX_D : !strcmp(k, "seed") ? 4294967295L : ATTN_MAX_DK;
         long lo = !strcmp(k, "seed") ? 0 : 1;
         if (!parse_long(w[1], lo, hi, &v))
-            return fail(p, line, "%s: '%s' is not a whole number from %ld to %ld", k, w[1], lo, hi), false;
+            return fail(p, line, "%s: '%s' is not a whole number from %ld to %ld", k, w[1], lo, hi),
+                   false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = !strcmp(k, "dk") ? ACT_DK : !strcmp(k, "dv") ? ACT_DV : !strcmp(k, "d") ? ACT_D : ACT_SEED;
+        a->kind = !strcmp(k, "dk")   ? ACT_DK
+                  : !strcmp(k, "dv") ? ACT_DV
+                  : !strcmp(k, "d")  ? ACT_D
+                                     : ACT_SEED;
         a->i = (int)v;
         if (a->kind == ACT_SEED) a->x = (float)v; /* seeds past 2^31 */
     } else if (!strcmp(k, "scale")) {
@@ -298,12 +328,16 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
         a->kind = ACT_SCALE;
         a->i = !strcmp(w[1], "on");
     } else if (!strcmp(k, "pos")) {
-        if (nw < 2 || nw > 3) return fail(p, line, "pos: expected 'pos none' or 'pos sin [STRENGTH]'"), false;
+        if (nw < 2 || nw > 3)
+            return fail(p, line, "pos: expected 'pos none' or 'pos sin [STRENGTH]'"), false;
         Pos_Mode mode;
-        if (!pos_mode_parse(w[1], &mode)) return fail(p, line, "pos: expected 'none' or 'sin', not '%s'", w[1]), false;
+        if (!pos_mode_parse(w[1], &mode))
+            return fail(p, line, "pos: expected 'none' or 'sin', not '%s'", w[1]), false;
         f = 1.0;
         if (nw == 3 && (!parse_double(w[2], &f) || f < 0 || f > ATTN_MAX_POS_STRENGTH))
-            return fail(p, line, "pos: strength '%s' is not a number from 0 to %g", w[2], ATTN_MAX_POS_STRENGTH), false;
+            return fail(p, line, "pos: strength '%s' is not a number from 0 to %g", w[2],
+                        ATTN_MAX_POS_STRENGTH),
+                   false;
         if (!(a = new_action(p, line))) return false;
         a->kind = ACT_POS;
         a->i = mode;
@@ -312,13 +346,16 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
         NEED(2, "view explorer|scaling|permutation");
         int vi = 0;
         while (vi < LV_COUNT && strcmp(w[1], view_names[vi])) vi++;
-        if (vi == LV_COUNT) return fail(p, line, "view: '%s' is not one of explorer, scaling, permutation", w[1]), false;
+        if (vi == LV_COUNT)
+            return fail(p, line, "view: '%s' is not one of explorer, scaling, permutation", w[1]),
+                   false;
         if (!(a = new_action(p, line))) return false;
         a->kind = ACT_VIEW;
         a->i = vi;
     } else if (!strcmp(k, "order")) {
         if (nw < 2 || nw - 1 > LESSON_MAX_ORDER)
-            return fail(p, line, "order: expected 1 to %d token positions", LESSON_MAX_ORDER), false;
+            return fail(p, line, "order: expected 1 to %d token positions", LESSON_MAX_ORDER),
+                   false;
         if (!(a = new_action(p, line))) return false;
         a->kind = ACT_ORDER;
         a->n = nw - 1;
@@ -341,7 +378,9 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
         double x, y;
         if (!parse_double(w[2], &x) || !parse_double(w[3], &y) || fabs(x) > ATTN_MAX_ABS_X ||
             fabs(y) > ATTN_MAX_ABS_X)
-            return fail(p, line, "move: '%s %s' are not two numbers within ±%g", w[2], w[3], ATTN_MAX_ABS_X), false;
+            return fail(p, line, "move: '%s %s' are not two numbers within ±%g", w[2], w[3],
+                        ATTN_MAX_ABS_X),
+                   false;
         if (!token_word_ok(w[1])) return fail(p, line, "move: bad token '%s'", w[1]), false;
         if (!(a = new_action(p, line))) return false;
         a->kind = ACT_MOVE;
@@ -351,7 +390,9 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
     } else if (!strcmp(k, "reverse") || !strcmp(k, "shuffle") || !strcmp(k, "restore")) {
         NEED(1, k);
         if (!(a = new_action(p, line))) return false;
-        a->kind = !strcmp(k, "reverse") ? ACT_REVERSE : !strcmp(k, "shuffle") ? ACT_SHUFFLE : ACT_RESTORE;
+        a->kind = !strcmp(k, "reverse")   ? ACT_REVERSE
+                  : !strcmp(k, "shuffle") ? ACT_SHUFFLE
+                                          : ACT_RESTORE;
     } else if (!strcmp(k, "rotate")) {
         if (nw > 2) return fail(p, line, "rotate: expected 'rotate [K]'"), false;
         v = 1;
@@ -363,9 +404,13 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
     } else if (!strcmp(k, "highlight")) {
         NEED(2, "highlight PANEL");
         bool known = false;
-        for (size_t t = 0; t < sizeof panel_names / sizeof *panel_names; t++) known |= !strcmp(w[1], panel_names[t]);
+        for (size_t t = 0; t < sizeof panel_names / sizeof *panel_names; t++)
+            known |= !strcmp(w[1], panel_names[t]);
         if (!known)
-            return fail(p, line, "highlight: unknown panel '%s' (plane, controls, S, A, Q, K, V, query, …)", w[1]), false;
+            return fail(p, line,
+                        "highlight: unknown panel '%s' (plane, controls, S, A, Q, K, V, query, …)",
+                        w[1]),
+                   false;
         if (!(a = new_action(p, line))) return false;
         a->kind = ACT_HIGHLIGHT;
         snprintf(a->text, sizeof a->text, "%s", w[1]);
@@ -393,11 +438,14 @@ static bool parse_cond(Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
     if (!strcmp(k, "weight") || !strcmp(k, "score")) {
         if (nw != 5) return fail(p, line, "goal: expected '%s QUERY KEY > NUMBER'", k), false;
         c->kind = !strcmp(k, "weight") ? COND_WEIGHT : COND_SCORE;
-        if (!token_word_ok(w[1]) || !token_word_ok(w[2])) return fail(p, line, "goal: bad token"), false;
+        if (!token_word_ok(w[1]) || !token_word_ok(w[2]))
+            return fail(p, line, "goal: bad token"), false;
         snprintf(c->a, sizeof c->a, "%s", w[1]);
         snprintf(c->b, sizeof c->b, "%s", w[2]);
-        if (!parse_cmp(w[3], &c->cmp)) return fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]), false;
-        if (!parse_double(w[4], &c->value)) return fail(p, line, "goal: '%s' is not a number", w[4]), false;
+        if (!parse_cmp(w[3], &c->cmp))
+            return fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]), false;
+        if (!parse_double(w[4], &c->value))
+            return fail(p, line, "goal: '%s' is not a number", w[4]), false;
     } else if (!strcmp(k, "x")) {
         long axis;
         if (nw != 5 || !token_word_ok(w[1]) || !parse_long(w[2], 0, ATTN_MAX_D - 1, &axis))
@@ -405,20 +453,29 @@ static bool parse_cond(Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
         c->kind = COND_X;
         snprintf(c->a, sizeof c->a, "%s", w[1]);
         c->i = (int)axis;
-        if (!parse_cmp(w[3], &c->cmp)) return fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]), false;
-        if (!parse_double(w[4], &c->value)) return fail(p, line, "goal: '%s' is not a number", w[4]), false;
+        if (!parse_cmp(w[3], &c->cmp))
+            return fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]), false;
+        if (!parse_double(w[4], &c->value))
+            return fail(p, line, "goal: '%s' is not a number", w[4]), false;
     } else if (!strcmp(k, "d") || !strcmp(k, "n")) {
         if (nw != 3) return fail(p, line, "goal: expected '%s > NUMBER'", k), false;
         c->kind = !strcmp(k, "d") ? COND_D : COND_N;
-        if (!parse_cmp(w[1], &c->cmp)) return fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
-        if (!parse_double(w[2], &c->value)) return fail(p, line, "goal: '%s' is not a number", w[2]), false;
+        if (!parse_cmp(w[1], &c->cmp))
+            return fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
+        if (!parse_double(w[2], &c->value))
+            return fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "dk") || !strcmp(k, "dv") || !strcmp(k, "mean-max") ||
                !strcmp(k, "mean-entropy") || !strcmp(k, "perm-diff")) {
         if (nw != 3) return fail(p, line, "goal: expected '%s > NUMBER'", k), false;
-        c->kind = !strcmp(k, "dk") ? COND_DK : !strcmp(k, "dv") ? COND_DV : !strcmp(k, "mean-max") ? COND_MEAN_MAX
-                  : !strcmp(k, "mean-entropy") ? COND_MEAN_ENTROPY : COND_PERM_DIFF;
-        if (!parse_cmp(w[1], &c->cmp)) return fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
-        if (!parse_double(w[2], &c->value)) return fail(p, line, "goal: '%s' is not a number", w[2]), false;
+        c->kind = !strcmp(k, "dk")             ? COND_DK
+                  : !strcmp(k, "dv")           ? COND_DV
+                  : !strcmp(k, "mean-max")     ? COND_MEAN_MAX
+                  : !strcmp(k, "mean-entropy") ? COND_MEAN_ENTROPY
+                                               : COND_PERM_DIFF;
+        if (!parse_cmp(w[1], &c->cmp))
+            return fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
+        if (!parse_double(w[2], &c->value))
+            return fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "scale")) {
         if (nw != 2 || (strcmp(w[1], "on") && strcmp(w[1], "off")))
             return fail(p, line, "goal: expected 'scale on' or 'scale off'"), false;
@@ -426,24 +483,28 @@ static bool parse_cond(Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
         c->i = !strcmp(w[1], "on");
     } else if (!strcmp(k, "pos")) {
         Pos_Mode m;
-        if (nw != 2 || !pos_mode_parse(w[1], &m)) return fail(p, line, "goal: expected 'pos none' or 'pos sin'"), false;
+        if (nw != 2 || !pos_mode_parse(w[1], &m))
+            return fail(p, line, "goal: expected 'pos none' or 'pos sin'"), false;
         c->kind = COND_POS;
         c->i = m;
     } else if (!strcmp(k, "view")) {
         int vi = 0;
         while (nw == 2 && vi < LV_COUNT && strcmp(w[1], view_names[vi])) vi++;
-        if (nw != 2 || vi == LV_COUNT) return fail(p, line, "goal: expected 'view explorer|scaling|permutation'"), false;
+        if (nw != 2 || vi == LV_COUNT)
+            return fail(p, line, "goal: expected 'view explorer|scaling|permutation'"), false;
         c->kind = COND_VIEW;
         c->i = vi;
     } else if (!strcmp(k, "order")) {
         static const char *const o[3] = {"reversed", "original", "changed"};
         int oi = 0;
         while (nw == 2 && oi < 3 && strcmp(w[1], o[oi])) oi++;
-        if (nw != 2 || oi == 3) return fail(p, line, "goal: expected 'order reversed|original|changed'"), false;
+        if (nw != 2 || oi == 3)
+            return fail(p, line, "goal: expected 'order reversed|original|changed'"), false;
         c->kind = COND_ORDER;
         c->i = oi;
     } else if (!strcmp(k, "selected")) {
-        if (nw != 2 || !token_word_ok(w[1])) return fail(p, line, "goal: expected 'selected TOKEN'"), false;
+        if (nw != 2 || !token_word_ok(w[1]))
+            return fail(p, line, "goal: expected 'selected TOKEN'"), false;
         c->kind = COND_SELECTED;
         snprintf(c->a, sizeof c->a, "%s", w[1]);
     } else {
@@ -455,7 +516,9 @@ static bool parse_cond(Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
 static void directive_line(Parse *p, int line, char *text) {
     /* strip comments and surrounding space */
     char *hash = strchr(text, '#');
-    if (hash && (hash == text || isspace((unsigned char)hash[-1])) && !isdigit((unsigned char)hash[1])) *hash = '\0';
+    if (hash && (hash == text || isspace((unsigned char)hash[-1])) &&
+        !isdigit((unsigned char)hash[1]))
+        *hash = '\0';
     while (*text && isspace((unsigned char)*text)) text++;
     size_t n = strlen(text);
     while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
@@ -507,7 +570,7 @@ static void directive_line(Parse *p, int line, char *text) {
             }
             if (!parse_cond(p, line, w, nw, &g->conds[g->cond_count])) return;
             g->cond_count++;
-            cursor = and ? and + 5 : NULL;
+            cursor = and? and+5 : NULL;
         }
         g->sol_first = l->action_count;
         p->open_goal = g;
@@ -524,7 +587,8 @@ static void directive_line(Parse *p, int line, char *text) {
         for (const char *seg = rest; !p->failed;) {
             const char *semi = strchr(seg, ';');
             char piece[256];
-            snprintf(piece, sizeof piece, "%.*s", (int)(semi ? (size_t)(semi - seg) : strlen(seg)), seg);
+            snprintf(piece, sizeof piece, "%.*s", (int)(semi ? (size_t)(semi - seg) : strlen(seg)),
+                     seg);
             char *pw = piece;
             while (*pw && isspace((unsigned char)*pw)) pw++;
             char *after = pw + strcspn(pw, " \t");
@@ -604,8 +668,12 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
         p->style |= STYLE_BOLD;
         return 0;
     }
-    case MD_BLOCK_P: add_span(p, SPAN_PARAGRAPH, 0, "", 0); return 0;
-    case MD_BLOCK_LI: add_span(p, SPAN_ITEM, 0, "", 0); return 0;
+    case MD_BLOCK_P:
+        add_span(p, SPAN_PARAGRAPH, 0, "", 0);
+        return 0;
+    case MD_BLOCK_LI:
+        add_span(p, SPAN_ITEM, 0, "", 0);
+        return 0;
     case MD_BLOCK_CODE: {
         MD_BLOCK_CODE_DETAIL *d = detail;
         p->in_code = true;
@@ -616,7 +684,8 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
         (void)l;
         return 0;
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -686,7 +755,8 @@ static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
     if (p->in_code) {
         /* code arrives in pieces; directives are whole lines */
         for (MD_SIZE k = 0; k < size; k++) {
-            if (p->code_len == 0 && p->code_line_no == 0) p->code_line_no = line > 0 ? line : p->last_line;
+            if (p->code_len == 0 && p->code_line_no == 0)
+                p->code_line_no = line > 0 ? line : p->last_line;
             if (text[k] == '\n') {
                 flush_code_line(p);
                 p->code_line_no = line > 0 ? line + 1 : p->code_line_no + 1;
@@ -698,16 +768,28 @@ static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
         return p->failed;
     }
     switch (type) {
-    case MD_TEXT_SOFTBR: add_span(p, SPAN_TEXT, p->style, " ", 1); break;
-    case MD_TEXT_BR: add_span(p, SPAN_BREAK, 0, "", 0); break;
-    case MD_TEXT_LATEXMATH: math(p, text, size, p->style); break;
-    case MD_TEXT_ENTITY:
-        if (size == 5 && !strncmp(text, "&amp;", 5)) add_span(p, SPAN_TEXT, p->style, "&", 1);
-        else if (size == 4 && !strncmp(text, "&lt;", 4)) add_span(p, SPAN_TEXT, p->style, "<", 1);
-        else if (size == 4 && !strncmp(text, "&gt;", 4)) add_span(p, SPAN_TEXT, p->style, ">", 1);
-        else add_span(p, SPAN_TEXT, p->style, text, size);
+    case MD_TEXT_SOFTBR:
+        add_span(p, SPAN_TEXT, p->style, " ", 1);
         break;
-    default: add_span(p, SPAN_TEXT, p->style, text, size); break;
+    case MD_TEXT_BR:
+        add_span(p, SPAN_BREAK, 0, "", 0);
+        break;
+    case MD_TEXT_LATEXMATH:
+        math(p, text, size, p->style);
+        break;
+    case MD_TEXT_ENTITY:
+        if (size == 5 && !strncmp(text, "&amp;", 5))
+            add_span(p, SPAN_TEXT, p->style, "&", 1);
+        else if (size == 4 && !strncmp(text, "&lt;", 4))
+            add_span(p, SPAN_TEXT, p->style, "<", 1);
+        else if (size == 4 && !strncmp(text, "&gt;", 4))
+            add_span(p, SPAN_TEXT, p->style, ">", 1);
+        else
+            add_span(p, SPAN_TEXT, p->style, text, size);
+        break;
+    default:
+        add_span(p, SPAN_TEXT, p->style, text, size);
+        break;
     }
     return p->failed;
 }
@@ -716,8 +798,14 @@ bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, cha
                   size_t errsz) {
     memset(l, 0, sizeof *l);
     snprintf(l->path, sizeof l->path, "%s", name);
-    Parse p = {.l = l, .src = text, .len = len, .name = name, .err = err, .errsz = errsz,
-               .cur_step = -1, .last_line = 1};
+    Parse p = {.l = l,
+               .src = text,
+               .len = len,
+               .name = name,
+               .err = err,
+               .errsz = errsz,
+               .cur_step = -1,
+               .last_line = 1};
     if (memchr(text, '\0', len)) {
         fail(&p, line_of(&p, memchr(text, '\0', len)), "NUL byte in the file");
         return false;
@@ -790,12 +878,13 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             char path[1200];
             size_t dl = strlen(env->data_dir);
             snprintf(path, sizeof path, "%.*s/assets/scenes/%s",
-                     (int)(dl && env->data_dir[dl - 1] == '/' ? dl - 1 : dl), env->data_dir, a->text);
+                     (int)(dl && env->data_dir[dl - 1] == '/' ? dl - 1 : dl), env->data_dir,
+                     a->text);
             static Scene next;
             FILE *probe = fopen(path, "r");
             if (!probe) {
-                snprintf(err, errsz, "%s:%d: scene: no file '%s' in assets/scenes", l->path, a->line,
-                         a->text);
+                snprintf(err, errsz, "%s:%d: scene: no file '%s' in assets/scenes", l->path,
+                         a->line, a->text);
                 return false;
             }
             fclose(probe);
@@ -814,20 +903,32 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             }
             env->selected = 0;
             break;
-        case ACT_DK: model_set_dk(m, a->i); break;
-        case ACT_DV: model_set_dv(m, a->i); break;
-        case ACT_D: model_set_d(m, a->i); break;
-        case ACT_SEED: model_set_seed(m, (uint32_t)a->x); break;
-        case ACT_SCALE: model_set_scaled(m, a->i != 0); break;
+        case ACT_DK:
+            model_set_dk(m, a->i);
+            break;
+        case ACT_DV:
+            model_set_dv(m, a->i);
+            break;
+        case ACT_D:
+            model_set_d(m, a->i);
+            break;
+        case ACT_SEED:
+            model_set_seed(m, (uint32_t)a->x);
+            break;
+        case ACT_SCALE:
+            model_set_scaled(m, a->i != 0);
+            break;
         case ACT_POS:
             model_set_pos(m, (Pos_Mode)a->i);
             if (a->i == POS_SIN) model_set_pos_strength(m, a->x);
             break;
-        case ACT_VIEW: env->view = a->i; break;
+        case ACT_VIEW:
+            env->view = a->i;
+            break;
         case ACT_ORDER: {
             if (a->n != s->n) {
-                snprintf(err, errsz, "%s:%d: order: %d positions but the scene has %d tokens", l->path,
-                         a->line, a->n, s->n);
+                snprintf(err, errsz, "%s:%d: order: %d positions but the scene has %d tokens",
+                         l->path, a->line, a->n, s->n);
                 return false;
             }
             /* order lists original positions; the permutation from the current
@@ -846,16 +947,27 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
                          a->line, a->kind == ACT_SELECT ? "select" : "move", a->text);
                 return false;
             }
-            if (a->kind == ACT_SELECT) env->selected = i;
-            else model_move_token(m, i, 0, a->x, s->d > 1 ? 1 : 0, s->d > 1 ? a->y : a->x);
+            if (a->kind == ACT_SELECT)
+                env->selected = i;
+            else
+                model_move_token(m, i, 0, a->x, s->d > 1 ? 1 : 0, s->d > 1 ? a->y : a->x);
             break;
         }
-        case ACT_REVERSE: model_reverse(m); break;
-        case ACT_SHUFFLE: model_shuffle(m, s->seed + 17u); break;
-        case ACT_ROTATE: model_rotate(m, a->i); break;
-        case ACT_RESTORE: model_restore_order(m); break;
+        case ACT_REVERSE:
+            model_reverse(m);
+            break;
+        case ACT_SHUFFLE:
+            model_shuffle(m, s->seed + 17u);
+            break;
+        case ACT_ROTATE:
+            model_rotate(m, a->i);
+            break;
+        case ACT_RESTORE:
+            model_restore_order(m);
+            break;
         case ACT_HIGHLIGHT:
-            snprintf(env->highlight, sizeof env->highlight, "%s", strcmp(a->text, "none") ? a->text : "");
+            snprintf(env->highlight, sizeof env->highlight, "%s",
+                     strcmp(a->text, "none") ? a->text : "");
             break;
         }
     }
@@ -868,11 +980,16 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
 
 static bool compare(double v, Cmp c, double want) {
     switch (c) {
-    case CMP_GT: return v > want;
-    case CMP_GE: return v >= want;
-    case CMP_LT: return v < want;
-    case CMP_LE: return v <= want;
-    case CMP_EQ: return fabs(v - want) <= 1e-9 * fmax(1, fabs(want));
+    case CMP_GT:
+        return v > want;
+    case CMP_GE:
+        return v >= want;
+    case CMP_LT:
+        return v < want;
+    case CMP_LE:
+        return v <= want;
+    case CMP_EQ:
+        return fabs(v - want) <= 1e-9 * fmax(1, fabs(want));
     }
     return false;
 }
@@ -891,13 +1008,18 @@ int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t err
         case COND_WEIGHT:
         case COND_SCORE:
         case COND_SELECTED: {
-            int i = lesson_find_token(s, c->a), j = c->kind == COND_SELECTED ? 0 : lesson_find_token(s, c->b);
+            int i = lesson_find_token(s, c->a),
+                j = c->kind == COND_SELECTED ? 0 : lesson_find_token(s, c->b);
             if (i < 0 || j < 0) {
-                snprintf(err, errsz, "goal: no token '%s' in the scene at this step", i < 0 ? c->a : c->b);
+                snprintf(err, errsz, "goal: no token '%s' in the scene at this step",
+                         i < 0 ? c->a : c->b);
                 return -1;
             }
-            if (c->kind == COND_SELECTED) ok = env->selected == i;
-            else ok = compare(c->kind == COND_WEIGHT ? a->A[i * n + j] : a->S[i * n + j], c->cmp, c->value);
+            if (c->kind == COND_SELECTED)
+                ok = env->selected == i;
+            else
+                ok = compare(c->kind == COND_WEIGHT ? a->A[i * n + j] : a->S[i * n + j], c->cmp,
+                             c->value);
             break;
         }
         case COND_X: {
@@ -913,18 +1035,33 @@ int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t err
             ok = compare(s->X[i * s->d + c->i], c->cmp, c->value);
             break;
         }
-        case COND_D: ok = compare(s->d, c->cmp, c->value); break;
-        case COND_N: ok = compare(s->n, c->cmp, c->value); break;
-        case COND_DK: ok = compare(s->d_k, c->cmp, c->value); break;
-        case COND_DV: ok = compare(s->d_v, c->cmp, c->value); break;
-        case COND_SCALE: ok = s->scaled == (c->i != 0); break;
-        case COND_POS: ok = (int)s->pos == c->i; break;
-        case COND_VIEW: ok = env->view == c->i; break;
+        case COND_D:
+            ok = compare(s->d, c->cmp, c->value);
+            break;
+        case COND_N:
+            ok = compare(s->n, c->cmp, c->value);
+            break;
+        case COND_DK:
+            ok = compare(s->d_k, c->cmp, c->value);
+            break;
+        case COND_DV:
+            ok = compare(s->d_v, c->cmp, c->value);
+            break;
+        case COND_SCALE:
+            ok = s->scaled == (c->i != 0);
+            break;
+        case COND_POS:
+            ok = (int)s->pos == c->i;
+            break;
+        case COND_VIEW:
+            ok = env->view == c->i;
+            break;
         case COND_MEAN_MAX:
         case COND_MEAN_ENTROPY: {
             double sum = 0;
             for (int i = 0; i < n; i++)
-                sum += c->kind == COND_MEAN_MAX ? stats_row_max(&a->A[i * n], n) : stats_row_entropy(&a->A[i * n], n);
+                sum += c->kind == COND_MEAN_MAX ? stats_row_max(&a->A[i * n], n)
+                                                : stats_row_entropy(&a->A[i * n], n);
             ok = compare(sum / n, c->cmp, c->value);
             break;
         }
@@ -959,25 +1096,55 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         const Lesson_Cond *c = &g->conds[k];
         char one[160];
         switch (c->kind) {
-        case COND_WEIGHT: snprintf(one, sizeof one, "a(%s → %s) %s %g", c->a, c->b, ops[c->cmp], c->value); break;
-        case COND_SCORE: snprintf(one, sizeof one, "s(%s → %s) %s %g", c->a, c->b, ops[c->cmp], c->value); break;
-        case COND_DK: snprintf(one, sizeof one, "d_k %s %g", ops[c->cmp], c->value); break;
-        case COND_DV: snprintf(one, sizeof one, "d_v %s %g", ops[c->cmp], c->value); break;
-        case COND_SCALE: snprintf(one, sizeof one, "scaling %s", c->i ? "on" : "off"); break;
-        case COND_POS: snprintf(one, sizeof one, "positions %s", c->i ? "on" : "off"); break;
-        case COND_VIEW: snprintf(one, sizeof one, "open the %s view", view_names[c->i]); break;
-        case COND_MEAN_MAX: snprintf(one, sizeof one, "mean max weight %s %g", ops[c->cmp], c->value); break;
-        case COND_MEAN_ENTROPY: snprintf(one, sizeof one, "mean entropy %s %g", ops[c->cmp], c->value); break;
+        case COND_WEIGHT:
+            snprintf(one, sizeof one, "a(%s → %s) %s %g", c->a, c->b, ops[c->cmp], c->value);
+            break;
+        case COND_SCORE:
+            snprintf(one, sizeof one, "s(%s → %s) %s %g", c->a, c->b, ops[c->cmp], c->value);
+            break;
+        case COND_DK:
+            snprintf(one, sizeof one, "d_k %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_DV:
+            snprintf(one, sizeof one, "d_v %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_SCALE:
+            snprintf(one, sizeof one, "scaling %s", c->i ? "on" : "off");
+            break;
+        case COND_POS:
+            snprintf(one, sizeof one, "positions %s", c->i ? "on" : "off");
+            break;
+        case COND_VIEW:
+            snprintf(one, sizeof one, "open the %s view", view_names[c->i]);
+            break;
+        case COND_MEAN_MAX:
+            snprintf(one, sizeof one, "mean max weight %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_MEAN_ENTROPY:
+            snprintf(one, sizeof one, "mean entropy %s %g", ops[c->cmp], c->value);
+            break;
         case COND_ORDER:
-            snprintf(one, sizeof one, "order %s", c->i == 0 ? "reversed" : c->i == 1 ? "original" : "changed");
+            snprintf(one, sizeof one, "order %s",
+                     c->i == 0   ? "reversed"
+                     : c->i == 1 ? "original"
+                                 : "changed");
             break;
         case COND_PERM_DIFF:
-            snprintf(one, sizeof one, "max |Attention(PX) − P·Attention(X)| %s %g", ops[c->cmp], c->value);
+            snprintf(one, sizeof one, "max |Attention(PX) − P·Attention(X)| %s %g", ops[c->cmp],
+                     c->value);
             break;
-        case COND_SELECTED: snprintf(one, sizeof one, "select %s", c->a); break;
-        case COND_X: snprintf(one, sizeof one, "x[%d] of %s %s %g", c->i, c->a, ops[c->cmp], c->value); break;
-        case COND_D: snprintf(one, sizeof one, "d %s %g", ops[c->cmp], c->value); break;
-        case COND_N: snprintf(one, sizeof one, "n %s %g", ops[c->cmp], c->value); break;
+        case COND_SELECTED:
+            snprintf(one, sizeof one, "select %s", c->a);
+            break;
+        case COND_X:
+            snprintf(one, sizeof one, "x[%d] of %s %s %g", c->i, c->a, ops[c->cmp], c->value);
+            break;
+        case COND_D:
+            snprintf(one, sizeof one, "d %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_N:
+            snprintf(one, sizeof one, "n %s %g", ops[c->cmp], c->value);
+            break;
         }
         used += (size_t)snprintf(buf + used, size - used, k ? " and %s" : "%s", one);
     }
@@ -1009,7 +1176,8 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
                 snprintf(err, errsz, "%s:%d: %s", l->path, goal->line, why);
                 ok = false;
             } else if (met == 1) {
-                snprintf(err, errsz, "%s:%d: goal is already met when the step starts", l->path, goal->line);
+                snprintf(err, errsz, "%s:%d: goal is already met when the step starts", l->path,
+                         goal->line);
                 ok = false;
             } else if (!lesson_apply(l, goal->sol_first, goal->sol_count, &env, err, errsz)) {
                 ok = false;
@@ -1017,7 +1185,8 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
                 if (met < 0)
                     snprintf(err, errsz, "%s:%d: %s", l->path, goal->line, why);
                 else
-                    snprintf(err, errsz, "%s:%d: the solution does not reach its goal", l->path, goal->line);
+                    snprintf(err, errsz, "%s:%d: the solution does not reach its goal", l->path,
+                             goal->line);
                 ok = false;
             }
         }
@@ -1043,8 +1212,8 @@ bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t e
         size_t n = strlen(e->d_name);
         if (n < 4 || strcmp(e->d_name + n - 3, ".md") || !strcmp(e->d_name, "README.md")) continue;
         size_t dl = strlen(dir);
-        snprintf(names[count++], sizeof names[0], "%.*s/%s", (int)(dl && dir[dl - 1] == '/' ? dl - 1 : dl), dir,
-                 e->d_name);
+        snprintf(names[count++], sizeof names[0], "%.*s/%s",
+                 (int)(dl && dir[dl - 1] == '/' ? dl - 1 : dl), dir, e->d_name);
     }
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], by_path);
@@ -1055,7 +1224,8 @@ bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t e
         if (lesson_load(&scratch, names[k], why, sizeof why))
             snprintf(index->title[index->count], sizeof index->title[0], "%s", scratch.title);
         else
-            snprintf(index->title[index->count], sizeof index->title[0], "(broken) %.100s", names[k]);
+            snprintf(index->title[index->count], sizeof index->title[0], "(broken) %.100s",
+                     names[k]);
         index->count++;
     }
     return true;

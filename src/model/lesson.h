@@ -114,7 +114,14 @@ typedef enum Span_Kind {
     SPAN_BREAK,     /* a line break inside a paragraph */
 } Span_Kind;
 
-enum { STYLE_BOLD = 1, STYLE_EMPH = 2, STYLE_CODE = 4, STYLE_MATH = 8, STYLE_SUB = 16, STYLE_SUP = 32 };
+enum {
+    STYLE_BOLD = 1,
+    STYLE_EMPH = 2,
+    STYLE_CODE = 4,
+    STYLE_MATH = 8,
+    STYLE_SUB = 16,
+    STYLE_SUP = 32
+};
 
 typedef struct Lesson_Span {
     unsigned char kind, style;

@@ -10,7 +10,8 @@
 /* ---- entering, stepping, leaving ------------------------------------------- */
 
 static Lesson_Env env_of(View_State *vs, Model *m) {
-    Lesson_Env env = {.m = m, .data_dir = vs->data_dir, .view = (int)vs->view, .selected = vs->selected};
+    Lesson_Env env = {
+        .m = m, .data_dir = vs->data_dir, .view = (int)vs->view, .selected = vs->selected};
     snprintf(env.highlight, sizeof env.highlight, "%s", vs->highlight);
     return env;
 }
@@ -34,8 +35,10 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
     env_back(vs, &env);
     vs->lesson_step = step;
     vs->showing = false;
-    if (!ok) view_set_status(vs, true, "%s", err);
-    else vs->status[0] = '\0';
+    if (!ok)
+        view_set_status(vs, true, "%s", err);
+    else
+        vs->status[0] = '\0';
 }
 
 bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz) {
@@ -66,8 +69,10 @@ void lesson_leave(View_State *vs, Model *m) {
 void lesson_keys(Ui *ui, View_State *vs, Model *m) {
     if (!vs->lesson_active || vs->editing || vs->typing_dk || vs->help || vs->lesson_menu) return;
     int last = vs->lesson->step_count - 1;
-    if (ui_key(ui, KEY_RIGHT) || ui_key(ui, KEY_PAGEDOWN)) go_to_step(vs, m, vs->lesson_step + 1, false);
-    if (ui_key(ui, KEY_LEFT) || ui_key(ui, KEY_PAGEUP)) go_to_step(vs, m, vs->lesson_step - 1, false);
+    if (ui_key(ui, KEY_RIGHT) || ui_key(ui, KEY_PAGEDOWN))
+        go_to_step(vs, m, vs->lesson_step + 1, false);
+    if (ui_key(ui, KEY_LEFT) || ui_key(ui, KEY_PAGEUP))
+        go_to_step(vs, m, vs->lesson_step - 1, false);
     if (ui_key(ui, KEY_HOME)) go_to_step(vs, m, 0, true);
     if (ui_key(ui, KEY_END)) go_to_step(vs, m, last, false);
 }
@@ -170,12 +175,13 @@ static float layout_text(Ui *ui, const Lesson *l, const Lesson_Step *st, Rect r,
             }                                                                                      \
             for (int q = 0; q < parts; q++) {                                                      \
                 float sz = piece_size(t, word[q].style);                                           \
-                float dy = (word[q].style & STYLE_SUB) ? t->text_size * 0.42f                      \
+                float dy = (word[q].style & STYLE_SUB)   ? t->text_size * 0.42f                    \
                            : (word[q].style & STYLE_SUP) ? -t->text_size * 0.08f                   \
-                                                          : 0;                                     \
-                float w = ui_text_widthn(ui, piece_font(word[q].style), sz, word[q].s, word[q].len); \
+                                                         : 0;                                      \
+                float w =                                                                          \
+                    ui_text_widthn(ui, piece_font(word[q].style), sz, word[q].s, word[q].len);     \
                 if (draw && y + lh <= r.y + r.h + 1)                                               \
-                    draw_textn(ui->dl, piece_font(word[q].style), sz, x, y + dy, ALIGN_LEFT,        \
+                    draw_textn(ui->dl, piece_font(word[q].style), sz, x, y + dy, ALIGN_LEFT,       \
                                piece_color(t, word[q].style), word[q].s, word[q].len);             \
                 x += w;                                                                            \
             }                                                                                      \
@@ -197,7 +203,8 @@ static float layout_text(Ui *ui, const Lesson *l, const Lesson_Step *st, Rect r,
             indent = sp->kind == SPAN_ITEM ? 22 : 0;
             x = r.x + indent;
             if (sp->kind == SPAN_ITEM && draw)
-                draw_text(ui->dl, FONT_BOLD, t->text_size, r.x + 6, y, ALIGN_LEFT, t->text_dim, "•");
+                draw_text(ui->dl, FONT_BOLD, t->text_size, r.x + 6, y, ALIGN_LEFT, t->text_dim,
+                          "•");
             continue;
         }
         const char *s = l->text + sp->off, *end = s + sp->len;
@@ -212,7 +219,8 @@ static float layout_text(Ui *ui, const Lesson *l, const Lesson_Step *st, Rect r,
             while (e < end && *e != ' ' && *e != '\n') e++;
             if (parts < 24) {
                 word[parts] = (Piece){s, (int)(e - s), sp->style};
-                word_w += ui_text_widthn(ui, piece_font(sp->style), piece_size(t, sp->style), s, (int)(e - s));
+                word_w += ui_text_widthn(ui, piece_font(sp->style), piece_size(t, sp->style), s,
+                                         (int)(e - s));
                 parts++;
             }
             s = e;
@@ -276,7 +284,8 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         vs->goal_state[k] = met;
         Rect row = rect_cut_top(&goals, goal_h);
         Rect box = rect_inset(row, 2);
-        draw_round_rect(ui->dl, box, t->radius, met == 1 ? rgba(20, 70, 55, 255) : rgba(44, 48, 58, 255));
+        draw_round_rect(ui->dl, box, t->radius,
+                        met == 1 ? rgba(20, 70, 55, 255) : rgba(44, 48, 58, 255));
         Rect inner = rect_inset(box, 8);
         Rect mark = rect_cut_left(&inner, 30);
         ui_label(ui, (Rect){mark.x, mark.y, mark.w, glh}, FONT_BOLD, t->title_size, ALIGN_LEFT,
@@ -292,7 +301,9 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         if (met != 1) {
             Rect b = {show.x, show.y, 130, show.h};
             ui_record(ui, "button", "show_me", k, b);
-            if (ui_button(ui, ui_id("showme", k), b, "▸ Show me", vs->showing && vs->show_goal == k) & UI_CLICKED &&
+            if (ui_button(ui, ui_id("showme", k), b, "▸ Show me",
+                          vs->showing && vs->show_goal == k) &
+                    UI_CLICKED &&
                 !vs->showing) {
                 vs->showing = true;
                 vs->show_goal = k;
@@ -302,7 +313,8 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
             }
         } else {
             ui_label(ui, show, FONT_SANS, t->small_size, ALIGN_LEFT, t->good,
-                     vs->lesson_step + 1 < l->step_count ? "Done — → for the next step" : "Done — that was the last step");
+                     vs->lesson_step + 1 < l->step_count ? "Done — → for the next step"
+                                                         : "Done — that was the last step");
         }
     }
 }
@@ -321,7 +333,9 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
     ui_record(ui, "panel", "lesson_menu", -1, box);
     Rect body = rect_inset(box, t->pad * 2);
     rect_cut_top(&body, 36);
-    if (count == 0) ui_label(ui, rect_cut_top(&body, row), FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim, "No lessons found in lessons/");
+    if (count == 0)
+        ui_label(ui, rect_cut_top(&body, row), FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim,
+                 "No lessons found in lessons/");
     for (int k = 0; k < count; k++) {
         Rect b = rect_cut_top(&body, row - 6);
         rect_cut_top(&body, 6);

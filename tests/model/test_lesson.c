@@ -95,7 +95,8 @@ static bool has_text(const Lesson *l, int step, const char *needle, int style) {
 
 Test(lesson, parses_title_steps_text_and_directives) {
     char err[512];
-    cr_assert(lesson_parse(&lesson, sample, strlen(sample), "sample.md", err, sizeof err), "%s", err);
+    cr_assert(lesson_parse(&lesson, sample, strlen(sample), "sample.md", err, sizeof err), "%s",
+              err);
     cr_assert_str_eq(lesson.title, "Sample");
     cr_assert_eq(lesson.step_count, 2);
     cr_assert_str_eq(lesson.steps[0].title, "One");
@@ -129,7 +130,8 @@ Test(lesson, parses_title_steps_text_and_directives) {
 
 Test(lesson, goals_are_checked_against_the_live_model) {
     char err[512], path[1024];
-    cr_assert(lesson_parse(&lesson, sample, strlen(sample), "sample.md", err, sizeof err), "%s", err);
+    cr_assert(lesson_parse(&lesson, sample, strlen(sample), "sample.md", err, sizeof err), "%s",
+              err);
     static Scene s;
     static Model m;
     snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
@@ -139,13 +141,16 @@ Test(lesson, goals_are_checked_against_the_live_model) {
     const Lesson_Goal *g = &lesson.steps[0].goals[0];
     cr_assert_eq(lesson_goal_met(g, &env, err, sizeof err), 0);
     /* the step's set-up reverses the order: "order 5 4 3 2 1 0" lists original positions */
-    cr_assert(lesson_apply(&lesson, lesson.steps[0].act_first, lesson.steps[0].act_count, &env, err, sizeof err), "%s", err);
+    cr_assert(lesson_apply(&lesson, lesson.steps[0].act_first, lesson.steps[0].act_count, &env, err,
+                           sizeof err),
+              "%s", err);
     cr_assert_str_eq(m.scene.tokens[0], "mat");
     cr_assert_eq(env.selected, 2);
     cr_assert_str_eq(env.highlight, "A");
     cr_assert_eq(m.scene.d_k, 64);
     cr_assert(lesson_apply(&lesson, g->sol_first, g->sol_count, &env, err, sizeof err), "%s", err);
-    int n = m.scene.n, sat = lesson_find_token(&m.scene, "sat"), cat = lesson_find_token(&m.scene, "cat");
+    int n = m.scene.n, sat = lesson_find_token(&m.scene, "sat"),
+        cat = lesson_find_token(&m.scene, "cat");
     double w = m.derived.attn.A[sat * n + cat];
     cr_assert_eq(lesson_goal_met(g, &env, err, sizeof err), w > 0.5 ? 1 : 0, "weight %g", w);
     model_free(&m);
@@ -159,6 +164,7 @@ Test(lesson, the_shipped_lessons_all_pass_the_checker) {
     cr_assert_geq(index.count, 7, "at least seven lessons");
     for (int k = 0; k < index.count; k++) {
         cr_assert(lesson_load(&lesson, index.path[k], err, sizeof err), "%s", err);
-        cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err), "%s", err);
+        cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err), "%s",
+                  err);
     }
 }

@@ -9,7 +9,8 @@ static Scene saved;
 static void open_lesson(void) {
     harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
     char path[1024], err[1024];
-    snprintf(path, sizeof path, "%s/lessons/03-scores-softmax-outputs.md", test_env("ATTNLAB_DATA"));
+    snprintf(path, sizeof path, "%s/lessons/03-scores-softmax-outputs.md",
+             test_env("ATTNLAB_DATA"));
     cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
     h.vs.lesson = &lesson;
     h.vs.lesson_saved = &saved;
@@ -64,7 +65,8 @@ Test(lesson_panel, show_me_plays_the_solution_until_the_goal_is_met) {
     cr_assert_not(h.vs.showing);
     cr_assert_eq(h.vs.goal_state[0], 1, "met after the solution played");
     cr_assert_eq(h.m.undo_count, undo0 + 1, "the glide is one undo step");
-    int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"), cat = lesson_find_token(&h.m.scene, "cat");
+    int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"),
+        cat = lesson_find_token(&h.m.scene, "cat");
     cr_assert_gt(h.m.derived.attn.A[sat * n + cat], 0.5);
 }
 
