@@ -1,5 +1,6 @@
 /* attnlab: entry point. Parses the command line, builds the scene, and either
  * answers without a window (--export, --experiment, …) or opens the app. */
+#define _POSIX_C_SOURCE 200809L
 #include "core/stats.h"
 #include "model/export.h"
 #include "model/lesson.h"
@@ -11,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define ATTNLAB_VERSION "0.1.0"
 
@@ -54,6 +56,8 @@ static int check_lessons(const char *dir, const Vocab *vocab, const char *data_d
 }
 
 int main(int argc, char **argv) {
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     static Cli_Options opts;
     char err[1024];
     if (!cli_parse(argc, argv, &opts, err, sizeof err)) {
@@ -121,7 +125,8 @@ int main(int argc, char **argv) {
                                          .scene = &scene,
                                          .vocab = &vocab,
                                          .data_dir = data_dir,
-                                         .scene_path = opts.scene_path});
+                                         .scene_path = opts.scene_path,
+                                         .start_ms = start.tv_sec * 1e3 + start.tv_nsec / 1e6});
             break;
         }
         derived_free(&derived);

@@ -229,9 +229,16 @@ static void math(Parse *p, const char *s, size_t n, int base_style) {
             continue;
         }
         size_t j = k;
-        while (j < n && !strchr("^_{}\\ ,", s[j])) j++;
+        while (j < n && !strchr("^_{}\\ ,=<>", s[j])) j++;
+        if (j == k) j = k + 1; /* a lone '=', '<' or '>' */
         if (j == k && s[j] == ',') {
             add_span(p, SPAN_TEXT, base_style, ", ", 2);
+            k++;
+            continue;
+        }
+        if (j - k == 1 && strchr("=<>", s[k])) { /* relations get room to breathe */
+            char rel[4] = {' ', s[k], ' ', 0};
+            add_span(p, SPAN_TEXT, base_style, rel, 3);
             k++;
             continue;
         }

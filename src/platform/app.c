@@ -193,6 +193,99 @@ static int screenshot_mode(App *a) {
     return 0;
 }
 
+/* ---- --bench: frame times measured headless ------------------------------ */
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double percentile(double *v, int count, double p) {
+    qsort(v, (size_t)count, sizeof *v, cmp_double);
+    int k = (int)ceil(p * count) - 1;
+    return v[k < 0 ? 0 : k >= count ? count - 1 : k];
+}
+
+/* A scene of n tokens: vocabulary words in turn, d = 2, d_k = 64. */
+static void bench_scene(App *a, int n, Scene *s) {
+    const Vocab *v = a->desc->vocab;
+    static char text[ATTN_MAX_TOKENS * ATTN_MAX_TOKEN_BYTES];
+    size_t used = 0;
+    for (int i = 0; i < n; i++)
+        used +=
+            (size_t)snprintf(text + used, sizeof text - used, "%s ", v->entries[i % v->count].word);
+    *s = *a->desc->scene;
+    char err[256];
+    scene_set_sentence(s, text, v, err, sizeof err);
+    s->d_k = 64;
+}
+
+static int bench_mode(App *a, double process_start_ms) {
+    static const int ns[4] = {6, 32, 128, 512};
+    static const int sizes[2][2] = {{1280, 720}, {1920, 1080}};
+    char err[1024];
+    double first_frame = -1;
+    printf("{\n  \"results\": [\n");
+    static char table[4096];
+    size_t tl = 0;
+    tl += (size_t)snprintf(table + tl, sizeof table - tl,
+                           "     n   size        frame median   frame p95   recompute median\n");
+    for (int si = 0; si < 2; si++) {
+        int w = sizes[si][0], h = sizes[si][1];
+        if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            return 1;
+        }
+        for (int k = 0; k < 4; k++) {
+            static Scene s;
+            bench_scene(a, ns[k], &s);
+            model_replace_scene(&a->model, &s);
+            a->vs.selected = 0;
+            enum { WARM = 3, FRAMES = 40 };
+            static double frame[FRAMES], recompute[FRAMES];
+            for (int f = 0; f < WARM + FRAMES; f++) {
+                /* a drag: one token moves a little every frame */
+                int i = f % s.n;
+                double t0 = now_ms();
+                model_move_token(&a->model, i, 0, 0.01f * (float)(f % 7), 1,
+                                 -0.01f * (float)(f % 5));
+                double t1 = now_ms();
+                model_update(&a->model);
+                double t2 = now_ms();
+                draw_frame(a, w, h, 1.0f);
+                glFinish();
+                double t3 = now_ms();
+                if (first_frame < 0) first_frame = t3 - process_start_ms;
+                if (f >= WARM) {
+                    frame[f - WARM] = t3 - t0;
+                    recompute[f - WARM] = t2 - t1;
+                }
+            }
+            double fmed = percentile(frame, FRAMES, 0.5), fp95 = percentile(frame, FRAMES, 0.95);
+            double rmed = percentile(recompute, FRAMES, 0.5);
+            Render_Stats st = render_stats(&a->render);
+            printf("    {\"n\": %d, \"width\": %d, \"height\": %d, \"frame_median_ms\": %.3f, "
+                   "\"frame_p95_ms\": %.3f, \"recompute_median_ms\": %.3f, \"draw_calls\": %d, "
+                   "\"quads\": %d, \"heatmaps\": %d}%s\n",
+                   ns[k], w, h, fmed, fp95, rmed, st.draw_calls, st.quads, st.heatmaps,
+                   si == 1 && k == 3 ? "" : ",");
+            tl += (size_t)snprintf(table + tl, sizeof table - tl,
+                                   "  %4d   %4dx%-4d   %8.2f ms    %7.2f ms   %8.3f ms\n", ns[k], w,
+                                   h, fmed, fp95, rmed);
+        }
+        render_offscreen_end(&a->render);
+    }
+    printf("  ],\n  \"first_frame_ms\": %.1f\n}\n", first_frame);
+    fprintf(stderr, "%s  time from process start to first frame: %.1f ms\n", table, first_frame);
+    return 0;
+}
+
 static void window_screenshot(App *a) {
     int fw, fh;
     SDL_GL_GetDrawableSize(a->win, &fw, &fh);
@@ -472,7 +565,7 @@ int app_run(const App_Desc *desc) {
         return 1;
     }
     a->desc = desc;
-    bool headless = o->mode == CLI_SCREENSHOT;
+    bool headless = o->mode == CLI_SCREENSHOT || o->mode == CLI_BENCH;
     /* A screenshot needs no display: SDL's offscreen driver gives a real GL
      * context through EGL. An explicit SDL_VIDEODRIVER still wins. */
     if (headless && !getenv("SDL_VIDEODRIVER")) SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
@@ -485,6 +578,8 @@ int app_run(const App_Desc *desc) {
     } else if (!start(a, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         status = 2;
+    } else if (o->mode == CLI_BENCH) {
+        status = bench_mode(a, desc->start_ms);
     } else if (headless) {
         status = screenshot_mode(a);
     } else {

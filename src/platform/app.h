@@ -15,6 +15,7 @@ typedef struct App_Desc {
     const Vocab *vocab;
     const char *data_dir;
     const char *scene_path; /* --scene, or NULL: Ctrl+S then writes attnlab-scene.json */
+    double start_ms;        /* CLOCK_MONOTONIC when main began, for --bench */
 } App_Desc;
 
 int app_run(const App_Desc *desc);

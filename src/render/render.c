@@ -62,8 +62,9 @@ bool render_init(Renderer *r, const Render_Desc *desc, char *err, size_t errsz) 
         return false;
     }
     r->verts = malloc(sizeof(Vertex) * 4 * (size_t)r->max_quads);
+    r->text_verts = malloc(sizeof(Vertex) * 4 * (size_t)r->max_quads);
     unsigned int *idx = malloc(sizeof(unsigned int) * 6 * (size_t)r->max_quads);
-    if (!r->verts || !idx) {
+    if (!r->verts || !r->text_verts || !idx) {
         free(idx);
         snprintf(err, errsz, "attnlab: out of memory for the vertex buffer");
         render_shutdown(r);
@@ -135,6 +136,7 @@ void render_shutdown(Renderer *r) {
     if (r->fbo) glDeleteFramebuffers(1, &r->fbo);
     if (r->fbo_color) glDeleteRenderbuffers(1, &r->fbo_color);
     free(r->verts);
+    free(r->text_verts);
     memset(r, 0, sizeof *r);
 }
 
@@ -161,29 +163,37 @@ Text_Metrics render_text_metrics(Renderer *r) {
 
 /* ---- batching ---------------------------------------------------------- */
 
-static void flush(Renderer *r) {
-    if (r->quad_count == 0) return;
-    Program *p = &r->programs[PROGRAM_UI];
+static void draw_batch(Renderer *r, Program_Id id, const Vertex *verts, int quads) {
+    if (quads == 0) return;
+    Program *p = &r->programs[id];
     glUseProgram(p->id);
     glUniformMatrix4fv(p->u_proj, 1, GL_FALSE, r->proj);
-    glUniform1i(p->u_atlas, 0);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, r->atlas.tex);
+    if (id == PROGRAM_TEXT) {
+        glUniform1i(p->u_atlas, 0);
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, r->atlas.tex);
+    }
     glBindVertexArray(r->vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->vbo);
-    size_t bytes = sizeof(Vertex) * 4 * (size_t)r->quad_count;
     /* orphan, then fill: the driver need not wait for the previous draw */
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(Vertex) * 4 * (size_t)r->max_quads), NULL,
                  GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, r->verts);
-    glDrawElements(GL_TRIANGLES, 6 * r->quad_count, GL_UNSIGNED_INT, 0);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(sizeof(Vertex) * 4 * (size_t)quads), verts);
+    glDrawElements(GL_TRIANGLES, 6 * quads, GL_UNSIGNED_INT, 0);
     r->stats.draw_calls++;
-    r->stats.quads += r->quad_count;
-    r->quad_count = 0;
+    r->stats.quads += quads;
 }
 
-static Vertex *quad(Renderer *r) {
-    if (r->quad_count == r->max_quads) flush(r);
+/* End the layer: its shapes in order, then its text over them. */
+static void flush(Renderer *r) {
+    draw_batch(r, PROGRAM_SHAPE, r->verts, r->quad_count);
+    draw_batch(r, PROGRAM_TEXT, r->text_verts, r->text_count);
+    r->quad_count = r->text_count = 0;
+}
+
+static Vertex *quad(Renderer *r, int mode) {
+    if (r->quad_count == r->max_quads || r->text_count == r->max_quads) flush(r);
+    if (mode == MODE_GLYPH) return &((Vertex *)r->text_verts)[4 * r->text_count++];
     return &((Vertex *)r->verts)[4 * r->quad_count++];
 }
 
@@ -197,7 +207,7 @@ static void set_color(Vertex *v, Color c) {
 /* A quad from four corners with per-corner (u, v); shared params and mode. */
 static void emit(Renderer *r, const float xy[8], const float uv[8], const float p[4], Color c,
                  int mode) {
-    Vertex *v = quad(r);
+    Vertex *v = quad(r, mode);
     for (int k = 0; k < 4; k++) {
         v[k].x = xy[2 * k];
         v[k].y = xy[2 * k + 1];
@@ -209,6 +219,16 @@ static void emit(Renderer *r, const float xy[8], const float uv[8], const float 
     }
 }
 
+/* One quad of a rounded rectangle's distance field: the part of the shape
+ * between (x0, y0) and (x1, y1), with local coordinates relative to the
+ * shape's centre (cx, cy). */
+static void emit_rrect_part(Renderer *r, float x0, float y0, float x1, float y1, float cx, float cy,
+                            const float p[4], Color c) {
+    float xy[8] = {x0, y0, x1, y0, x1, y1, x0, y1};
+    float uv[8] = {x0 - cx, y0 - cy, x1 - cx, y0 - cy, x1 - cx, y1 - cy, x0 - cx, y1 - cy};
+    emit(r, xy, uv, p, c, MODE_RRECT);
+}
+
 static void emit_rect(Renderer *r, const Draw_Cmd *cmd) {
     Rect q = cmd->rect.r;
     static const float zero[8] = {0};
@@ -217,14 +237,28 @@ static void emit_rect(Renderer *r, const Draw_Cmd *cmd) {
         emit(r, xy, zero, zero, cmd->color, MODE_SOLID);
         return;
     }
-    /* one logical unit of fringe around the shape for the anti-aliased edge */
+    /* The distance field only matters near the edge: the software rasterizer
+     * pays for every fragment, so the inside of a filled shape is a plain
+     * solid quad and only a band around the edge runs the shape shader. */
     float f = 1.5f / r->scale + 0.5f;
-    float hw = q.w * 0.5f, hh = q.h * 0.5f;
-    float xy[8] = {q.x - f,       q.y - f,       q.x + q.w + f, q.y - f,
-                   q.x + q.w + f, q.y + q.h + f, q.x - f,       q.y + q.h + f};
-    float uv[8] = {-hw - f, -hh - f, hw + f, -hh - f, hw + f, hh + f, -hw - f, hh + f};
+    float hw = q.w * 0.5f, hh = q.h * 0.5f, cx = q.x + hw, cy = q.y + hh;
+    float rad = fminf(cmd->rect.radius, fminf(hw, hh));
+    float band = fmaxf(rad, cmd->rect.thickness) + f; /* everything inside this is plain */
     float p[4] = {hw, hh, cmd->rect.radius, cmd->rect.thickness};
-    emit(r, xy, uv, p, cmd->color, MODE_RRECT);
+    float X0 = q.x - f, Y0 = q.y - f, X1 = q.x + q.w + f, Y1 = q.y + q.h + f;
+    if (band * 2 >= fminf(q.w, q.h)) {
+        emit_rrect_part(r, X0, Y0, X1, Y1, cx, cy, p, cmd->color);
+        return;
+    }
+    float ix0 = q.x + band, iy0 = q.y + band, ix1 = q.x + q.w - band, iy1 = q.y + q.h - band;
+    emit_rrect_part(r, X0, Y0, X1, iy0, cx, cy, p, cmd->color);   /* top band */
+    emit_rrect_part(r, X0, iy1, X1, Y1, cx, cy, p, cmd->color);   /* bottom band */
+    emit_rrect_part(r, X0, iy0, ix0, iy1, cx, cy, p, cmd->color); /* left band */
+    emit_rrect_part(r, ix1, iy0, X1, iy1, cx, cy, p, cmd->color); /* right band */
+    if (cmd->rect.thickness <= 0) {
+        float xy[8] = {ix0, iy0, ix1, iy0, ix1, iy1, ix0, iy1};
+        emit(r, xy, zero, zero, cmd->color, MODE_SOLID);
+    }
 }
 
 static void emit_line(Renderer *r, const Draw_Cmd *cmd) {
@@ -360,7 +394,7 @@ void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color cl
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glClearColor(clear.r / 255.0f, clear.g / 255.0f, clear.b / 255.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    r->quad_count = 0;
+    r->quad_count = r->text_count = 0;
     for (int i = 0; i < dl->count; i++) {
         const Draw_Cmd *cmd = &dl->cmds[i];
         switch (cmd->kind) {
@@ -381,6 +415,9 @@ void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color cl
             break;
         case DRAW_CLIP:
             set_clip(r, cmd);
+            break;
+        case DRAW_LAYER:
+            flush(r);
             break;
         }
     }

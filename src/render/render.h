@@ -2,7 +2,9 @@
  *
  * Needs a current GL context (the platform makes it). Everything it owns is
  * created in render_init and released in render_shutdown; a frame allocates
- * nothing. Shapes and text go through one vertex buffer in large batches, a
+ * nothing. Within a layer (the span between heatmaps, clip changes and
+ * draw_layer) all shapes are drawn in order, then all text over them, each
+ * with its own small shader, so no shape pixel pays for a texture lookup; a
  * heatmap is one float texture plus a colormap lookup drawn by one shader, so
  * a frame is a handful of draw calls whatever n is.
  *
@@ -45,8 +47,8 @@ typedef struct Renderer {
     Font_Atlas atlas;
     unsigned int vao, vbo, ibo;
     unsigned int heat_vao, heat_vbo;
-    struct Vertex *verts;
-    int quad_count, max_quads;
+    struct Vertex *verts, *text_verts; /* shapes and glyphs of the current layer */
+    int quad_count, text_count, max_quads;
     unsigned int colormap_tex;
     unsigned int heat_tex[RENDER_HEATMAP_TEXTURES];
     int heat_w[RENDER_HEATMAP_TEXTURES], heat_h[RENDER_HEATMAP_TEXTURES];

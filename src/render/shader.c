@@ -11,10 +11,11 @@
 #include <string.h>
 
 const Program_Files program_files[PROGRAM_COUNT] = {
-    [PROGRAM_UI] = {"ui.vert", "ui.frag"},
+    [PROGRAM_SHAPE] = {"ui.vert", "shape.frag"},
+    [PROGRAM_TEXT] = {"ui.vert", "text.frag"},
     [PROGRAM_HEATMAP] = {"heatmap.vert", "heatmap.frag"},
 };
-static_assert(PROGRAM_COUNT == 2, "every program needs its files listed above");
+static_assert(PROGRAM_COUNT == 3, "every program needs its files listed above");
 
 /* Rewrite Mesa's "0:12(5): error: …" (or NVIDIA's "0(12) : error …") into
  * "shaders/NAME:12: error: …", keeping only the first message line. */

@@ -15,7 +15,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum Program_Id { PROGRAM_UI = 0, PROGRAM_HEATMAP, PROGRAM_COUNT } Program_Id;
+typedef enum Program_Id {
+    PROGRAM_SHAPE = 0,
+    PROGRAM_TEXT,
+    PROGRAM_HEATMAP,
+    PROGRAM_COUNT
+} Program_Id;
 
 typedef struct Program_Files {
     const char *vs, *fs;

@@ -188,3 +188,7 @@ const char *utf8_next(const char *s, uint32_t *cp) {
     *cp = c;
     return s + 1 + extra;
 }
+
+void draw_layer(Draw_List *dl) {
+    push(dl, DRAW_LAYER, rgba(0, 0, 0, 0));
+}

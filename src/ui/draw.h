@@ -17,6 +17,9 @@
  *   draw_text(dl, font, size, x, y, align, color, text)   (x, y) = top of the line box
  *   draw_heatmap(dl, r, grid, rows, cols, vmin, vmax, map) grid row-major, copied
  *   draw_clip(dl, r) / draw_noclip(dl)
+ *   draw_layer(dl)     start a new layer: the renderer draws shapes before text
+ *                      within a layer, so anything meant to cover text (an
+ *                      overlay, a dragged chip) starts a layer of its own
  *   utf8_next(s, &cp)                             decode one code point
  */
 #ifndef ATTN_DRAW_H
@@ -41,6 +44,7 @@ typedef enum Draw_Kind {
     DRAW_TEXT,
     DRAW_HEATMAP,
     DRAW_CLIP,
+    DRAW_LAYER, /* everything after is drawn over everything before, text included */
 } Draw_Kind;
 
 typedef struct Draw_Cmd {
@@ -115,6 +119,7 @@ void draw_heatmap(Draw_List *dl, Rect r, const float *grid, int rows, int cols, 
                   float vmax, Colormap map);
 void draw_clip(Draw_List *dl, Rect r);
 void draw_noclip(Draw_List *dl);
+void draw_layer(Draw_List *dl);
 
 const char *utf8_next(const char *s, uint32_t *cp);
 

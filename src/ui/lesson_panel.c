@@ -328,6 +328,7 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
     float row = 42;
     float w = fminf(ui->w - 40, 720), h = fminf(ui->h - 40, row * (float)(count ? count : 1) + 90);
     Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
+    draw_layer(ui->dl); /* over everything, text included */
     draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
     ui_panel(ui, box, "Lessons", false);
     ui_record(ui, "panel", "lesson_menu", -1, box);

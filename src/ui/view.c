@@ -250,7 +250,10 @@ static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
                   (float)(vs->anim_from[i] - i == 0 ? 1 : vs->anim_from[i] - i);
         Rect chip = {cx, r.y + 4, w, h};
         bool dragging = vs->drag_chip == i && vs->drag_chip_moved;
-        if (dragging) chip.x += ui->in.mx - vs->drag_chip_x0;
+        if (dragging) {
+            chip.x += ui->in.mx - vs->drag_chip_x0;
+            draw_layer(ui->dl); /* the chip in hand floats over its neighbours' labels */
+        }
         ui_record(ui, "chip", "token", i, chip);
         if (ui_hit(ui, chip)) vs->hover_token = i;
         if (ui->in.pressed && ui_hit(ui, chip) && ui->active == 0 && vs->drag_chip < 0) {
@@ -266,6 +269,7 @@ static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
         if (i == vs->hover_token && !sel) draw_rect_outline(ui->dl, chip, h * 0.5f, 2, t->text_dim);
         ui_label(ui, chip, FONT_SANS, fs, ALIGN_CENTER, sel || key ? rgba(0, 0, 0, 255) : t->text,
                  s->tokens[i]);
+        if (dragging) draw_layer(ui->dl);
     }
     if (shown < s->n) {
         char more[32];
@@ -326,6 +330,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
     float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 6;
     float w = fminf(ui->w - 40, 820), h = fminf(ui->h - 40, lh * (float)count + 90);
     Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
+    draw_layer(ui->dl); /* over everything, text included */
     draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
     ui_panel(ui, box, "Keys and gestures", false);
     ui_record(ui, "panel", "help", -1, box);
@@ -410,8 +415,7 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     int prev_row = vs->hover_row, prev_col = vs->hover_col;
     vs->hover_row = vs->hover_col = -1;
 
-    Rect r = {0, 0, ui->w, ui->h};
-    draw_rect(ui->dl, r, t->bg);
+    Rect r = {0, 0, ui->w, ui->h}; /* the renderer clears to t->bg */
     top_bar(ui, vs, m, rect_cut_top(&r, 52));
     Rect status = rect_cut_bottom(&r, 36);
     r = rect_inset(r, t->pad);

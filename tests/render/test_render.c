@@ -91,15 +91,15 @@ Test(render, broken_shader_names_file_and_line_and_keeps_old_programs) {
     snprintf(cmd, sizeof cmd, "mkdir -p %s/shaders && cp %s/shaders/* %s/shaders/", dir,
              test_env("ATTNLAB_DATA"), dir);
     cr_assert_eq(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/shaders/ui.frag", dir);
+    snprintf(path, sizeof path, "%s/shaders/text.frag", dir);
     FILE *f = fopen(path, "w");
     fputs("#version 330 core\nout vec4 frag;\nvoid main() { frag = vec4(1.0) +; }\n", f);
     fclose(f);
-    unsigned int before = rr.programs[PROGRAM_UI].id;
+    unsigned int before = rr.programs[PROGRAM_SHAPE].id;
     char err[1024];
     cr_assert_not(shader_build_all(dir, rr.programs, err, sizeof err));
-    cr_assert(strncmp(err, "shaders/ui.frag:3: ", 19) == 0, "got: %s", err);
-    cr_assert_eq(rr.programs[PROGRAM_UI].id, before, "the old program must stay in use");
+    cr_assert(strncmp(err, "shaders/text.frag:3: ", 21) == 0, "got: %s", err);
+    cr_assert_eq(rr.programs[PROGRAM_SHAPE].id, before, "the old program must stay in use");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
 }
@@ -203,6 +203,7 @@ Test(render, a_frame_is_a_handful_of_draw_calls_whatever_n) {
     free(render_to_pixels(256, 256, 1));
     Render_Stats st = render_stats(&rr);
     cr_assert_eq(st.heatmaps, 1);
+    /* one heatmap, then one batch of shapes and one of text */
     cr_assert_leq(st.draw_calls, 3, "draw calls: %d", st.draw_calls);
 }
 

@@ -1,13 +1,13 @@
 #version 330 core
-// Solid fills, glyphs from the atlas, and anti-aliased signed-distance shapes
+// Shapes of the UI: solid fills and anti-aliased signed-distance shapes
 // (rounded rectangles, circles, capsule lines). fwidth() gives the width of
-// one pixel in the shape's own units, so edges stay one pixel soft at any zoom.
+// one pixel in the shape's own units, so edges stay one pixel soft at any
+// zoom. Text has its own program (text.frag), so no fragment here samples a
+// texture: the software rasterizer pays for every instruction of every pixel.
 in vec2 v_uv;
 in vec4 v_params;
 in vec4 v_color;
 flat in int v_mode;
-
-uniform sampler2D u_atlas;
 
 out vec4 frag;
 
@@ -18,9 +18,7 @@ float coverage(float dist) {
 
 void main() {
     float alpha = 1.0;
-    if (v_mode == 1) {
-        alpha = texture(u_atlas, v_uv).r;
-    } else if (v_mode == 2) {
+    if (v_mode == 2) {
         vec2 half_size = v_params.xy;
         float radius = min(v_params.z, min(half_size.x, half_size.y));
         vec2 q = abs(v_uv) - half_size + radius;
