@@ -68,8 +68,11 @@ TEST_RENDER   := $(call obj,$(wildcard tests/render/*.c))
 TEST_PLATFORM := $(call obj,$(wildcard tests/platform/*.c))
 TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_model $(BUILD)/tests/test_ui \
                  $(BUILD)/tests/test_render $(BUILD)/tests/test_platform
+FUZZ_TARGETS  := scene lesson cli
+REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
-.PHONY: all run test check bench clean install uninstall deps deps-test format format-check
+.PHONY: all run test check bench clean install uninstall deps deps-test deps-fuzz format format-check \
+        fuzz memcheck
 
 all: $(BIN)
 
@@ -112,6 +115,14 @@ $(BUILD)/tests/test_render: $(TEST_RENDER) $(OBJ_LIB)
 $(BUILD)/tests/test_platform: $(TEST_PLATFORM) $(OBJ_LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_APP)) -lm
 
+# The fuzz corpora, replayed through each target without libFuzzer.
+$(BUILD)/tests/replay_scene: $(BUILD)/tests/fuzz/fuzz_scene.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+$(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+$(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL) $(OBJ_UI) $(BUILD)/src/platform/cli.o
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
+
 # Tests find the binary and the data folder through the environment.
 TEST_ENV = ATTNLAB_BIN=$(CURDIR)/$(BIN) ATTNLAB_DATA=$(CURDIR) ATTNLAB_TESTDATA=$(CURDIR)/tests/data \
            SDL_VIDEODRIVER=offscreen
@@ -127,8 +138,10 @@ TEST_ENV += ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:verify_asan_link_order=
 endif
 
 # One pass of the tests with the current flags.
-check: $(BIN) $(TEST_BINS)
+check: $(BIN) $(TEST_BINS) $(REPLAY_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $(TEST_ENV) $$t --jobs=2; done
+	@set -e; for t in $(FUZZ_TARGETS); do echo "== fuzz corpus: $$t"; \
+	  $(TEST_ENV) $(BUILD)/tests/replay_$$t tests/fuzz/corpus/$$t; done
 
 ifeq ($(SANITIZE),1)
 test: deps-test
@@ -147,6 +160,41 @@ run: deps
 
 clean:
 	rm -rf build attnlab
+
+# ---------------------------------------------------------------------------
+# Fuzzing with libFuzzer (clang). New inputs collect in build/fuzz/corpus_*;
+# copy the interesting ones (and every crasher, once fixed) into
+# tests/fuzz/corpus/ so `make test` replays them from then on.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
+                $(call pc_cflags,$(PKG_MODEL) $(PKG_UI))
+FUZZ_SRC     := $(SRC_CORE) $(SRC_MODEL)
+fuzz: deps-fuzz
+	@mkdir -p build/fuzz
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  extra=""; [ $$t = cli ] && extra="$(SRC_UI) src/platform/cli.c"; \
+	  $(FUZZ_CC) $(FUZZ_FLAGS) -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(FUZZ_SRC) $$extra \
+	    $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm; \
+	  mkdir -p build/fuzz/corpus_$$t; \
+	  echo "== fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/$$t- \
+	    -print_final_stats=1 build/fuzz/corpus_$$t tests/fuzz/corpus/$$t 2>&1 | tail -12; \
+	done
+
+# valgrind memcheck of the window-free and the headless modes. Mesa's driver
+# is preloaded so its allocations keep a name (see MESA_SWRAST above) and
+# tests/valgrind.supp can tell them from attnlab's own.
+MESA_DRI := $(firstword $(wildcard /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so))
+memcheck: all
+	@set -e; for args in "--export json" "--export csv --pos sin" "--experiment variance --dk 64 --samples 200" \
+	    "--check-lessons lessons" "--screenshot build/memcheck.png --size 640x400"; do \
+	  echo "== valgrind attnlab $$args"; \
+	  SDL_VIDEODRIVER=offscreen ATTNLAB_DATA=$(CURDIR) $(if $(MESA_DRI),LD_PRELOAD=$(MESA_DRI)) \
+	    valgrind --quiet --error-exitcode=9 \
+	    --leak-check=full --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp \
+	    ./$(BIN) $$args > /dev/null; \
+	done; echo "memcheck: clean"
 
 FORMAT_FILES = $(shell find src tests -name '*.[ch]' | sort)
 format:
@@ -190,5 +238,7 @@ deps:
 	$(call install_missing,$(DEB_APP),$(PKG_APP))
 deps-test:
 	$(call install_missing,$(DEB_TEST),$(PKG_APP) $(PKG_TEST))
+deps-fuzz:
+	$(call install_missing,$(DEB_APP) clang libclang-rt-14-dev valgrind,$(PKG_APP))
 
 -include $(shell find build -name '*.d' 2>/dev/null)
