@@ -162,6 +162,26 @@ clean:
 	rm -rf build attnlab
 
 # ---------------------------------------------------------------------------
+# Install under $(DESTDIR)$(PREFIX): the binary, its data (assets, shaders,
+# lessons) in share/attnlab, a desktop entry, an icon and the man page.
+# The binary finds its data through ../share/attnlab, so the tree can move.
+BINDIR  = $(DESTDIR)$(PREFIX)/bin
+SHARE   = $(DESTDIR)$(PREFIX)/share
+install: attnlab
+	install -d $(BINDIR) $(SHARE)/attnlab $(SHARE)/applications \
+	  $(SHARE)/icons/hicolor/scalable/apps $(SHARE)/man/man1
+	install -m 755 attnlab $(BINDIR)/attnlab
+	cp -R assets shaders lessons $(SHARE)/attnlab/
+	install -m 644 assets/attnlab.desktop $(SHARE)/applications/attnlab.desktop
+	install -m 644 assets/attnlab.svg $(SHARE)/icons/hicolor/scalable/apps/attnlab.svg
+	install -m 644 assets/attnlab.1 $(SHARE)/man/man1/attnlab.1
+
+uninstall:
+	rm -f $(BINDIR)/attnlab $(SHARE)/applications/attnlab.desktop \
+	  $(SHARE)/icons/hicolor/scalable/apps/attnlab.svg $(SHARE)/man/man1/attnlab.1
+	rm -rf $(SHARE)/attnlab
+
+# ---------------------------------------------------------------------------
 # Fuzzing with libFuzzer (clang). New inputs collect in build/fuzz/corpus_*;
 # copy the interesting ones (and every crasher, once fixed) into
 # tests/fuzz/corpus/ so `make test` replays them from then on.

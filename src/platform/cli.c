@@ -46,6 +46,18 @@ void cli_usage(FILE *f) {
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
           "\n"
+          "\n"
+          "Keys in the window:\n"
+          "  1 2 3                 explorer, scaling lab, permutation lab\n"
+          "  R S T I               reverse, shuffle, rotate, restore the token order\n"
+          "  Up Down               previous / next query\n"
+          "  Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y   undo, redo\n"
+          "  Ctrl+S                save the scene (atomically)\n"
+          "  Left Right, PageUp PageDown, Home End   lesson steps\n"
+          "  Ctrl+= Ctrl+- Ctrl+0  zoom in, out, reset\n"
+          "  F1 or ?               help overlay (Esc closes)\n"
+          "  F5 reload shaders   F11 fullscreen   F12 PNG of the window   Ctrl+Q quit\n"
+          "\n"
           "Bad options or files exit with status 2 and one line on stderr.\n",
           f);
 }

@@ -36,10 +36,15 @@ bool paths_find_data(char *dest, size_t size, char *err, size_t errsz) {
     }
     char *base = SDL_GetBasePath();
     if (base) {
-        bool ok = is_data_dir(base);
-        if (ok) snprintf(dest, size, "%s", base);
+        /* beside the executable (a build run in place), or ../share/attnlab
+         * beside it (an installed binary, wherever PREFIX and DESTDIR put it) */
+        char rel[4200];
+        paths_join(base, "../share/attnlab", rel, sizeof rel);
+        bool here = is_data_dir(base), installed = !here && is_data_dir(rel);
+        if (here) snprintf(dest, size, "%s", base);
+        if (installed) snprintf(dest, size, "%s", rel);
         SDL_free(base);
-        if (ok) return true;
+        if (here || installed) return true;
     }
     if (is_data_dir(ATTNLAB_DATADIR)) {
         snprintf(dest, size, "%s", ATTNLAB_DATADIR);

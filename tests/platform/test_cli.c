@@ -1,6 +1,7 @@
 /* src/platform/cli.c and the attnlab binary's window-free modes. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/stats.h"
+#include "model/fileio.h"
 #include "model/scene_file.h"
 #include "platform/cli.h"
 #include "test_util.h"
@@ -255,6 +256,28 @@ Test(cli, help_and_version) {
                           "--bench",        "--version"};
     for (size_t k = 0; k < sizeof must / sizeof *must; k++)
         cr_assert(strstr(r.out, must[k]), "--help does not mention %s", must[k]);
+    /* the man page lists every option too (groff writes '-' as '\-') */
+    char path[1024], *page;
+    size_t len;
+    char err[256];
+    snprintf(path, sizeof path, "%s/assets/attnlab.1", test_env("ATTNLAB_DATA"));
+    cr_assert(file_read_all(path, 1 << 20, &page, &len, err, sizeof err), "%s", err);
+    for (size_t k = 0; k < sizeof must / sizeof *must; k++) {
+        char groff[64];
+        size_t g = 0;
+        for (const char *c = must[k]; *c && *c != ' ' && g + 3 < sizeof groff; c++) {
+            if (*c == '-') groff[g++] = '\\';
+            groff[g++] = *c;
+        }
+        groff[g] = '\0';
+        cr_assert(strstr(page, groff), "the man page does not mention %s", must[k]);
+    }
+    const char *keys[] = {"Ctrl+Z", "Ctrl+S", "F11", "F12", "F5", "PageUp"};
+    for (size_t k = 0; k < 6; k++) {
+        cr_assert(strstr(page, keys[k]), "the man page does not mention %s", keys[k]);
+        cr_assert(strstr(r.out, keys[k]), "--help does not mention %s", keys[k]);
+    }
+    free(page);
     run_free(&r);
     r = run_attnlab("--version");
     cr_assert_eq(r.status, 0);
