@@ -9,7 +9,8 @@ bool draw_init(Draw_List *dl, const Draw_Desc *desc) {
     memset(dl, 0, sizeof *dl);
     dl->cap = desc->max_cmds ? desc->max_cmds : 65536;
     dl->text_cap = desc->max_text ? desc->max_text : (1 << 20);
-    dl->grid_cap = desc->max_grid ? desc->max_grid : 4L * 512 * 512;
+    /* the permutation lab shows four n×n matrices at n = 512, plus outputs */
+    dl->grid_cap = desc->max_grid ? desc->max_grid : 6L * 512 * 512;
     dl->cmds = malloc(sizeof *dl->cmds * (size_t)dl->cap);
     dl->text = malloc((size_t)dl->text_cap);
     dl->grid = malloc(sizeof *dl->grid * (size_t)dl->grid_cap);

@@ -85,7 +85,7 @@ typedef struct Draw_Cmd {
 typedef struct Draw_Desc {
     int max_cmds;  /* default 65536 */
     int max_text;  /* bytes, default 1 MiB */
-    long max_grid; /* floats, default 4 × 512 × 512 */
+    long max_grid; /* floats, default 6 × 512 × 512 */
 } Draw_Desc;
 
 typedef struct Draw_List {

@@ -14,14 +14,19 @@
 
 /* ---- embedding plane ------------------------------------------------------ */
 
+/* Half the plot's side in pixels; never zero, so a 1-pixel window still maps. */
+static float plane_half(const Plane_Map *p) {
+    return fmaxf(fminf(p->r.w, p->r.h) * 0.5f, 1e-3f);
+}
+
 void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy) {
-    float half = fminf(p->r.w, p->r.h) * 0.5f;
+    float half = plane_half(p);
     *sx = p->r.x + p->r.w * 0.5f + (x - p->cx) / p->span * half;
     *sy = p->r.y + p->r.h * 0.5f - (y - p->cy) / p->span * half;
 }
 
 void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y) {
-    float half = fminf(p->r.w, p->r.h) * 0.5f;
+    float half = plane_half(p);
     *x = p->cx + (sx - (p->r.x + p->r.w * 0.5f)) / half * p->span;
     *y = p->cy - (sy - (p->r.y + p->r.h * 0.5f)) / half * p->span;
 }
@@ -349,8 +354,9 @@ static void selected_query(Ui *ui, View_State *vs, Model *m, Rect r) {
 
     /* columns: key token | score s_ij (number, bar) | weight a_ij (bar with number) */
     /* the number column is never narrower than its widest number */
-    float num_need = (ui_text_width(ui, FONT_MONO, fs, "-00.00") + 8) / r.w;
-    const float col_num = fmaxf(0.17f, num_need), col_tok = 0.24f, col_bar = 0.41f - col_num;
+    float num_need = r.w > 1 ? (ui_text_width(ui, FONT_MONO, fs, "-00.00") + 8) / r.w : 0;
+    const float col_num = fminf(fmaxf(0.17f, num_need), 0.4f), col_tok = 0.24f;
+    const float col_bar = 0.41f - col_num;
     Rect hdr = rect_cut_top(&body, lh + 2);
     rect_cut_left(&hdr, hdr.w * col_tok);
     Rect hs = rect_cut_left(&hdr, r.w * (col_num + col_bar) - t->pad);

@@ -310,11 +310,8 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect ctl = rect_cut_bottom(&left, fminf(250, left.h * 0.45f));
     rect_cut_bottom(&left, t->pad);
     static float P[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS];
-    bool small = n <= 64;
-    if (small) {
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
-    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
     Heatmap_Result hp;
     ui_heatmap(ui,
                &(Heatmap_Desc){.id = ui_id("P", 0),
@@ -322,7 +319,7 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
                                .r = left,
                                .title = "Permutation P",
                                .caption = "row i has its 1 in column p[i]: slot i holds token p[i]",
-                               .values = small ? P : a->A,
+                               .values = P,
                                .rows = n,
                                .cols = n,
                                .vmin = 0,

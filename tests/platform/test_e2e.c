@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
+/* Copy the default scene to a fresh folder, find where token 2 is drawn,
+ * run a session script, and check that exactly token 2 moved in the file. */
+static void session(const char *script) {
     char dir[] = "/tmp/attnlab-e2e-XXXXXX", scene[256], cmd[2048], err[512];
     cr_assert(mkdtemp(dir));
     snprintf(scene, sizeof scene, "%s/scene.json", dir);
@@ -45,9 +47,9 @@ Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
     cr_assert(vocab_load(&vocab, path, err, sizeof err));
     cr_assert(scene_load(&before, scene, &vocab, err, sizeof err), "%s", err);
 
-    snprintf(cmd, sizeof cmd, "'%s/tests/e2e/drag_and_save.sh' '%s' '%s' %d %d %d %d",
-             test_env("ATTNLAB_DATA"), test_env("ATTNLAB_BIN"), scene, (int)lround(x),
-             (int)lround(y), (int)lround(x) + 40, (int)lround(y) - 30);
+    snprintf(cmd, sizeof cmd, "'%s/tests/e2e/%s' '%s' '%s' %d %d %d %d", test_env("ATTNLAB_DATA"),
+             script, test_env("ATTNLAB_BIN"), scene, (int)lround(x), (int)lround(y),
+             (int)lround(x) + 40, (int)lround(y) - 30);
     cr_assert_eq(system(cmd), 0, "the X session failed: %s", cmd);
 
     cr_assert(scene_load(&after, scene, &vocab, err, sizeof err), "saved file: %s", err);
@@ -64,4 +66,12 @@ Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
     vocab_free(&vocab);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
+    session("drag_and_save.sh");
+}
+
+Test(e2e, survives_1x1_hiding_and_a_vanished_scene_folder, .timeout = 120) {
+    session("hostile_window.sh");
 }
