@@ -72,7 +72,7 @@ FUZZ_TARGETS  := scene lesson cli
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
 .PHONY: all run test check bench clean install uninstall deps deps-test deps-fuzz format format-check \
-        fuzz memcheck
+        fuzz memcheck deps-bench
 
 all: $(BIN)
 
@@ -202,6 +202,11 @@ fuzz: deps-fuzz
 	    -print_final_stats=1 build/fuzz/corpus_$$t tests/fuzz/corpus/$$t 2>&1 | tail -12; \
 	done
 
+# Performance figures; see tests/bench/README.md. Not part of `make test`.
+bench: deps-bench
+	@$(MAKE) --no-print-directory SANITIZE= all
+	@PATH=/usr/bin:$$PATH tests/bench/run.sh
+
 # valgrind memcheck of the window-free and the headless modes. Mesa's driver
 # is preloaded so its allocations keep a name (see MESA_SWRAST above) and
 # tests/valgrind.supp can tell them from attnlab's own.
@@ -258,6 +263,8 @@ deps:
 	$(call install_missing,$(DEB_APP),$(PKG_APP))
 deps-test:
 	$(call install_missing,$(DEB_TEST),$(PKG_APP) $(PKG_TEST))
+deps-bench:
+	$(call install_missing,$(DEB_APP) xvfb xauth python3-numpy python3-matplotlib,$(PKG_APP))
 deps-fuzz:
 	$(call install_missing,$(DEB_APP) clang libclang-rt-14-dev valgrind,$(PKG_APP))
 

@@ -175,10 +175,10 @@ static void draw_batch(Renderer *r, Program_Id id, const Vertex *verts, int quad
     }
     glBindVertexArray(r->vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->vbo);
-    /* orphan, then fill: the driver need not wait for the previous draw */
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(Vertex) * 4 * (size_t)r->max_quads), NULL,
+    /* fresh storage of exactly this batch's size: the driver need not wait
+     * for the previous draw, and copies no more than it must */
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(Vertex) * 4 * (size_t)quads), verts,
                  GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(sizeof(Vertex) * 4 * (size_t)quads), verts);
     glDrawElements(GL_TRIANGLES, 6 * quads, GL_UNSIGNED_INT, 0);
     r->stats.draw_calls++;
     r->stats.quads += quads;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# make bench: frame times (attnlab --bench), idle CPU and memory of the open
+# window under Xvfb, and the numpy + matplotlib peer. Figures go to stdout and
+# build/bench/*.json; nothing here asserts, tests stay in `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mkdir -p build/bench
+echo "== attnlab --bench (headless, Mesa llvmpipe)"
+./attnlab --bench > build/bench/frames.json 2> build/bench/frames.txt
+cat build/bench/frames.txt
+
+echo
+echo "== idle window: CPU over 10 s with no input, peak memory"
+xvfb-run -a -s "-screen 0 1920x1080x24" bash -c '
+  ./attnlab --size 1600x900 & pid=$!
+  sleep 3
+  t0=$(awk "{print \$14 + \$15}" /proc/$pid/stat)
+  sleep 10
+  t1=$(awk "{print \$14 + \$15}" /proc/$pid/stat)
+  hz=$(getconf CLK_TCK)
+  rss=$(awk "/VmHWM/ {print \$2}" /proc/$pid/status)
+  kill $pid; wait $pid || true
+  awk -v a=$t0 -v b=$t1 -v hz=$hz -v rss=$rss "BEGIN {
+    printf \"idle CPU: %.2f %% of one core over 10 s\\npeak RSS of the window: %.1f MB\\n\", (b - a) / hz / 10 * 100, rss / 1024 }"
+' | tee build/bench/idle.txt
+
+echo
+echo "== peer: numpy + matplotlib (Agg) doing the same update at 1920x1080"
+python3 tests/bench/peer.py > build/bench/peer.json
+python3 - <<'PY'
+import json
+frames = json.load(open("build/bench/frames.json"))
+peer = json.load(open("build/bench/peer.json"))
+ours = {r["n"]: r["frame_median_ms"] for r in frames["results"] if r["width"] == 1920}
+print("     n   attnlab (ms)   peer (ms)   peer / attnlab")
+for r in peer["results"]:
+    n = r["n"]
+    print(f"  {n:4d}   {ours[n]:10.2f}   {r['frame_median_ms']:9.2f}   {r['frame_median_ms'] / ours[n]:8.1f}x")
+print(f"time to first frame: {frames['first_frame_ms']:.1f} ms; peak RSS of --bench: {frames.get('peak_rss_mb', 0):.1f} MB")
+PY
