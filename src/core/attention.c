@@ -24,7 +24,7 @@ bool attn_reserve(Attn *attn, int n, int d, int d_k, int d_v) {
         attn->cap_nd = nd;
     }
     if (nk > attn->cap_nk) {
-        if (!grow(&attn->Q, nk) || !grow(&attn->K, nk)) return false;
+        if (!grow(&attn->Q, nk) || !grow(&attn->K, nk) || !grow(&attn->Kt, nk)) return false;
         attn->cap_nk = nk;
     }
     if (nv > attn->cap_nv) {
@@ -79,12 +79,45 @@ void attn_compute(Attn *attn, const Attn_Desc *desc) {
     mat_mul(attn->Xp, desc->W_K, n, d, d_k, attn->K);
     mat_mul(attn->Xp, desc->W_V, n, d, d_v, attn->V);
 
-    double scale = desc->scaled ? 1.0 / sqrt((double)d_k) : 1.0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            attn->S[(long)i * n + j] =
-                (float)(vec_dot(attn->Q + (long)i * d_k, attn->K + (long)j * d_k, d_k) * scale);
+    /* S = Q·Kᵀ through Kᵀ, so the product walks contiguous rows and
+     * vectorizes; entries still accumulate in double */
+    for (int j = 0; j < n; j++)
+        for (int r = 0; r < d_k; r++) attn->Kt[(long)r * n + j] = attn->K[(long)j * d_k + r];
+    mat_mul(attn->Q, attn->Kt, n, d_k, n, attn->S);
+    if (desc->scaled) {
+        float scale = (float)(1.0 / sqrt((double)d_k));
+        mat_scale(attn->S, scale, (size_t)n * n, attn->S);
+    }
 
+    attn_softmax_rows(attn->S, n, n, attn->A);
+    mat_mul(attn->A, attn->V, n, n, d_v, attn->O);
+}
+
+void attn_update_row(Attn *attn, const Attn_Desc *desc, int i) {
+    int n = desc->n, d = desc->d, d_k = desc->d_k, d_v = desc->d_v;
+    assert(attn->n == n && attn->d == d && attn->d_k == d_k && attn->d_v == d_v);
+    assert(attn->scaled == desc->scaled && i >= 0 && i < n);
+    float *xp = attn->Xp + (long)i * d;
+    for (int c = 0; c < d; c++)
+        xp[c] = desc->X[(long)i * d + c] + (desc->P ? desc->P[(long)i * d + c] : 0.0f);
+    float *q = attn->Q + (long)i * d_k, *k = attn->K + (long)i * d_k;
+    mat_mul(xp, desc->W_Q, 1, d, d_k, q);
+    mat_mul(xp, desc->W_K, 1, d, d_k, k);
+    mat_mul(xp, desc->W_V, 1, d, d_v, attn->V + (long)i * d_v);
+    for (int r = 0; r < d_k; r++) attn->Kt[(long)r * n + i] = k[r];
+    /* row i against every key, and every query against key i; the same
+     * double sums as attn_compute, so the result matches it bit for bit */
+    float scale = (float)(1.0 / sqrt((double)d_k));
+    mat_mul(q, attn->Kt, 1, d_k, n, attn->S + (long)i * n);
+    if (desc->scaled) mat_scale(attn->S + (long)i * n, scale, (size_t)n, attn->S + (long)i * n);
+    for (int j = 0; j < n; j++) {
+        if (j == i) continue;
+        double s = 0;
+        const float *qj = attn->Q + (long)j * d_k;
+        for (int r = 0; r < d_k; r++) s += (double)qj[r] * k[r];
+        float v = (float)s;
+        attn->S[(long)j * n + i] = desc->scaled ? v * scale : v;
+    }
     attn_softmax_rows(attn->S, n, n, attn->A);
     mat_mul(attn->A, attn->V, n, n, d_v, attn->O);
 }
@@ -97,5 +130,6 @@ void attn_free(Attn *attn) {
     free(attn->S);
     free(attn->A);
     free(attn->O);
+    free(attn->Kt);
     memset(attn, 0, sizeof *attn);
 }

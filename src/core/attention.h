@@ -8,6 +8,9 @@
  *
  *   attn_reserve(attn, n, d, d_k, d_v)  make room (heap; only when shapes grow)
  *   attn_compute(attn, desc)            fill Xp, Q, K, V, S, A, O
+ *   attn_update_row(attn, desc, i)      after only row i of X (or P) changed since the
+ *                                       last compute with the same shape: redo row i of
+ *                                       Q, K, V, row and column i of S, then A and O
  *   attn_softmax_rows(s, n, m, dest)    row softmax with the max subtracted
  *   attn_free(attn)
  */
@@ -36,12 +39,14 @@ typedef struct Attn {
     float *S;  /* n×n    the matrix the softmax is applied to */
     float *A;  /* n×n */
     float *O;  /* n×d_v */
+    float *Kt; /* d_k×n   Kᵀ, so S = Q·Kᵀ runs along contiguous rows */
     /* capacities, in elements */
     long cap_nd, cap_nk, cap_nv, cap_nn;
 } Attn;
 
 bool attn_reserve(Attn *attn, int n, int d, int d_k, int d_v);
 void attn_compute(Attn *attn, const Attn_Desc *desc);
+void attn_update_row(Attn *attn, const Attn_Desc *desc, int i);
 void attn_softmax_rows(const float *s, int n, int m, float *dest);
 void attn_free(Attn *attn);
 

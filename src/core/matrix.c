@@ -19,11 +19,22 @@ double vec_dot(const float *a, const float *b, int k) {
 }
 
 void mat_mul(const float *a, const float *b, int n, int k, int m, float *dest) {
+    /* Row by row, walking b along its rows: the inner loop runs over
+     * contiguous memory with no reduction, so the compiler vectorizes it,
+     * and each dest entry still accumulates in double. */
+    enum { CHUNK = 256 };
+    double acc[CHUNK];
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < m; j++) {
-            double s = 0;
-            for (int r = 0; r < k; r++) s += (double)a[i * k + r] * b[r * m + j];
-            dest[i * m + j] = (float)s;
+        for (int j0 = 0; j0 < m; j0 += CHUNK) {
+            int w = m - j0 < CHUNK ? m - j0 : CHUNK;
+            for (int j = 0; j < w; j++) acc[j] = 0;
+            for (int r = 0; r < k; r++) {
+                double x = a[(long)i * k + r];
+                if (x == 0) continue; /* weights of zero (softmax underflow) add nothing */
+                const float *brow = b + (long)r * m + j0;
+                for (int j = 0; j < w; j++) acc[j] += x * brow[j];
+            }
+            for (int j = 0; j < w; j++) dest[(long)i * m + j0 + j] = (float)acc[j];
         }
     }
 }

@@ -77,6 +77,7 @@ static void record(Model *m) {
 
 static void changed(Model *m) {
     m->stale = true;
+    m->moved = -1;
     m->version++;
 }
 
@@ -85,6 +86,7 @@ bool model_init(Model *m, const Scene *scene, const Vocab *vocab) {
     m->scene = *scene;
     m->vocab = vocab;
     m->stale = true;
+    m->moved = -1;
     perm_identity(scene->n, m->last_perm);
     return model_update(m);
 }
@@ -98,7 +100,10 @@ void model_free(Model *m) {
 
 bool model_update(Model *m) {
     if (!m->stale) return true;
-    if (!derived_update(&m->derived, &m->scene)) return false;
+    /* a drag moves one token: only its row and column of S need new dot products */
+    bool ok = m->moved >= 0 ? derived_update_token(&m->derived, &m->scene, m->moved)
+                            : derived_update(&m->derived, &m->scene);
+    if (!ok) return false;
     m->stale = false;
     return true;
 }
@@ -156,7 +161,10 @@ void model_move_token(Model *m, int i, int c0, float x0, int c1, float x1) {
     record(m);
     row[c0] = x0;
     row[c1] = x1;
+    /* only token i moved, unless something else changed since the last update */
+    bool only_i = !m->stale || m->moved == i;
     changed(m);
+    m->moved = only_i ? i : -1;
 }
 
 bool model_set_sentence(Model *m, const char *text, char *err, size_t errsz) {

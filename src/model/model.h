@@ -38,6 +38,7 @@ typedef struct Model {
     const Vocab *vocab;
     bool stale;
     unsigned long version; /* bumps on every change of the scene */
+    int moved;             /* while stale: the one token moved, or -1 when more changed */
     /* undo / redo: compact snapshots (tokens and X only as large as n×d) */
     void *undo[MODEL_UNDO_DEPTH];
     int undo_count;

@@ -228,6 +228,27 @@ bool derived_update(Derived *dv, const Scene *s) {
     return true;
 }
 
+bool derived_update_token(Derived *dv, const Scene *s, int i) {
+    const Attn *a = &dv->attn;
+    if (!dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
+        dv->d_v != s->d_v || a->n != s->n || a->scaled != s->scaled ||
+        dv->has_p != (s->pos == POS_SIN))
+        return derived_update(dv, s);
+    attn_update_row(&dv->attn,
+                    &(Attn_Desc){.n = s->n,
+                                 .d = s->d,
+                                 .d_k = s->d_k,
+                                 .d_v = s->d_v,
+                                 .scaled = s->scaled,
+                                 .X = s->X,
+                                 .P = dv->has_p ? dv->P : NULL,
+                                 .W_Q = dv->W_Q,
+                                 .W_K = dv->W_K,
+                                 .W_V = dv->W_V},
+                    i);
+    return true;
+}
+
 void derived_free(Derived *dv) {
     free(dv->W_Q);
     free(dv->W_K);

@@ -15,6 +15,7 @@
  *   pos_mode_name(m), pos_mode_parse(name, dest)
  *
  *   derived_update(dv, s)   recompute W (only if seed or shape changed), P, attention
+ *   derived_update_token(dv, s, i)  only token i's embedding changed since the last update
  *   derived_free(dv)
  */
 #ifndef ATTN_SCENE_H
@@ -65,6 +66,7 @@ const char *pos_mode_name(Pos_Mode m);
 bool pos_mode_parse(const char *name, Pos_Mode *dest);
 
 bool derived_update(Derived *dv, const Scene *s);
+bool derived_update_token(Derived *dv, const Scene *s, int i);
 void derived_free(Derived *dv);
 
 #endif

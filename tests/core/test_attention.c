@@ -306,3 +306,44 @@ Test(attention, permutation_equivariance_without_positions) {
     attn_free(&a);
     attn_free(&b);
 }
+
+Test(attention, updating_one_row_matches_a_full_recompute_exactly) {
+    /* A drag changes one token; the incremental update must give the very
+     * same floats as computing everything again. */
+    Rng r;
+    rng_seed(&r, 99);
+    for (int t = 0; t < 40; t++) {
+        Case c;
+        int n = rand_int(&r, 1, 40);
+        case_make(&c, &r, n, rand_int(&r, 1, 8), rand_int(&r, 1, 96), rand_int(&r, 1, 24), t % 2,
+                  2.0, (uint64_t)t);
+        if (t % 3 == 0) {
+            c.P = malloc(sizeof(float) * n * c.d);
+            posenc_sinusoidal(n, c.d, 0.7f, c.P);
+        }
+        Attn inc = {0}, full = {0};
+        run(&c, &inc);
+        int i = rand_int(&r, 0, n - 1);
+        for (int k = 0; k < c.d; k++) c.X[i * c.d + k] += (float)(rng_uniform(&r) - 0.5);
+        attn_update_row(&inc,
+                        &(Attn_Desc){.n = n,
+                                     .d = c.d,
+                                     .d_k = c.dk,
+                                     .d_v = c.dv,
+                                     .scaled = c.scaled,
+                                     .X = c.X,
+                                     .P = c.P,
+                                     .W_Q = c.WQ,
+                                     .W_K = c.WK,
+                                     .W_V = c.WV},
+                        i);
+        run(&c, &full);
+        cr_assert_eq(memcmp(inc.Q, full.Q, sizeof(float) * n * c.dk), 0, "case %d: Q", t);
+        cr_assert_eq(memcmp(inc.S, full.S, sizeof(float) * n * n), 0, "case %d: S", t);
+        cr_assert_eq(memcmp(inc.A, full.A, sizeof(float) * n * n), 0, "case %d: A", t);
+        cr_assert_eq(memcmp(inc.O, full.O, sizeof(float) * n * c.dv), 0, "case %d: O", t);
+        attn_free(&inc);
+        attn_free(&full);
+        case_free(&c);
+    }
+}
