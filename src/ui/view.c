@@ -120,22 +120,50 @@ static void start_editing(View_State *vs, const Model *m) {
         used += (size_t)snprintf(vs->edit + used, sizeof vs->edit - used, i ? " %s" : "%s",
                                  m->scene.tokens[i]);
     vs->edit_len = (int)used;
+    vs->edit_cursor = vs->edit_len;
+}
+
+/* The byte offset of the UTF-8 character before / after `at`. */
+static int utf8_prev(const char *s, int at) {
+    do at--;
+    while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80);
+    return at < 0 ? 0 : at;
+}
+
+static int utf8_after(const char *s, int at, int len) {
+    do at++;
+    while (at < len && ((unsigned char)s[at] & 0xC0) == 0x80);
+    return at > len ? len : at;
+}
+
+static void edit_remove(View_State *vs, int from, int to) {
+    memmove(vs->edit + from, vs->edit + to, (size_t)(vs->edit_len - to + 1));
+    vs->edit_len -= to - from;
+    vs->edit_cursor = from;
 }
 
 static void edit_sentence(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
-    /* typed text, backspace by whole UTF-8 characters, Enter applies, Esc cancels */
+    /* typed text goes in at the cursor; ← → Home End move it, Backspace and
+     * Delete remove whole UTF-8 characters, Enter applies, Esc cancels */
     size_t add = strlen(ui->in.text);
     if (add && vs->edit_len + (int)add < (int)sizeof vs->edit) {
-        memcpy(vs->edit + vs->edit_len, ui->in.text, add);
+        int at = vs->edit_cursor;
+        memmove(vs->edit + at + add, vs->edit + at, (size_t)(vs->edit_len - at + 1));
+        memcpy(vs->edit + at, ui->in.text, add);
         vs->edit_len += (int)add;
-        vs->edit[vs->edit_len] = '\0';
+        vs->edit_cursor += (int)add;
     }
-    if (ui_key(ui, KEY_BACKSPACE) && vs->edit_len > 0) {
-        do vs->edit_len--;
-        while (vs->edit_len > 0 && ((unsigned char)vs->edit[vs->edit_len] & 0xC0) == 0x80);
-        vs->edit[vs->edit_len] = '\0';
-    }
+    if (ui_key(ui, KEY_BACKSPACE) && vs->edit_cursor > 0)
+        edit_remove(vs, utf8_prev(vs->edit, vs->edit_cursor), vs->edit_cursor);
+    if (ui_key(ui, KEY_DELETE) && vs->edit_cursor < vs->edit_len)
+        edit_remove(vs, vs->edit_cursor, utf8_after(vs->edit, vs->edit_cursor, vs->edit_len));
+    if (ui_key(ui, KEY_LEFT) && vs->edit_cursor > 0)
+        vs->edit_cursor = utf8_prev(vs->edit, vs->edit_cursor);
+    if (ui_key(ui, KEY_RIGHT) && vs->edit_cursor < vs->edit_len)
+        vs->edit_cursor = utf8_after(vs->edit, vs->edit_cursor, vs->edit_len);
+    if (ui_key(ui, KEY_HOME)) vs->edit_cursor = 0;
+    if (ui_key(ui, KEY_END)) vs->edit_cursor = vs->edit_len;
     if (ui_key(ui, KEY_ESCAPE)) {
         vs->editing = false;
         view_set_status(vs, false, "Sentence unchanged");
@@ -157,14 +185,15 @@ static void edit_sentence(Ui *ui, View_State *vs, Model *m, Rect r) {
     draw_rect_outline(ui->dl, box, t->radius, 2, t->accent);
     Rect inner = rect_inset(box, 8);
     float fs = t->text_size, w = ui_text_width(ui, FONT_SANS, fs, vs->edit);
-    /* keep the end of the text, where the cursor is, in view */
+    float cx = ui_text_widthn(ui, FONT_SANS, fs, vs->edit, vs->edit_cursor);
+    /* scroll so the cursor stays in view */
     float x = inner.x;
-    if (w > inner.w - 10) x = inner.x + inner.w - 10 - w;
+    if (cx > inner.w - 10) x = inner.x + inner.w - 10 - cx;
     draw_clip(ui->dl, inner);
     ui_label(ui, (Rect){x, inner.y, w + 4, inner.h}, FONT_SANS, fs, ALIGN_LEFT, t->text, vs->edit);
     bool blink = fmod(ui->in.time, 1.0) < 0.6;
     if (blink)
-        draw_line(ui->dl, x + w + 2, inner.y + 4, x + w + 2, inner.y + inner.h - 4, 2, t->text);
+        draw_line(ui->dl, x + cx + 1, inner.y + 4, x + cx + 1, inner.y + inner.h - 4, 2, t->text);
     draw_noclip(ui->dl);
     ui_label(ui, (Rect){r.x, r.y + r.h, r.w, 18}, FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
              "Type a sentence · Enter applies · Esc cancels");

@@ -52,6 +52,7 @@ typedef struct View_State {
     bool editing;
     char edit[VIEW_EDIT_BYTES];
     int edit_len;
+    int edit_cursor; /* byte offset, always on a UTF-8 boundary */
     /* typing d_k */
     bool typing_dk;
     char dk_text[8];

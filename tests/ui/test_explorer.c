@@ -101,6 +101,28 @@ Test(explorer, typing_a_sentence_replaces_the_tokens) {
     cr_assert_eq(h.m.derived.attn.n, 4);
 }
 
+Test(explorer, the_text_cursor_moves_and_edits_in_place) {
+    const Ui_Record *e = harness_find(&h, "button", "edit", -1);
+    harness_click(&h, rect_cx(e), rect_cy(e));
+    cr_assert_str_eq(h.vs.edit, "the cat sat on the mat");
+    harness_key(&h, KEY_HOME, 0, false, false);
+    for (int k = 0; k < 4; k++) harness_key(&h, KEY_RIGHT, 0, false, false); /* after "the " */
+    harness_type(&h, "big ");
+    cr_assert_str_eq(h.vs.edit, "the big cat sat on the mat");
+    harness_key(&h, KEY_END, 0, false, false);
+    harness_key(&h, KEY_LEFT, 0, false, false);
+    harness_key(&h, KEY_BACKSPACE, 0, false, false); /* removes the 'a' of "mat" */
+    harness_key(&h, KEY_DELETE, 0, false, false);    /* and the 't' after the cursor */
+    cr_assert_str_eq(h.vs.edit, "the big cat sat on the m");
+    harness_type(&h, "é");
+    harness_key(&h, KEY_LEFT, 0, false, false);
+    harness_key(&h, KEY_DELETE, 0, false, false); /* a two-byte character goes whole */
+    cr_assert_str_eq(h.vs.edit, "the big cat sat on the m");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert_eq(h.m.scene.n, 7);
+    cr_assert_str_eq(h.m.scene.tokens[1], "big");
+}
+
 Test(explorer, escape_cancels_and_an_empty_sentence_is_refused) {
     const Ui_Record *e = harness_find(&h, "button", "edit", -1);
     harness_click(&h, rect_cx(e), rect_cy(e));
