@@ -4,6 +4,7 @@
 #define ATTN_TEST_UTIL_H
 
 #include "core/rng.h"
+#include "model/vocab.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -13,6 +14,13 @@ static inline const char *test_env(const char *name) {
     const char *v = getenv(name);
     cr_assert(v && *v, "%s is not set; run the tests through `make test`", name);
     return v;
+}
+
+/* The shipped vocabulary, as every model-level test uses it. */
+static inline void test_load_vocab(Vocab *v) {
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
+    cr_assert(vocab_load(v, path, err, sizeof err), "%s", err);
 }
 
 static inline int rand_int(Rng *r, int lo, int hi) {

@@ -181,6 +181,20 @@ bool pos_mode_parse(const char *name, Pos_Mode *dest) {
     return false;
 }
 
+/* What the core needs to compute a scene's attention from its derived parts. */
+static Attn_Desc attn_desc(const Derived *dv, const Scene *s) {
+    return (Attn_Desc){.n = s->n,
+                       .d = s->d,
+                       .d_k = s->d_k,
+                       .d_v = s->d_v,
+                       .scaled = s->scaled,
+                       .X = s->X,
+                       .P = dv->has_p ? dv->P : NULL,
+                       .W_Q = dv->W_Q,
+                       .W_K = dv->W_K,
+                       .W_V = dv->W_V};
+}
+
 static bool resize(float **buf, size_t count) {
     float *p = realloc(*buf, count * sizeof(float));
     if (!p) return false;
@@ -215,16 +229,8 @@ bool derived_update(Derived *dv, const Scene *s) {
         }
         posenc_sinusoidal(s->n, s->d, s->pos_strength, dv->P);
     }
-    attn_compute(&dv->attn, &(Attn_Desc){.n = s->n,
-                                         .d = s->d,
-                                         .d_k = s->d_k,
-                                         .d_v = s->d_v,
-                                         .scaled = s->scaled,
-                                         .X = s->X,
-                                         .P = dv->has_p ? dv->P : NULL,
-                                         .W_Q = dv->W_Q,
-                                         .W_K = dv->W_K,
-                                         .W_V = dv->W_V});
+    Attn_Desc desc = attn_desc(dv, s);
+    attn_compute(&dv->attn, &desc);
     return true;
 }
 
@@ -234,18 +240,8 @@ bool derived_update_token(Derived *dv, const Scene *s, int i) {
         dv->d_v != s->d_v || a->n != s->n || a->scaled != s->scaled ||
         dv->has_p != (s->pos == POS_SIN))
         return derived_update(dv, s);
-    attn_update_row(&dv->attn,
-                    &(Attn_Desc){.n = s->n,
-                                 .d = s->d,
-                                 .d_k = s->d_k,
-                                 .d_v = s->d_v,
-                                 .scaled = s->scaled,
-                                 .X = s->X,
-                                 .P = dv->has_p ? dv->P : NULL,
-                                 .W_Q = dv->W_Q,
-                                 .W_K = dv->W_K,
-                                 .W_V = dv->W_V},
-                    i);
+    Attn_Desc desc = attn_desc(dv, s);
+    attn_update_row(&dv->attn, &desc, i);
     return true;
 }
 

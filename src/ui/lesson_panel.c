@@ -326,14 +326,9 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
     const Lesson_Index *ix = vs->lesson_index;
     int count = ix ? ix->count : 0;
     float row = 42;
-    float w = fminf(ui->w - 40, 720), h = fminf(ui->h - 40, row * (float)(count ? count : 1) + 90);
-    Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
-    draw_layer(ui->dl); /* over everything, text included */
-    draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
-    ui_panel(ui, box, "Lessons", false);
-    ui_record(ui, "panel", "lesson_menu", -1, box);
-    Rect body = rect_inset(box, t->pad * 2);
-    rect_cut_top(&body, 36);
+    bool closed;
+    Rect body =
+        ui_modal(ui, 720, row * (float)(count ? count : 1) + 90, "Lessons", "lesson_menu", &closed);
     if (count == 0)
         ui_label(ui, rect_cut_top(&body, row), FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim,
                  "No lessons found in lessons/");
@@ -350,5 +345,5 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
             }
         }
     }
-    if (ui_key(ui, KEY_ESCAPE) || (ui->in.pressed && !ui_hit(ui, box))) vs->lesson_menu = false;
+    if (closed) vs->lesson_menu = false;
 }

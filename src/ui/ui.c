@@ -278,3 +278,17 @@ float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const c
     }
     return y - r.y;
 }
+
+Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed) {
+    w = fminf(ui->w - 40, w);
+    h = fminf(ui->h - 40, h);
+    Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
+    draw_layer(ui->dl); /* over everything, text included */
+    draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
+    ui_panel(ui, box, title, false);
+    ui_record(ui, "panel", name, -1, box);
+    *closed = ui_key(ui, KEY_ESCAPE) || (ui->in.pressed && !ui_hit(ui, box));
+    Rect body = rect_inset(box, ui->theme->pad * 2);
+    rect_cut_top(&body, 36);
+    return body;
+}

@@ -14,6 +14,8 @@
  *   ui_slider(ui, id, r, &value, desc)
  *   ui_label(ui, r, text, desc)           text aligned inside a rectangle
  *   ui_text_wrapped(ui, r, font, size, c, text, draw)  word-wrapped; returns the height
+ *   ui_modal(ui, w, h, title, name, &closed)  a centred box over a dimmed window; returns its
+ *       body; closed when Esc is pressed or the mouse goes down outside it
  *   rect helpers: rect_cut_left/right/top/bottom, rect_inset, rect_contains
  */
 #ifndef ATTN_UI_H
@@ -124,6 +126,7 @@ int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *desc
 void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);
+Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed);
 float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
                       bool draw);
 

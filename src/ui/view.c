@@ -357,21 +357,15 @@ static void help_overlay(Ui *ui, View_State *vs) {
     };
     int count = (int)(sizeof lines / sizeof *lines);
     float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 6;
-    float w = fminf(ui->w - 40, 820), h = fminf(ui->h - 40, lh * (float)count + 90);
-    Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
-    draw_layer(ui->dl); /* over everything, text included */
-    draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
-    ui_panel(ui, box, "Keys and gestures", false);
-    ui_record(ui, "panel", "help", -1, box);
-    Rect body = rect_inset(box, t->pad * 2);
-    rect_cut_top(&body, 36);
+    bool closed;
+    Rect body = ui_modal(ui, 820, lh * (float)count + 90, "Keys and gestures", "help", &closed);
     for (int k = 0; k < count; k++) {
         Rect row = rect_cut_top(&body, lh);
-        Rect key = rect_cut_left(&row, w * 0.42f);
+        Rect key = rect_cut_left(&row, body.w * 0.42f);
         ui_label_fit(ui, key, FONT_BOLD, t->text_size, ALIGN_LEFT, t->highlight, lines[k][0]);
         ui_label_fit(ui, row, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, lines[k][1]);
     }
-    if (ui_key(ui, KEY_ESCAPE) || (ui->in.pressed && !ui_hit(ui, box))) vs->help = false;
+    if (closed) vs->help = false;
 }
 
 /* ---- shortcuts and animation --------------------------------------------- */

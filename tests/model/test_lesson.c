@@ -12,9 +12,7 @@ static Vocab vocab;
 static Lesson lesson;
 
 static void load_vocab(void) {
-    char path[1024], err[512];
-    snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
-    cr_assert(vocab_load(&vocab, path, err, sizeof err), "%s", err);
+    test_load_vocab(&vocab);
 }
 
 static void free_vocab(void) {

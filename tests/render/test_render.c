@@ -237,7 +237,24 @@ Test(render, screenshot_option_writes_a_png_of_the_requested_size) {
     rmdir(dir);
 }
 
-/* Render a view with the binary and find a heatmap grid with --dump-ui. */
+/* Where --dump-ui puts the item {"kind": KIND, "id": ID} at 1600x900. */
+static void dump_rect(const char *args, const char *kind, const char *id, Rect *r) {
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --size 1600x900 %s", test_env("ATTNLAB_BIN"), args);
+    FILE *p = popen(cmd, "r");
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    cr_assert_eq(pclose(p), 0, "%s", cmd);
+    char key[96];
+    snprintf(key, sizeof key, "\"kind\": \"%s\", \"id\": \"%s\"", kind, id);
+    const char *at = strstr(buf, key);
+    cr_assert(at, "no %s %s in --dump-ui", kind, id);
+    at = strstr(at, "\"rect\": [");
+    cr_assert_eq(sscanf(at, "\"rect\": [%f, %f, %f, %f]", &r->x, &r->y, &r->w, &r->h), 4);
+}
+
+/* Render a view with the binary and, if asked, find a heatmap grid with --dump-ui. */
 static SDL_Surface *shoot(const char *args, const char *grid_name, Rect *grid) {
     char dir[] = "/tmp/attnlab-view-XXXXXX", path[128], cmd[1024];
     cr_assert(mkdtemp(dir));
@@ -253,21 +270,7 @@ static SDL_Surface *shoot(const char *args, const char *grid_name, Rect *grid) {
     SDL_FreeSurface(raw);
     unlink(path);
     rmdir(dir);
-    if (!grid_name) return s;
-    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --size 1600x900 %s", test_env("ATTNLAB_BIN"), args);
-    FILE *p = popen(cmd, "r");
-    static char buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    pclose(p);
-    /* find {"kind": "grid", "id": "<name>", … "rect": [x, y, w, h]} */
-    char key[96];
-    snprintf(key, sizeof key, "\"kind\": \"grid\", \"id\": \"%s\"", grid_name);
-    const char *at = strstr(buf, key);
-    cr_assert(at, "no grid %s in --dump-ui", grid_name);
-    at = strstr(at, "\"rect\": [");
-    cr_assert_eq(sscanf(at, "\"rect\": [%f, %f, %f, %f]", &grid->x, &grid->y, &grid->w, &grid->h),
-                 4);
+    if (grid_name) dump_rect(args, "grid", grid_name, grid);
     return s;
 }
 
@@ -317,18 +320,8 @@ Test(render, a_lesson_step_shows_its_text) {
     snprintf(args, sizeof args, "--lesson '%s/lessons/01-tokens-become-vectors.md'",
              test_env("ATTNLAB_DATA"));
     /* the lesson panel's rectangle from --dump-ui, then bright text pixels inside it */
-    char cmd[1600];
-    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --size 1600x900 %s", test_env("ATTNLAB_BIN"), args);
-    FILE *p = popen(cmd, "r");
-    static char buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    cr_assert_eq(pclose(p), 0);
-    const char *at = strstr(buf, "\"kind\": \"panel\", \"id\": \"lesson\"");
-    cr_assert(at, "no lesson panel in the layout");
     Rect r;
-    at = strstr(at, "\"rect\": [");
-    cr_assert_eq(sscanf(at, "\"rect\": [%f, %f, %f, %f]", &r.x, &r.y, &r.w, &r.h), 4);
+    dump_rect(args, "panel", "lesson", &r);
     SDL_Surface *s = shoot(args, NULL, NULL);
     /* the upper part of the panel holds the step's prose: many light pixels */
     int text = 0;
