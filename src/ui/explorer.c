@@ -582,6 +582,7 @@ static void strips(Ui *ui, View_State *vs, Model *m, Rect r, const char *const *
 
 void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
+    model_update(m);
     const Scene *s = &m->scene;
     const Attn *a = &m->derived.attn;
     const char *labels[ATTN_MAX_TOKENS];
@@ -689,8 +690,15 @@ void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     }
     vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
 
+    /* A panel may act on the model (a drag, a slider); the ones after it must
+     * not read attention of the old shape, so bring it up to date between
+     * panels. It costs nothing when nothing changed. */
+    model_update(m);
     strips(ui, vs, m, r, labels);
+    model_update(m);
     embedding_plane(ui, vs, m, plane);
+    model_update(m);
     controls(ui, vs, m, left);
+    model_update(m);
     selected_query(ui, vs, m, right);
 }

@@ -199,6 +199,7 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
               e->scaled_hi, e->samples, 1.0, t->accent, "N(0, 1)", line);
 
     /* the scene: entropy and max weight against d_k, then S with a held colour range */
+    model_update(m); /* the d_k slider above may have moved */
     if (!labs_curves(&m->labs, s)) {
         view_set_status(vs, true, "Out of memory for the d_k curves");
         return;

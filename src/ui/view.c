@@ -454,6 +454,8 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
         rect_cut_right(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
     }
+    /* the bar, the chips and the lesson may have changed the scene's shape */
+    model_update(m);
     switch (vs->view) {
     case VIEW_EXPLORER:
         explorer_frame(ui, vs, m, r);
@@ -467,6 +469,7 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     default:
         break;
     }
+    model_update(m);
     status_line(ui, vs, m, status);
     if (vs->help) help_overlay(ui, vs);
     if (vs->lesson_menu) lesson_menu(ui, vs, m);
