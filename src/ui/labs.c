@@ -95,17 +95,17 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
     draw_line(ui->dl, lx, legend.y + lh * 0.5f, lx + 24, legend.y + lh * 0.5f, 3, t->query);
     draw_text(ui->dl, FONT_SANS, t->small_size, lx + 30, legend.y, ALIGN_LEFT, t->text, "unscaled");
     float lmax = logf(1024.0f);
-    for (int k = 0; k <= 5; k++) {
-        int v = 1 << (2 * k);
+    /* ticks at powers of 4, or of 32 when the plot is too narrow for six labels */
+    bool narrow = plot.w < 6 * ui_text_width(ui, FONT_MONO, t->small_size, "10240");
+    int last = narrow ? 2 : 5, shift = narrow ? 5 : 2;
+    for (int k = 0; k <= last; k++) {
+        int v = 1 << (shift * k);
         float sx = plot.x + plot.w * logf((float)v) / lmax;
         draw_line(ui->dl, sx, plot.y, sx, plot.y + plot.h, 1, t->grid);
         char buf[16];
         snprintf(buf, sizeof buf, "%d", v);
-        draw_text(ui->dl, FONT_MONO, t->small_size, sx, ticks.y + 2,
-                  k == 0   ? ALIGN_LEFT
-                  : k == 5 ? ALIGN_RIGHT
-                           : ALIGN_CENTER,
-                  t->text_dim, buf);
+        Align al = k == 0 ? ALIGN_LEFT : k == last ? ALIGN_RIGHT : ALIGN_CENTER;
+        draw_text(ui->dl, FONT_MONO, t->small_size, sx, ticks.y + 2, al, t->text_dim, buf);
     }
     for (int k = 0; k <= 2; k++) {
         float sy = plot.y + plot.h * (1 - k / 2.0f);
