@@ -47,10 +47,12 @@ void attn_softmax_rows(const float *s, int n, int m, float *dest) {
             if (row[j] > mx) mx = row[j];
         /* Every exponent is ≤ 0, so each term is in (0, 1] and the sum is at
          * least 1 (the maximum contributes e^0): no overflow, no 0/0. */
+        /* expf on the float difference: the weights are stored as float
+         * anyway, and this loop is the recompute's largest cost after A·V */
         double sum = 0;
         for (int j = 0; j < m; j++) {
-            double e = exp((double)row[j] - (double)mx);
-            out[j] = (float)e;
+            float e = expf(row[j] - mx);
+            out[j] = e;
             sum += e;
         }
         double inv = 1.0 / sum;

@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "app.h"
 
+#include "../model/export.h"
+#include "../model/fileio.h"
 #include "../model/jsonw.h"
 #include "../model/lesson.h"
 #include "../model/scene_file.h"
@@ -49,6 +51,7 @@ typedef struct App {
     Lesson *lesson;
     Scene *lesson_saved;
     Lesson_Index lesson_index;
+    Ui_Record records[UI_MAX_RECORDS];
 } App;
 
 /* Lesson storage for the view (allocated once), the lesson menu, and
@@ -133,6 +136,7 @@ static bool start(App *a, char *err, size_t errsz) {
     }
     a->model_ready = true;
     ui_init(&a->ui, &a->dl, render_text_metrics(&a->render));
+    a->ui.records = a->records; /* Shift+F12 finds the panel under the mouse */
     view_init(&a->vs);
     a->vs.view = a->desc->opts->view;
     a->zoom = a->desc->opts->ui_scale;
@@ -293,27 +297,83 @@ static int bench_mode(App *a, double process_start_ms) {
     return 0;
 }
 
-static void window_screenshot(App *a) {
+/* A file name in the working folder stamped with the local time. */
+static void stamped_name(const char *prefix, const char *ext, char *dest, size_t size) {
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tmv;
+    localtime_r(&now, &tmv);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
+    snprintf(dest, size, "%s-%s.%s", prefix, stamp, ext);
+}
+
+/* F12: the window as a PNG. Shift+F12: only the panel under the mouse. */
+static void window_screenshot(App *a, bool panel_only) {
     int fw, fh;
     SDL_GL_GetDrawableSize(a->win, &fw, &fh);
     unsigned char *px = malloc((size_t)fw * fh * 4);
     if (!px) return;
-    char name[64], err[512];
-    time_t now = time(NULL);
-    struct tm tmv;
-    localtime_r(&now, &tmv);
-    strftime(name, sizeof name, "attnlab-%Y%m%d-%H%M%S.png", &tmv);
-    draw_frame(a, fw, fh, pixel_scale(a, fw));
+    char name[96], err[512];
+    float scale = pixel_scale(a, fw);
+    /* redraw for the readback without replaying this batch's clicks and keys */
+    Ui_Input saved = a->in;
+    a->in.pressed = a->in.released = a->in.right_pressed = false;
+    a->in.key_count = 0;
+    a->in.text[0] = '\0';
+    draw_frame(a, fw, fh, scale);
+    a->in = saved;
     glFinish();
     render_read_rgba(&a->render, fw, fh, px);
-    if (image_save_png(name, fw, fh, px, err, sizeof err)) {
-        snprintf(a->vs.status, sizeof a->vs.status, "Saved %s", name);
-        a->vs.status_error = false;
-    } else {
-        snprintf(a->vs.status, sizeof a->vs.status, "%.400s", err);
-        a->vs.status_error = true;
+    int x0 = 0, y0 = 0, w = fw, h = fh;
+    const char *what = "window";
+    if (panel_only) {
+        /* the innermost recorded panel under the mouse (later records sit on top) */
+        const Ui_Record *hit = NULL;
+        for (int k = 0; k < a->ui.record_count; k++) {
+            const Ui_Record *r = &a->ui.records[k];
+            if (!strcmp(r->kind, "panel") && rect_contains(r->r, a->in.mx, a->in.my)) hit = r;
+        }
+        if (!hit) {
+            view_set_status(&a->vs, true,
+                            "Shift+F12 saves the panel under the mouse; there is none");
+            free(px);
+            return;
+        }
+        x0 = (int)floorf(hit->r.x * scale);
+        y0 = (int)floorf(hit->r.y * scale);
+        w = (int)ceilf(hit->r.w * scale);
+        h = (int)ceilf(hit->r.h * scale);
+        if (x0 < 0) x0 = 0;
+        if (y0 < 0) y0 = 0;
+        if (x0 + w > fw) w = fw - x0;
+        if (y0 + h > fh) h = fh - y0;
+        /* move the panel's rows to the front of the buffer, then save that */
+        for (int y = 0; y < h; y++)
+            memmove(px + (size_t)y * w * 4, px + ((size_t)(y0 + y) * fw + x0) * 4, (size_t)w * 4);
+        what = hit->name;
     }
+    stamped_name(panel_only ? "attnlab-panel" : "attnlab", "png", name, sizeof name);
+    if (w > 0 && h > 0 && image_save_png(name, w, h, px, err, sizeof err))
+        view_set_status(&a->vs, false, "Saved %s (%s)", name, what);
+    else
+        view_set_status(&a->vs, true, "%.400s", w > 0 && h > 0 ? err : "empty panel");
     free(px);
+}
+
+static void write_export(FILE *f, const void *ctx) {
+    const App *a = ctx;
+    export_json(&a->model.scene, &a->model.derived, f);
+}
+
+/* Ctrl+E: every matrix of the computation as JSON (like --export json), atomically. */
+static void window_export(App *a) {
+    char name[96], err[512];
+    stamped_name("attnlab-export", "json", name, sizeof name);
+    model_update(&a->model);
+    if (file_write_atomic(name, write_export, a, err, sizeof err))
+        view_set_status(&a->vs, false, "Exported every matrix to %s", name);
+    else
+        view_set_status(&a->vs, true, "Not exported — %.400s", err);
 }
 
 static void set_zoom(App *a, int direction) {
@@ -350,7 +410,11 @@ static void handle_key(App *a, const SDL_KeyboardEvent *k) {
         return;
     }
     if (sym == SDLK_F12) {
-        window_screenshot(a);
+        window_screenshot(a, (k->keysym.mod & KMOD_SHIFT) != 0);
+        return;
+    }
+    if (ctrl && sym == SDLK_e) {
+        window_export(a);
         return;
     }
     if (sym == SDLK_F5) {

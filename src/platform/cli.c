@@ -56,7 +56,9 @@ void cli_usage(FILE *f) {
           "  Left Right, PageUp PageDown, Home End   lesson steps\n"
           "  Ctrl+= Ctrl+- Ctrl+0  zoom in, out, reset\n"
           "  F1 or ?               help overlay (Esc closes)\n"
-          "  F5 reload shaders   F11 fullscreen   F12 PNG of the window   Ctrl+Q quit\n"
+          "  Ctrl+E                export every matrix as JSON (attnlab-export-*.json)\n"
+          "  F12 / Shift+F12       PNG of the window / of the panel under the mouse\n"
+          "  F5 reload shaders   F11 fullscreen   Ctrl+Q quit\n"
           "\n"
           "Bad options or files exit with status 2 and one line on stderr.\n",
           f);

@@ -9,6 +9,7 @@ export E2E_BIN=$1 E2E_SCENE=$2 X0=$3 Y0=$4 X1=$5 Y1=$6
 unset SDL_VIDEODRIVER
 exec xvfb-run -a -s "-screen 0 1600x900x24" bash -euo pipefail -c '
   before=$(stat -c %Y.%s "$E2E_SCENE")
+  cd "$(dirname "$E2E_SCENE")"   # F12 and Ctrl+E write into the working folder
   "$E2E_BIN" --scene "$E2E_SCENE" --size 1600x900 &
   pid=$!
   trap "kill $pid 2>/dev/null || true" EXIT
@@ -29,6 +30,9 @@ exec xvfb-run -a -s "-screen 0 1600x900x24" bash -euo pipefail -c '
     [ "$(stat -c %Y.%s "$E2E_SCENE")" != "$before" ] && break
     sleep 0.1
   done
+  xdotool key --clearmodifiers ctrl+e; sleep 0.5
+  xdotool mousemove --window "$wid" "$X1" "$Y1"; sleep 0.2   # over the embedding plane
+  xdotool key --clearmodifiers shift+F12; sleep 0.8
   sleep 0.2
   kill "$pid"
   trap - EXIT

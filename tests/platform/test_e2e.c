@@ -2,6 +2,7 @@
  * the position --dump-ui gives, press Ctrl+S, and check that exactly that
  * token's embedding changed in the saved file. */
 #define _POSIX_C_SOURCE 200809L
+#include "model/fileio.h"
 #include "model/scene_file.h"
 #include "test_util.h"
 
@@ -9,6 +10,15 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The folder the last session ran in: kept for checks, removed by cleanup(). */
+static char last_dir[64];
+
+static void cleanup(void) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", last_dir);
+    cr_assert_eq(system(cmd), 0);
+}
 
 /* Copy the default scene to a fresh folder, find where token 2 is drawn,
  * run a session script, and check that exactly token 2 moved in the file. */
@@ -64,14 +74,50 @@ static void session(const char *script) {
     cr_assert_gt(after.X[2 * 2 + 1], before.X[2 * 2 + 1]);
     cr_assert_eq(after.d_k, before.d_k);
     vocab_free(&vocab);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
+    snprintf(last_dir, sizeof last_dir, "%s", dir);
 }
 
 Test(e2e, drag_a_point_then_ctrl_s_saves_exactly_that_change, .timeout = 120) {
     session("drag_and_save.sh");
+    cleanup();
+}
+
+Test(e2e, ctrl_e_exports_json_and_shift_f12_saves_one_panel, .timeout = 120) {
+    session("drag_and_save.sh");
+    /* the export parses and carries the dragged scene; the panel PNG is
+     * smaller than the window */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd '%s' && ls attnlab-export-*.json attnlab-panel-*.png", last_dir);
+    FILE *p = popen(cmd, "r");
+    char json[256] = "", png[256] = "";
+    cr_assert(fgets(json, sizeof json, p) && fgets(png, sizeof png, p), "files missing in %s",
+              last_dir);
+    pclose(p);
+    json[strcspn(json, "\n")] = png[strcspn(png, "\n")] = '\0';
+    char path[600], err[256], *text;
+    size_t len;
+    snprintf(path, sizeof path, "%s/%s", last_dir, json);
+    cr_assert(file_read_all(path, 1 << 24, &text, &len, err, sizeof err), "%s", err);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cr_assert(root, "%s is not JSON", json);
+    cr_assert(cJSON_IsArray(cJSON_GetObjectItem(root, "A")));
+    cJSON_Delete(root);
+    snprintf(path, sizeof path, "%s/%s", last_dir, png);
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "no %s", path);
+    unsigned char hdr[24];
+    cr_assert_eq(fread(hdr, 1, 24, f), 24u);
+    fclose(f);
+    /* PNG signature, then IHDR width and height (big-endian) */
+    cr_assert_eq(memcmp(hdr, "\x89PNG", 4), 0);
+    unsigned w = (unsigned)hdr[16] << 24 | hdr[17] << 16 | hdr[18] << 8 | hdr[19];
+    unsigned h = (unsigned)hdr[20] << 24 | hdr[21] << 16 | hdr[22] << 8 | hdr[23];
+    cr_assert(w > 100 && w < 1600 && h > 100 && h < 900, "panel PNG is %ux%u", w, h);
+    cleanup();
 }
 
 Test(e2e, survives_1x1_hiding_and_a_vanished_scene_folder, .timeout = 120) {
     session("hostile_window.sh");
+    cleanup();
 }
