@@ -8,7 +8,7 @@ set -euo pipefail
 [ $# -eq 6 ] || { echo "usage: $0 BIN SCENE X0 Y0 X1 Y1" >&2; exit 2; }
 export E2E_BIN=$1 E2E_SCENE=$2 X0=$3 Y0=$4 X1=$5 Y1=$6
 unset SDL_VIDEODRIVER
-exec xvfb-run -a -s "-screen 0 1600x900x24" bash -euo pipefail -c '
+exec xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1600x900x24" bash -euo pipefail -c '
   dir=$(dirname "$E2E_SCENE")
   "$E2E_BIN" --scene "$E2E_SCENE" --size 1600x900 &
   pid=$!
