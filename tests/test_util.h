@@ -4,11 +4,13 @@
 #define ATTN_TEST_UTIL_H
 
 #include "core/rng.h"
+#include "model/fileio.h"
 #include "model/vocab.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline const char *test_env(const char *name) {
     const char *v = getenv(name);
@@ -21,6 +23,39 @@ static inline void test_load_vocab(Vocab *v) {
     char path[1024], err[512];
     snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
     cr_assert(vocab_load(v, path, err, sizeof err), "%s", err);
+}
+
+/* A catalogue of bad files: ATTNLAB_TESTDATA/SUBDIR/expected-errors.tsv
+ * lists "FILE<TAB>exact error" per line. Each file's text is handed to
+ * `reject`, which must fail with exactly that error (its name argument is the
+ * bare file name). Returns how many files were checked. */
+typedef bool (*Reject_Fn)(const char *text, size_t len, const char *name, char *err, size_t errsz);
+
+static inline int test_catalogue(const char *subdir, size_t max_bytes, Reject_Fn reject) {
+    char dir[1024], list[1100], line[1024];
+    snprintf(dir, sizeof dir, "%s/%s", test_env("ATTNLAB_TESTDATA"), subdir);
+    snprintf(list, sizeof list, "%s/expected-errors.tsv", dir);
+    FILE *f = fopen(list, "r");
+    cr_assert(f, "cannot open %s", list);
+    int checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        cr_assert(tab, "malformed line in %s: %s", list, line);
+        *tab = '\0';
+        const char *name = line, *expected = tab + 1;
+        char path[2200], err[1024], *text;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        cr_assert(file_read_all(path, max_bytes, &text, &len, err, sizeof err), "%s", err);
+        bool ok = reject(text, len, name, err, sizeof err);
+        free(text);
+        cr_assert_not(ok, "%s was accepted but should fail", name);
+        cr_assert_str_eq(err, expected, "%s", name);
+        checked++;
+    }
+    fclose(f);
+    return checked;
 }
 
 static inline int rand_int(Rng *r, int lo, int hi) {
