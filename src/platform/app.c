@@ -156,12 +156,29 @@ static void stop(App *a) {
     SDL_Quit();
 }
 
+/* The layout needs about 960×560 logical units to show every panel without
+ * overlap; a zoom that would leave less is held at the largest that fits
+ * (never below 0.75). w and h are in window points. */
+#define LAYOUT_MIN_W 960.0f
+#define LAYOUT_MIN_H 560.0f
+static float zoom_for(float zoom, int w, int h) {
+    float cap = fminf((float)w / LAYOUT_MIN_W, (float)h / LAYOUT_MIN_H);
+    if (cap < 0.75f) cap = 0.75f;
+    return fminf(zoom, cap);
+}
+
+static float effective_zoom(App *a) {
+    int ww, wh;
+    SDL_GetWindowSize(a->win, &ww, &wh);
+    return zoom_for(a->zoom, ww, wh);
+}
+
 /* Pixels per logical unit: display scale (drawable / window) × UI zoom. */
 static float pixel_scale(App *a, int fb_w) {
     int ww, wh;
     SDL_GetWindowSize(a->win, &ww, &wh);
     float dpi = ww > 0 ? (float)fb_w / (float)ww : 1.0f;
-    return dpi * a->zoom;
+    return dpi * effective_zoom(a);
 }
 
 /* Lay out and draw one frame into the bound framebuffer of fb_w × fb_h. */
@@ -183,8 +200,9 @@ static int screenshot_mode(App *a) {
         return 1;
     }
     /* Two passes: the first settles hover state and fills the glyph atlas. */
-    for (int pass = 0; pass < 2; pass++) draw_frame(a, w, h, a->zoom);
-    if (render_wants_redraw(&a->render)) draw_frame(a, w, h, a->zoom);
+    float z = zoom_for(a->zoom, w, h);
+    for (int pass = 0; pass < 2; pass++) draw_frame(a, w, h, z);
+    if (render_wants_redraw(&a->render)) draw_frame(a, w, h, z);
     unsigned char *px = malloc((size_t)w * h * 4);
     if (!px) {
         fprintf(stderr, "attnlab: out of memory for a %dx%d screenshot\n", w, h);
@@ -390,6 +408,14 @@ static void set_zoom(App *a, int direction) {
         if (k > 0) k--;
     }
     a->zoom = zoom_steps[k];
+    float eff = effective_zoom(a);
+    if (eff < a->zoom - 1e-3f)
+        view_set_status(&a->vs, false,
+                        "Zoom held at %.2f× (asked %.2f×): the window is too small for more — "
+                        "enlarge it or press F11",
+                        (double)eff, (double)a->zoom);
+    else
+        view_set_status(&a->vs, false, "Zoom %.2f×", (double)eff);
 }
 
 static void push_key(Ui_Input *in, Ui_Key key, char c, Uint16 sdl_mod) {
@@ -467,7 +493,7 @@ static void handle_key(App *a, const SDL_KeyboardEvent *k) {
 
 /* Returns true if the event asks for a redraw. */
 static bool handle_event(App *a, const SDL_Event *e) {
-    float inv = 1.0f / a->zoom; /* window points → logical units */
+    float inv = 1.0f / effective_zoom(a); /* window points → logical units */
     switch (e->type) {
     case SDL_QUIT:
         a->quit = true;
@@ -588,7 +614,7 @@ static int dump_ui_mode(const App_Desc *desc) {
         fprintf(stderr, "%s\n", err);
         status = 2;
     } else {
-        float z = o->ui_scale;
+        float z = zoom_for(o->ui_scale, o->width, o->height);
         ui_init(&ui, &dl, font_text_metrics(&atlas, z));
         ui.records = records;
         vs.view = o->view;

@@ -89,11 +89,12 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
     plot_frame(ui, plot);
     /* legend: which line is which */
     float lx = legend.x;
+    const char *raw_label = legend.w >= 230 ? "unscaled" : "raw";
     draw_line(ui->dl, lx, legend.y + lh * 0.5f, lx + 24, legend.y + lh * 0.5f, 3, t->accent);
     draw_text(ui->dl, FONT_SANS, t->small_size, lx + 30, legend.y, ALIGN_LEFT, t->text, "÷ √d_k");
     lx += 30 + ui_text_width(ui, FONT_SANS, t->small_size, "÷ √d_k") + 18;
     draw_line(ui->dl, lx, legend.y + lh * 0.5f, lx + 24, legend.y + lh * 0.5f, 3, t->query);
-    draw_text(ui->dl, FONT_SANS, t->small_size, lx + 30, legend.y, ALIGN_LEFT, t->text, "unscaled");
+    draw_text(ui->dl, FONT_SANS, t->small_size, lx + 30, legend.y, ALIGN_LEFT, t->text, raw_label);
     float lmax = logf(1024.0f);
     /* ticks at powers of 4, or of 32 when the plot is too narrow for six labels */
     bool narrow = plot.w < 6 * ui_text_width(ui, FONT_MONO, t->small_size, "10240");
@@ -116,7 +117,7 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
                   t->text_dim, buf);
     }
     /* the y label goes after the legend, only where it fits */
-    float used = lx + 30 + ui_text_width(ui, FONT_SANS, t->small_size, "unscaled") + 12;
+    float used = lx + 30 + ui_text_width(ui, FONT_SANS, t->small_size, raw_label) + 12;
     if (used + ui_text_width(ui, FONT_SANS, t->small_size, y_label) <= legend.x + legend.w)
         draw_text(ui->dl, FONT_SANS, t->small_size, legend.x + legend.w, legend.y, ALIGN_RIGHT,
                   t->text_dim, y_label);
@@ -145,23 +146,48 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
 
 /* ---- scaling lab ------------------------------------------------------------ */
 
+/* ÷√d_k on/off and "hold colours at now", stacked when the area is tall,
+ * side by side when it is wide and low. */
+static void scaling_switches(Ui *ui, View_State *vs, Model *m, Rect r, float smax) {
+    bool scaled = m->scene.scaled;
+    Rect tg, lb;
+    if (r.h >= 72) {
+        tg = rect_cut_top(&r, 36);
+        lb = rect_cut_top(&r, 36);
+    } else {
+        tg = rect_cut_left(&r, r.w * 0.42f);
+        lb = rect_inset(r, 4);
+    }
+    ui_record(ui, "toggle", "scale", -1, tg);
+    if (ui_toggle(ui, ui_id("scale", 2), tg, "÷ √d_k", &scaled) & UI_CHANGED)
+        model_set_scaled(m, scaled);
+    ui_record(ui, "button", "relock", -1, lb);
+    if (ui_button(ui, ui_id("relock", 0), lb, "hold colours", false) & UI_CLICKED)
+        vs->scaling_lock = fmaxf(smax, 1e-3f);
+}
+
 void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
     model_update(m); /* a key or click earlier this frame may have changed the scene */
     const Scene *s = &m->scene;
-    Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.42f, 380), 760));
+    /* narrow (a lesson beside it, or a small window): two equal columns, the
+     * plots stacked over S, and the two switches join the experiment's panel */
+    bool narrow = r.w < 900;
+    Rect left =
+        rect_cut_left(&r, narrow ? (r.w - t->pad) * 0.5f : fminf(fmaxf(r.w * 0.42f, 380), 760));
     rect_cut_left(&r, t->pad);
 
     /* the experiment: controls, then the raw and scaled histograms */
-    Rect ctl = rect_cut_top(&left, fminf(150, left.h * 0.28f));
+    Rect ctl =
+        rect_cut_top(&left, narrow ? fminf(200, left.h * 0.36f) : fminf(150, left.h * 0.28f));
     rect_cut_top(&left, t->pad);
     ui_panel(ui, ctl, "The experiment: q, k with independent N(0, 1) coordinates", false);
     ui_record(ui, "panel", "experiment", -1, ctl);
     Rect body = rect_inset(ctl, t->pad);
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
-    float row_h = body.h * 0.5f;
+    float row_h = body.h / (narrow ? 3.0f : 2.0f);
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
-    Rect row = body;
+    Rect row = rect_cut_top(&body, row_h);
     Rect smp = rect_cut_left(&row, row.w * 0.62f);
     rect_cut_left(&row, t->pad);
     float samples = (float)vs->samples;
@@ -178,6 +204,11 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect rs = rect_inset(row, 4);
     ui_record(ui, "button", "resample", -1, rs);
     if (ui_button(ui, ui_id("resample", 0), rs, "⟳ re-sample", false) & UI_CLICKED) vs->resample++;
+    const Attn *a = &m->derived.attn;
+    float smax = 0;
+    for (long k = 0; k < (long)s->n * s->n; k++) smax = fmaxf(smax, fabsf(a->S[k]));
+    if (vs->scaling_lock <= 0) vs->scaling_lock = fmaxf(smax, 1e-3f);
+    if (narrow) scaling_switches(ui, vs, m, body, smax);
 
     uint64_t seed = (uint64_t)s->seed * 1000003u + vs->resample;
     if (!labs_experiment(&m->labs, seed, s->d_k, vs->samples)) {
@@ -205,10 +236,18 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         return;
     }
     const Lab_Curves *c = &m->labs.curves;
-    Rect top = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
-    rect_cut_top(&r, t->pad);
-    Rect ent = rect_cut_left(&top, (top.w - t->pad) * 0.5f);
-    rect_cut_left(&top, t->pad);
+    Rect top, ent;
+    if (narrow) {
+        ent = rect_cut_top(&r, (r.h - 2 * t->pad) * 0.31f);
+        rect_cut_top(&r, t->pad);
+        top = rect_cut_top(&r, ent.h);
+        rect_cut_top(&r, t->pad);
+    } else {
+        top = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
+        rect_cut_top(&r, t->pad);
+        ent = rect_cut_left(&top, (top.w - t->pad) * 0.5f);
+        rect_cut_left(&top, t->pad);
+    }
     char ylab[48];
     snprintf(ylab, sizeof ylab, "uniform = ln %d = %.2f", s->n, log((double)s->n));
     width_plot(ui, ent, "Mean entropy of A's rows", "entropy_plot", c->dks, c->count, c->ent_scaled,
@@ -216,12 +255,8 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     width_plot(ui, top, "Mean max weight of A's rows", "max_plot", c->dks, c->count, c->max_scaled,
                c->max_raw, 1.0, s->d_k, s->scaled, "one-hot = 1");
 
-    const Attn *a = &m->derived.attn;
-    float smax = 0;
-    for (long k = 0; k < (long)s->n * s->n; k++) smax = fmaxf(smax, fabsf(a->S[k]));
-    if (vs->scaling_lock <= 0) vs->scaling_lock = fmaxf(smax, 1e-3f);
-    Rect sr = rect_cut_left(&r, fminf(r.w * 0.62f, r.w - 220));
-    rect_cut_left(&r, t->pad);
+    Rect sr = narrow ? r : rect_cut_left(&r, fminf(r.w * 0.62f, r.w - 220));
+    if (!narrow) rect_cut_left(&r, t->pad);
     const char *labels[ATTN_MAX_TOKENS];
     for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
     char caption[120];
@@ -251,20 +286,13 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         vs->hover_row = hs.hover_row;
         vs->hover_col = hs.hover_col;
     }
+    if (narrow) return;
     /* the switches that matter here, and what the numbers say */
     ui_panel(ui, r, "Try it", false);
     ui_record(ui, "panel", "scaling_controls", -1, r);
     Rect tb = rect_inset(r, t->pad);
     rect_cut_top(&tb, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    bool scaled = s->scaled;
-    Rect tg = rect_cut_top(&tb, 36);
-    ui_record(ui, "toggle", "scale", -1, tg);
-    if (ui_toggle(ui, ui_id("scale", 2), tg, "÷ √d_k", &scaled) & UI_CHANGED)
-        model_set_scaled(m, scaled);
-    Rect lb = rect_cut_top(&tb, 36);
-    ui_record(ui, "button", "relock", -1, lb);
-    if (ui_button(ui, ui_id("relock", 0), lb, "hold colours at now", false) & UI_CLICKED)
-        vs->scaling_lock = fmaxf(smax, 1e-3f);
+    scaling_switches(ui, vs, m, rect_cut_top(&tb, 80), smax);
     rect_cut_top(&tb, 8);
     /* mean max weight at the current width, from the rows of A */
     double mean_max = 0, mean_h = 0;

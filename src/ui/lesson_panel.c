@@ -34,6 +34,7 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
     if (ok) ok = lesson_apply(l, st->act_first, st->act_count, &env, err, sizeof err);
     env_back(vs, &env);
     vs->lesson_step = step;
+    vs->lesson_scroll = 0;
     vs->showing = false;
     if (!ok)
         view_set_status(vs, true, "%s", err);
@@ -272,9 +273,20 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     float glh = ui_line_height(ui, FONT_SANS, t->text_size);
     const float goal_h = glh * 3 + 46; /* up to three lines of goal text, then "show me" */
     Rect goals = rect_cut_bottom(&body, st->goal_count ? st->goal_count * goal_h : 0);
+    /* a step longer than the panel scrolls with the mouse wheel */
+    float full = layout_text(ui, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);
+    float room = fmaxf(full - body.h, 0);
+    if (ui_hit(ui, body) && ui->in.wheel != 0) vs->lesson_scroll -= ui->in.wheel * 40;
+    if (vs->lesson_scroll > room) vs->lesson_scroll = room;
+    if (vs->lesson_scroll < 0) vs->lesson_scroll = 0;
     draw_clip(ui->dl, body);
-    layout_text(ui, l, st, body, true);
+    layout_text(ui, l, st,
+                (Rect){body.x, body.y - vs->lesson_scroll, body.w, body.h + vs->lesson_scroll},
+                true);
     draw_noclip(ui->dl);
+    if (vs->lesson_scroll < room)
+        ui_label(ui, (Rect){body.x, body.y + body.h - glh, body.w, glh}, FONT_SANS, t->small_size,
+                 ALIGN_RIGHT, t->text_dim, "more ↓ (scroll)");
 
     Lesson_Env env = env_of(vs, m);
     for (int k = 0; k < st->goal_count; k++) {

@@ -86,6 +86,7 @@ typedef struct View_State {
     const char *data_dir;
     bool lesson_active, lesson_pending, lesson_menu;
     int lesson_step;
+    float lesson_scroll; /* how far the step's text is scrolled up, logical units */
     char highlight[32];
     int goal_state[LESSON_MAX_GOALS]; /* 1 met, 0 not yet, -1 cannot tell (error) */
     bool showing;                     /* "show me" is playing a solution */

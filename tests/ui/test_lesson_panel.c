@@ -87,3 +87,38 @@ Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
     cr_assert_not(h.vs.lesson_active);
     cr_assert(scene_equal(&h.m.scene, &mine), "the scene from before the lesson is back");
 }
+
+static bool drew_text(const char *needle) {
+    for (int k = 0; k < h.dl.count; k++)
+        if (h.dl.cmds[k].kind == DRAW_TEXT) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%.*s", h.dl.cmds[k].text.len,
+                     h.dl.text + h.dl.cmds[k].text.offset);
+            if (strstr(buf, needle)) return true;
+        }
+    return false;
+}
+
+Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/lessons/05-why-scale.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    h.w = 1024;
+    h.h = 560;
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    harness_key(&h, KEY_RIGHT, 0, false, false); /* "Adding independent pieces": long, with math */
+    harness_frame(&h);
+    cr_assert(drew_text("more ↓"), "the panel says there is more below");
+    const Ui_Record *p = harness_find(&h, "panel", "lesson", -1);
+    h.in.mx = rect_cx(p);
+    h.in.my = p->r.y + 120;
+    h.in.wheel = -10; /* scroll down a lot: stops at the end */
+    harness_frame(&h);
+    h.in.wheel = 0;
+    harness_frame(&h);
+    cr_assert_gt(h.vs.lesson_scroll, 0);
+    cr_assert_not(drew_text("more ↓"), "at the end there is no more");
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_eq(h.vs.lesson_scroll, 0, "a new step starts at its top");
+}
