@@ -314,6 +314,115 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
 
 /* ---- permutation lab ------------------------------------------------------------ */
 
+/* The permutation matrix: row i has its 1 in column origin[i]. */
+static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
+                               const char *const *now_labels, const char *const *orig_labels) {
+    int n = s->n;
+    static float P[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
+    Heatmap_Result hp;
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.id = ui_id("P", 0),
+                               .name = "P",
+                               .r = r,
+                               .title = "Permutation P",
+                               .caption = "row i has its 1 in column p[i]: slot i holds token p[i]",
+                               .values = P,
+                               .rows = n,
+                               .cols = n,
+                               .vmin = 0,
+                               .vmax = 1,
+                               .map = COLORMAP_CIVIDIS,
+                               .row_labels = now_labels,
+                               .col_labels = orig_labels,
+                               .row_axis = "now",
+                               .col_axis = "original",
+                               .format = NULL,
+                               .selected_row = -1,
+                               .mark_row = -1,
+                               .mark_col = -1,
+                               .row_offset = vs->animating ? vs->row_offset : NULL},
+               &hp);
+}
+
+/* Shuffle / reverse / rotate / restore, and positions with their strength:
+ * a panel of two-by-two buttons, or (strip) one row of buttons over one row
+ * with the switch and the slider. */
+static void reorder_panel(Ui *ui, View_State *vs, Model *m, Rect r, bool strip) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    Rect body = r;
+    if (!strip) {
+        ui_panel(ui, r, "Reorder", false);
+        ui_record(ui, "panel", "reorder", -1, r);
+        body = rect_inset(r, t->pad);
+        rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    } else {
+        draw_round_rect(ui->dl, r, t->radius, t->panel);
+        ui_record(ui, "panel", "reorder", -1, r);
+        body = rect_inset(r, 6);
+    }
+    float bh = strip ? (body.h - 6) / 2 : fminf(38, (body.h - 3 * 6) / 4);
+    static const char *const names[4] = {"Shuffle (S)", "Reverse (R)", "Rotate (T)", "Restore (I)"};
+    static const char *const ids[4] = {"perm_shuffle", "perm_reverse", "perm_rotate",
+                                       "perm_restore"};
+    Rect cells[4];
+    if (strip) {
+        Rect row = rect_cut_top(&body, bh);
+        rect_cut_top(&body, 6);
+        float w = (row.w - 3 * 6) / 4;
+        for (int k = 0; k < 4; k++) {
+            cells[k] = rect_cut_left(&row, w);
+            rect_cut_left(&row, 6);
+        }
+    } else {
+        Rect b1 = rect_cut_top(&body, bh);
+        rect_cut_top(&body, 6);
+        Rect b2 = rect_cut_top(&body, bh);
+        rect_cut_top(&body, 6);
+        cells[0] = rect_cut_left(&b1, (b1.w - 6) * 0.5f);
+        rect_cut_left(&b1, 6);
+        cells[1] = b1;
+        cells[2] = rect_cut_left(&b2, (b2.w - 6) * 0.5f);
+        rect_cut_left(&b2, 6);
+        cells[3] = b2;
+    }
+    for (int k = 0; k < 4; k++) {
+        ui_record(ui, "button", ids[k], -1, cells[k]);
+        if (ui_button(ui, ui_id(ids[k], 0), cells[k], names[k], false) & UI_CLICKED) {
+            if (k == 0) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
+            if (k == 1) model_reverse(m);
+            if (k == 2) model_rotate(m, 1);
+            if (k == 3) model_restore_order(m);
+        }
+    }
+    Rect pr, sr;
+    if (strip) {
+        Rect row = rect_cut_top(&body, bh);
+        pr = rect_cut_left(&row, row.w * 0.45f);
+        sr = row;
+    } else {
+        pr = rect_cut_top(&body, bh);
+        rect_cut_top(&body, 6);
+        sr = rect_cut_top(&body, fmaxf(bh, 36));
+    }
+    bool pos_on = s->pos == POS_SIN;
+    ui_record(ui, "toggle", "pos", -1, pr);
+    if (ui_toggle(ui, ui_id("pos", 3), pr, "add positions (sinusoidal)", &pos_on) & UI_CHANGED)
+        model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
+    float strength = s->pos_strength;
+    ui_record(ui, "slider", "pos_strength", -1, sr);
+    if (ui_slider(
+            ui, ui_id("strength", 3), sr, &strength,
+            &(Slider_Desc){
+                .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
+        UI_CHANGED) {
+        view_slider_gesture(vs, m);
+        model_set_pos_strength(m, roundf(strength * 100) / 100);
+    }
+}
+
 void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
@@ -333,83 +442,22 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         orig_labels[s->origin[i]] = s->tokens[i];
     }
 
-    /* left: P itself, the reorder buttons, positions */
-    Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.26f, 260), 460));
-    rect_cut_left(&r, t->pad);
-    Rect ctl = rect_cut_bottom(&left, fminf(250, left.h * 0.45f));
-    rect_cut_bottom(&left, t->pad);
-    static float P[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS];
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
-    Heatmap_Result hp;
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("P", 0),
-                               .name = "P",
-                               .r = left,
-                               .title = "Permutation P",
-                               .caption = "row i has its 1 in column p[i]: slot i holds token p[i]",
-                               .values = P,
-                               .rows = n,
-                               .cols = n,
-                               .vmin = 0,
-                               .vmax = 1,
-                               .map = COLORMAP_CIVIDIS,
-                               .row_labels = now_labels,
-                               .col_labels = orig_labels,
-                               .row_axis = "now",
-                               .col_axis = "original",
-                               .format = NULL,
-                               .selected_row = -1,
-                               .mark_row = -1,
-                               .mark_col = -1,
-                               .row_offset = vs->animating ? vs->row_offset : NULL},
-               &hp);
-
-    ui_panel(ui, ctl, "Reorder", false);
-    ui_record(ui, "panel", "reorder", -1, ctl);
-    Rect body = rect_inset(ctl, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    float bh = fminf(38, (body.h - 3 * 6) / 4);
-    Rect b1 = rect_cut_top(&body, bh);
-    rect_cut_top(&body, 6);
-    Rect b2 = rect_cut_top(&body, bh);
-    rect_cut_top(&body, 6);
-    static const char *const names[4] = {"Shuffle (S)", "Reverse (R)", "Rotate (T)", "Restore (I)"};
-    Rect cells[4];
-    cells[0] = rect_cut_left(&b1, (b1.w - 6) * 0.5f);
-    rect_cut_left(&b1, 6);
-    cells[1] = b1;
-    cells[2] = rect_cut_left(&b2, (b2.w - 6) * 0.5f);
-    rect_cut_left(&b2, 6);
-    cells[3] = b2;
-    static const char *const ids[4] = {"perm_shuffle", "perm_reverse", "perm_rotate",
-                                       "perm_restore"};
-    for (int k = 0; k < 4; k++) {
-        ui_record(ui, "button", ids[k], -1, cells[k]);
-        if (ui_button(ui, ui_id(ids[k], 0), cells[k], names[k], false) & UI_CLICKED) {
-            if (k == 0) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
-            if (k == 1) model_reverse(m);
-            if (k == 2) model_rotate(m, 1);
-            if (k == 3) model_restore_order(m);
-        }
+    /* wide: P and the reorder panel on the left. Narrow (a lesson beside it, a
+     * small window): P gives its room to the comparisons, and the reorder
+     * controls become one strip across the top. */
+    bool narrow = r.w < 900;
+    Rect ctl;
+    if (narrow) {
+        ctl = rect_cut_top(&r, 2 * 38 + 3 * 6);
+        rect_cut_top(&r, t->pad);
+    } else {
+        Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.26f, 260), 460));
+        rect_cut_left(&r, t->pad);
+        ctl = rect_cut_bottom(&left, fminf(250, left.h * 0.45f));
+        rect_cut_bottom(&left, t->pad);
+        permutation_matrix(ui, vs, s, left, now_labels, orig_labels);
     }
-    Rect pr = rect_cut_top(&body, bh);
-    rect_cut_top(&body, 6);
-    bool pos_on = s->pos == POS_SIN;
-    ui_record(ui, "toggle", "pos", -1, pr);
-    if (ui_toggle(ui, ui_id("pos", 3), pr, "add positions (sinusoidal)", &pos_on) & UI_CHANGED)
-        model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
-    float strength = s->pos_strength;
-    Rect sr = rect_cut_top(&body, fmaxf(bh, 36));
-    ui_record(ui, "slider", "pos_strength", -1, sr);
-    if (ui_slider(
-            ui, ui_id("strength", 3), sr, &strength,
-            &(Slider_Desc){
-                .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
-        UI_CHANGED) {
-        view_slider_gesture(vs, m);
-        model_set_pos_strength(m, roundf(strength * 100) / 100);
-    }
+    reorder_panel(ui, vs, m, ctl, narrow);
 
     /* the verdict, large: this is the number the lab is about */
     Rect verdict = rect_cut_top(&r, ui_line_height(ui, FONT_BOLD, t->text_size) +

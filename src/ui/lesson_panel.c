@@ -271,8 +271,23 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
 
     /* goals at the bottom of the text, each with a live mark and "show me" */
     float glh = ui_line_height(ui, FONT_SANS, t->text_size);
-    const float goal_h = glh * 3 + 46; /* up to three lines of goal text, then "show me" */
-    Rect goals = rect_cut_bottom(&body, st->goal_count ? st->goal_count * goal_h : 0);
+    /* goals first, so each box is as tall as its wrapped text plus "show me" */
+    Lesson_Env env = env_of(vs, m);
+    static char goal_text[LESSON_MAX_GOALS][340];
+    float goal_h[LESSON_MAX_GOALS], goals_total = 0;
+    float text_w = body.w - 4 - 16 - 30;
+    for (int k = 0; k < st->goal_count; k++) {
+        char why[300], desc[300];
+        int met = lesson_goal_met(&st->goals[k], &env, why, sizeof why);
+        vs->goal_state[k] = met;
+        lesson_goal_describe(&st->goals[k], desc, sizeof desc);
+        snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s", met < 0 ? why : desc);
+        goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
+                                    t->text, goal_text[k], false) +
+                    30 + 32; /* the "show me" row and the box padding */
+        goals_total += goal_h[k];
+    }
+    Rect goals = rect_cut_bottom(&body, fminf(goals_total, body.h * 0.6f));
     /* a step longer than the panel scrolls with the mouse wheel */
     float full = layout_text(ui, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);
     float room = fmaxf(full - body.h, 0);
@@ -288,13 +303,9 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         ui_label(ui, (Rect){body.x, body.y + body.h - glh, body.w, glh}, FONT_SANS, t->small_size,
                  ALIGN_RIGHT, t->text_dim, "more ↓ (scroll)");
 
-    Lesson_Env env = env_of(vs, m);
     for (int k = 0; k < st->goal_count; k++) {
-        const Lesson_Goal *g = &st->goals[k];
-        char why[300];
-        int met = lesson_goal_met(g, &env, why, sizeof why);
-        vs->goal_state[k] = met;
-        Rect row = rect_cut_top(&goals, goal_h);
+        int met = vs->goal_state[k];
+        Rect row = rect_cut_top(&goals, goal_h[k]);
         Rect box = rect_inset(row, 2);
         draw_round_rect(ui->dl, box, t->radius,
                         met == 1 ? rgba(20, 70, 55, 255) : rgba(44, 48, 58, 255));
@@ -303,13 +314,8 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         ui_label(ui, (Rect){mark.x, mark.y, mark.w, glh}, FONT_BOLD, t->title_size, ALIGN_LEFT,
                  met == 1 ? t->good : t->text_dim, met == 1 ? "✓" : "○");
         Rect show = rect_cut_bottom(&inner, 30);
-        char desc[300];
-        lesson_goal_describe(g, desc, sizeof desc);
-        if (met < 0) snprintf(desc, sizeof desc, "%s", why);
-        char text[340];
-        snprintf(text, sizeof text, "Goal: %s", desc);
         ui_text_wrapped(ui, (Rect){inner.x, inner.y, inner.w, inner.h}, FONT_SANS, t->text_size,
-                        t->text, text, true);
+                        t->text, goal_text[k], true);
         if (met != 1) {
             Rect b = {show.x, show.y, 130, show.h};
             ui_record(ui, "button", "show_me", k, b);

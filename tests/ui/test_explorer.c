@@ -243,7 +243,8 @@ Test(explorer, layout_fits_from_small_to_large_without_overlap) {
                               {3840, 2160},
                               {1024 / 1.5f, 640 / 1.5f},
                               {1600 / 1.5f, 900 / 1.5f}};
-    const int min_panels[VIEW_COUNT] = {7, 6, 9}; /* a narrow scaling lab folds "Try it" in */
+    /* narrow, the scaling lab folds "Try it" in and the permutation lab drops P */
+    const int min_panels[VIEW_COUNT] = {7, 6, 8};
     for (int v = 0; v < VIEW_COUNT; v++) {
         h.vs.view = (View)v;
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
