@@ -234,14 +234,15 @@ static void check_panels(int min_panels) {
 }
 
 Test(explorer, layout_fits_from_small_to_large_without_overlap) {
-    /* every view, at the smallest supported window up to 4K, and at zooms
-     * that shrink the logical size (1024x640 at 1.5x, 1600x900 at 1.5x) */
-    const float sizes[][2] = {{1024, 640},
+    /* every view, at every logical size the app lays out: windows from
+     * 1024x640 to 4K, and zooms down to the 960x560 where the zoom is held
+     * (1600x900 at 1.5x is 1067x600; 3840x2160 at 3x is 1280x720) */
+    const float sizes[][2] = {{960, 560},
+                              {1024, 640},
                               {1280, 720},
                               {1600, 900},
                               {1920, 1080},
                               {3840, 2160},
-                              {1024 / 1.5f, 640 / 1.5f},
                               {1600 / 1.5f, 900 / 1.5f}};
     /* narrow, the scaling lab folds "Try it" in and the permutation lab drops P */
     const int min_panels[VIEW_COUNT] = {7, 6, 8};
