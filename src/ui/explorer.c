@@ -356,12 +356,14 @@ static void selected_query(Ui *ui, View_State *vs, Model *m, Rect r) {
     /* the number column is never narrower than its widest number */
     float num_need = r.w > 1 ? (ui_text_width(ui, FONT_MONO, fs, "-00.00") + 8) / r.w : 0;
     const float col_num = fminf(fmaxf(0.17f, num_need), 0.4f), col_tok = 0.24f;
-    const float col_bar = 0.41f - col_num;
+    /* too narrow for a useful bar: the score is the number alone */
+    const float col_bar = r.w < 260 ? 0 : 0.41f - col_num;
     Rect hdr = rect_cut_top(&body, lh + 2);
     rect_cut_left(&hdr, hdr.w * col_tok);
     Rect hs = rect_cut_left(&hdr, r.w * (col_num + col_bar) - t->pad);
-    ui_label(ui, hs, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, "score s_ij");
-    ui_label(ui, hdr, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, "weight a_ij");
+    bool short_hdr = r.w < 300;
+    ui_label(ui, hs, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "s_ij" : "score s_ij");
+    ui_label(ui, hdr, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "a_ij" : "weight a_ij");
 
     /* the o_i picture only when there is room for it */
     float out_h = body.h >= 330 ? fminf(body.h * 0.45f, 300) : 0;
@@ -400,12 +402,14 @@ static void selected_query(Ui *ui, View_State *vs, Model *m, Rect r) {
         char num[24];
         snprintf(num, sizeof num, "%.2f", (double)sv);
         ui_label(ui, rect_inset(numr, 2), FONT_MONO, fs, ALIGN_RIGHT, t->text, num);
-        Rect bar = rect_inset(sc, 3);
-        float mid = bar.x + bar.w * 0.5f, len = sv / smax * bar.w * 0.5f;
-        Color sc_col = colormap_sample(COLORMAP_DIVERGING, 0.5f + 0.5f * sv / smax);
-        draw_rect(ui->dl, (Rect){len < 0 ? mid + len : mid, bar.y + 2, fabsf(len), bar.h - 4},
-                  sc_col);
-        draw_line(ui->dl, mid, bar.y, mid, bar.y + bar.h, 1, t->text_dim);
+        if (col_bar > 0) {
+            Rect bar = rect_inset(sc, 3);
+            float mid = bar.x + bar.w * 0.5f, len = sv / smax * bar.w * 0.5f;
+            Color sc_col = colormap_sample(COLORMAP_DIVERGING, 0.5f + 0.5f * sv / smax);
+            draw_rect(ui->dl, (Rect){len < 0 ? mid + len : mid, bar.y + 2, fabsf(len), bar.h - 4},
+                      sc_col);
+            draw_line(ui->dl, mid, bar.y, mid, bar.y + bar.h, 1, t->text_dim);
+        }
         Rect wb = rect_inset(row, 3);
         draw_rect(ui->dl, wb, rgba(20, 22, 27, 255));
         draw_rect(ui->dl, (Rect){wb.x, wb.y + 2, wb.w * av, wb.h - 4},

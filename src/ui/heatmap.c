@@ -50,8 +50,11 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     snprintf(probe, sizeof probe, legend_fmt,
              (double)-fabsf(d->vmax > -d->vmin ? d->vmax : d->vmin));
     float legend_w = 16 + 10 + ui_text_width(ui, FONT_MONO, fs, probe) + 4;
-    Rect legend_r = rect_cut_right(&body, legend_w);
-    rect_cut_right(&body, t->pad);
+    /* a stretched strip too narrow to share its width with a legend keeps
+     * the cells; its caption states the colour range instead */
+    bool show_legend = !(d->stretch && body.w < 3 * legend_w);
+    Rect legend_r = show_legend ? rect_cut_right(&body, legend_w) : (Rect){0};
+    if (show_legend) rect_cut_right(&body, t->pad);
 
     /* row labels on the left (width of the longest, at most a third), column labels on top */
     float label_w = 0;
@@ -180,7 +183,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
                           (Rect){grid.x + d->mark_col * cw, grid.y + d->mark_row * ch, cw, ch}, 0,
                           2.5f, t->highlight);
 
-    legend(ui, legend_r, d->vmin, d->vmax, d->map, legend_fmt);
+    if (show_legend) legend(ui, legend_r, d->vmin, d->vmax, d->map, legend_fmt);
 
     /* hover and click: cells and row labels */
     if (ui_hit(ui, grid)) {

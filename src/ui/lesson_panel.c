@@ -288,20 +288,24 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         goals_total += goal_h[k];
     }
     Rect goals = rect_cut_bottom(&body, fminf(goals_total, body.h * 0.6f));
-    /* a step longer than the panel scrolls with the mouse wheel */
+    /* a step longer than the panel scrolls with the mouse wheel; the last
+     * line of the area then says so instead of showing text */
     float full = layout_text(ui, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);
-    float room = fmaxf(full - body.h, 0);
+    Rect text = body;
+    Rect hint = {0};
+    if (full > body.h) hint = rect_cut_bottom(&text, glh);
+    float room = fmaxf(full - text.h, 0);
     if (ui_hit(ui, body) && ui->in.wheel != 0) vs->lesson_scroll -= ui->in.wheel * 40;
     if (vs->lesson_scroll > room) vs->lesson_scroll = room;
     if (vs->lesson_scroll < 0) vs->lesson_scroll = 0;
-    draw_clip(ui->dl, body);
+    draw_clip(ui->dl, text);
     layout_text(ui, l, st,
-                (Rect){body.x, body.y - vs->lesson_scroll, body.w, body.h + vs->lesson_scroll},
+                (Rect){text.x, text.y - vs->lesson_scroll, text.w, text.h + vs->lesson_scroll},
                 true);
     draw_noclip(ui->dl);
-    if (vs->lesson_scroll < room)
-        ui_label(ui, (Rect){body.x, body.y + body.h - glh, body.w, glh}, FONT_SANS, t->small_size,
-                 ALIGN_RIGHT, t->text_dim, "more ↓ (scroll)");
+    if (hint.h > 0)
+        ui_label(ui, hint, FONT_SANS, t->small_size, ALIGN_RIGHT, t->text_dim,
+                 vs->lesson_scroll < room ? "more ↓ (scroll)" : "↑ (scroll back)");
 
     for (int k = 0; k < st->goal_count; k++) {
         int met = vs->goal_state[k];

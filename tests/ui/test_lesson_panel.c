@@ -119,6 +119,7 @@ Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
     harness_frame(&h);
     cr_assert_gt(h.vs.lesson_scroll, 0);
     cr_assert_not(drew_text("more ↓"), "at the end there is no more");
+    cr_assert(drew_text("scroll back"), "and the way back is shown");
     harness_key(&h, KEY_RIGHT, 0, false, false);
     cr_assert_eq(h.vs.lesson_scroll, 0, "a new step starts at its top");
 }
