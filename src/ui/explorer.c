@@ -211,6 +211,27 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
 
 /* ---- controls --------------------------------------------------------------- */
 
+/* Positions on/off and their strength: in the explorer's controls and in the
+ * permutation lab, the same switch and slider under the same ids. */
+void positions_controls(Ui *ui, View_State *vs, Model *m, Rect toggle, Rect slider,
+                        const char *label) {
+    const Scene *s = &m->scene;
+    bool pos_on = s->pos == POS_SIN;
+    ui_record(ui, "toggle", "pos", -1, toggle);
+    if (ui_toggle(ui, ui_id("pos", 0), toggle, label, &pos_on) & UI_CHANGED)
+        model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
+    float strength = s->pos_strength;
+    ui_record(ui, "slider", "pos_strength", -1, slider);
+    if (ui_slider(
+            ui, ui_id("strength", 0), slider, &strength,
+            &(Slider_Desc){
+                .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
+        UI_CHANGED) {
+        view_slider_gesture(vs, m);
+        model_set_pos_strength(m, roundf(strength * 100) / 100);
+    }
+}
+
 /* d_k: log-spaced slider; click the number to type one. Shared by the
  * explorer and the scaling lab. */
 int dk_slider(Ui *ui, View_State *vs, Model *m, Rect rk) {
@@ -307,20 +328,7 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
 
     row = rect_cut_top(&body, row_h);
     Rect pos_l = rect_cut_left(&row, row.w * 0.5f);
-    bool pos_on = s->pos == POS_SIN;
-    ui_record(ui, "toggle", "pos", -1, pos_l);
-    if (ui_toggle(ui, ui_id("pos", 0), pos_l, "positions", &pos_on) & UI_CHANGED)
-        model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
-    float strength = s->pos_strength;
-    ui_record(ui, "slider", "pos_strength", -1, row);
-    res = ui_slider(
-        ui, ui_id("strength", 0), row, &strength,
-        &(Slider_Desc){
-            .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"});
-    if (res & UI_CHANGED) {
-        view_slider_gesture(vs, m);
-        model_set_pos_strength(m, roundf(strength * 100) / 100);
-    }
+    positions_controls(ui, vs, m, pos_l, row, "positions");
 
     row = rect_cut_top(&body, row_h);
     Rect seed_r = rect_cut_left(&row, row.w * 0.5f);

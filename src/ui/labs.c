@@ -407,20 +407,7 @@ static void reorder_panel(Ui *ui, View_State *vs, Model *m, Rect r, bool strip) 
         rect_cut_top(&body, 6);
         sr = rect_cut_top(&body, fmaxf(bh, 36));
     }
-    bool pos_on = s->pos == POS_SIN;
-    ui_record(ui, "toggle", "pos", -1, pr);
-    if (ui_toggle(ui, ui_id("pos", 3), pr, "add positions (sinusoidal)", &pos_on) & UI_CHANGED)
-        model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
-    float strength = s->pos_strength;
-    ui_record(ui, "slider", "pos_strength", -1, sr);
-    if (ui_slider(
-            ui, ui_id("strength", 3), sr, &strength,
-            &(Slider_Desc){
-                .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
-        UI_CHANGED) {
-        view_slider_gesture(vs, m);
-        model_set_pos_strength(m, roundf(strength * 100) / 100);
-    }
+    positions_controls(ui, vs, m, pr, sr, "add positions (sinusoidal)");
 }
 
 void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {

@@ -113,6 +113,8 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m);
 bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz);
 void lesson_leave(View_State *vs, Model *m);
 int dk_slider(Ui *ui, View_State *vs, Model *m, Rect r);
+void positions_controls(Ui *ui, View_State *vs, Model *m, Rect toggle, Rect slider,
+                        const char *label);
 void view_slider_gesture(View_State *vs, Model *m);
 float nice_span(float v);
 void plot_frame(Ui *ui, Rect r);

@@ -122,6 +122,18 @@ static inline void harness_type(Harness *h, const char *text) {
     harness_frame(h);
 }
 
+/* Whether this frame drew a text run containing needle. */
+static inline bool harness_drew_text(const Harness *h, const char *needle) {
+    for (int k = 0; k < h->dl.count; k++)
+        if (h->dl.cmds[k].kind == DRAW_TEXT) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "%.*s", h->dl.cmds[k].text.len,
+                     h->dl.text + h->dl.cmds[k].text.offset);
+            if (strstr(buf, needle)) return true;
+        }
+    return false;
+}
+
 static inline float rect_cx(const Ui_Record *r) {
     return r->r.x + r->r.w * 0.5f;
 }

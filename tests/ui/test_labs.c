@@ -71,17 +71,6 @@ static double independent_max_diff(const Scene *original, const int *p) {
     return m;
 }
 
-static bool draw_list_has(const char *needle) {
-    for (int k = 0; k < h.dl.count; k++)
-        if (h.dl.cmds[k].kind == DRAW_TEXT) {
-            char buf[512];
-            snprintf(buf, sizeof buf, "%.*s", h.dl.cmds[k].text.len,
-                     h.dl.text + h.dl.cmds[k].text.offset);
-            if (strstr(buf, needle)) return true;
-        }
-    return false;
-}
-
 Test(labs, printed_difference_matches_an_independent_recomputation) {
     static Scene original;
     original = h.m.scene;
@@ -99,7 +88,7 @@ Test(labs, printed_difference_matches_an_independent_recomputation) {
     cr_assert_leq(want, 1e-5, "without positions the two agree up to rounding: %g", want);
     char printed[64];
     snprintf(printed, sizeof printed, "= %.1e  (outputs)", lp->max_diff_O);
-    cr_assert(draw_list_has(printed), "the view prints '%s'", printed);
+    cr_assert(harness_drew_text(&h, printed), "the view prints '%s'", printed);
 
     /* positions on: order now matters, and by far more than rounding */
     const Ui_Record *tg = harness_find(&h, "toggle", "pos", -1);
@@ -110,7 +99,7 @@ Test(labs, printed_difference_matches_an_independent_recomputation) {
     cr_assert_float_eq(lp->max_diff_O, want, 1e-12);
     cr_assert_gt(want, 1e-3, "with positions the difference is large: %g", want);
     snprintf(printed, sizeof printed, "= %.1e  (outputs)", want);
-    cr_assert(draw_list_has(printed), "the view prints '%s'", printed);
+    cr_assert(harness_drew_text(&h, printed), "the view prints '%s'", printed);
 }
 
 Test(labs, restoring_the_order_makes_p_the_identity) {

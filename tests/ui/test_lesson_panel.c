@@ -88,17 +88,6 @@ Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
     cr_assert(scene_equal(&h.m.scene, &mine), "the scene from before the lesson is back");
 }
 
-static bool drew_text(const char *needle) {
-    for (int k = 0; k < h.dl.count; k++)
-        if (h.dl.cmds[k].kind == DRAW_TEXT) {
-            char buf[256];
-            snprintf(buf, sizeof buf, "%.*s", h.dl.cmds[k].text.len,
-                     h.dl.text + h.dl.cmds[k].text.offset);
-            if (strstr(buf, needle)) return true;
-        }
-    return false;
-}
-
 Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/lessons/05-why-scale.md", test_env("ATTNLAB_DATA"));
@@ -109,7 +98,7 @@ Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
     harness_key(&h, KEY_RIGHT, 0, false, false);
     harness_key(&h, KEY_RIGHT, 0, false, false); /* "Adding independent pieces": long, with math */
     harness_frame(&h);
-    cr_assert(drew_text("more ↓"), "the panel says there is more below");
+    cr_assert(harness_drew_text(&h, "more ↓"), "the panel says there is more below");
     const Ui_Record *p = harness_find(&h, "panel", "lesson", -1);
     h.in.mx = rect_cx(p);
     h.in.my = p->r.y + 120;
@@ -118,8 +107,8 @@ Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
     h.in.wheel = 0;
     harness_frame(&h);
     cr_assert_gt(h.vs.lesson_scroll, 0);
-    cr_assert_not(drew_text("more ↓"), "at the end there is no more");
-    cr_assert(drew_text("scroll back"), "and the way back is shown");
+    cr_assert_not(harness_drew_text(&h, "more ↓"), "at the end there is no more");
+    cr_assert(harness_drew_text(&h, "scroll back"), "and the way back is shown");
     harness_key(&h, KEY_RIGHT, 0, false, false);
     cr_assert_eq(h.vs.lesson_scroll, 0, "a new step starts at its top");
 }
