@@ -32,18 +32,19 @@ static int check_lessons(const char *dir, const Vocab *vocab, const char *data_d
     static Lesson lesson;
     char err[1200];
     if (!lesson_index_scan(&index, dir, err, sizeof err)) {
-        fprintf(stderr, "attnlab: --check-lessons: %s\n", err);
+        cli_report("attnlab: --check-lessons: ", err);
         return 2;
     }
     if (index.count == 0) {
-        fprintf(stderr, "attnlab: --check-lessons: no lessons (*.md) in %s\n", dir);
+        snprintf(err, sizeof err, "no lessons (*.md) in %s", dir);
+        cli_report("attnlab: --check-lessons: ", err);
         return 2;
     }
     int failed = 0;
     for (int k = 0; k < index.count; k++) {
         if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
             !lesson_check(&lesson, vocab, data_dir, err, sizeof err)) {
-            fprintf(stderr, "%s\n", err);
+            cli_report("", err);
             failed++;
             continue;
         }
@@ -61,7 +62,7 @@ int main(int argc, char **argv) {
     static Cli_Options opts;
     char err[1024];
     if (!cli_parse(argc, argv, &opts, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         return 2;
     }
     if (opts.mode == CLI_HELP) {
@@ -75,13 +76,13 @@ int main(int argc, char **argv) {
 
     char data_dir[4096], path[4200];
     if (!paths_find_data(data_dir, sizeof data_dir, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         return 2;
     }
     static Vocab vocab;
     paths_join(data_dir, "assets/vocab.tsv", path, sizeof path);
     if (!vocab_load(&vocab, path, err, sizeof err)) {
-        fprintf(stderr, "attnlab: %s\n", err);
+        cli_report("attnlab: ", err);
         return 2;
     }
 
@@ -98,10 +99,10 @@ int main(int argc, char **argv) {
         return status;
     }
     if (!scene_load(&scene, scene_path, &vocab, err, sizeof err)) {
-        fprintf(stderr, "attnlab: %s\n", err);
+        cli_report("attnlab: ", err);
         status = 2;
     } else if (!cli_apply(&opts, &scene, &vocab, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         status = 2;
     }
     if (status == 0) {

@@ -2,24 +2,55 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char *kind_of(mode_t m) {
+    return S_ISDIR(m)    ? "a folder"
+           : S_ISFIFO(m) ? "a FIFO (named pipe)"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
 bool file_read_all(const char *path, size_t max, char **text, size_t *len, char *err,
                    size_t errsz) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     * writer forever. Anything but a regular file is refused before a read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
         return false;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, errsz, "%s: is a folder, not a file", path);
-        fclose(f);
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "%s: is %s, not a regular file", path, kind_of(st.st_mode));
+        close(fd);
+        return false;
+    }
+    if ((uintmax_t)st.st_size > (uintmax_t)max) {
+        snprintf(err, errsz, "%s: larger than %zu bytes", path, max);
+        close(fd);
+        return false;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
         return false;
     }
     size_t cap = 4096, n = 0;
@@ -63,10 +94,57 @@ bool file_read_all(const char *path, size_t max, char **text, size_t *len, char 
     return true;
 }
 
+/* The folder part of path ("." for a bare name) and the name part. */
+static void split_path(const char *path, char *dir, size_t dirsz, const char **base) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, dirsz, ".");
+        *base = path;
+    } else {
+        snprintf(dir, dirsz, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        *base = slash + 1;
+    }
+}
+
+/* A save killed half-way (kill -9, a crash, power loss) leaves its temporary
+ * file behind. Ours are named NAME.tmp-PID-XXXXXX; one whose process is gone
+ * is stale and removed. (Version 1 named them NAME.tmp-XXXXXX with no PID;
+ * those are removed once a minute old, long past any save in progress.) */
+static void remove_stale_temps(const char *dir, const char *base) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t blen = strlen(base);
+    time_t now = time(NULL);
+    for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+        const char *n = e->d_name;
+        if (strncmp(n, base, blen) != 0 || strncmp(n + blen, ".tmp-", 5) != 0) continue;
+        const char *tail = n + blen + 5;
+        size_t digits = strspn(tail, "0123456789");
+        bool stale = false;
+        char full[4200];
+        if (snprintf(full, sizeof full, "%s/%s", dir, n) >= (int)sizeof full) continue;
+        if (digits > 0 && digits < 10 && tail[digits] == '-' && strlen(tail + digits + 1) == 6) {
+            long pid = strtol(tail, NULL, 10);
+            stale = pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+        } else if (strlen(tail) == 6 &&
+                   strspn(tail, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") ==
+                       6) {
+            struct stat st;
+            stale = lstat(full, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > 60;
+        }
+        if (stale) unlink(full);
+    }
+    closedir(d);
+}
+
 bool file_write_atomic(const char *path, File_Writer write, const void *ctx, char *err,
                        size_t errsz) {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
+    char dir[4096];
+    const char *base;
+    split_path(path, dir, sizeof dir, &base);
+    remove_stale_temps(dir, base);
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld-XXXXXX", path, (long)getpid()) >= (int)sizeof tmp) {
         snprintf(err, errsz, "%s: path too long", path);
         return false;
     }
@@ -109,6 +187,26 @@ bool file_write_atomic(const char *path, File_Writer write, const void *ctx, cha
     if (!ok) {
         snprintf(err, errsz, "%s: cannot save: %s", path, strerror(saved));
         unlink(tmp);
+        return false;
     }
-    return ok;
+    /* The rename lives in the folder: flush the folder too, or a power loss
+     * can bring back the old name. Best effort: the new file is complete and
+     * in place either way, and some file systems cannot fsync a folder. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return true;
+}
+
+bool file_unique_name(const char *stem, const char *ext, char *dest, size_t destsz) {
+    for (int k = 1; k < 1000; k++) {
+        int n = k == 1 ? snprintf(dest, destsz, "%s%s", stem, ext)
+                       : snprintf(dest, destsz, "%s-%d%s", stem, k, ext);
+        if (n < 0 || (size_t)n >= destsz) return false;
+        struct stat st;
+        if (lstat(dest, &st) != 0 && errno == ENOENT) return true;
+    }
+    return false;
 }

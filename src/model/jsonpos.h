@@ -4,7 +4,13 @@
  * parsed, so a problem found later ("d_k is 5000") is located by walking the
  * already-valid text to the value a path names.
  *
+ *   json_validate(text, len, &end, &off, why, sz) strict RFC 8259 check of the first
+ *       value (numbers as JSON writes them, strings in strict UTF-8 with no
+ *       \u0000 or lone surrogates, at most JSON_MAX_DEPTH levels); *end is
+ *       where the value ends, or *off and why say what is wrong where
  *   json_locate(text, path, line, col)           1-based position of a value
+ *   json_literal(text, path, dest, destsz)       the value's text as written (for
+ *       messages: "1000.0000001", not the double it rounds to)
  *   json_offset_to_line_col(text, off, line, col)
  *   json_parse_error_offset(text, len)           where cJSON's error pointer is
  *   json_describe_error(text, len, &off, why, sz) "unexpected 'x'", "NaN is not JSON" …,
@@ -15,13 +21,19 @@
 
 #include <stddef.h>
 
+#include <stdbool.h>
+
+#define JSON_MAX_DEPTH 32 /* a scene is 3 deep; this is room, not a hint */
+
 typedef struct Json_Path {
     const char *key; /* member of the root object, or NULL for the root itself */
     int nth;         /* which occurrence of key (0 = first), for duplicate keys */
     int i, j;        /* array indexes below the member, -1 when not used */
 } Json_Path;
 
+bool json_validate(const char *text, size_t len, size_t *end, size_t *off, char *why, size_t whysz);
 void json_locate(const char *text, const Json_Path *path, int *line, int *col);
+void json_literal(const char *text, const Json_Path *path, char *dest, size_t destsz);
 void json_offset_to_line_col(const char *text, size_t off, int *line, int *col);
 size_t json_parse_error_offset(const char *text, size_t len);
 void json_describe_error(const char *text, size_t len, size_t *off, char *why, size_t whysz);

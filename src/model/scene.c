@@ -1,6 +1,8 @@
 /* The scene and its derived attention; see scene.h. */
 #include "scene.h"
 
+#include "../core/text.h"
+
 #include "../core/perm.h"
 #include "../core/posenc.h"
 #include "../core/projection.h"
@@ -62,6 +64,36 @@ bool scene_validate(const Scene *s, char *err, size_t errsz) {
     return true;
 }
 
+bool scene_token_ok(const char *w, char *why, size_t whysz) {
+    size_t n = strlen(w), bad;
+    if (n == 0) {
+        snprintf(why, whysz, "is empty");
+        return false;
+    }
+    if (!text_utf8_check(w, n, &bad)) {
+        snprintf(why, whysz, "is not valid UTF-8 (byte %zu)", bad + 1);
+        return false;
+    }
+    if (n >= ATTN_MAX_TOKEN_BYTES) {
+        char head[40];
+        text_escape(w, 20, head, sizeof head);
+        snprintf(why, whysz, "('%s…') is longer than %d bytes", head, ATTN_MAX_TOKEN_BYTES - 1);
+        return false;
+    }
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)w[k];
+        if (c == ' ' || (c >= '\t' && c <= '\r')) {
+            snprintf(why, whysz, "contains whitespace; a token is one word");
+            return false;
+        }
+        if (c < 0x20 || c == 0x7F || (c == 0xC2 && (unsigned char)w[k + 1] < 0xA0)) {
+            snprintf(why, whysz, "contains a control character");
+            return false;
+        }
+    }
+    return true;
+}
+
 bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vocab, char *err,
                       size_t errsz) {
     if (n < 1 || n > ATTN_MAX_TOKENS) {
@@ -69,13 +101,9 @@ bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vo
         return false;
     }
     for (int i = 0; i < n; i++) {
-        if (words[i][0] == '\0') {
-            snprintf(err, errsz, "token %d is empty", i);
-            return false;
-        }
-        if (strlen(words[i]) >= ATTN_MAX_TOKEN_BYTES) {
-            snprintf(err, errsz, "token %d ('%.20s…') is longer than %d bytes", i, words[i],
-                     ATTN_MAX_TOKEN_BYTES - 1);
+        char why[160];
+        if (!scene_token_ok(words[i], why, sizeof why)) {
+            snprintf(err, errsz, "token %d %s", i, why);
             return false;
         }
     }

@@ -9,6 +9,8 @@
  *   scene_validate(s, err, errsz)          every field inside its limits
  *   scene_set_tokens(s, words, n, vocab, err, errsz)  new tokens, X from vocab
  *   scene_set_sentence(s, text, vocab, err, errsz)    whitespace-split text
+ *   scene_token_ok(w, why, whysz)    one word: 1 to 31 bytes of strict UTF-8, no
+ *       whitespace, no control characters; else why says what is wrong
  *   scene_set_d(s, d, vocab)               keep shared columns, embed new ones
  *   scene_permute(s, p)                    new position i holds old token p[i]
  *   scene_equal(a, b)                      same tokens, shape, settings and X bits
@@ -58,6 +60,7 @@ void scene_default(Scene *s);
 bool scene_validate(const Scene *s, char *err, size_t errsz);
 bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vocab, char *err,
                       size_t errsz);
+bool scene_token_ok(const char *w, char *why, size_t whysz);
 bool scene_set_sentence(Scene *s, const char *text, const Vocab *vocab, char *err, size_t errsz);
 void scene_set_d(Scene *s, int d, const Vocab *vocab);
 void scene_permute(Scene *s, const int *p);

@@ -45,27 +45,13 @@ static bool get_int(Ctx *c, const cJSON *root, const char *key, int lo, int hi, 
     }
     if (!cJSON_IsNumber(it)) return fail_at(c, &p, "\"%s\" must be a number", key);
     double v = it->valuedouble;
+    char lit[48];
+    json_literal(c->text, &p, lit, sizeof lit);
     if (!isfinite(v)) return fail_at(c, &p, "\"%s\" is not a finite number", key);
-    if (v != floor(v)) return fail_at(c, &p, "\"%s\" must be a whole number, not %g", key, v);
+    if (v != floor(v)) return fail_at(c, &p, "\"%s\" must be a whole number, not %s", key, lit);
     if (v < lo || v > hi)
-        return fail_at(c, &p, "\"%s\" is %.0f; it must be %d to %d", key, v, lo, hi);
+        return fail_at(c, &p, "\"%s\" is %s; it must be %d to %d", key, lit, lo, hi);
     *dest = (int)v;
-    return true;
-}
-
-static bool utf8_valid(const char *s) {
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int extra = *p < 0x80         ? 0
-                    : (*p >> 5) == 6  ? 1
-                    : (*p >> 4) == 14 ? 2
-                    : (*p >> 3) == 30 ? 3
-                                      : -1;
-        if (extra < 0) return false;
-        p++;
-        for (int i = 0; i < extra; i++, p++)
-            if ((*p & 0xC0) != 0x80) return false;
-    }
     return true;
 }
 
@@ -102,13 +88,8 @@ static bool read_tokens(Ctx *c, const cJSON *root, Scene *s) {
         Json_Path tp = {.key = "tokens", .i = i, .j = -1};
         if (!cJSON_IsString(t)) return fail_at(c, &tp, "tokens[%d] must be a string", i);
         const char *w = t->valuestring;
-        if (w[0] == '\0') return fail_at(c, &tp, "tokens[%d] is empty", i);
-        if (strlen(w) >= ATTN_MAX_TOKEN_BYTES)
-            return fail_at(c, &tp, "tokens[%d] is longer than %d bytes", i,
-                           ATTN_MAX_TOKEN_BYTES - 1);
-        if (strcspn(w, " \t\r\n\v\f") != strlen(w))
-            return fail_at(c, &tp, "tokens[%d] contains whitespace; a token is one word", i);
-        if (!utf8_valid(w)) return fail_at(c, &tp, "tokens[%d] is not valid UTF-8", i);
+        char why[160];
+        if (!scene_token_ok(w, why, sizeof why)) return fail_at(c, &tp, "tokens[%d] %s", i, why);
         snprintf(s->tokens[i], ATTN_MAX_TOKEN_BYTES, "%s", w);
         s->origin[i] = i;
     }
@@ -139,9 +120,12 @@ static bool read_x(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
             if (!cJSON_IsNumber(v)) return fail_at(c, &vp, "X[%d][%d] must be a number", i, j);
             double xv = v->valuedouble;
             if (!isfinite(xv)) return fail_at(c, &vp, "X[%d][%d] is not a finite number", i, j);
-            if (fabs(xv) > ATTN_MAX_ABS_X)
-                return fail_at(c, &vp, "X[%d][%d] is %g; embeddings must be within ±%g", i, j, xv,
+            if (fabs(xv) > ATTN_MAX_ABS_X) {
+                char lit[48];
+                json_literal(c->text, &vp, lit, sizeof lit);
+                return fail_at(c, &vp, "X[%d][%d] is %s; embeddings must be within ±%g", i, j, lit,
                                ATTN_MAX_ABS_X);
+            }
             s->X[i * s->d + j] = (float)xv;
         }
     }
@@ -184,9 +168,12 @@ static bool read_scene(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) 
     if (strength) {
         if (!cJSON_IsNumber(strength) || !isfinite(strength->valuedouble))
             return fail_at(c, &psp, "\"pos_strength\" must be a number");
-        if (strength->valuedouble < 0 || strength->valuedouble > ATTN_MAX_POS_STRENGTH)
-            return fail_at(c, &psp, "\"pos_strength\" is %g; it must be 0 to %g",
-                           strength->valuedouble, ATTN_MAX_POS_STRENGTH);
+        if (strength->valuedouble < 0 || strength->valuedouble > ATTN_MAX_POS_STRENGTH) {
+            char lit[48];
+            json_literal(c->text, &psp, lit, sizeof lit);
+            return fail_at(c, &psp, "\"pos_strength\" is %s; it must be 0 to %g", lit,
+                           ATTN_MAX_POS_STRENGTH);
+        }
         s->pos_strength = (float)strength->valuedouble;
     }
     return read_x(c, root, s, vocab);
@@ -203,16 +190,20 @@ bool scene_parse(Scene *dest, const char *text, size_t len, const char *name, co
         snprintf(err, errsz, "%s:%d:%d: NUL byte in file", name, line, col);
         return false;
     }
+    /* A strict check first: cJSON reads "02" and "2." as numbers, and
+     * strings with \u0000 or broken UTF-8, which a scene must not hold. */
+    size_t value_end, bad;
+    char why[160];
+    if (!json_validate(text, len, &value_end, &bad, why, sizeof why)) {
+        int line, col;
+        json_offset_to_line_col(text, bad, &line, &col);
+        snprintf(err, errsz, "%s:%d:%d: %s", name, line, col, why);
+        return false;
+    }
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!root) {
-        size_t off = end ? (size_t)(end - text) : 0;
-        if (!end) off = json_parse_error_offset(text, len);
-        char why[96];
-        json_describe_error(text, len, &off, why, sizeof why);
-        int line, col;
-        json_offset_to_line_col(text, off, &line, &col);
-        snprintf(err, errsz, "%s:%d:%d: %s", name, line, col, why);
+        snprintf(err, errsz, "%s: cannot be read as JSON (out of memory?)", name);
         return false;
     }
     /* The parser stops after the first value; anything but whitespace after it is an error. */

@@ -3,6 +3,8 @@
 #include "vocab.h"
 
 #include "../core/rng.h"
+#include "../core/text.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,13 +40,14 @@ static bool parse_line(char *line, Vocab_Entry *e, char *why, size_t whysz) {
         return false;
     }
     lower_ascii(fields[0], e->word, sizeof e->word);
+    if (strlen(fields[1]) >= sizeof e->group) {
+        snprintf(why, whysz, "group longer than %d bytes", (int)sizeof e->group - 1);
+        return false;
+    }
     snprintf(e->group, sizeof e->group, "%s", fields[1]);
     for (int c = 0; c < VOCAB_DIMS; c++) {
-        char *end;
-        errno = 0;
-        double x = strtod(fields[2 + c], &end);
-        if (end == fields[2 + c] || *end != '\0' || errno || !isfinite(x) ||
-            fabs(x) > ATTN_MAX_ABS_X) {
+        double x;
+        if (text_parse_f64(fields[2 + c], -ATTN_MAX_ABS_X, ATTN_MAX_ABS_X, &x) != TEXT_NUM_OK) {
             snprintf(why, whysz, "x%d: '%s' is not a number in [-%g, %g]", c, fields[2 + c],
                      ATTN_MAX_ABS_X, ATTN_MAX_ABS_X);
             return false;
@@ -55,21 +58,37 @@ static bool parse_line(char *line, Vocab_Entry *e, char *why, size_t whysz) {
 }
 
 bool vocab_load(Vocab *v, const char *path, char *err, size_t errsz) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
+    char *text;
+    size_t len;
+    if (!file_read_all(path, VOCAB_FILE_MAX, &text, &len, err, errsz)) return false;
     Vocab out = {0};
     int cap = 0, lineno = 0;
-    char line[512];
     bool ok = true;
-    while (fgets(line, sizeof line, f)) {
+    for (size_t at = 0; ok && at < len;) {
         lineno++;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\n') line[--len] = '\0';
-        if (len && line[len - 1] == '\r') line[--len] = '\0';
-        if (len == 0 || line[0] == '#') continue;
+        size_t end = at;
+        while (end < len && text[end] != '\n') end++;
+        size_t n = end - at;
+        const char *start = text + at;
+        at = end + 1;
+        size_t bad;
+        if (!text_utf8_check(start, n, &bad)) {
+            snprintf(err, errsz, "%s:%d: %s at byte %zu", path, lineno,
+                     start[bad] ? "invalid UTF-8" : "NUL byte", bad + 1);
+            ok = false;
+            break;
+        }
+        char line[512];
+        if (n >= sizeof line) {
+            snprintf(err, errsz, "%s:%d: line longer than %zu bytes", path, lineno,
+                     sizeof line - 1);
+            ok = false;
+            break;
+        }
+        memcpy(line, start, n);
+        line[n] = '\0';
+        if (n && line[n - 1] == '\r') line[--n] = '\0';
+        if (n == 0 || line[0] == '#') continue;
         if (out.count == cap) {
             cap = cap ? cap * 2 : 256;
             Vocab_Entry *p = realloc(out.entries, (size_t)cap * sizeof *p);
@@ -94,11 +113,7 @@ bool vocab_load(Vocab *v, const char *path, char *err, size_t errsz) {
         }
         out.count++;
     }
-    if (ok && ferror(f)) {
-        snprintf(err, errsz, "%s: read error", path);
-        ok = false;
-    }
-    fclose(f);
+    free(text);
     if (!ok) {
         free(out.entries);
         return false;

@@ -18,7 +18,8 @@
 
 #include "limits.h"
 
-#define VOCAB_DIMS 4
+#define VOCAB_DIMS     4
+#define VOCAB_FILE_MAX (4 * 1024 * 1024)
 
 typedef struct Vocab_Entry {
     char word[ATTN_MAX_TOKEN_BYTES];

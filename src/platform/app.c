@@ -196,7 +196,7 @@ static int screenshot_mode(App *a) {
     char err[1024];
     int w = o->width, h = o->height;
     if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         return 1;
     }
     /* Two passes: the first settles hover state and fills the glyph atlas. */
@@ -213,7 +213,7 @@ static int screenshot_mode(App *a) {
     bool ok = image_save_png(o->screenshot_path, w, h, px, err, sizeof err);
     free(px);
     if (!ok) {
-        fprintf(stderr, "attnlab: %s\n", err);
+        cli_report("attnlab: ", err);
         return 1;
     }
     return 0;
@@ -265,7 +265,7 @@ static int bench_mode(App *a, double process_start_ms) {
     for (int si = 0; si < 2; si++) {
         int w = sizes[si][0], h = sizes[si][1];
         if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
-            fprintf(stderr, "%s\n", err);
+            cli_report("", err);
             return 1;
         }
         for (int k = 0; k < 4; k++) {
@@ -315,14 +315,16 @@ static int bench_mode(App *a, double process_start_ms) {
     return 0;
 }
 
-/* A file name in the working folder stamped with the local time. */
+/* A file name in the working folder stamped with the local time; a second
+ * save in the same second gets -2, -3 … rather than overwriting the first. */
 static void stamped_name(const char *prefix, const char *ext, char *dest, size_t size) {
-    char stamp[32];
+    char stamp[32], stem[64];
     time_t now = time(NULL);
     struct tm tmv;
     localtime_r(&now, &tmv);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
-    snprintf(dest, size, "%s-%s.%s", prefix, stamp, ext);
+    snprintf(stem, sizeof stem, "%s-%s", prefix, stamp);
+    if (!file_unique_name(stem, ext, dest, size)) snprintf(dest, size, "%s%s", stem, ext);
 }
 
 /* F12: the window as a PNG. Shift+F12: only the panel under the mouse. */
@@ -370,7 +372,7 @@ static void window_screenshot(App *a, bool panel_only) {
             memmove(px + (size_t)y * w * 4, px + ((size_t)(y0 + y) * fw + x0) * 4, (size_t)w * 4);
         what = hit->name;
     }
-    stamped_name(panel_only ? "attnlab-panel" : "attnlab", "png", name, sizeof name);
+    stamped_name(panel_only ? "attnlab-panel" : "attnlab", ".png", name, sizeof name);
     if (w > 0 && h > 0 && image_save_png(name, w, h, px, err, sizeof err))
         view_set_status(&a->vs, false, "Saved %s (%s)", name, what);
     else
@@ -386,7 +388,7 @@ static void write_export(FILE *f, const void *ctx) {
 /* Ctrl+E: every matrix of the computation as JSON (like --export json), atomically. */
 static void window_export(App *a) {
     char name[96], err[512];
-    stamped_name("attnlab-export", "json", name, sizeof name);
+    stamped_name("attnlab-export", ".json", name, sizeof name);
     model_update(&a->model);
     if (file_write_atomic(name, write_export, a, err, sizeof err))
         view_set_status(&a->vs, false, "Exported every matrix to %s", name);
@@ -449,7 +451,7 @@ static void handle_key(App *a, const SDL_KeyboardEvent *k) {
             snprintf(a->vs.status, sizeof a->vs.status, "Shaders reloaded");
             a->vs.status_error = false;
         } else {
-            fprintf(stderr, "%s\n", err);
+            cli_report("", err);
             snprintf(a->vs.status, sizeof a->vs.status, "%.400s (kept the previous shaders)", err);
             a->vs.status_error = true;
         }
@@ -594,7 +596,7 @@ static int dump_ui_mode(const App_Desc *desc) {
     char err[1024];
     static Font_Atlas atlas;
     if (!font_load(&atlas, desc->data_dir, false, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         return 2;
     }
     static Draw_List dl;
@@ -611,7 +613,7 @@ static int dump_ui_mode(const App_Desc *desc) {
         fprintf(stderr, "attnlab: out of memory laying out the interface\n");
         status = 1;
     } else if (!setup_lessons(&vs, desc, &lesson, &saved, &index, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         status = 2;
     } else {
         float z = zoom_for(o->ui_scale, o->width, o->height);
@@ -679,10 +681,10 @@ int app_run(const App_Desc *desc) {
     int status;
     if (!open_window(a, o->width, o->height, headless, o->fullscreen && !headless, err,
                      sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         status = 2;
     } else if (!start(a, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+        cli_report("", err);
         status = 2;
     } else if (o->mode == CLI_BENCH) {
         status = bench_mode(a, desc->start_ms);

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "../core/perm.h"
+#include "../core/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,6 +65,12 @@ void cli_usage(FILE *f) {
           f);
 }
 
+void cli_report(const char *prefix, const char *msg) {
+    char line[2048];
+    text_escape(msg, strlen(msg), line, sizeof line);
+    fprintf(stderr, "%s%s\n", prefix, line);
+}
+
 static bool fail(char *err, size_t errsz, const char *opt, const char *fmt, ...) {
     char what[200];
     va_list ap;
@@ -74,29 +81,24 @@ static bool fail(char *err, size_t errsz, const char *opt, const char *fmt, ...)
     return false;
 }
 
-static bool parse_int(const char *opt, const char *v, long lo, long hi, long *dest, char *err,
-                      size_t errsz) {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end != '\0' || errno == ERANGE)
-        return fail(err, errsz, opt, "'%s' is not a whole number", v);
-    if (x < lo || x > hi)
-        return fail(err, errsz, opt, "%s is out of range (%ld to %ld)", v, lo, hi);
-    *dest = x;
-    return true;
+/* Whole-string numbers (core/text.h): no junk or space on either side, and
+ * a value out of range is quoted as written, never clamped or rounded. */
+static bool parse_int(const char *opt, const char *v, int64_t lo, int64_t hi, int64_t *dest,
+                      char *err, size_t errsz) {
+    Text_Num r = text_parse_i64(v, lo, hi, dest);
+    if (r == TEXT_NUM_OK) return true;
+    char why[240];
+    text_num_message(r, v, true, (double)lo, (double)hi, why, sizeof why);
+    return fail(err, errsz, opt, "%s", why);
 }
 
 static bool parse_float(const char *opt, const char *v, double lo, double hi, double *dest,
                         char *err, size_t errsz) {
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (end == v || *end != '\0' || errno == ERANGE || !isfinite(x))
-        return fail(err, errsz, opt, "'%s' is not a finite number", v);
-    if (x < lo || x > hi) return fail(err, errsz, opt, "%s is out of range (%g to %g)", v, lo, hi);
-    *dest = x;
-    return true;
+    Text_Num r = text_parse_f64(v, lo, hi, dest);
+    if (r == TEXT_NUM_OK) return true;
+    char why[240];
+    text_num_message(r, v, false, lo, hi, why, sizeof why);
+    return fail(err, errsz, opt, "%s", why);
 }
 
 static bool parse_perm(const char *v, Cli_Options *o, char *err, size_t errsz) {
@@ -192,7 +194,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             return false;
         }
 
-        long iv;
+        int64_t iv;
         double fv;
         if (!strcmp(name, "--help")) {
             help = true;
@@ -217,7 +219,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->dv = (int)iv;
             o->has_dv = true;
         } else if (!strcmp(name, "--seed")) {
-            if (!parse_int(name, value, 0, (long)ATTN_MAX_SEED, &iv, err, errsz)) return false;
+            if (!parse_int(name, value, 0, ATTN_MAX_SEED, &iv, err, errsz)) return false;
             o->seed = (uint32_t)iv;
             o->has_seed = true;
         } else if (!strcmp(name, "--no-scale")) {
@@ -241,9 +243,13 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
                             value);
             o->view = (View)v;
         } else if (!strcmp(name, "--size")) {
-            char *x = strchr(value, 'x');
-            if (!x) return fail(err, errsz, name, "'%s' is not WIDTHxHEIGHT", value);
+            /* exactly one 'x' between two whole numbers, nothing around them */
+            const char *x = strchr(value, 'x');
+            if (!x || x == value || strchr(x + 1, 'x'))
+                return fail(err, errsz, name, "'%s' is not WIDTHxHEIGHT", value);
             char wbuf[32];
+            if ((size_t)(x - value) >= sizeof wbuf)
+                return fail(err, errsz, name, "'%s' is not WIDTHxHEIGHT", value);
             snprintf(wbuf, sizeof wbuf, "%.*s", (int)(x - value), value);
             if (!parse_int("--size width", wbuf, CLI_MIN_SIZE, CLI_MAX_SIZE, &iv, err, errsz))
                 return false;

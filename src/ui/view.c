@@ -3,6 +3,8 @@
  * See view.h. */
 #include "view.h"
 
+#include "../core/text.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,10 +26,14 @@ const char *view_name(View v) {
 }
 
 void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
+    /* Messages quote file names, keys and tokens as the user wrote them:
+     * escape control characters and bad bytes so the line stays one line. */
+    char raw[sizeof vs->status];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(vs->status, sizeof vs->status, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    text_escape(raw, strlen(raw), vs->status, sizeof vs->status);
     vs->status_error = error;
 }
 

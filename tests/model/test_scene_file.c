@@ -78,8 +78,8 @@ static void random_scene(Scene *s, Rng *r) {
     s->scaled = rng_next_u64(r) & 1;
     s->pos = (rng_next_u64(r) & 1) ? POS_SIN : POS_NONE;
     s->pos_strength = (float)(rng_uniform(r) * ATTN_MAX_POS_STRENGTH);
-    cr_assert(scene_set_sentence(s, "the \"quoted\" back\\slash caf\xc3\xa9 tab\x01 x", &vocab, err,
-                                 sizeof err),
+    cr_assert(scene_set_sentence(s, "the \"quoted\" back\\slash caf\xc3\xa9 dash\xe2\x80\x94 x",
+                                 &vocab, err, sizeof err),
               "%s", err);
     /* X with awkward floats: tiny, huge, negative zero, many digits */
     for (int i = 0; i < s->n * s->d; i++) {

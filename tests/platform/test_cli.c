@@ -113,6 +113,32 @@ Test(cli, bad_options_give_one_clear_line) {
         {{"--no-scale=1"}, 1, "attnlab: --no-scale takes no value"},
         {{"--seed", "-1"}, 2, "attnlab: --seed: -1 is out of range (0 to 4294967295)"},
         {{"--screenshot", "out.jpg"}, 2, "attnlab: --screenshot: 'out.jpg' must end in .png"},
+        /* strict numbers: nothing before or after the number, on either side */
+        {{"--size", "800junkx600"}, 2, "attnlab: --size width: '800junk' is not a whole number"},
+        {{"--size", "800x600junk"}, 2, "attnlab: --size height: '600junk' is not a whole number"},
+        {{"--size", " 800x600"}, 2, "attnlab: --size width: ' 800' is not a whole number"},
+        {{"--size", "800x600 "}, 2, "attnlab: --size height: '600 ' is not a whole number"},
+        {{"--size", "800x600x2"}, 2, "attnlab: --size: '800x600x2' is not WIDTHxHEIGHT"},
+        {{"--dk", " 64"}, 2, "attnlab: --dk: ' 64' is not a whole number"},
+        {{"--dk", "64 "}, 2, "attnlab: --dk: '64 ' is not a whole number"},
+        {{"--dk", "0x40"}, 2, "attnlab: --dk: '0x40' is not a whole number"},
+        {{"--seed", "4294967296"},
+         2,
+         "attnlab: --seed: 4294967296 is out of range (0 to 4294967295)"},
+        {{"--seed", "99999999999999999999999"},
+         2,
+         "attnlab: --seed: 99999999999999999999999 is out of range (0 to 4294967295)"},
+        {{"--pos-strength", "1e-400"},
+         2,
+         "attnlab: --pos-strength: '1e-400' is too small to represent (underflow); write 0 for "
+         "zero"},
+        {{"--pos-strength", "1e400"},
+         2,
+         "attnlab: --pos-strength: '1e400' is too large to represent (overflow)"},
+        {{"--ui-scale", "3.0000001"},
+         2,
+         "attnlab: --ui-scale: 3.0000001 is out of range (0.75 to 3)"},
+        {{"--ui-scale", "1.5 "}, 2, "attnlab: --ui-scale: '1.5 ' is not a number"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         static Cli_Options o;
@@ -120,6 +146,28 @@ Test(cli, bad_options_give_one_clear_line) {
         cr_assert_not(parse(cases[k].args, cases[k].n, &o, err), "case %zu parsed", k);
         cr_assert_str_eq(err, cases[k].msg, "case %zu", k);
     }
+}
+
+Test(cli, seeds_are_exact_over_the_full_range) {
+    static const struct {
+        const char *text;
+        uint32_t want;
+    } cases[] = {{"0", 0}, {"16777217", 16777217u}, {"4294967295", 4294967295u}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        static Cli_Options o;
+        char err[256];
+        const char *a[] = {"--seed", cases[k].text};
+        cr_assert(parse(a, 2, &o, err), "%s", err);
+        cr_assert_eq(o.seed, cases[k].want, "%s gave %u", cases[k].text, (unsigned)o.seed);
+    }
+}
+
+Test(cli, user_text_in_errors_is_one_safe_line) {
+    /* a newline and an escape sequence in an option value are shown escaped */
+    Run r = run_attnlab("--pos \"$(printf 'a\\nb\\033[31m')\"");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.err, "attnlab: --pos: 'a\\nb\\x1B[31m' is not one of: none, sin\n");
+    run_free(&r);
 }
 
 Test(cli, export_json_matches_the_core) {
