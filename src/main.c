@@ -41,6 +41,12 @@ static int check_lessons(const char *dir, const Vocab *vocab, const char *data_d
         return 2;
     }
     int failed = 0;
+    if (index.skipped) {
+        snprintf(err, sizeof err, "%d more lessons in %s were not checked (at most %d)",
+                 index.skipped, dir, LESSON_INDEX_MAX);
+        cli_report("attnlab: --check-lessons: ", err);
+        failed += index.skipped;
+    }
     for (int k = 0; k < index.count; k++) {
         if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
             !lesson_check(&lesson, vocab, data_dir, err, sizeof err)) {
@@ -52,7 +58,7 @@ static int check_lessons(const char *dir, const Vocab *vocab, const char *data_d
         for (int s = 0; s < lesson.step_count; s++) goals += lesson.steps[s].goal_count;
         printf("ok  %s  (%d steps, %d goals)\n", index.path[k], lesson.step_count, goals);
     }
-    printf("%d passed, %d failed\n", index.count - failed, failed);
+    printf("%d passed, %d failed\n", index.count + index.skipped - failed, failed);
     return failed ? 2 : 0;
 }
 

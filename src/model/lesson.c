@@ -4,6 +4,8 @@
 
 #include "../core/perm.h"
 #include "../core/stats.h"
+#include "../core/text.h"
+#include "limits.h"
 #include "fileio.h"
 #include "scene_file.h"
 
@@ -65,19 +67,33 @@ typedef struct Parse {
     char heading[128]; /* heading text being collected */
     int heading_line;
     bool in_code, code_is_attnlab;
-    char code_line[512];
+    char code_line[LESSON_MAX_LINE + 2];
+    bool code_too_long;
     int code_len, code_line_no, last_line;
     int style; /* current inline style bits */
     bool in_math;
-    int cur_step;           /* -1 before the first step */
+    int cur_step;       /* -1 before the first step */
+    size_t *line_start; /* offset of each line's first byte */
+    int line_count;
+    bool heading_too_long;
     Lesson_Goal *open_goal; /* the last goal, waiting for its solution */
 } Parse;
 
+/* md4c hands over pointers into the text; their line comes from a table of
+ * line starts built once per parse (a binary search, not a rescan: a
+ * 100,000-line lesson checks in milliseconds). */
 static int line_of(const Parse *p, const char *ptr) {
     if (ptr < p->src || ptr > p->src + p->len) return -1;
-    int line = 1;
-    for (const char *c = p->src; c < ptr; c++) line += *c == '\n';
-    return line;
+    size_t off = (size_t)(ptr - p->src);
+    int lo = 0, hi = p->line_count - 1; /* last start <= off */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (p->line_start[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo + 1;
 }
 
 static int fail(Parse *p, int line, const char *fmt, ...) {
@@ -145,7 +161,7 @@ static const struct {
     {"mu", "μ"},        {"frac", ""},         {"Var", "Var"},     {"Cov", "Cov"},
 };
 
-static void math(Parse *p, const char *s, size_t n, int base_style);
+static void math(Parse *p, const char *s, size_t n, int base_style, int depth);
 
 /* The argument of a command: {…} (balanced) or one character. */
 static size_t math_group(const char *s, size_t n, const char **inner, size_t *inner_len) {
@@ -179,7 +195,13 @@ static size_t math_group(const char *s, size_t n, const char **inner, size_t *in
     return n;
 }
 
-static void math(Parse *p, const char *s, size_t n, int base_style) {
+static void math(Parse *p, const char *s, size_t n, int base_style, int depth) {
+    /* Each ^{…}, _{…} and \\frac{…}{…} is a level; a real formula needs a
+     * few, and a limit keeps a hostile one from exhausting the stack. */
+    if (depth > LESSON_MAX_MATH_DEPTH) {
+        fail(p, p->last_line, "formula nested deeper than %d levels", LESSON_MAX_MATH_DEPTH);
+        return;
+    }
     size_t k = 0;
     while (k < n && !p->failed) {
         char c = s[k];
@@ -187,7 +209,8 @@ static void math(Parse *p, const char *s, size_t n, int base_style) {
             const char *in;
             size_t in_len, used = math_group(s + k + 1, n - k - 1, &in, &in_len);
             math(p, in, in_len,
-                 (base_style & ~(STYLE_SUB | STYLE_SUP)) | (c == '^' ? STYLE_SUP : STYLE_SUB));
+                 (base_style & ~(STYLE_SUB | STYLE_SUP)) | (c == '^' ? STYLE_SUP : STYLE_SUB),
+                 depth + 1);
             k += 1 + used;
             continue;
         }
@@ -209,11 +232,11 @@ static void math(Parse *p, const char *s, size_t n, int base_style) {
                 const char *a, *b;
                 size_t al, bl, u1 = math_group(s + j, n - j, &a, &al);
                 size_t u2 = math_group(s + j + u1, n - j - u1, &b, &bl);
-                math(p, a, al, base_style);
+                math(p, a, al, base_style, depth + 1);
                 add_span(p, SPAN_TEXT, base_style, "/", 1);
                 bool wrap = memchr(b, '+', bl) || memchr(b, '-', bl) || memchr(b, ' ', bl);
                 if (wrap) add_span(p, SPAN_TEXT, base_style, "(", 1);
-                math(p, b, bl, base_style);
+                math(p, b, bl, base_style, depth + 1);
                 if (wrap) add_span(p, SPAN_TEXT, base_style, ")", 1);
                 k = j + u1 + u2;
                 continue;
@@ -261,27 +284,23 @@ static Lesson_Action *new_action(Parse *p, int line) {
     return a;
 }
 
-static bool parse_long(const char *w, long lo, long hi, long *dest) {
-    char *end;
-    errno = 0;
-    long v = strtol(w, &end, 10);
-    if (end == w || *end || errno || v < lo || v > hi) return false;
-    *dest = v;
-    return true;
+/* Whole strings only (core/text.h): "500" followed by junk is not 500, and
+ * a seed is read as the integer it is, never through a float. */
+static bool parse_long(const char *w, int64_t lo, int64_t hi, int64_t *dest) {
+    return text_parse_i64(w, lo, hi, dest) == TEXT_NUM_OK;
 }
 
 static bool parse_double(const char *w, double *dest) {
-    char *end;
-    errno = 0;
-    double v = strtod(w, &end);
-    if (end == w || *end || errno || !isfinite(v)) return false;
-    *dest = v;
-    return true;
+    return text_parse_f64(w, -HUGE_VAL, HUGE_VAL, dest) == TEXT_NUM_OK;
 }
 
+/* Words of a line; -1 if there are more than max (never a silent cut). */
 static int split(char *line, char **words, int max) {
     int n = 0;
-    for (char *t = strtok(line, " \t"); t && n < max; t = strtok(NULL, " \t")) words[n++] = t;
+    for (char *t = strtok(line, " \t"); t; t = strtok(NULL, " \t")) {
+        if (n == max) return -1;
+        words[n++] = t;
+    }
     return n;
 }
 
@@ -293,7 +312,7 @@ static bool token_word_ok(const char *w) {
 static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest) {
     const char *k = w[0];
     Lesson_Action *a = NULL;
-    long v;
+    int64_t v;
     double f;
 #define NEED(count, usage)                                                                         \
     do {                                                                                           \
@@ -315,18 +334,23 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
         snprintf(a->text, sizeof a->text, "%s", rest);
     } else if (!strcmp(k, "dk") || !strcmp(k, "dv") || !strcmp(k, "d") || !strcmp(k, "seed")) {
         NEED(2, "dk N");
-        long hi = !strcmp(k, "d") ? ATTN_MAX_D : !strcmp(k, "seed") ? 4294967295L : ATTN_MAX_DK;
-        long lo = !strcmp(k, "seed") ? 0 : 1;
+        int64_t hi = !strcmp(k, "d")      ? ATTN_MAX_D
+                     : !strcmp(k, "seed") ? (int64_t)ATTN_MAX_SEED
+                                          : ATTN_MAX_DK;
+        int64_t lo = !strcmp(k, "seed") ? 0 : 1;
         if (!parse_long(w[1], lo, hi, &v))
-            return fail(p, line, "%s: '%s' is not a whole number from %ld to %ld", k, w[1], lo, hi),
+            return fail(p, line, "%s: '%s' is not a whole number from %lld to %lld", k, w[1],
+                        (long long)lo, (long long)hi),
                    false;
         if (!(a = new_action(p, line))) return false;
         a->kind = !strcmp(k, "dk")   ? ACT_DK
                   : !strcmp(k, "dv") ? ACT_DV
                   : !strcmp(k, "d")  ? ACT_D
                                      : ACT_SEED;
-        a->i = (int)v;
-        if (a->kind == ACT_SEED) a->x = (float)v; /* seeds past 2^31 */
+        if (a->kind == ACT_SEED)
+            a->seed = (uint32_t)v;
+        else
+            a->i = (int)v;
     } else if (!strcmp(k, "scale")) {
         NEED(2, "scale on|off");
         if (strcmp(w[1], "on") && strcmp(w[1], "off"))
@@ -454,7 +478,7 @@ static bool parse_cond(Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
         if (!parse_double(w[4], &c->value))
             return fail(p, line, "goal: '%s' is not a number", w[4]), false;
     } else if (!strcmp(k, "x")) {
-        long axis;
+        int64_t axis;
         if (nw != 5 || !token_word_ok(w[1]) || !parse_long(w[2], 0, ATTN_MAX_D - 1, &axis))
             return fail(p, line, "goal: expected 'x TOKEN COORDINATE > NUMBER'"), false;
         c->kind = COND_X;
@@ -531,9 +555,7 @@ static void directive_line(Parse *p, int line, char *text) {
     while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
     if (!n) return;
     Lesson *l = p->l;
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", text);
-    char *words[80];
+    char *words[LESSON_MAX_WORDS];
     char *kw_end = text + strcspn(text, " \t");
     const char *rest = kw_end + strspn(kw_end, " \t");
     if (!strncmp(text, "goal", 4) && (text[4] == ' ' || text[4] == '\t')) {
@@ -553,11 +575,16 @@ static void directive_line(Parse *p, int line, char *text) {
         Lesson_Goal *g = &st->goals[st->goal_count++];
         memset(g, 0, sizeof *g);
         g->line = line;
-        char body[512];
+        char body[LESSON_MAX_LINE + 1];
         snprintf(body, sizeof body, "%s", rest);
         char *colon = strstr(body, " : ");
         if (colon) {
             *colon = '\0';
+            if (strlen(colon + 3) >= sizeof g->label) {
+                fail(p, line, "goal: the text after ' : ' is longer than %d bytes",
+                     (int)sizeof g->label - 1);
+                return;
+            }
             snprintf(g->label, sizeof g->label, "%s", colon + 3);
         }
         /* conditions joined by 'and' */
@@ -567,6 +594,10 @@ static void directive_line(Parse *p, int line, char *text) {
             if (and) *and = '\0';
             char *w[8];
             int nw = split(cursor, w, 8);
+            if (nw < 0) {
+                fail(p, line, "goal: a condition has more than 8 words");
+                return;
+            }
             if (nw == 0) {
                 fail(p, line, "goal: empty condition");
                 return;
@@ -593,17 +624,21 @@ static void directive_line(Parse *p, int line, char *text) {
         /* actions separated by ';' */
         for (const char *seg = rest; !p->failed;) {
             const char *semi = strchr(seg, ';');
-            char piece[256];
+            char piece[LESSON_MAX_LINE + 1];
             snprintf(piece, sizeof piece, "%.*s", (int)(semi ? (size_t)(semi - seg) : strlen(seg)),
                      seg);
             char *pw = piece;
             while (*pw && isspace((unsigned char)*pw)) pw++;
             char *after = pw + strcspn(pw, " \t");
-            char rest_copy[256];
+            char rest_copy[LESSON_MAX_LINE + 1];
             snprintf(rest_copy, sizeof rest_copy, "%s", after + strspn(after, " \t"));
             rest_copy[strcspn(rest_copy, "\r\n")] = '\0';
-            char *w[80];
-            int nw = split(pw, w, 80);
+            char *w[LESSON_MAX_WORDS];
+            int nw = split(pw, w, LESSON_MAX_WORDS);
+            if (nw < 0) {
+                fail(p, line, "solution: an action has more than %d words", LESSON_MAX_WORDS);
+                return;
+            }
             if (nw > 0) {
                 if (!strcmp(w[0], "highlight") || !strcmp(w[0], "scene")) {
                     fail(p, line, "solution: '%s' is not something a student does", w[0]);
@@ -618,10 +653,13 @@ static void directive_line(Parse *p, int line, char *text) {
         if (g->sol_count == 0 && !p->failed) fail(p, line, "solution: no actions");
         return;
     }
-    char rest_copy[512];
+    char rest_copy[LESSON_MAX_LINE + 1];
     snprintf(rest_copy, sizeof rest_copy, "%s", rest);
-    int nw = split(text, words, 80);
-    (void)copy;
+    int nw = split(text, words, LESSON_MAX_WORDS);
+    if (nw < 0) {
+        fail(p, line, "more than %d words on one line", LESSON_MAX_WORDS);
+        return;
+    }
     int before = l->action_count;
     if (!parse_action(p, line, words, nw, rest_copy)) return;
     if (p->open_goal && p->open_goal->sol_count == 0) {
@@ -651,6 +689,15 @@ static void directive_line(Parse *p, int line, char *text) {
 
 static void flush_code_line(Parse *p) {
     p->code_line[p->code_len] = '\0';
+    if (p->code_too_long) {
+        p->code_too_long = false;
+        p->code_len = 0;
+        if (p->code_is_attnlab) {
+            fail(p, p->code_line_no, "directive line longer than %d bytes", LESSON_MAX_LINE);
+            return;
+        }
+        /* code shown as text: a long line is kept whole, piece by piece */
+    }
     if (p->code_is_attnlab)
         directive_line(p, p->code_line_no, p->code_line);
     else
@@ -668,7 +715,8 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
         if (level == 1 || level == 2) {
             p->depth_h = (int)level;
             p->heading[0] = '\0';
-            p->heading_line = p->last_line;
+            p->heading_too_long = false;
+            p->heading_line = p->last_line; /* until its text says where it is */
             return 0;
         }
         add_span(p, SPAN_HEADING, 0, "", 0);
@@ -702,6 +750,9 @@ static int leave_block(MD_BLOCKTYPE type, void *detail, void *user) {
     if (p->failed) return 1;
     if (type == MD_BLOCK_H) {
         unsigned level = ((MD_BLOCK_H_DETAIL *)detail)->level;
+        if ((level == 1 || level == 2) && p->heading_too_long)
+            return fail(p, p->heading_line, "heading longer than %d bytes",
+                        (int)sizeof p->heading - 1);
         if (level == 1) {
             if (!l->title[0]) snprintf(l->title, sizeof l->title, "%s", p->heading);
         } else if (level == 2) {
@@ -756,7 +807,13 @@ static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
     if (line > 0) p->last_line = line;
     if (p->depth_h == 1 || p->depth_h == 2) {
         size_t used = strlen(p->heading);
-        snprintf(p->heading + used, sizeof p->heading - used, "%.*s", (int)size, text);
+        if (used == 0 && line > 0) p->heading_line = line;
+        if (used + size >= sizeof p->heading) {
+            p->heading_too_long = true;
+            return 0;
+        }
+        memcpy(p->heading + used, text, size);
+        p->heading[used + size] = '\0';
         return 0;
     }
     if (p->in_code) {
@@ -770,7 +827,16 @@ static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
                 if (line > 0) line++;
                 continue;
             }
-            if (p->code_len + 1 < (int)sizeof p->code_line) p->code_line[p->code_len++] = text[k];
+            if (p->code_len == LESSON_MAX_LINE) {
+                if (p->code_is_attnlab) {
+                    p->code_too_long = true; /* reported when the line ends */
+                    continue;
+                }
+                p->code_line[p->code_len] = '\0';
+                add_span(p, SPAN_TEXT, STYLE_CODE, p->code_line, (size_t)p->code_len);
+                p->code_len = 0;
+            }
+            p->code_line[p->code_len++] = text[k];
         }
         return p->failed;
     }
@@ -782,7 +848,7 @@ static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
         add_span(p, SPAN_BREAK, 0, "", 0);
         break;
     case MD_TEXT_LATEXMATH:
-        math(p, text, size, p->style);
+        math(p, text, size, p->style, 0);
         break;
     case MD_TEXT_ENTITY:
         if (size == 5 && !strncmp(text, "&amp;", 5))
@@ -801,6 +867,8 @@ static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
     return p->failed;
 }
 
+static bool parse_text(Parse *p, Lesson *l, const char *text, size_t len);
+
 bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, char *err,
                   size_t errsz) {
     memset(l, 0, sizeof *l);
@@ -813,8 +881,36 @@ bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, cha
                .errsz = errsz,
                .cur_step = -1,
                .last_line = 1};
-    if (memchr(text, '\0', len)) {
-        fail(&p, line_of(&p, memchr(text, '\0', len)), "NUL byte in the file");
+    /* A byte-order mark is how some editors start a UTF-8 file; skip it.
+     * Line numbers are unaffected. */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+        text += 3;
+        len -= 3;
+        p.src = text;
+        p.len = len;
+    }
+    p.line_count = 1;
+    for (size_t k = 0; k < len; k++) p.line_count += text[k] == '\n';
+    p.line_start = malloc((size_t)p.line_count * sizeof *p.line_start);
+    if (!p.line_start) {
+        snprintf(err, errsz, "%s: out of memory", name);
+        return false;
+    }
+    p.line_start[0] = 0;
+    for (size_t k = 0, at = 1; k < len; k++)
+        if (text[k] == '\n') p.line_start[at++] = k + 1;
+    bool ok = parse_text(&p, l, text, len);
+    free(p.line_start);
+    return ok;
+}
+
+/* The lesson's text after the byte-order mark, with its line table built. */
+static bool parse_text(Parse *p, Lesson *l, const char *text, size_t len) {
+    size_t bad;
+    if (!text_utf8_check(text, len, &bad)) {
+        int line = line_of(p, text + bad);
+        fail(p, line, "%s",
+             text[bad] ? "invalid UTF-8 (the file must be UTF-8)" : "NUL byte in the file");
         return false;
     }
     MD_PARSER parser = {
@@ -826,22 +922,22 @@ bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, cha
         .leave_span = leave_span,
         .text = on_text,
     };
-    int rc = md_parse(text, (MD_SIZE)len, &parser, &p);
-    if (p.failed) return false;
+    int rc = md_parse(text, (MD_SIZE)len, &parser, p);
+    if (p->failed) return false;
     if (rc != 0) {
-        fail(&p, p.last_line, "the Markdown could not be parsed");
+        fail(p, p->last_line, "the Markdown could not be parsed");
         return false;
     }
-    if (p.open_goal && p.open_goal->sol_count == 0) {
-        fail(&p, p.open_goal->line, "goal has no 'solution' line");
+    if (p->open_goal && p->open_goal->sol_count == 0) {
+        fail(p, p->open_goal->line, "goal has no 'solution' line");
         return false;
     }
     if (!l->title[0]) {
-        fail(&p, 1, "a lesson must start with a '# Title' heading");
+        fail(p, 1, "a lesson must start with a '# Title' heading");
         return false;
     }
     if (l->step_count == 0) {
-        fail(&p, p.last_line, "a lesson needs at least one '## Step' heading");
+        fail(p, p->last_line, "a lesson needs at least one '## Step' heading");
         return false;
     }
     return true;
@@ -862,7 +958,7 @@ bool lesson_load(Lesson *l, const char *path, char *err, size_t errsz) {
  * (ignoring ASCII case). -1 if there is no such token. */
 int lesson_find_token(const Scene *s, const char *ref) {
     if (ref[0] == '#') {
-        long v;
+        int64_t v;
         if (!parse_long(ref + 1, 0, s->n - 1, &v)) return -1;
         return (int)v;
     }
@@ -920,7 +1016,7 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             model_set_d(m, a->i);
             break;
         case ACT_SEED:
-            model_set_seed(m, (uint32_t)a->x);
+            model_set_seed(m, a->seed);
             break;
         case ACT_SCALE:
             model_set_scaled(m, a->i != 0);
@@ -1213,27 +1309,46 @@ bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t e
         snprintf(err, errsz, "%s: cannot open: %s", dir, strerror(errno));
         return false;
     }
-    static char names[LESSON_INDEX_MAX][512];
+    char(*names)[512] = malloc(sizeof(char[LESSON_INDEX_MAX][512]));
+    Lesson *scratch = malloc(sizeof *scratch);
+    if (!names || !scratch) {
+        free(names);
+        free(scratch);
+        closedir(d);
+        snprintf(err, errsz, "%s: out of memory", dir);
+        return false;
+    }
     int count = 0;
-    for (struct dirent *e = readdir(d); e && count < LESSON_INDEX_MAX; e = readdir(d)) {
+    for (struct dirent *e = readdir(d); e; e = readdir(d)) {
         size_t n = strlen(e->d_name);
         if (n < 4 || strcmp(e->d_name + n - 3, ".md") || !strcmp(e->d_name, "README.md")) continue;
+        if (count == LESSON_INDEX_MAX) {
+            index->skipped++;
+            continue;
+        }
         size_t dl = strlen(dir);
-        snprintf(names[count++], sizeof names[0], "%.*s/%s",
-                 (int)(dl && dir[dl - 1] == '/' ? dl - 1 : dl), dir, e->d_name);
+        snprintf(names[count++], sizeof names[0], "%.*s/%.*s",
+                 (int)(dl && dir[dl - 1] == '/' ? dl - 1 : dl), dir, 250, e->d_name);
     }
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], by_path);
-    static Lesson scratch;
     for (int k = 0; k < count; k++) {
-        snprintf(index->path[index->count], sizeof index->path[0], "%.500s", names[k]);
+        snprintf(index->path[index->count], sizeof index->path[0], "%s", names[k]);
         char why[600];
-        if (lesson_load(&scratch, names[k], why, sizeof why))
-            snprintf(index->title[index->count], sizeof index->title[0], "%s", scratch.title);
-        else
-            snprintf(index->title[index->count], sizeof index->title[0], "(broken) %.100s",
-                     names[k]);
+        /* lesson_load refuses FIFOs and devices at once, and a hostile file
+         * fails with its FILE:LINE instead of stopping the scan */
+        if (lesson_load(scratch, names[k], why, sizeof why)) {
+            snprintf(index->title[index->count], sizeof index->title[0], "%s", scratch->title);
+        } else {
+            const char *base = strrchr(names[k], '/');
+            snprintf(index->title[index->count], sizeof index->title[0], "%.120s",
+                     base ? base + 1 : names[k]);
+            snprintf(index->error[index->count], sizeof index->error[0], "%.399s", why);
+            index->broken++;
+        }
         index->count++;
     }
+    free(names);
+    free(scratch);
     return true;
 }

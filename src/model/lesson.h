@@ -15,7 +15,8 @@
  *   lesson_check(l, vocab, data_dir, err, errsz)   parse-level problems are caught
  *       by lesson_parse; this plays every step: each goal must be unmet when its
  *       step starts and met after its solution
- *   lesson_index_scan(index, dir, err, errsz)     the lessons in a folder, by file name
+ *   lesson_index_scan(index, dir, err, errsz)     the lessons in a folder, by file name;
+ *       false only if the folder cannot be read (a bad lesson is an entry with an error)
  *   lesson_view_name(v)
  *   lesson_find_token(scene, ref)   "#3" is position 3, a word its first occurrence; -1 if none
  */
@@ -24,18 +25,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
 
-#define LESSON_MAX_STEPS   24
-#define LESSON_MAX_ACTIONS 384
-#define LESSON_MAX_GOALS   4
-#define LESSON_MAX_CONDS   4
-#define LESSON_MAX_ORDER   64
-#define LESSON_MAX_SPANS   6000
-#define LESSON_TEXT_BYTES  (96 * 1024)
-#define LESSON_FILE_MAX    (512 * 1024)
-#define LESSON_INDEX_MAX   64
+#define LESSON_MAX_STEPS      24
+#define LESSON_MAX_ACTIONS    384
+#define LESSON_MAX_GOALS      4
+#define LESSON_MAX_CONDS      4
+#define LESSON_MAX_ORDER      64
+#define LESSON_MAX_SPANS      6000
+#define LESSON_TEXT_BYTES     (96 * 1024)
+#define LESSON_FILE_MAX       (512 * 1024)
+#define LESSON_INDEX_MAX      64
+#define LESSON_MAX_LINE       1024 /* bytes in one directive line */
+#define LESSON_MAX_WORDS      80   /* words in one directive */
+#define LESSON_MAX_MATH_DEPTH 32   /* nested ^{…}, _{…}, \frac levels in a formula */
 
 typedef enum Lesson_View { LV_EXPLORER = 0, LV_SCALING, LV_PERMUTATION, LV_COUNT } Lesson_View;
 
@@ -62,9 +67,10 @@ typedef enum Action_Kind {
 typedef struct Lesson_Action {
     Action_Kind kind;
     int line;
-    int i;      /* the number for dk, dv, d, seed, view, rotate; on/off for scale; mode for pos */
-    float x, y; /* move: the coordinates; pos: strength in x */
-    int n;      /* order: length */
+    int i;         /* the number for dk, dv, d, view, rotate; on/off for scale; mode for pos */
+    uint32_t seed; /* seed: all 32 bits, exactly */
+    float x, y;    /* move: the coordinates; pos: strength in x */
+    int n;         /* order: length */
     int order[LESSON_MAX_ORDER];
     char text[128]; /* scene file, sentence, token for select/move, panel for highlight */
 } Lesson_Action;
@@ -161,10 +167,15 @@ typedef struct Lesson_Env {
     char highlight[32];
 } Lesson_Env;
 
+/* The lessons of a folder. A file that does not load stays listed, with its
+ * error, so the menu can show it greyed out: one bad file never stops the app. */
 typedef struct Lesson_Index {
     int count;
+    int broken;  /* how many entries have an error */
+    int skipped; /* *.md files past LESSON_INDEX_MAX, not listed */
     char path[LESSON_INDEX_MAX][512];
     char title[LESSON_INDEX_MAX][128];
+    char error[LESSON_INDEX_MAX][400]; /* "" when the lesson loads */
 } Lesson_Index;
 
 bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, char *err,

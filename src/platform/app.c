@@ -65,12 +65,7 @@ static bool setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson,
         return false;
     }
     char dir[4200], why[600];
-    paths_join(desc->data_dir, "lessons", dir, sizeof dir);
-    if (!lesson_index_scan(index, dir, why, sizeof why)) index->count = 0; /* menu says none */
-    vs->lesson = *lesson;
-    vs->lesson_saved = *saved;
-    vs->lesson_index = index;
-    vs->data_dir = desc->data_dir;
+    /* --lesson first: if it is bad, that one line is all the user sees */
     if (desc->opts->lesson_path) {
         if (!lesson_load(*lesson, desc->opts->lesson_path, why, sizeof why)) {
             snprintf(err, errsz, "attnlab: %s", why);
@@ -78,6 +73,21 @@ static bool setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson,
         }
         vs->lesson_pending = true;
     }
+    paths_join(desc->data_dir, "lessons", dir, sizeof dir);
+    if (!lesson_index_scan(index, dir, why, sizeof why)) index->count = 0; /* menu says none */
+    /* A lesson that does not load is listed greyed out in the menu; say why
+     * once here too, so its author sees the FILE:LINE without opening it. */
+    for (int k = 0; k < index->count; k++)
+        if (index->error[k][0]) cli_report("attnlab: warning: ", index->error[k]);
+    if (index->skipped) {
+        snprintf(why, sizeof why, "%d more lessons in %.400s are not listed (at most %d)",
+                 index->skipped, dir, LESSON_INDEX_MAX);
+        cli_report("attnlab: warning: ", why);
+    }
+    vs->lesson = *lesson;
+    vs->lesson_saved = *saved;
+    vs->lesson_index = index;
+    vs->data_dir = desc->data_dir;
     return true;
 }
 

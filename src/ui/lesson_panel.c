@@ -351,12 +351,26 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
     bool closed;
     Rect body =
         ui_modal(ui, 720, row * (float)(count ? count : 1) + 90, "Lessons", "lesson_menu", &closed);
+    /* a lesson that did not load is listed greyed out with its error, so its
+     * author sees why; it cannot be opened */
     if (count == 0)
         ui_label(ui, rect_cut_top(&body, row), FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim,
                  "No lessons found in lessons/");
     for (int k = 0; k < count; k++) {
         Rect b = rect_cut_top(&body, row - 6);
         rect_cut_top(&body, 6);
+        if (ix->error[k][0]) {
+            ui_record(ui, "label", "lesson_broken", k, b);
+            draw_round_rect(ui->dl, b, t->radius, t->panel);
+            Rect top = b, bottom = rect_cut_bottom(&top, b.h * 0.45f);
+            char head[200];
+            snprintf(head, sizeof head, "%s — cannot be opened", ix->title[k]);
+            ui_label_fit(ui, rect_inset(top, 4), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
+                         head);
+            ui_label_fit(ui, rect_inset(bottom, 4), FONT_SANS, t->small_size * 0.85f, ALIGN_LEFT,
+                         t->error_text, ix->error[k]);
+            continue;
+        }
         ui_record(ui, "button", "lesson_item", k, b);
         if (ui_button(ui, ui_id("litem", k), b, ix->title[k], false) & UI_CLICKED) {
             char err[700];

@@ -30,6 +30,8 @@ exec xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1600x900x24" bash -euo pip
     [ "$(stat -c %Y.%s "$E2E_SCENE")" != "$before" ] && break
     sleep 0.1
   done
+  # twice in quick succession: the second export must not overwrite the first
+  xdotool key --clearmodifiers ctrl+e; sleep 0.1
   xdotool key --clearmodifiers ctrl+e; sleep 0.5
   xdotool mousemove --window "$wid" "$X1" "$Y1"; sleep 0.2   # over the embedding plane
   xdotool key --clearmodifiers shift+F12; sleep 0.8

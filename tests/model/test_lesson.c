@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 static Vocab vocab;
 static Lesson lesson;
@@ -148,4 +149,141 @@ Test(lesson, the_shipped_lessons_all_pass_the_checker) {
         cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err), "%s",
                   err);
     }
+}
+
+/* ---- hostile lessons at the real size limit ------------------------------------- */
+
+/* A lesson "# T / ## S / <body>" of about `bytes`, built in a heap buffer. */
+static char *big_lesson(const char *head, const char *unit, size_t units, const char *tail,
+                        size_t *len) {
+    size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+    char *t = malloc(hl + ul * units + tl + 1);
+    cr_assert(t);
+    memcpy(t, head, hl);
+    for (size_t k = 0; k < units; k++) memcpy(t + hl + k * ul, unit, ul);
+    memcpy(t + hl + ul * units, tail, tl + 1);
+    *len = hl + ul * units + tl;
+    cr_assert_leq(*len, LESSON_FILE_MAX, "the case must be within the file limit");
+    return t;
+}
+
+static void expect_parse_error(char *text, size_t len, const char *want) {
+    char err[600];
+    bool ok = lesson_parse(&lesson, text, len, "big.md", err, sizeof err);
+    free(text);
+    cr_assert_not(ok, "accepted; wanted %s", want);
+    cr_assert_str_eq(err, want);
+}
+
+Test(lesson, sixty_thousand_nested_superscripts_are_an_error_not_a_crash) {
+    /* 240 KB of "x^{" then as many "}": this overflowed the stack before the
+     * depth limit */
+    size_t len, half;
+    char *open = big_lesson("# T\n\n## S\n\n$", "x^{", 60000, "", &half);
+    char *t = malloc(half + 60000 + 3);
+    cr_assert(t);
+    memcpy(t, open, half);
+    free(open);
+    memset(t + half, '}', 60000);
+    memcpy(t + half + 60000, "$\n", 3);
+    len = half + 60000 + 2;
+    cr_assert_leq(len, LESSON_FILE_MAX);
+    expect_parse_error(t, len, "big.md:5: formula nested deeper than 32 levels");
+}
+
+Test(lesson, twenty_thousand_nested_fractions_are_an_error_not_a_crash) {
+    size_t len;
+    char *t = big_lesson("# T\n\n## S\n\n$", "\\frac{", 20000, "1$\n", &len);
+    expect_parse_error(t, len, "big.md:5: formula nested deeper than 32 levels");
+}
+
+/* 100,000 comment lines in a directive block (400 KB): line numbering was
+ * quadratic (21 s). The timeout is a hang guard, not a measurement. */
+Test(lesson, a_hundred_thousand_lines_parse_without_stalling, .timeout = 20) {
+    size_t len;
+    char *t = big_lesson("# T\n\n## S\n\n```attnlab\n", "# c\n", 100000, "dk 9x\n```\n", &len);
+    expect_parse_error(t, len, "big.md:100006: dk: '9x' is not a whole number from 1 to 1024");
+}
+
+Test(lesson, a_long_text_line_is_kept_and_a_long_directive_is_refused) {
+    size_t len;
+    /* a 75 KB line of text (the text limit is LESSON_TEXT_BYTES) is kept whole */
+    char *t = big_lesson("# T\n\n## S\n\n", "word ", 15000, "\n", &len);
+    char err[600];
+    cr_assert(lesson_parse(&lesson, t, len, "big.md", err, sizeof err), "%s", err);
+    free(t);
+    cr_assert_geq(lesson.text_len, 15000 * 5 - 1, "the paragraph was cut");
+    /* a solution far past the old 511-byte cut keeps every action */
+    char sol[1024] = "# T\n\n## S\n\n```attnlab\ngoal dk > 500\nsolution";
+    for (int k = 0; k < 60; k++) strcat(sol, " dk 9;");
+    strcat(sol, " dk 512\n```\n");
+    cr_assert(lesson_parse(&lesson, sol, strlen(sol), "sol.md", err, sizeof err), "%s", err);
+    const Lesson_Goal *g = &lesson.steps[0].goals[0];
+    cr_assert_eq(g->sol_count, 61, "solution actions: %d", g->sol_count);
+    cr_assert_eq(lesson.actions[g->sol_first + 60].i, 512);
+}
+
+Test(lesson, seeds_are_exact_integers_over_the_full_range) {
+    static const struct {
+        const char *word;
+        uint32_t want;
+    } cases[] = {{"0", 0}, {"16777217", 16777217u}, {"4294967295", 4294967295u}};
+    char err[512], path[1024];
+    static Scene s;
+    static Model m;
+    snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
+    cr_assert(scene_load(&s, path, &vocab, err, sizeof err));
+    cr_assert(model_init(&m, &s, &vocab));
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char text[200];
+        snprintf(text, sizeof text, "# T\n\n```attnlab\nseed %s\n```\n\n## S\n\nx\n",
+                 cases[k].word);
+        cr_assert(lesson_parse(&lesson, text, strlen(text), "seed.md", err, sizeof err), "%s", err);
+        Lesson_Env env = {.m = &m, .data_dir = test_env("ATTNLAB_DATA")};
+        cr_assert(
+            lesson_apply(&lesson, lesson.setup_first, lesson.setup_count, &env, err, sizeof err),
+            "%s", err);
+        cr_assert_eq(m.scene.seed, cases[k].want, "seed %s became %u", cases[k].word,
+                     (unsigned)m.scene.seed);
+    }
+    model_free(&m);
+}
+
+Test(lesson, a_byte_order_mark_is_accepted_and_lines_still_count_from_the_top) {
+    const char text[] = "\xEF\xBB\xBF# Title\n\n## Step\n\n```attnlab\ndk 0\n```\n";
+    char err[300];
+    cr_assert_not(lesson_parse(&lesson, text, sizeof text - 1, "bom.md", err, sizeof err));
+    cr_assert_str_eq(err, "bom.md:6: dk: '0' is not a whole number from 1 to 1024");
+    const char good[] = "\xEF\xBB\xBF# Title\n\n## Step\n\ntext\n";
+    cr_assert(lesson_parse(&lesson, good, sizeof good - 1, "bom.md", err, sizeof err), "%s", err);
+    cr_assert_str_eq(lesson.title, "Title");
+}
+
+Test(lesson, a_folder_with_bad_lessons_lists_them_with_their_errors) {
+    char dir[] = "/tmp/attnlab-lessons-XXXXXX", path[200], err[300];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a-good.md", dir);
+    FILE *f = fopen(path, "w");
+    fputs("# Good\n\n## S\n\ntext\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/b-bad.md", dir);
+    f = fopen(path, "w");
+    fputs("# Bad\n\n## S\n\n```attnlab\nfrobnicate\n```\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/c-fifo.md", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    static Lesson_Index ix;
+    cr_assert(lesson_index_scan(&ix, dir, err, sizeof err), "%s", err);
+    cr_assert_eq(ix.count, 3);
+    cr_assert_eq(ix.broken, 2);
+    cr_assert_str_eq(ix.title[0], "Good");
+    cr_assert_str_eq(ix.error[0], "");
+    char want[300];
+    snprintf(want, sizeof want, "%s/b-bad.md:6: unknown directive 'frobnicate'", dir);
+    cr_assert_str_eq(ix.error[1], want);
+    snprintf(want, sizeof want, "%s/c-fifo.md: is a FIFO (named pipe), not a regular file", dir);
+    cr_assert_str_eq(ix.error[2], want);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }

@@ -7,7 +7,10 @@
 
 #include <math.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static Vocab vocab;
@@ -134,4 +137,69 @@ Test(scene_file, failed_save_leaves_the_old_file_and_no_temporary) {
     cr_assert_eq(after.st_size, before.st_size);
     unlink(path);
     cr_assert_eq(rmdir(dir), 0, "the folder should be empty after removing scene.json");
+}
+
+static bool exists(const char *path) {
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* kill -9 during a save leaves NAME.tmp-PID-XXXXXX behind; the next save
+ * removes those whose process is gone, and never one a live save is writing. */
+Test(scene_file, a_save_removes_temporaries_left_by_killed_saves) {
+    char dir[] = "/tmp/attnlab-save-XXXXXX", err[512];
+    cr_assert(mkdtemp(dir));
+    char scene[100], dead[140], legacy_old[140], legacy_new[140], live[140], other[140];
+    snprintf(scene, sizeof scene, "%s/s.json", dir);
+    /* a process id that is certainly gone: a child that has exited and been reaped */
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    waitpid(child, NULL, 0);
+    snprintf(dead, sizeof dead, "%s.tmp-%ld-Ab12Cd", scene, (long)child);
+    snprintf(live, sizeof live, "%s.tmp-%ld-Zz99Yy", scene, (long)getppid());
+    snprintf(legacy_old, sizeof legacy_old, "%s.tmp-q1W2e3", scene);
+    snprintf(legacy_new, sizeof legacy_new, "%s.tmp-r4T5y6", scene);
+    snprintf(other, sizeof other, "%s/t.json.tmp-%ld-Ab12Cd", dir, (long)child);
+    const char *const all[] = {dead, live, legacy_old, legacy_new, other};
+    for (size_t k = 0; k < 5; k++) {
+        FILE *f = fopen(all[k], "w");
+        cr_assert(f);
+        fputs("{\"half", f);
+        fclose(f);
+    }
+    /* version 1's names carry no process id: only old ones count as stale */
+    struct timespec old[2] = {{.tv_sec = time(NULL) - 3600}, {.tv_sec = time(NULL) - 3600}};
+    cr_assert_eq(utimensat(AT_FDCWD, legacy_old, old, 0), 0);
+    static Scene s;
+    scene_default(&s);
+    cr_assert(scene_save(&s, scene, err, sizeof err), "%s", err);
+    cr_assert_not(exists(dead), "a dead save's temporary is still there");
+    cr_assert_not(exists(legacy_old), "an old version-1 temporary is still there");
+    cr_assert(exists(live), "a live process's temporary was removed");
+    cr_assert(exists(legacy_new), "a fresh version-1 temporary was removed");
+    cr_assert(exists(other), "another file's temporary was removed");
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(scene_file, unique_names_never_reuse_an_existing_file) {
+    char dir[] = "/tmp/attnlab-uniq-XXXXXX", stem[100], name[140];
+    cr_assert(mkdtemp(dir));
+    snprintf(stem, sizeof stem, "%s/attnlab-export-20261130-101010", dir);
+    for (int k = 1; k <= 3; k++) {
+        cr_assert(file_unique_name(stem, ".json", name, sizeof name));
+        char want[160];
+        if (k == 1)
+            snprintf(want, sizeof want, "%s.json", stem);
+        else
+            snprintf(want, sizeof want, "%s-%d.json", stem, k);
+        cr_assert_str_eq(name, want);
+        FILE *f = fopen(name, "w");
+        cr_assert(f);
+        fclose(f);
+    }
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }

@@ -87,7 +87,11 @@ Test(e2e, ctrl_e_exports_json_and_shift_f12_saves_one_panel, .timeout = 120) {
     /* the export parses and carries the dragged scene; the panel PNG is
      * smaller than the window */
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd '%s' && ls attnlab-export-*.json attnlab-panel-*.png", last_dir);
+    /* Ctrl+E was pressed twice within a second: two files, neither overwritten */
+    snprintf(cmd, sizeof cmd, "test $(ls '%s'/attnlab-export-*.json | wc -l) -eq 2", last_dir);
+    cr_assert_eq(system(cmd), 0, "two quick exports should give two files in %s", last_dir);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && ls attnlab-export-*.json | head -1 && ls attnlab-panel-*.png", last_dir);
     FILE *p = popen(cmd, "r");
     char json[256] = "", png[256] = "";
     cr_assert(fgets(json, sizeof json, p) && fgets(png, sizeof png, p), "files missing in %s",
