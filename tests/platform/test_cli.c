@@ -170,6 +170,33 @@ Test(cli, user_text_in_errors_is_one_safe_line) {
     run_free(&r);
 }
 
+Test(cli, text_that_is_not_clean_utf8_never_reaches_the_output) {
+    /* --tokens is checked like a scene file: no invalid UTF-8 goes into the export */
+    Run r = run_attnlab("--export json --tokens \"$(printf 'the caf\\300\\251')\"");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.out, "");
+    cr_assert_str_eq(r.err, "attnlab: --tokens: token 1 is not valid UTF-8 (byte 4)\n");
+    run_free(&r);
+    /* a key holding a newline or an escape sequence is echoed escaped, on one line */
+    char path[] = "/tmp/attnlab-key-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"tokens\": [\"a\"], \"d\": 2, \"d_k\": 2, \"d_v\": 2, \"seed\": 1,\n"
+          " \"scaled\": true, \"a\\nb\\u001b[2J\": 1}\n",
+          f);
+    fclose(f);
+    char args[200];
+    snprintf(args, sizeof args, "--export json --scene %s", path);
+    r = run_attnlab(args);
+    unlink(path);
+    cr_assert_eq(r.status, 2);
+    char want[300];
+    snprintf(want, sizeof want, "attnlab: %s:2:35: unknown field \"a\\nb\\x1B[2J\"\n", path);
+    cr_assert_str_eq(r.err, want);
+    run_free(&r);
+}
+
 Test(cli, export_json_matches_the_core) {
     Run r = run_attnlab("--export json --tokens 'the cat sat' --dk 8 --dv 3 --seed 5 --pos sin "
                         "--pos-strength 0.5 --perm '2 0 1'");

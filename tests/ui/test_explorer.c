@@ -101,6 +101,31 @@ Test(explorer, typing_a_sentence_replaces_the_tokens) {
     cr_assert_eq(h.m.derived.attn.n, 4);
 }
 
+/* Text that a scene file would refuse never gets into the scene, so Ctrl+S
+ * cannot save a file that --scene will not reopen. */
+Test(explorer, the_editor_refuses_text_a_scene_file_could_not_hold) {
+    static const char *const bad[] = {"a caf\xc0\xa9 b", "a b\x1b[31m c", "x \xed\xa0\x80"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        const Ui_Record *e = harness_find(&h, "button", "edit", -1);
+        harness_click(&h, rect_cx(e), rect_cy(e));
+        cr_assert(h.vs.editing);
+        for (int j = 0; j < 40; j++) harness_key(&h, KEY_BACKSPACE, 0, false, false);
+        harness_type(&h, bad[k]);
+        harness_key(&h, KEY_ENTER, 0, false, false);
+        cr_assert(h.vs.editing, "case %zu was applied", k);
+        cr_assert(h.vs.status_error, "case %zu: no error shown", k);
+        cr_assert(strstr(h.vs.status, "Sentence not applied: token 1 "), "case %zu: %s", k,
+                  h.vs.status);
+        /* the status line is one safe line */
+        for (const char *c = h.vs.status; *c; c++)
+            cr_assert((unsigned char)*c >= 0x20 && *c != 0x7f, "case %zu: raw control", k);
+        cr_assert_eq(h.m.scene.n, 6);
+        cr_assert_str_eq(h.m.scene.tokens[1], "cat");
+        harness_key(&h, KEY_ESCAPE, 0, false, false);
+        harness_frame(&h);
+    }
+}
+
 Test(explorer, the_text_cursor_moves_and_edits_in_place) {
     const Ui_Record *e = harness_find(&h, "button", "edit", -1);
     harness_click(&h, rect_cx(e), rect_cy(e));
