@@ -3,28 +3,119 @@
 
 #include "rng.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stdbool.h>
 
-static double sample_dot(Rng *r, int d_k) {
+/* C11 threads where the C library has them (glibc, musl); one after the
+ * other elsewhere (a browser build without threads). */
+#if !defined(__STDC_NO_THREADS__) && !defined(__EMSCRIPTEN__)
+#define STATS_THREADS
+#include <threads.h>
+#endif
+
+/* The experiment draws ⟨q, k⟩ for q, k with independent N(0, 1) coordinates,
+ * in chunks of STATS_CHUNK samples; chunk c has its own seeded stream, so a
+ * sample's value depends only on (seed, d_k, its index), never on threads.
+ * The chunks are split into STATS_PARTS fixed halves, each summed in order
+ * (Welford) and merged in order (Chan et al.), run on a thread each where
+ * threads exist and one after the other where not: the same bits both ways. */
+enum { STATS_CHUNK = 4096, STATS_PARTS = 2 };
+
+static void chunk_stream(Rng_Lanes *r, uint64_t seed, int d_k, int chunk) {
+    rng_lanes_seed(r, seed, 0xE7ull | (uint64_t)d_k << 8, (uint64_t)chunk);
+}
+
+/* One dot product: 2·d_k normals, then a loop the compiler vectorizes: 8
+ * float partial sums (each over at most 128 products of N(0, 1) numbers, so
+ * float rounding stays near 1e-6 of the result), added in double. */
+static double draw_dot(Rng_Lanes *r, const Rng_Zig *z, int d_k, float *buf) {
+    rng_normal_fill(r, z, buf, 2 * d_k);
+    const float *q = buf, *k = buf + d_k;
+    float part[8] = {0};
+    int c = 0;
+    for (; c + 8 <= d_k; c += 8)
+        for (int l = 0; l < 8; l++) part[l] += q[c + l] * k[c + l];
     double s = 0;
-    for (int c = 0; c < d_k; c++) {
-        double q = rng_gaussian(r);
-        double k = rng_gaussian(r);
-        s += q * k;
-    }
+    for (int l = 0; l < 8; l++) s += part[l];
+    for (; c < d_k; c++) s += (double)(q[c] * k[c]);
     return s;
 }
 
-void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest) {
-    Rng r;
-    rng_seed_stream(&r, seed, 0xE7ull, (uint64_t)d_k);
-    /* Welford's update: one pass, no buffer, numerically stable. */
-    double mean = 0, m2 = 0;
-    for (int i = 0; i < samples; i++) {
-        double x = sample_dot(&r, d_k);
+typedef struct Part {
+    uint64_t seed;
+    int d_k, first, last; /* samples [first, last) */
+    const Rng_Zig *zig;
+    float *raw; /* optional: every sample, for the histogram */
+    double count, mean, m2;
+} Part;
+
+static int run_part(void *arg) {
+    Part *p = arg;
+    float buf[2 * STATS_MAX_DK];
+    Rng_Lanes r;
+    double mean = 0, m2 = 0, count = 0;
+    for (int i = p->first; i < p->last; i++) {
+        if ((i - p->first) % STATS_CHUNK == 0 || i % STATS_CHUNK == 0)
+            chunk_stream(&r, p->seed, p->d_k, i / STATS_CHUNK);
+        double x = draw_dot(&r, p->zig, p->d_k, buf);
+        if (p->raw) p->raw[i] = (float)x;
+        count += 1;
         double delta = x - mean;
-        mean += delta / (i + 1);
+        mean += delta / count;
         m2 += delta * (x - mean);
+    }
+    p->count = count;
+    p->mean = mean;
+    p->m2 = m2;
+    return 0;
+}
+
+static void run_parts(uint64_t seed, int d_k, int samples, float *raw, Part *parts) {
+    assert(d_k >= 1 && d_k <= STATS_MAX_DK);
+    Rng_Zig zig;
+    rng_zig_init(&zig);
+    int chunks = (samples + STATS_CHUNK - 1) / STATS_CHUNK;
+    for (int t = 0; t < STATS_PARTS; t++) {
+        int c0 = chunks * t / STATS_PARTS, c1 = chunks * (t + 1) / STATS_PARTS;
+        int first = c0 * STATS_CHUNK, last = c1 * STATS_CHUNK;
+        parts[t] = (Part){.seed = seed,
+                          .d_k = d_k,
+                          .first = first < samples ? first : samples,
+                          .last = last < samples ? last : samples,
+                          .zig = &zig,
+                          .raw = raw};
+    }
+#ifdef STATS_THREADS
+    /* Small runs (the lab's live histogram) are not worth a thread. */
+    thrd_t th[STATS_PARTS];
+    bool started[STATS_PARTS] = {false};
+    bool threads = (double)samples * d_k >= 1 << 20;
+    for (int t = 1; t < STATS_PARTS && threads; t++)
+        started[t] = thrd_create(&th[t], run_part, &parts[t]) == thrd_success;
+    run_part(&parts[0]);
+    for (int t = 1; t < STATS_PARTS; t++) {
+        if (started[t])
+            thrd_join(th[t], NULL);
+        else
+            run_part(&parts[t]);
+    }
+#else
+    for (int t = 0; t < STATS_PARTS; t++) run_part(&parts[t]);
+#endif
+}
+
+void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest) {
+    Part parts[STATS_PARTS];
+    run_parts(seed, d_k, samples, NULL, parts);
+    double count = 0, mean = 0, m2 = 0;
+    for (int t = 0; t < STATS_PARTS; t++) {
+        const Part *p = &parts[t];
+        if (p->count == 0) continue;
+        double n = count + p->count, delta = p->mean - mean;
+        mean += delta * p->count / n;
+        m2 += p->m2 + delta * delta * count * p->count / n;
+        count = n;
     }
     double var = samples > 0 ? m2 / samples : 0;
     dest->d_k = d_k;
@@ -38,9 +129,8 @@ void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Res
 }
 
 void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest) {
-    Rng r;
-    rng_seed_stream(&r, seed, 0xE7ull, (uint64_t)d_k);
-    for (int i = 0; i < samples; i++) raw_dest[i] = (float)sample_dot(&r, d_k);
+    Part parts[STATS_PARTS];
+    run_parts(seed, d_k, samples, raw_dest, parts);
 }
 
 double stats_row_entropy(const float *a, int m) {

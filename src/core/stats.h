@@ -3,7 +3,9 @@
  * The variance experiment is the reference's score-scaling claim made
  * concrete: draw q, k ∈ R^d_k with independent N(0, 1) coordinates, and
  * measure the mean and variance of ⟨q, k⟩ (theory: 0 and d_k) and of
- * ⟨q, k⟩/√d_k (theory: 0 and 1).
+ * ⟨q, k⟩/√d_k (theory: 0 and 1). Normals come from the ziggurat (rng.h) and
+ * the work is shared by two threads; the result depends only on the seed,
+ * d_k and the sample count.
  *
  *   stats_variance_experiment(seed, d_k, samples, dest)
  *   stats_dot_samples(seed, d_k, samples, raw_dest)  the raw dot products
@@ -18,6 +20,8 @@
 #define ATTN_STATS_H
 
 #include <stdint.h>
+
+#define STATS_MAX_DK 4096 /* the experiment's widest q and k */
 
 typedef struct Variance_Result {
     int d_k, samples;

@@ -65,3 +65,69 @@ Test(rng, string_hash_is_fnv1a) {
     cr_assert_eq(rng_hash_string("a"), UINT64_C(0xaf63dc4c8601ec8c));
     cr_assert_eq(rng_hash_string("foobar"), UINT64_C(0x85944171f73967e8));
 }
+
+/* ---- bulk normals (ziggurat over SIMD lanes) --------------------------------------- */
+
+static double phi(double x) {
+    return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+static int by_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kolmogorov–Smirnov against the N(0, 1) CDF over 2^20 draws. The 0.1 %
+ * critical value of D is 1.95/√N; a correct generator passes with
+ * probability 0.999, and a wrong layer table or bit overlap fails by far. */
+Test(rng, bulk_normals_follow_the_normal_law) {
+    enum { N = 1 << 20 };
+    static float x[N];
+    Rng_Zig z;
+    rng_zig_init(&z);
+    Rng_Lanes r;
+    rng_lanes_seed(&r, 2024, 1, 2);
+    rng_normal_fill(&r, &z, x, N);
+    double mean = 0, var = 0, m4 = 0;
+    long tail = 0;
+    for (int i = 0; i < N; i++) mean += x[i];
+    mean /= N;
+    for (int i = 0; i < N; i++) {
+        double d = x[i] - mean;
+        var += d * d;
+        m4 += d * d * d * d;
+        tail += fabs(x[i]) > 3.6541528853610088; /* the base layer's tail */
+    }
+    var /= N;
+    m4 /= N;
+    /* SD of the mean 1/√N, of the variance √(2/N), of the 4th moment √(96/N) */
+    cr_assert(fabs(mean) < 5 / sqrt((double)N), "mean %g", mean);
+    cr_assert(fabs(var - 1) < 5 * sqrt(2.0 / N), "variance %g", var);
+    cr_assert(fabs(m4 - 3) < 5 * sqrt(96.0 / N), "fourth moment %g", m4);
+    /* the tail beyond r is 2(1 − Φ(r)) = 2.58e-4; binomial SD √(Np(1−p)) */
+    double p = 2 * (1 - phi(3.6541528853610088));
+    cr_assert(fabs(tail - N * p) < 5 * sqrt(N * p), "tail count %ld, expected %g", tail, N * p);
+    qsort(x, N, sizeof *x, by_float);
+    double d = 0;
+    for (int i = 0; i < N; i++) {
+        double f = phi(x[i]);
+        d = fmax(d, fmax(fabs(f - (double)i / N), fabs(f - (double)(i + 1) / N)));
+    }
+    cr_assert(d < 1.95 / sqrt((double)N), "KS distance %g", d);
+}
+
+Test(rng, bulk_normals_are_seeded_and_any_length) {
+    Rng_Zig z;
+    rng_zig_init(&z);
+    float a[1000], b[1000], c[1000];
+    Rng_Lanes r;
+    rng_lanes_seed(&r, 7, 3, 4);
+    rng_normal_fill(&r, &z, a, 1000);
+    rng_lanes_seed(&r, 7, 3, 4);
+    rng_normal_fill(&r, &z, b, 1000);
+    rng_lanes_seed(&r, 7, 3, 5);
+    rng_normal_fill(&r, &z, c, 1000);
+    cr_assert_eq(memcmp(a, b, sizeof a), 0);
+    cr_assert_neq(memcmp(a, c, sizeof a), 0);
+    for (int i = 0; i < 1000; i++) cr_assert(isfinite(a[i]));
+}

@@ -50,6 +50,28 @@ Test(stats, samples_agree_with_experiment) {
     cr_assert(fabs(var - r.raw_var) < 1e-5 * r.raw_var, "%g vs %g", var, r.raw_var);
 }
 
+/* The experiment splits its samples into seeded chunks shared by two
+ * threads; the merged moments must be those of the very same samples taken
+ * one by one, in float64 (tolerance: a few ulps of the merge's rounding). */
+Test(stats, threaded_experiment_equals_the_samples_it_drew) {
+    enum { N = 30000, DK = 64 }; /* N·d_k ≥ 2^20: large enough for threads */
+    static float x[N];
+    stats_dot_samples(11, DK, N, x);
+    Variance_Result r;
+    stats_variance_experiment(11, DK, N, &r);
+    double mean = 0, m2 = 0;
+    for (int i = 0; i < N; i++) mean += x[i];
+    mean /= N;
+    for (int i = 0; i < N; i++) m2 += (x[i] - mean) * (x[i] - mean);
+    /* the samples were rounded to float for x: 6e-8 relative per sample */
+    cr_assert(fabs(r.raw_mean - mean) < 1e-6 * sqrt((double)DK), "%g vs %g", r.raw_mean, mean);
+    cr_assert(fabs(r.raw_var - m2 / N) < 1e-6 * r.raw_var, "%g vs %g", r.raw_var, m2 / N);
+    /* and the same call twice gives the same bits */
+    Variance_Result again;
+    stats_variance_experiment(11, DK, N, &again);
+    cr_assert_eq(memcmp(&r, &again, sizeof r), 0);
+}
+
 Test(stats, entropy_identities) {
     float onehot[4] = {0, 1, 0, 0}, uniform[4] = {0.25f, 0.25f, 0.25f, 0.25f};
     cr_assert_float_eq(stats_row_entropy(onehot, 4), 0.0, 1e-12);
