@@ -68,7 +68,7 @@ TEST_RENDER   := $(call obj,$(wildcard tests/render/*.c))
 TEST_PLATFORM := $(call obj,$(wildcard tests/platform/*.c))
 TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_model $(BUILD)/tests/test_ui \
                  $(BUILD)/tests/test_render $(BUILD)/tests/test_platform
-FUZZ_TARGETS  := scene lesson cli
+FUZZ_TARGETS  := scene lesson cli math
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
 .PHONY: all run test check bench clean install uninstall deps deps-test deps-fuzz format format-check \
@@ -122,6 +122,8 @@ $(BUILD)/tests/test_platform: $(TEST_PLATFORM) $(OBJ_LIB)
 $(BUILD)/tests/replay_scene: $(BUILD)/tests/fuzz/fuzz_scene.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
 $(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+$(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
 $(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL) $(OBJ_UI) $(BUILD)/src/platform/cli.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
@@ -187,22 +189,33 @@ uninstall:
 # ---------------------------------------------------------------------------
 # Fuzzing with libFuzzer (clang). New inputs collect in build/fuzz/corpus_*;
 # copy the interesting ones (and every crasher, once fixed) into
-# tests/fuzz/corpus/ so `make test` replays them from then on.
+# tests/fuzz/corpus/ so `make test` replays them from then on. Inputs may be
+# as large as the real limits (FUZZ_MAX_<target>: an 8 MB scene, a 512 KB
+# lesson), and tests/fuzz/big_seeds.sh adds seeds at those sizes: deep
+# nesting, huge lines, many lines.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
                 $(call pc_cflags,$(PKG_MODEL) $(PKG_UI))
 FUZZ_SRC     := $(SRC_CORE) $(SRC_MODEL)
+FUZZ_MAX_scene  := 8388608
+FUZZ_MAX_lesson := 524288
+FUZZ_MAX_math   := 524256
+FUZZ_MAX_cli    := 131071
 fuzz: deps-fuzz
 	@mkdir -p build/fuzz
+	@tests/fuzz/big_seeds.sh build/fuzz
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  extra=""; [ $$t = cli ] && extra="$(SRC_UI) src/platform/cli.c"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(FUZZ_SRC) $$extra \
 	    $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm; \
 	  mkdir -p build/fuzz/corpus_$$t; \
 	  echo "== fuzzing $$t for $(FUZZ_SECONDS) s"; \
-	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build/fuzz/$$t- \
-	    -print_final_stats=1 build/fuzz/corpus_$$t tests/fuzz/corpus/$$t 2>&1 | tail -12; \
+	  max=$$(case $$t in scene) echo $(FUZZ_MAX_scene);; lesson) echo $(FUZZ_MAX_lesson);; \
+	    math) echo $(FUZZ_MAX_math);; *) echo $(FUZZ_MAX_cli);; esac); \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -rss_limit_mb=4096 \
+	    -artifact_prefix=build/fuzz/$$t- -print_final_stats=1 \
+	    build/fuzz/corpus_$$t tests/fuzz/corpus/$$t build/fuzz/seeds_$$t 2>&1 | tail -12; \
 	done
 
 # Performance figures; see tests/bench/README.md. Not part of `make test`.

@@ -8,7 +8,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static char buf[8192];
+    static char buf[128 * 1024];
     static Cli_Options o;
     static Scene s;
     static Vocab vocab;

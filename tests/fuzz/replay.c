@@ -24,11 +24,26 @@ int main(int argc, char **argv) {
             snprintf(path, sizeof path, "%s/%s", argv[a], e->d_name);
             FILE *f = fopen(path, "rb");
             if (!f) continue;
-            static uint8_t buf[1 << 20];
-            size_t n = fread(buf, 1, sizeof buf, f);
+            /* the whole file, whatever its size: corpora hold inputs at the
+             * real file limits (a 512 KB lesson, an 8 MB scene) */
+            size_t cap = 1 << 16, n = 0, got;
+            uint8_t *buf = malloc(cap);
+            while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+                n += got;
+                if (n == cap) {
+                    uint8_t *p = realloc(buf, cap *= 2);
+                    if (!p) free(buf);
+                    buf = p;
+                }
+            }
             fclose(f);
+            if (!buf) {
+                fprintf(stderr, "replay: out of memory for %s\n", path);
+                return 2;
+            }
             uint8_t *copy = malloc(n ? n : 1); /* exact-size copy: ASan sees overreads */
             memcpy(copy, buf, n);
+            free(buf);
             LLVMFuzzerTestOneInput(copy, n);
             free(copy);
             passed++;

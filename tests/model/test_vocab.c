@@ -104,6 +104,42 @@ Test(vocab, bad_vocabulary_file_names_the_line) {
     unlink(path);
 }
 
+/* The vocabulary is read whole: no line is split at a buffer size, and bytes
+ * that are not UTF-8 (or junk after a number) name their line. */
+Test(vocab, hostile_vocabulary_lines_name_their_line) {
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"cat\tanimal\t1\t2\t3\t4\nd\xc0\xafg\tanimal\t1\t2\t3\t4\n",
+         "%s:2: invalid UTF-8 at byte 2"},
+        {"cat\tanimal\t1\t2\t3\t4junk\n", "%s:1: x3: '4junk' is not a number in [-1000, 1000]"},
+        {"cat\tanimal\t1\t2\t3\t 4\n", "%s:1: x3: ' 4' is not a number in [-1000, 1000]"},
+        {"# a comment of 600 bytes ..............................................................."
+         "................................................................................."
+         "................................................................................."
+         "................................................................................."
+         "................................................................................."
+         "................................................................................."
+         "................................................................................."
+         "...\ncat\tanimal\t1\t2\t3\t4\n",
+         "%s:1: line longer than 511 bytes"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char path[] = "/tmp/attnlab-vocab-XXXXXX", err[512];
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        cr_assert_eq(write(fd, cases[k].text, strlen(cases[k].text)),
+                     (ssize_t)strlen(cases[k].text));
+        close(fd);
+        Vocab v = {0};
+        cr_assert_not(vocab_load(&v, path, err, sizeof err), "case %zu loaded", k);
+        char want[600];
+        snprintf(want, sizeof want, cases[k].want, path);
+        cr_assert_str_eq(err, want, "case %zu", k);
+        unlink(path);
+    }
+}
+
 Test(vocab, sentence_splits_on_whitespace) {
     static Scene s;
     char err[256];

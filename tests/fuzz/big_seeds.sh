@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Seeds at the real input-size limits for `make fuzz`, written to
+# OUT/seeds_<target>/ (generated, never committed: some are megabytes).
+# libFuzzer mutates from these, so it starts where hostile files live:
+# deep nesting, huge lines, many lines, long runs of one byte.
+set -euo pipefail
+out=${1:?usage: big_seeds.sh OUTDIR}
+mkdir -p "$out"/seeds_scene "$out"/seeds_lesson "$out"/seeds_math "$out"/seeds_cli
+rep() { # rep STRING COUNT: STRING repeated COUNT times
+  awk -v s="$1" -v n="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", s }'
+}
+# lessons (limit 512 KB)
+{ printf '# T\n\n## S\n\n$'; rep 'x^{' 60000; rep '}' 60000; printf '$\n'; } > "$out"/seeds_lesson/deep-superscripts.md
+{ printf '# T\n\n## S\n\n$'; rep '\\frac{' 20000; printf '1'; rep '}{2}' 20000; printf '$\n'; } > "$out"/seeds_lesson/deep-fractions.md
+{ printf '# T\n\n## S\n\n```attnlab\n'; rep '# c\n' 100000; printf '```\n'; } > "$out"/seeds_lesson/many-lines.md
+{ printf '# T\n\n## S\n\n```attnlab\ndk'; rep ' ' 400000; printf '5000\n```\n'; } > "$out"/seeds_lesson/long-directive.md
+{ printf '# T\n\n## S\n\n'; rep 'word ' 100000; printf '\n'; } > "$out"/seeds_lesson/long-paragraph.md
+{ printf '# T\n\n'; rep '## S\n\nx\n\n' 30000; } > "$out"/seeds_lesson/many-steps.md
+# formulas: the body of $…$
+rep 'x^{' 60000 > "$out"/seeds_math/deep-superscripts
+rep '\\frac{a}{' 30000 > "$out"/seeds_math/deep-fractions
+rep '\\sum_{i=1}^{n} ' 20000 > "$out"/seeds_math/long-sum
+rep '{' 200000 > "$out"/seeds_math/braces
+# scenes (limit 8 MB)
+{ printf '{"tokens": '; rep '[' 100000; rep ']' 100000; printf '}\n'; } > "$out"/seeds_scene/deep-arrays.json
+{ printf '{"tokens": ["'; rep 'a' 7000000; printf '"], "d": 2, "d_k": 2, "d_v": 2, "seed": 1, "scaled": true}\n'; } > "$out"/seeds_scene/huge-string.json
+{ printf '{\n'; rep '\n' 1000000; printf '"tokens": ["a"], "d": 2, "d_k": 2, "d_v": 2, "seed": 1, "scaled": true}\n'; } > "$out"/seeds_scene/many-lines.json
+{ printf '{"tokens": ["a"], "d": 2, "d_k": 2, "d_v": 2, "seed": 1, "scaled": true, "X": [[0.'; rep '1' 1000000; printf ', 0]]}\n'; } > "$out"/seeds_scene/long-number.json
+# command lines (arguments split at newlines)
+{ printf -- '--tokens\n'; rep 'word ' 20000; } > "$out"/seeds_cli/long-tokens
+{ printf -- '--perm\n'; rep '0 ' 60000; } > "$out"/seeds_cli/long-perm
