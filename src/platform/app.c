@@ -201,6 +201,9 @@ static void draw_frame(App *a, int fb_w, int fb_h, float scale) {
     render_frame(&a->render, &a->dl, fb_w, fb_h, a->ui.theme->bg);
 }
 
+/* Headless modes run a virtual clock: this far apart, every animation ends. */
+#define HEADLESS_SETTLE_SECONDS 60.0
+
 static int screenshot_mode(App *a) {
     const Cli_Options *o = a->desc->opts;
     char err[1024];
@@ -209,9 +212,15 @@ static int screenshot_mode(App *a) {
         cli_report("", err);
         return 1;
     }
-    /* Two passes: the first settles hover state and fills the glyph atlas. */
+    /* Two passes: the first settles hover state and fills the glyph atlas.
+     * The clock is virtual: the second pass is a minute later, so an
+     * animation the first one started (a lesson's reorder) has finished and
+     * the picture shows the settled state, the same on every run. */
     float z = zoom_for(a->zoom, w, h);
-    for (int pass = 0; pass < 2; pass++) draw_frame(a, w, h, z);
+    for (int pass = 0; pass < 2; pass++) {
+        a->in.time = pass * HEADLESS_SETTLE_SECONDS;
+        draw_frame(a, w, h, z);
+    }
     if (render_wants_redraw(&a->render)) draw_frame(a, w, h, z);
     unsigned char *px = malloc((size_t)w * h * 4);
     if (!px) {
@@ -632,6 +641,7 @@ static int dump_ui_mode(const App_Desc *desc) {
         vs.view = o->view;
         Ui_Input in = {.mx = -1000, .my = -1000};
         for (int pass = 0; pass < 2; pass++) {
+            in.time = pass * HEADLESS_SETTLE_SECONDS; /* as in screenshot_mode */
             model_update(&model);
             ui_begin(&ui, &in, (float)o->width / z, (float)o->height / z);
             view_frame(&ui, &vs, &model);
