@@ -72,7 +72,7 @@ FUZZ_TARGETS  := scene lesson cli math
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
 .PHONY: all run test check bench clean install uninstall deps deps-test deps-fuzz format format-check \
-        fuzz memcheck deps-bench
+        fuzz memcheck deps-bench golden
 
 all: $(BIN)
 
@@ -158,6 +158,13 @@ test: deps-test
 	@$(MAKE) --no-print-directory SANITIZE=1 check
 	@echo "All tests passed (normal and sanitizer builds)."
 endif
+
+# Golden images (tests/golden/): regenerate after a visual change made on
+# purpose; tests/platform/test_golden.c compares against them.
+golden: all
+	rm -f tests/golden/*.png tests/golden/*.json
+	SDL_VIDEODRIVER=offscreen ATTNLAB_DATA=$(CURDIR) tests/golden/render.sh $(CURDIR)/attnlab $(CURDIR)/tests/golden
+	@echo "golden: $$(ls tests/golden/*.png | wc -l) states rendered into tests/golden/"
 
 run: deps
 	@$(MAKE) --no-print-directory all
