@@ -33,7 +33,7 @@ CFLAGS   ?= $(OPT) -g
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -DATTNLAB_DATADIR='"$(DATADIR)"'
 LDFLAGS  ?=
 
-# pkg-config modules, per layer: core needs none (libc + libm).
+# pkg-config modules, per layer: core and gfx need none (libc + libm).
 PKG_MODEL    := libcjson md4c
 PKG_UI       := cglm
 PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image
@@ -45,6 +45,7 @@ pc_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pc_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
 
 SRC_CORE     := $(wildcard src/core/*.c)
+SRC_GFX      := $(wildcard src/gfx/*.c)
 SRC_MODEL    := $(wildcard src/model/*.c)
 SRC_UI       := $(wildcard src/ui/*.c)
 SRC_RENDER   := $(wildcard src/render/*.c)
@@ -52,21 +53,23 @@ SRC_PLATFORM := $(wildcard src/platform/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 OBJ_CORE     := $(call obj,$(SRC_CORE))
+OBJ_GFX      := $(call obj,$(SRC_GFX))
 OBJ_MODEL    := $(call obj,$(SRC_MODEL))
 OBJ_UI       := $(call obj,$(SRC_UI))
 OBJ_RENDER   := $(call obj,$(SRC_RENDER))
 OBJ_PLATFORM := $(call obj,$(SRC_PLATFORM))
-OBJ_LIB      := $(OBJ_CORE) $(OBJ_MODEL) $(OBJ_UI) $(OBJ_RENDER) $(OBJ_PLATFORM)
+OBJ_LIB      := $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI) $(OBJ_RENDER) $(OBJ_PLATFORM)
 
 BIN := $(if $(filter 1,$(SANITIZE)),$(BUILD)/attnlab,attnlab)
 
 # Tests mirror the tree; each layer's tests link only that layer and below.
 TEST_CORE     := $(call obj,$(wildcard tests/core/*.c))
+TEST_GFX      := $(call obj,$(wildcard tests/gfx/*.c))
 TEST_MODEL    := $(call obj,$(wildcard tests/model/*.c))
 TEST_UI       := $(call obj,$(wildcard tests/ui/*.c))
 TEST_RENDER   := $(call obj,$(wildcard tests/render/*.c))
 TEST_PLATFORM := $(call obj,$(wildcard tests/platform/*.c))
-TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_model $(BUILD)/tests/test_ui \
+TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests/test_model $(BUILD)/tests/test_ui \
                  $(BUILD)/tests/test_render $(BUILD)/tests/test_platform
 FUZZ_TARGETS  := scene lesson cli math
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
@@ -85,6 +88,9 @@ CORE_OPT := $(if $(filter 1,$(SANITIZE)),,-O3)
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CORE_OPT) -c -o $@ $<
+$(BUILD)/src/gfx/%.o: src/gfx/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 $(BUILD)/src/model/%.o: src/model/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
@@ -109,9 +115,11 @@ $(BUILD)/tests/%.o: tests/%.c
 
 $(BUILD)/tests/test_core: $(TEST_CORE) $(OBJ_CORE)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) -lm
+$(BUILD)/tests/test_gfx: $(TEST_GFX) $(OBJ_CORE) $(OBJ_GFX)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) -lm
 $(BUILD)/tests/test_model: $(TEST_MODEL) $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL)) -lm
-$(BUILD)/tests/test_ui: $(TEST_UI) $(OBJ_CORE) $(OBJ_MODEL) $(OBJ_UI)
+$(BUILD)/tests/test_ui: $(TEST_UI) $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL) $(PKG_UI)) -lm
 $(BUILD)/tests/test_render: $(TEST_RENDER) $(OBJ_LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_APP)) -lm
@@ -125,7 +133,7 @@ $(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/f
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
 $(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
-$(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL) $(OBJ_UI) $(BUILD)/src/platform/cli.o
+$(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI) $(BUILD)/src/platform/cli.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
 
 # Tests find the binary and the data folder through the environment.
@@ -144,6 +152,7 @@ endif
 
 # One pass of the tests with the current flags.
 check: $(BIN) $(TEST_BINS) $(REPLAY_BINS)
+	@tests/check_layers.sh
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $(TEST_ENV) $$t --jobs=2; done
 	@set -e; for t in $(FUZZ_TARGETS); do echo "== fuzz corpus: $$t"; \
 	  $(TEST_ENV) $(BUILD)/tests/replay_$$t tests/fuzz/corpus/$$t; done
@@ -213,7 +222,7 @@ fuzz: deps-fuzz
 	@mkdir -p build/fuzz
 	@tests/fuzz/big_seeds.sh build/fuzz
 	@set -e; for t in $(FUZZ_TARGETS); do \
-	  extra=""; [ $$t = cli ] && extra="$(SRC_UI) src/platform/cli.c"; \
+	  extra=""; [ $$t = cli ] && extra="$(SRC_GFX) $(SRC_UI) src/platform/cli.c"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(FUZZ_SRC) $$extra \
 	    $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm; \
 	  mkdir -p build/fuzz/corpus_$$t; \

@@ -4,7 +4,7 @@
 #define ATTN_TEST_UTIL_H
 
 #include "core/rng.h"
-#include "model/fileio.h"
+#include "core/fileio.h"
 #include "model/vocab.h"
 
 #include <criterion/criterion.h>

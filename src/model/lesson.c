@@ -6,7 +6,7 @@
 #include "../core/stats.h"
 #include "../core/text.h"
 #include "limits.h"
-#include "fileio.h"
+#include "../core/fileio.h"
 #include "scene_file.h"
 
 #include <ctype.h>
@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const view_names[LV_COUNT] = {"explorer", "scaling", "permutation"};
 
 static const char *const panel_names[] = {
     "plane",
@@ -48,10 +46,6 @@ static const char *const panel_names[] = {
     "O_diff",
     "none",
 };
-
-const char *lesson_view_name(int v) {
-    return v >= 0 && v < LV_COUNT ? view_names[v] : "?";
-}
 
 /* ---- parsing state ------------------------------------------------------- */
 
@@ -375,9 +369,8 @@ static bool parse_action(Parse *p, int line, char **w, int nw, const char *rest)
         a->x = (float)f;
     } else if (!strcmp(k, "view")) {
         NEED(2, "view explorer|scaling|permutation");
-        int vi = 0;
-        while (vi < LV_COUNT && strcmp(w[1], view_names[vi])) vi++;
-        if (vi == LV_COUNT)
+        View vi;
+        if (!view_parse(w[1], &vi))
             return fail(p, line, "view: '%s' is not one of explorer, scaling, permutation", w[1]),
                    false;
         if (!(a = new_action(p, line))) return false;
@@ -519,9 +512,8 @@ static bool parse_cond(Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
         c->kind = COND_POS;
         c->i = m;
     } else if (!strcmp(k, "view")) {
-        int vi = 0;
-        while (nw == 2 && vi < LV_COUNT && strcmp(w[1], view_names[vi])) vi++;
-        if (nw != 2 || vi == LV_COUNT)
+        View vi = VIEW_EXPLORER;
+        if (nw != 2 || !view_parse(w[1], &vi))
             return fail(p, line, "goal: expected 'view explorer|scaling|permutation'"), false;
         c->kind = COND_VIEW;
         c->i = vi;
@@ -1218,7 +1210,7 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
             snprintf(one, sizeof one, "positions %s", c->i ? "on" : "off");
             break;
         case COND_VIEW:
-            snprintf(one, sizeof one, "open the %s view", view_names[c->i]);
+            snprintf(one, sizeof one, "open the %s view", view_name((View)c->i));
             break;
         case COND_MEAN_MAX:
             snprintf(one, sizeof one, "mean max weight %s %g", ops[c->cmp], c->value);

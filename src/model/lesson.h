@@ -17,7 +17,6 @@
  *       step starts and met after its solution
  *   lesson_index_scan(index, dir, err, errsz)     the lessons in a folder, by file name;
  *       false only if the folder cannot be read (a bad lesson is an entry with an error)
- *   lesson_view_name(v)
  *   lesson_find_token(scene, ref)   "#3" is position 3, a word its first occurrence; -1 if none
  */
 #ifndef ATTN_LESSON_H
@@ -28,6 +27,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "view_kind.h"
 
 #define LESSON_MAX_STEPS      24
 #define LESSON_MAX_ACTIONS    384
@@ -41,8 +41,6 @@
 #define LESSON_MAX_LINE       1024 /* bytes in one directive line */
 #define LESSON_MAX_WORDS      80   /* words in one directive */
 #define LESSON_MAX_MATH_DEPTH 32   /* nested ^{…}, _{…}, \frac levels in a formula */
-
-typedef enum Lesson_View { LV_EXPLORER = 0, LV_SCALING, LV_PERMUTATION, LV_COUNT } Lesson_View;
 
 typedef enum Action_Kind {
     ACT_SCENE,
@@ -186,7 +184,6 @@ int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t err
 bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
                   size_t errsz);
 bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz);
-const char *lesson_view_name(int v);
 void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
 int lesson_find_token(const Scene *s, const char *ref);
 

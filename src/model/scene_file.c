@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "scene_file.h"
 
-#include "fileio.h"
+#include "../core/fileio.h"
 #include "jsonw.h"
 #include "jsonpos.h"
 

@@ -4,7 +4,7 @@
 
 #include "../core/rng.h"
 #include "../core/text.h"
-#include "fileio.h"
+#include "../core/fileio.h"
 
 #include <ctype.h>
 #include <errno.h>

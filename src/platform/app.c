@@ -9,7 +9,7 @@
 #include "app.h"
 
 #include "../model/export.h"
-#include "../model/fileio.h"
+#include "../core/fileio.h"
 #include "../model/jsonw.h"
 #include "../model/lesson.h"
 #include "../model/scene_file.h"

@@ -236,12 +236,8 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             if (!parse_perm(value, o, err, errsz)) return false;
             o->has_perm = true;
         } else if (!strcmp(name, "--view")) {
-            int v = 0;
-            while (v < VIEW_COUNT && strcmp(value, view_name((View)v)) != 0) v++;
-            if (v == VIEW_COUNT)
-                return fail(err, errsz, name, "'%s' is not one of: explorer, scaling, permutation",
-                            value);
-            o->view = (View)v;
+            if (!view_parse(value, &o->view))
+                return fail(err, errsz, name, "'%s' is not one of: %s", value, view_names_list());
         } else if (!strcmp(name, "--size")) {
             /* exactly one 'x' between two whole numbers, nothing around them */
             const char *x = strchr(value, 'x');

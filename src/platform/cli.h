@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "../model/scene.h"
-#include "../ui/view.h"
+#include "../model/view_kind.h"
 
 typedef enum Cli_Mode {
     CLI_WINDOW = 0,

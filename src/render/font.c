@@ -1,5 +1,6 @@
 /* Glyph atlas over SDL2_ttf; see font.h. */
 #include "font.h"
+#include "../gfx/utf8.h"
 
 #include <SDL.h>
 #include <math.h>

@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../ui/draw.h"
-#include "../ui/ui.h"
+#include "../gfx/draw.h"
+#include "../gfx/text_metrics.h"
 
 #define FONT_ATLAS_SIZE   2048
 #define FONT_CACHE_SLOTS  8192

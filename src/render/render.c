@@ -1,5 +1,6 @@
 /* The renderer; see render.h. */
 #include "render.h"
+#include "../gfx/utf8.h"
 
 #include <SDL.h>
 #include <epoxy/gl.h>

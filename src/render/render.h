@@ -25,8 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../ui/draw.h"
-#include "../ui/ui.h"
+#include "../gfx/draw.h"
+#include "../gfx/text_metrics.h"
 #include "font.h"
 #include "shader.h"
 

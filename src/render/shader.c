@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "shader.h"
 
-#include "../model/fileio.h"
+#include "../core/fileio.h"
 
 #include <assert.h>
 #include <epoxy/gl.h>

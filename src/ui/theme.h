@@ -4,7 +4,7 @@
 #ifndef ATTN_THEME_H
 #define ATTN_THEME_H
 
-#include "colormap.h"
+#include "../gfx/colormap.h"
 
 typedef struct Theme {
     Color bg, panel, panel_border, text, text_dim, accent, accent_text, highlight, query, key,

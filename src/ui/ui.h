@@ -24,14 +24,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "draw.h"
+#include "../gfx/draw.h"
+#include "../gfx/text_metrics.h"
 #include "theme.h"
-
-typedef struct Text_Metrics {
-    void *ctx;
-    float (*width)(void *ctx, Font_Id font, float size, const char *text, int len);
-    float (*line_height)(void *ctx, Font_Id font, float size);
-} Text_Metrics;
 
 /* Keys the UI cares about, independent of SDL's key codes. */
 typedef enum Ui_Key {

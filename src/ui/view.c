@@ -4,6 +4,7 @@
 #include "view.h"
 
 #include "../core/text.h"
+#include "../gfx/utf8.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -18,11 +19,6 @@ void view_init(View_State *vs) {
     vs->axis0 = 0;
     vs->axis1 = 1;
     vs->samples = 2000;
-}
-
-const char *view_name(View v) {
-    static const char *const names[VIEW_COUNT] = {"explorer", "scaling", "permutation"};
-    return names[v];
 }
 
 void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
@@ -127,19 +123,6 @@ static void start_editing(View_State *vs, const Model *m) {
                                  m->scene.tokens[i]);
     vs->edit_len = (int)used;
     vs->edit_cursor = vs->edit_len;
-}
-
-/* The byte offset of the UTF-8 character before / after `at`. */
-static int utf8_prev(const char *s, int at) {
-    do at--;
-    while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80);
-    return at < 0 ? 0 : at;
-}
-
-static int utf8_after(const char *s, int at, int len) {
-    do at++;
-    while (at < len && ((unsigned char)s[at] & 0xC0) == 0x80);
-    return at > len ? len : at;
 }
 
 static void edit_remove(View_State *vs, int from, int to) {

@@ -8,7 +8,6 @@
  *   view_wants_frames(vs, time)        an animation is running: keep drawing
  *   view_explain_cell(m, i, j, buf, size)  the arithmetic behind s_ij and a_ij
  *   view_set_status(vs, error, fmt, …)
- *   view_name(v)
  */
 #ifndef ATTN_VIEW_H
 #define ATTN_VIEW_H
@@ -16,8 +15,6 @@
 #include "../model/lesson.h"
 #include "../model/model.h"
 #include "ui.h"
-
-typedef enum View { VIEW_EXPLORER = 0, VIEW_SCALING, VIEW_PERMUTATION, VIEW_COUNT } View;
 
 #define VIEW_ANIM_SECONDS 0.25
 #define VIEW_EDIT_BYTES   2048
@@ -101,7 +98,6 @@ void view_frame(Ui *ui, View_State *vs, Model *m);
 bool view_wants_frames(const View_State *vs);
 void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size);
 void view_set_status(View_State *vs, bool error, const char *fmt, ...);
-const char *view_name(View v);
 
 /* Between view.c and the panel files. */
 void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r);

@@ -1,7 +1,7 @@
 /* src/model/lesson.c: the broken-lesson catalogue, the parts of a parsed
  * lesson, and goals checked against a live model. */
 #define _POSIX_C_SOURCE 200809L
-#include "model/fileio.h"
+#include "core/fileio.h"
 #include "model/lesson.h"
 #include "model/scene_file.h"
 #include "test_util.h"

@@ -1,7 +1,7 @@
 /* src/model/scene_file.c: the catalogue of bad files, exact round trips,
  * atomic saves. */
 #define _POSIX_C_SOURCE 200809L
-#include "model/fileio.h"
+#include "core/fileio.h"
 #include "model/scene_file.h"
 #include "test_util.h"
 

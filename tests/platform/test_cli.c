@@ -1,7 +1,7 @@
 /* src/platform/cli.c and the attnlab binary's window-free modes. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/stats.h"
-#include "model/fileio.h"
+#include "core/fileio.h"
 #include "model/scene_file.h"
 #include "platform/cli.h"
 #include "test_util.h"

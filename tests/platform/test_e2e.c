@@ -2,7 +2,7 @@
  * the position --dump-ui gives, press Ctrl+S, and check that exactly that
  * token's embedding changed in the saved file. */
 #define _POSIX_C_SOURCE 200809L
-#include "model/fileio.h"
+#include "core/fileio.h"
 #include "model/scene_file.h"
 #include "test_util.h"
 

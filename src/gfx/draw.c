@@ -170,26 +170,6 @@ void draw_noclip(Draw_List *dl) {
     if (cmd) cmd->clip.on = false;
 }
 
-const char *utf8_next(const char *s, uint32_t *cp) {
-    const unsigned char *p = (const unsigned char *)s;
-    uint32_t c = p[0];
-    int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    if (extra < 0) {
-        *cp = 0xFFFD; /* stray continuation or invalid lead byte */
-        return s + 1;
-    }
-    c &= extra == 0 ? 0x7F : (0x3F >> extra);
-    for (int i = 1; i <= extra; i++) {
-        if ((p[i] & 0xC0) != 0x80) {
-            *cp = 0xFFFD;
-            return s + i;
-        }
-        c = (c << 6) | (p[i] & 0x3F);
-    }
-    *cp = c;
-    return s + 1 + extra;
-}
-
 void draw_layer(Draw_List *dl) {
     push(dl, DRAW_LAYER, rgba(0, 0, 0, 0));
 }

@@ -20,7 +20,6 @@
  *   draw_layer(dl)     start a new layer: the renderer draws shapes before text
  *                      within a layer, so anything meant to cover text (an
  *                      overlay, a dragged chip) starts a layer of its own
- *   utf8_next(s, &cp)                             decode one code point
  */
 #ifndef ATTN_DRAW_H
 #define ATTN_DRAW_H
@@ -120,8 +119,6 @@ void draw_heatmap(Draw_List *dl, Rect r, const float *grid, int rows, int cols, 
 void draw_clip(Draw_List *dl, Rect r);
 void draw_noclip(Draw_List *dl);
 void draw_layer(Draw_List *dl);
-
-const char *utf8_next(const char *s, uint32_t *cp);
 
 static inline Color rgba(unsigned char r, unsigned char g, unsigned char b, unsigned char a) {
     return (Color){r, g, b, a};

@@ -1,7 +1,8 @@
 /* src/ui/draw.c and src/ui/colormap.c: the draw list records what widgets
  * ask for, within fixed capacities; colormaps sample their tables. */
 #include "test_util.h"
-#include "ui/draw.h"
+#include "gfx/draw.h"
+#include "gfx/utf8.h"
 
 #include <string.h>
 

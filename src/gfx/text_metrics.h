@@ -1,0 +1,19 @@
+/* Text measurement, injected: the UI lays out text through these two
+ * functions, the renderer's font atlas provides them, and tests stub them,
+ * so layout needs no font and no window (microui's shape).
+ *
+ *   float tm.width(tm.ctx, font, size, text, len)   advance of text[0..len) in UI units
+ *   float tm.line_height(tm.ctx, font, size)        height of one line box
+ */
+#ifndef ATTN_TEXT_METRICS_H
+#define ATTN_TEXT_METRICS_H
+
+#include "draw.h"
+
+typedef struct Text_Metrics {
+    void *ctx;
+    float (*width)(void *ctx, Font_Id font, float size, const char *text, int len);
+    float (*line_height)(void *ctx, Font_Id font, float size);
+} Text_Metrics;
+
+#endif

@@ -1,0 +1,18 @@
+/* UTF-8 stepping for drawing and editing text that is already valid (strict
+ * checks of text coming in are core/text.h's job). Stray bytes decode as
+ * U+FFFD and are stepped over one at a time, so drawing never stalls.
+ *
+ *   const char *utf8_next(const char *s, uint32_t *cp)  decode one code point, return what follows
+ *   int utf8_prev(const char *s, int at)                byte offset of the character before at
+ *   int utf8_after(const char *s, int at, int len)      byte offset of the character after at
+ */
+#ifndef ATTN_UTF8_H
+#define ATTN_UTF8_H
+
+#include <stdint.h>
+
+const char *utf8_next(const char *s, uint32_t *cp);
+int utf8_prev(const char *s, int at);
+int utf8_after(const char *s, int at, int len);
+
+#endif
