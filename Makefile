@@ -151,11 +151,23 @@ TEST_ENV += ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:verify_asan_link_order=
 endif
 
 # One pass of the tests with the current flags.
-check: $(BIN) $(TEST_BINS) $(REPLAY_BINS)
+check: $(BIN) $(TEST_BINS) $(REPLAY_BINS) check-32bit
 	@tests/check_layers.sh
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $(TEST_ENV) $$t --jobs=2; done
 	@set -e; for t in $(FUZZ_TARGETS); do echo "== fuzz corpus: $$t"; \
 	  $(TEST_ENV) $(BUILD)/tests/replay_$$t tests/fuzz/corpus/$$t; done
+
+# The browser build is 32-bit (wasm32), where long is 32 bits: core, gfx
+# and model must compile there with -Werror too. gcc -m32 (gcc-multilib)
+# stands in for the 32-bit target.
+SRC_32 := $(SRC_CORE) $(SRC_GFX) $(SRC_MODEL)
+OBJ_32 := $(patsubst %.c,build/m32/%.o,$(SRC_32))
+build/m32/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(CC) -m32 $(WARN) -O2 $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
+check-32bit: $(OBJ_32)
+	@echo "32-bit build of core, gfx and model: $(words $(OBJ_32)) passed, 0 failed"
+.PHONY: check-32bit
 
 ifeq ($(SANITIZE),1)
 test: deps-test
@@ -266,7 +278,7 @@ format-check:
 DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
             libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev fonts-dejavu-core \
             libgl1-mesa-dri libegl-mesa0
-DEB_TEST := $(DEB_APP) libcriterion-dev clang-format xvfb xauth xdotool
+DEB_TEST := $(DEB_APP) libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib
 
 define install_missing
 	@if command -v dpkg-query >/dev/null 2>&1; then \
