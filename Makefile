@@ -36,7 +36,7 @@ LDFLAGS  ?=
 # pkg-config modules, per layer: core and gfx need none (libc + libm).
 PKG_MODEL    := libcjson md4c
 PKG_UI       := cglm
-PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image
+PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image cglm
 PKG_PLATFORM := sdl2
 PKG_APP      := $(PKG_MODEL) $(PKG_UI) $(PKG_RENDER) $(PKG_PLATFORM)
 PKG_TEST     := criterion

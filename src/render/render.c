@@ -3,6 +3,7 @@
 #include "../gfx/utf8.h"
 
 #include <SDL.h>
+#include <cglm/cglm.h>
 #include <epoxy/gl.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,15 +20,13 @@ typedef struct Vertex {
 
 enum { MODE_SOLID = 0, MODE_GLYPH = 1, MODE_RRECT = 2, MODE_LINE = 3 };
 
+/* Logical units, (0, 0) at the top left and y down, to clip space. The
+ * logical window is the framebuffer divided by scale (UI zoom × display
+ * scale), so one logical unit covers `scale` pixels. */
 static void ortho(float *m, float w, float h, float scale) {
-    /* logical (0,0) top-left → clip (-1, 1); scale folds zoom and DPI in */
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = 2.0f * scale / w;
-    m[5] = -2.0f * scale / h;
-    m[10] = -1.0f;
-    m[12] = -1.0f;
-    m[13] = 1.0f;
-    m[15] = 1.0f;
+    mat4 p;
+    glm_ortho(0.0f, w / scale, h / scale, 0.0f, -1.0f, 1.0f, p);
+    memcpy(m, p, sizeof p); /* column-major, as glUniformMatrix4fv takes it */
 }
 
 static void upload_colormaps(Renderer *r) {

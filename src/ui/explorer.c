@@ -7,6 +7,8 @@
 
 #include "../core/stats.h"
 
+#include <cglm/cglm.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,16 +21,33 @@ static float plane_half(const Plane_Map *p) {
     return fmaxf(fminf(p->r.w, p->r.h) * 0.5f, 1e-3f);
 }
 
+/* Data → screen as one 2D affine matrix: move the data centre to the
+ * origin, scale (flipping y, which grows downward on screen), move to the
+ * plot's centre. The inverse maps a drag back to data. */
+static void plane_matrix(const Plane_Map *p, mat3 dest) {
+    float k = plane_half(p) / p->span;
+    glm_translate2d_make(dest, (vec2){p->r.x + p->r.w * 0.5f, p->r.y + p->r.h * 0.5f});
+    glm_scale2d(dest, (vec2){k, -k});
+    glm_translate2d(dest, (vec2){-p->cx, -p->cy});
+}
+
 void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy) {
-    float half = plane_half(p);
-    *sx = p->r.x + p->r.w * 0.5f + (x - p->cx) / p->span * half;
-    *sy = p->r.y + p->r.h * 0.5f - (y - p->cy) / p->span * half;
+    mat3 m;
+    plane_matrix(p, m);
+    vec3 v;
+    glm_mat3_mulv(m, (vec3){x, y, 1.0f}, v);
+    *sx = v[0];
+    *sy = v[1];
 }
 
 void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y) {
-    float half = plane_half(p);
-    *x = p->cx + (sx - (p->r.x + p->r.w * 0.5f)) / half * p->span;
-    *y = p->cy - (sy - (p->r.y + p->r.h * 0.5f)) / half * p->span;
+    mat3 m, inv;
+    plane_matrix(p, m);
+    glm_mat3_inv(m, inv);
+    vec3 v;
+    glm_mat3_mulv(inv, (vec3){sx, sy, 1.0f}, v);
+    *x = v[0];
+    *y = v[1];
 }
 
 /* The smallest "nice" span (1, 1.5, 2, 3, 5 × 10^k) covering v. */
