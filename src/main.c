@@ -4,6 +4,8 @@
 #include "core/stats.h"
 #include "model/export.h"
 #include "model/lesson.h"
+#include "model/lesson_check.h"
+#include "platform/lesson_scan.h"
 #include "model/scene.h"
 #include "model/scene_file.h"
 #include "platform/app.h"

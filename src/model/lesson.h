@@ -8,16 +8,15 @@
  * highlight A, …) and goals with their solutions. Problems are reported as
  * "FILE:LINE: problem".
  *
- *   lesson_parse(l, text, len, name, err, errsz)   fill a (heap-allocated) Lesson
- *   lesson_load(l, path, err, errsz)
- *   lesson_apply(actions, count, env, err, errsz)  run set-up or solution actions
- *   lesson_goal_met(goal, env, err, errsz)         1 met, 0 not, -1 error (err says)
- *   lesson_check(l, vocab, data_dir, err, errsz)   parse-level problems are caught
- *       by lesson_parse; this plays every step: each goal must be unmet when its
- *       step starts and met after its solution
- *   lesson_index_scan(index, dir, err, errsz)     the lessons in a folder, by file name;
- *       false only if the folder cannot be read (a bad lesson is an entry with an error)
- *   lesson_find_token(scene, ref)   "#3" is position 3, a word its first occurrence; -1 if none
+ * This header holds the types and the parser; the other jobs have files of
+ * their own: lesson_text.h (text and math to spans), lesson_directives.h
+ * (attnlab blocks), lesson_play.h (actions on the model), lesson_goals.h
+ * (goals against the live state), lesson_check.h (the checker), and
+ * platform/lesson_index.h (the lessons of a folder).
+ *
+ *   bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name,
+ *                     char *err, size_t errsz)      fill a (heap-allocated) Lesson
+ *   bool lesson_load(Lesson *l, const char *path, char *err, size_t errsz)
  */
 #ifndef ATTN_LESSON_H
 #define ATTN_LESSON_H
@@ -155,36 +154,8 @@ typedef struct Lesson {
     int text_len;
 } Lesson;
 
-/* What lesson actions and goals act on: the model plus the two pieces of
- * view state a lesson can set (which view, which query) and its highlight. */
-typedef struct Lesson_Env {
-    Model *m;
-    const char *data_dir; /* scenes are read from data_dir/assets/scenes */
-    int view;
-    int selected;
-    char highlight[32];
-} Lesson_Env;
-
-/* The lessons of a folder. A file that does not load stays listed, with its
- * error, so the menu can show it greyed out: one bad file never stops the app. */
-typedef struct Lesson_Index {
-    int count;
-    int broken;  /* how many entries have an error */
-    int skipped; /* *.md files past LESSON_INDEX_MAX, not listed */
-    char path[LESSON_INDEX_MAX][512];
-    char title[LESSON_INDEX_MAX][128];
-    char error[LESSON_INDEX_MAX][400]; /* "" when the lesson loads */
-} Lesson_Index;
-
 bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, char *err,
                   size_t errsz);
 bool lesson_load(Lesson *l, const char *path, char *err, size_t errsz);
-bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz);
-int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t errsz);
-bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
-                  size_t errsz);
-bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz);
-void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
-int lesson_find_token(const Scene *s, const char *ref);
 
 #endif

@@ -12,6 +12,7 @@
 #include "../core/fileio.h"
 #include "../model/jsonw.h"
 #include "../model/lesson.h"
+#include "lesson_scan.h"
 #include "../model/scene_file.h"
 #include "../render/image.h"
 #include "../render/render.h"

@@ -3,6 +3,8 @@
  * lesson keeps the student's scene; leaving gives it back. */
 #include "view.h"
 
+#include "../model/lesson_goals.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

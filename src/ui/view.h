@@ -13,6 +13,8 @@
 #define ATTN_VIEW_H
 
 #include "../model/lesson.h"
+#include "../model/lesson_index.h"
+#include "../model/lesson_play.h"
 #include "../model/model.h"
 #include "ui.h"
 

@@ -1,0 +1,53 @@
+/* The lesson checker; see lesson_check.h. */
+#include "lesson_check.h"
+
+#include "lesson_goals.h"
+#include "lesson_play.h"
+#include "scene_file.h"
+
+#include <stdio.h>
+
+bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
+                  size_t errsz) {
+    /* Play the lesson from the default scene, step after step, the way a
+     * student who always succeeds would. */
+    static Model m;
+    static Scene start;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/assets/scenes/default.json", data_dir);
+    if (!scene_load(&start, path, vocab, err, errsz)) return false;
+    if (!model_init(&m, &start, vocab)) {
+        snprintf(err, errsz, "%s: out of memory", l->path);
+        return false;
+    }
+    Lesson_Env env = {.m = &m, .data_dir = data_dir};
+    bool ok = lesson_apply(l, l->setup_first, l->setup_count, &env, err, errsz);
+    for (int s = 0; ok && s < l->step_count; s++) {
+        const Lesson_Step *st = &l->steps[s];
+        ok = lesson_apply(l, st->act_first, st->act_count, &env, err, errsz);
+        for (int g = 0; ok && g < st->goal_count; g++) {
+            const Lesson_Goal *goal = &st->goals[g];
+            char why[300];
+            int met = lesson_goal_met(goal, &env, why, sizeof why);
+            if (met < 0) {
+                snprintf(err, errsz, "%s:%d: %s", l->path, goal->line, why);
+                ok = false;
+            } else if (met == 1) {
+                snprintf(err, errsz, "%s:%d: goal is already met when the step starts", l->path,
+                         goal->line);
+                ok = false;
+            } else if (!lesson_apply(l, goal->sol_first, goal->sol_count, &env, err, errsz)) {
+                ok = false;
+            } else if ((met = lesson_goal_met(goal, &env, why, sizeof why)) != 1) {
+                if (met < 0)
+                    snprintf(err, errsz, "%s:%d: %s", l->path, goal->line, why);
+                else
+                    snprintf(err, errsz, "%s:%d: the solution does not reach its goal", l->path,
+                             goal->line);
+                ok = false;
+            }
+        }
+    }
+    model_free(&m);
+    return ok;
+}

@@ -1,0 +1,17 @@
+/* The lesson checker behind --check-lessons: plays every step from the
+ * default scene the way a student who always succeeds would. Parse-level
+ * problems are lesson_parse's; this finds goals already met when their
+ * step starts and solutions that do not reach their goal.
+ *
+ *   bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir,
+ *                     char *err, size_t errsz)
+ */
+#ifndef ATTN_LESSON_CHECK_H
+#define ATTN_LESSON_CHECK_H
+
+#include "lesson.h"
+
+bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
+                  size_t errsz);
+
+#endif

@@ -1,0 +1,462 @@
+/* Directive lines to actions and goals; see lesson_directives.h. */
+#include "lesson_directives.h"
+
+#include "../core/perm.h"
+#include "../core/text.h"
+#include "limits.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const panel_names[] = {
+    "plane",
+    "controls",
+    "S",
+    "A",
+    "Q",
+    "K",
+    "V",
+    "query",
+    "qk_plane",
+    "experiment",
+    "hist_raw",
+    "hist_scaled",
+    "entropy_plot",
+    "max_plot",
+    "scaling_controls",
+    "P",
+    "reorder",
+    "verdict",
+    "A_PX",
+    "A_P",
+    "A_diff",
+    "O_PX",
+    "O_P",
+    "O_diff",
+    "none",
+};
+
+/* ---- directives ---------------------------------------------------------- */
+
+static Lesson_Action *new_action(Lesson_Parse *p, int line) {
+    Lesson *l = p->l;
+    if (l->action_count == LESSON_MAX_ACTIONS) {
+        lesson_fail(p, line, "more than %d directives in one lesson", LESSON_MAX_ACTIONS);
+        return NULL;
+    }
+    Lesson_Action *a = &l->actions[l->action_count++];
+    memset(a, 0, sizeof *a);
+    a->line = line;
+    return a;
+}
+
+/* Whole strings only (core/text.h): "500" followed by junk is not 500, and
+ * a seed is read as the integer it is, never through a float. */
+static bool parse_long(const char *w, int64_t lo, int64_t hi, int64_t *dest) {
+    return text_parse_i64(w, lo, hi, dest) == TEXT_NUM_OK;
+}
+
+static bool parse_double(const char *w, double *dest) {
+    return text_parse_f64(w, -HUGE_VAL, HUGE_VAL, dest) == TEXT_NUM_OK;
+}
+
+/* Words of a line; -1 if there are more than max (never a silent cut). */
+static int split(char *line, char **words, int max) {
+    int n = 0;
+    for (char *t = strtok(line, " \t"); t; t = strtok(NULL, " \t")) {
+        if (n == max) return -1;
+        words[n++] = t;
+    }
+    return n;
+}
+
+static bool token_word_ok(const char *w) {
+    return strlen(w) > 0 && strlen(w) < 32;
+}
+
+/* One action from words; used for set-up lines and for each solution step. */
+static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char *rest) {
+    const char *k = w[0];
+    Lesson_Action *a = NULL;
+    int64_t v;
+    double f;
+#define NEED(count, usage)                                                                         \
+    do {                                                                                           \
+        if (nw != (count)) return lesson_fail(p, line, "%s: expected '%s'", k, usage), false;      \
+    } while (0)
+    if (!strcmp(k, "scene")) {
+        NEED(2, "scene FILE");
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_SCENE;
+        if (strlen(w[1]) >= sizeof a->text || strchr(w[1], '/'))
+            return lesson_fail(p, line, "scene: '%s' must be a file name in assets/scenes", w[1]),
+                   false;
+        snprintf(a->text, sizeof a->text, "%s", w[1]);
+    } else if (!strcmp(k, "tokens")) {
+        if (nw < 2) return lesson_fail(p, line, "tokens: expected 'tokens WORD…'"), false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_TOKENS;
+        if (strlen(rest) >= sizeof a->text)
+            return lesson_fail(p, line, "tokens: at most %d characters", (int)sizeof a->text - 1),
+                   false;
+        snprintf(a->text, sizeof a->text, "%s", rest);
+    } else if (!strcmp(k, "dk") || !strcmp(k, "dv") || !strcmp(k, "d") || !strcmp(k, "seed")) {
+        NEED(2, "dk N");
+        int64_t hi = !strcmp(k, "d")      ? ATTN_MAX_D
+                     : !strcmp(k, "seed") ? (int64_t)ATTN_MAX_SEED
+                                          : ATTN_MAX_DK;
+        int64_t lo = !strcmp(k, "seed") ? 0 : 1;
+        if (!parse_long(w[1], lo, hi, &v))
+            return lesson_fail(p, line, "%s: '%s' is not a whole number from %lld to %lld", k, w[1],
+                               (long long)lo, (long long)hi),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = !strcmp(k, "dk")   ? ACT_DK
+                  : !strcmp(k, "dv") ? ACT_DV
+                  : !strcmp(k, "d")  ? ACT_D
+                                     : ACT_SEED;
+        if (a->kind == ACT_SEED)
+            a->seed = (uint32_t)v;
+        else
+            a->i = (int)v;
+    } else if (!strcmp(k, "scale")) {
+        NEED(2, "scale on|off");
+        if (strcmp(w[1], "on") && strcmp(w[1], "off"))
+            return lesson_fail(p, line, "scale: expected 'on' or 'off', not '%s'", w[1]), false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_SCALE;
+        a->i = !strcmp(w[1], "on");
+    } else if (!strcmp(k, "pos")) {
+        if (nw < 2 || nw > 3)
+            return lesson_fail(p, line, "pos: expected 'pos none' or 'pos sin [STRENGTH]'"), false;
+        Pos_Mode mode;
+        if (!pos_mode_parse(w[1], &mode))
+            return lesson_fail(p, line, "pos: expected 'none' or 'sin', not '%s'", w[1]), false;
+        f = 1.0;
+        if (nw == 3 && (!parse_double(w[2], &f) || f < 0 || f > ATTN_MAX_POS_STRENGTH))
+            return lesson_fail(p, line, "pos: strength '%s' is not a number from 0 to %g", w[2],
+                               ATTN_MAX_POS_STRENGTH),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_POS;
+        a->i = mode;
+        a->x = (float)f;
+    } else if (!strcmp(k, "view")) {
+        NEED(2, "view explorer|scaling|permutation");
+        View vi;
+        if (!view_parse(w[1], &vi))
+            return lesson_fail(p, line, "view: '%s' is not one of explorer, scaling, permutation",
+                               w[1]),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_VIEW;
+        a->i = vi;
+    } else if (!strcmp(k, "order")) {
+        if (nw < 2 || nw - 1 > LESSON_MAX_ORDER)
+            return lesson_fail(p, line, "order: expected 1 to %d token positions",
+                               LESSON_MAX_ORDER),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_ORDER;
+        a->n = nw - 1;
+        for (int t = 0; t < a->n; t++) {
+            if (!parse_long(w[t + 1], 0, LESSON_MAX_ORDER - 1, &v))
+                return lesson_fail(p, line, "order: '%s' is not a token position", w[t + 1]), false;
+            a->order[t] = (int)v;
+        }
+        char why[120];
+        if (!perm_validate(a->order, a->n, why, sizeof why))
+            return lesson_fail(p, line, "order: not a permutation: %s", why), false;
+    } else if (!strcmp(k, "select")) {
+        NEED(2, "select TOKEN");
+        if (!token_word_ok(w[1]))
+            return lesson_fail(p, line, "select: bad token '%s'", w[1]), false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_SELECT;
+        snprintf(a->text, sizeof a->text, "%s", w[1]);
+    } else if (!strcmp(k, "move")) {
+        NEED(4, "move TOKEN X Y");
+        double x, y;
+        if (!parse_double(w[2], &x) || !parse_double(w[3], &y) || fabs(x) > ATTN_MAX_ABS_X ||
+            fabs(y) > ATTN_MAX_ABS_X)
+            return lesson_fail(p, line, "move: '%s %s' are not two numbers within ±%g", w[2], w[3],
+                               ATTN_MAX_ABS_X),
+                   false;
+        if (!token_word_ok(w[1])) return lesson_fail(p, line, "move: bad token '%s'", w[1]), false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_MOVE;
+        snprintf(a->text, sizeof a->text, "%s", w[1]);
+        a->x = (float)x;
+        a->y = (float)y;
+    } else if (!strcmp(k, "reverse") || !strcmp(k, "shuffle") || !strcmp(k, "restore")) {
+        NEED(1, k);
+        if (!(a = new_action(p, line))) return false;
+        a->kind = !strcmp(k, "reverse")   ? ACT_REVERSE
+                  : !strcmp(k, "shuffle") ? ACT_SHUFFLE
+                                          : ACT_RESTORE;
+    } else if (!strcmp(k, "rotate")) {
+        if (nw > 2) return lesson_fail(p, line, "rotate: expected 'rotate [K]'"), false;
+        v = 1;
+        if (nw == 2 && !parse_long(w[1], -LESSON_MAX_ORDER, LESSON_MAX_ORDER, &v))
+            return lesson_fail(p, line, "rotate: '%s' is not a whole number", w[1]), false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_ROTATE;
+        a->i = (int)v;
+    } else if (!strcmp(k, "highlight")) {
+        NEED(2, "highlight PANEL");
+        bool known = false;
+        for (size_t t = 0; t < sizeof panel_names / sizeof *panel_names; t++)
+            known |= !strcmp(w[1], panel_names[t]);
+        if (!known)
+            return lesson_fail(
+                       p, line,
+                       "highlight: unknown panel '%s' (plane, controls, S, A, Q, K, V, query, …)",
+                       w[1]),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->kind = ACT_HIGHLIGHT;
+        snprintf(a->text, sizeof a->text, "%s", w[1]);
+    } else {
+        return lesson_fail(p, line, "unknown directive '%s'", k), false;
+    }
+#undef NEED
+    return true;
+}
+
+static bool parse_cmp(const char *w, Cmp *c) {
+    static const char *const ops[] = {">", ">=", "<", "<=", "="};
+    for (int k = 0; k < 5; k++)
+        if (!strcmp(w, ops[k])) {
+            *c = (Cmp)k;
+            return true;
+        }
+    return false;
+}
+
+/* One condition from words w[0..nw). */
+static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
+    memset(c, 0, sizeof *c);
+    const char *k = w[0];
+    if (!strcmp(k, "weight") || !strcmp(k, "score")) {
+        if (nw != 5)
+            return lesson_fail(p, line, "goal: expected '%s QUERY KEY > NUMBER'", k), false;
+        c->kind = !strcmp(k, "weight") ? COND_WEIGHT : COND_SCORE;
+        if (!token_word_ok(w[1]) || !token_word_ok(w[2]))
+            return lesson_fail(p, line, "goal: bad token"), false;
+        snprintf(c->a, sizeof c->a, "%s", w[1]);
+        snprintf(c->b, sizeof c->b, "%s", w[2]);
+        if (!parse_cmp(w[3], &c->cmp))
+            return lesson_fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]),
+                   false;
+        if (!parse_double(w[4], &c->value))
+            return lesson_fail(p, line, "goal: '%s' is not a number", w[4]), false;
+    } else if (!strcmp(k, "x")) {
+        int64_t axis;
+        if (nw != 5 || !token_word_ok(w[1]) || !parse_long(w[2], 0, ATTN_MAX_D - 1, &axis))
+            return lesson_fail(p, line, "goal: expected 'x TOKEN COORDINATE > NUMBER'"), false;
+        c->kind = COND_X;
+        snprintf(c->a, sizeof c->a, "%s", w[1]);
+        c->i = (int)axis;
+        if (!parse_cmp(w[3], &c->cmp))
+            return lesson_fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]),
+                   false;
+        if (!parse_double(w[4], &c->value))
+            return lesson_fail(p, line, "goal: '%s' is not a number", w[4]), false;
+    } else if (!strcmp(k, "d") || !strcmp(k, "n")) {
+        if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
+        c->kind = !strcmp(k, "d") ? COND_D : COND_N;
+        if (!parse_cmp(w[1], &c->cmp))
+            return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
+        if (!parse_double(w[2], &c->value))
+            return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
+    } else if (!strcmp(k, "dk") || !strcmp(k, "dv") || !strcmp(k, "mean-max") ||
+               !strcmp(k, "mean-entropy") || !strcmp(k, "perm-diff")) {
+        if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
+        c->kind = !strcmp(k, "dk")             ? COND_DK
+                  : !strcmp(k, "dv")           ? COND_DV
+                  : !strcmp(k, "mean-max")     ? COND_MEAN_MAX
+                  : !strcmp(k, "mean-entropy") ? COND_MEAN_ENTROPY
+                                               : COND_PERM_DIFF;
+        if (!parse_cmp(w[1], &c->cmp))
+            return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
+        if (!parse_double(w[2], &c->value))
+            return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
+    } else if (!strcmp(k, "scale")) {
+        if (nw != 2 || (strcmp(w[1], "on") && strcmp(w[1], "off")))
+            return lesson_fail(p, line, "goal: expected 'scale on' or 'scale off'"), false;
+        c->kind = COND_SCALE;
+        c->i = !strcmp(w[1], "on");
+    } else if (!strcmp(k, "pos")) {
+        Pos_Mode m;
+        if (nw != 2 || !pos_mode_parse(w[1], &m))
+            return lesson_fail(p, line, "goal: expected 'pos none' or 'pos sin'"), false;
+        c->kind = COND_POS;
+        c->i = m;
+    } else if (!strcmp(k, "view")) {
+        View vi = VIEW_EXPLORER;
+        if (nw != 2 || !view_parse(w[1], &vi))
+            return lesson_fail(p, line, "goal: expected 'view explorer|scaling|permutation'"),
+                   false;
+        c->kind = COND_VIEW;
+        c->i = vi;
+    } else if (!strcmp(k, "order")) {
+        static const char *const o[3] = {"reversed", "original", "changed"};
+        int oi = 0;
+        while (nw == 2 && oi < 3 && strcmp(w[1], o[oi])) oi++;
+        if (nw != 2 || oi == 3)
+            return lesson_fail(p, line, "goal: expected 'order reversed|original|changed'"), false;
+        c->kind = COND_ORDER;
+        c->i = oi;
+    } else if (!strcmp(k, "selected")) {
+        if (nw != 2 || !token_word_ok(w[1]))
+            return lesson_fail(p, line, "goal: expected 'selected TOKEN'"), false;
+        c->kind = COND_SELECTED;
+        snprintf(c->a, sizeof c->a, "%s", w[1]);
+    } else {
+        return lesson_fail(p, line, "goal: unknown condition '%s'", k), false;
+    }
+    return true;
+}
+
+void lesson_directive_line(Lesson_Parse *p, int line, char *text) {
+    /* strip comments and surrounding space */
+    char *hash = strchr(text, '#');
+    if (hash && (hash == text || isspace((unsigned char)hash[-1])) &&
+        !isdigit((unsigned char)hash[1]))
+        *hash = '\0';
+    while (*text && isspace((unsigned char)*text)) text++;
+    size_t n = strlen(text);
+    while (n && isspace((unsigned char)text[n - 1])) text[--n] = '\0';
+    if (!n) return;
+    Lesson *l = p->l;
+    char *words[LESSON_MAX_WORDS];
+    char *kw_end = text + strcspn(text, " \t");
+    const char *rest = kw_end + strspn(kw_end, " \t");
+    if (!strncmp(text, "goal", 4) && (text[4] == ' ' || text[4] == '\t')) {
+        if (p->cur_step < 0) {
+            lesson_fail(p, line, "goals belong to a step: put them after a '## Step' heading");
+            return;
+        }
+        if (p->open_goal && p->open_goal->sol_count == 0) {
+            lesson_fail(p, p->open_goal->line, "goal has no 'solution' line");
+            return;
+        }
+        Lesson_Step *st = &l->steps[p->cur_step];
+        if (st->goal_count == LESSON_MAX_GOALS) {
+            lesson_fail(p, line, "more than %d goals in one step", LESSON_MAX_GOALS);
+            return;
+        }
+        Lesson_Goal *g = &st->goals[st->goal_count++];
+        memset(g, 0, sizeof *g);
+        g->line = line;
+        char body[LESSON_MAX_LINE + 1];
+        snprintf(body, sizeof body, "%s", rest);
+        char *colon = strstr(body, " : ");
+        if (colon) {
+            *colon = '\0';
+            if (strlen(colon + 3) >= sizeof g->label) {
+                lesson_fail(p, line, "goal: the text after ' : ' is longer than %d bytes",
+                            (int)sizeof g->label - 1);
+                return;
+            }
+            snprintf(g->label, sizeof g->label, "%s", colon + 3);
+        }
+        /* conditions joined by 'and' */
+        char *cursor = body;
+        while (cursor && !p->failed) {
+            char *and = strstr(cursor, " and ");
+            if (and) *and = '\0';
+            char *w[8];
+            int nw = split(cursor, w, 8);
+            if (nw < 0) {
+                lesson_fail(p, line, "goal: a condition has more than 8 words");
+                return;
+            }
+            if (nw == 0) {
+                lesson_fail(p, line, "goal: empty condition");
+                return;
+            }
+            if (g->cond_count == LESSON_MAX_CONDS) {
+                lesson_fail(p, line, "goal: at most %d conditions", LESSON_MAX_CONDS);
+                return;
+            }
+            if (!parse_cond(p, line, w, nw, &g->conds[g->cond_count])) return;
+            g->cond_count++;
+            cursor = and? and+5 : NULL;
+        }
+        g->sol_first = l->action_count;
+        p->open_goal = g;
+        return;
+    }
+    if (!strncmp(text, "solution", 8) && (text[8] == ' ' || text[8] == '\t' || text[8] == '\0')) {
+        Lesson_Goal *g = p->open_goal;
+        if (!g || g->sol_count) {
+            lesson_fail(p, line, "'solution' needs a 'goal' line before it");
+            return;
+        }
+        g->sol_first = l->action_count;
+        /* actions separated by ';' */
+        for (const char *seg = rest; !p->failed;) {
+            const char *semi = strchr(seg, ';');
+            char piece[LESSON_MAX_LINE + 1];
+            snprintf(piece, sizeof piece, "%.*s", (int)(semi ? (size_t)(semi - seg) : strlen(seg)),
+                     seg);
+            char *pw = piece;
+            while (*pw && isspace((unsigned char)*pw)) pw++;
+            char *after = pw + strcspn(pw, " \t");
+            char rest_copy[LESSON_MAX_LINE + 1];
+            snprintf(rest_copy, sizeof rest_copy, "%s", after + strspn(after, " \t"));
+            rest_copy[strcspn(rest_copy, "\r\n")] = '\0';
+            char *w[LESSON_MAX_WORDS];
+            int nw = split(pw, w, LESSON_MAX_WORDS);
+            if (nw < 0) {
+                lesson_fail(p, line, "solution: an action has more than %d words",
+                            LESSON_MAX_WORDS);
+                return;
+            }
+            if (nw > 0) {
+                if (!strcmp(w[0], "highlight") || !strcmp(w[0], "scene")) {
+                    lesson_fail(p, line, "solution: '%s' is not something a student does", w[0]);
+                    return;
+                }
+                if (!parse_action(p, line, w, nw, rest_copy)) return;
+                g->sol_count++;
+            }
+            if (!semi) break;
+            seg = semi + 1;
+        }
+        if (g->sol_count == 0 && !p->failed) lesson_fail(p, line, "solution: no actions");
+        return;
+    }
+    char rest_copy[LESSON_MAX_LINE + 1];
+    snprintf(rest_copy, sizeof rest_copy, "%s", rest);
+    int nw = split(text, words, LESSON_MAX_WORDS);
+    if (nw < 0) {
+        lesson_fail(p, line, "more than %d words on one line", LESSON_MAX_WORDS);
+        return;
+    }
+    int before = l->action_count;
+    if (!parse_action(p, line, words, nw, rest_copy)) return;
+    if (p->open_goal && p->open_goal->sol_count == 0) {
+        lesson_fail(p, p->open_goal->line, "goal has no 'solution' line");
+        return;
+    }
+    /* set-up: before the first step for the lesson, else for the step */
+    if (p->cur_step < 0) {
+        if (l->setup_count == 0) l->setup_first = before;
+        if (l->setup_first + l->setup_count != before) {
+            lesson_fail(p, line, "the lesson's set-up must be one block before the first step");
+            return;
+        }
+        l->setup_count++;
+    } else {
+        Lesson_Step *st = &l->steps[p->cur_step];
+        if (st->act_count == 0) st->act_first = before;
+        if (st->act_first + st->act_count != before) {
+            lesson_fail(p, line, "put a step's set-up before its goals");
+            return;
+        }
+        st->act_count++;
+    }
+}

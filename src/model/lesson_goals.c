@@ -1,0 +1,180 @@
+/* Goals checked against the live state; see lesson_goals.h. */
+#include "lesson_goals.h"
+
+#include "../core/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool compare(double v, Cmp c, double want) {
+    switch (c) {
+    case CMP_GT:
+        return v > want;
+    case CMP_GE:
+        return v >= want;
+    case CMP_LT:
+        return v < want;
+    case CMP_LE:
+        return v <= want;
+    case CMP_EQ:
+        return fabs(v - want) <= 1e-9 * fmax(1, fabs(want));
+    }
+    return false;
+}
+
+int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t errsz) {
+    Model *m = env->m;
+    if (!model_update(m)) return -1;
+    const Scene *s = &m->scene;
+    const Attn *a = &m->derived.attn;
+    int n = s->n;
+    bool all = true;
+    for (int k = 0; k < g->cond_count; k++) {
+        const Lesson_Cond *c = &g->conds[k];
+        bool ok = false;
+        switch (c->kind) {
+        case COND_WEIGHT:
+        case COND_SCORE:
+        case COND_SELECTED: {
+            int i = lesson_find_token(s, c->a),
+                j = c->kind == COND_SELECTED ? 0 : lesson_find_token(s, c->b);
+            if (i < 0 || j < 0) {
+                snprintf(err, errsz, "goal: no token '%s' in the scene at this step",
+                         i < 0 ? c->a : c->b);
+                return -1;
+            }
+            if (c->kind == COND_SELECTED)
+                ok = env->selected == i;
+            else
+                ok = compare(c->kind == COND_WEIGHT ? a->A[i * n + j] : a->S[i * n + j], c->cmp,
+                             c->value);
+            break;
+        }
+        case COND_X: {
+            int i = lesson_find_token(s, c->a);
+            if (i < 0) {
+                snprintf(err, errsz, "goal: no token '%s' in the scene at this step", c->a);
+                return -1;
+            }
+            if (c->i >= s->d) {
+                snprintf(err, errsz, "goal: x[%d] does not exist when d = %d", c->i, s->d);
+                return -1;
+            }
+            ok = compare(s->X[i * s->d + c->i], c->cmp, c->value);
+            break;
+        }
+        case COND_D:
+            ok = compare(s->d, c->cmp, c->value);
+            break;
+        case COND_N:
+            ok = compare(s->n, c->cmp, c->value);
+            break;
+        case COND_DK:
+            ok = compare(s->d_k, c->cmp, c->value);
+            break;
+        case COND_DV:
+            ok = compare(s->d_v, c->cmp, c->value);
+            break;
+        case COND_SCALE:
+            ok = s->scaled == (c->i != 0);
+            break;
+        case COND_POS:
+            ok = (int)s->pos == c->i;
+            break;
+        case COND_VIEW:
+            ok = env->view == c->i;
+            break;
+        case COND_MEAN_MAX:
+        case COND_MEAN_ENTROPY: {
+            double sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += c->kind == COND_MEAN_MAX ? stats_row_max(&a->A[i * n], n)
+                                                : stats_row_entropy(&a->A[i * n], n);
+            ok = compare(sum / n, c->cmp, c->value);
+            break;
+        }
+        case COND_ORDER: {
+            bool original = true, reversed = true;
+            for (int i = 0; i < n; i++) {
+                original &= s->origin[i] == i;
+                reversed &= s->origin[i] == n - 1 - i;
+            }
+            ok = c->i == ORDER_REVERSED ? reversed : c->i == ORDER_ORIGINAL ? original : !original;
+            break;
+        }
+        case COND_PERM_DIFF:
+            if (!labs_permutation(&m->labs, s, &m->derived)) return -1;
+            ok = compare(m->labs.perm.max_diff_O, c->cmp, c->value);
+            break;
+        }
+        all &= ok;
+    }
+    return all ? 1 : 0;
+}
+
+void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
+    if (g->label[0]) {
+        snprintf(buf, size, "%s", g->label);
+        return;
+    }
+    static const char *const ops[] = {">", "≥", "<", "≤", "="};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < g->cond_count && used < size; k++) {
+        const Lesson_Cond *c = &g->conds[k];
+        char one[160];
+        switch (c->kind) {
+        case COND_WEIGHT:
+            snprintf(one, sizeof one, "a(%s → %s) %s %g", c->a, c->b, ops[c->cmp], c->value);
+            break;
+        case COND_SCORE:
+            snprintf(one, sizeof one, "s(%s → %s) %s %g", c->a, c->b, ops[c->cmp], c->value);
+            break;
+        case COND_DK:
+            snprintf(one, sizeof one, "d_k %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_DV:
+            snprintf(one, sizeof one, "d_v %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_SCALE:
+            snprintf(one, sizeof one, "scaling %s", c->i ? "on" : "off");
+            break;
+        case COND_POS:
+            snprintf(one, sizeof one, "positions %s", c->i ? "on" : "off");
+            break;
+        case COND_VIEW:
+            snprintf(one, sizeof one, "open the %s view", view_name((View)c->i));
+            break;
+        case COND_MEAN_MAX:
+            snprintf(one, sizeof one, "mean max weight %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_MEAN_ENTROPY:
+            snprintf(one, sizeof one, "mean entropy %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_ORDER:
+            snprintf(one, sizeof one, "order %s",
+                     c->i == 0   ? "reversed"
+                     : c->i == 1 ? "original"
+                                 : "changed");
+            break;
+        case COND_PERM_DIFF:
+            snprintf(one, sizeof one, "max |Attention(PX) − P·Attention(X)| %s %g", ops[c->cmp],
+                     c->value);
+            break;
+        case COND_SELECTED:
+            snprintf(one, sizeof one, "select %s", c->a);
+            break;
+        case COND_X:
+            snprintf(one, sizeof one, "x[%d] of %s %s %g", c->i, c->a, ops[c->cmp], c->value);
+            break;
+        case COND_D:
+            snprintf(one, sizeof one, "d %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_N:
+            snprintf(one, sizeof one, "n %s %g", ops[c->cmp], c->value);
+            break;
+        }
+        used += (size_t)snprintf(buf + used, size - used, k ? " and %s" : "%s", one);
+    }
+}

@@ -1,0 +1,21 @@
+/* The list of lessons the menu offers: one entry per *.md file of a
+ * folder, by file name. A file that does not load stays listed, with its
+ * error, so the menu can show it greyed out: one bad file never stops the
+ * app. Filled by platform/lesson_scan.h (reading folders is the platform's
+ * job); read by the lesson menu and --check-lessons.
+ */
+#ifndef ATTN_LESSON_INDEX_H
+#define ATTN_LESSON_INDEX_H
+
+#include "lesson.h"
+
+typedef struct Lesson_Index {
+    int count;
+    int broken;  /* how many entries have an error */
+    int skipped; /* *.md files past LESSON_INDEX_MAX, not listed */
+    char path[LESSON_INDEX_MAX][512];
+    char title[LESSON_INDEX_MAX][128];
+    char error[LESSON_INDEX_MAX][400]; /* "" when the lesson loads */
+} Lesson_Index;
+
+#endif

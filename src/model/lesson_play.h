@@ -1,0 +1,26 @@
+/* Playing a lesson: its set-up and solution actions applied to the model.
+ *
+ *   bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env,
+ *                     char *err, size_t errsz)    run actions [first, first + count)
+ *   int lesson_find_token(const Scene *s, const char *ref)
+ *       "#3" is position 3, a word its first occurrence (ASCII case ignored); -1 if none
+ */
+#ifndef ATTN_LESSON_PLAY_H
+#define ATTN_LESSON_PLAY_H
+
+#include "lesson.h"
+
+/* What lesson actions and goals act on: the model plus the two pieces of
+ * view state a lesson can set (which view, which query) and its highlight. */
+typedef struct Lesson_Env {
+    Model *m;
+    const char *data_dir; /* scenes are read from data_dir/assets/scenes */
+    int view;
+    int selected;
+    char highlight[32];
+} Lesson_Env;
+
+bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz);
+int lesson_find_token(const Scene *s, const char *ref);
+
+#endif

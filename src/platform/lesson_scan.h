@@ -1,0 +1,14 @@
+/* Scanning a folder for lessons (for the menu and --check-lessons).
+ *
+ *   bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz)
+ *       every *.md but README.md, sorted by name, each parsed with
+ *       lesson_load; false only if the folder cannot be read
+ */
+#ifndef ATTN_LESSON_SCAN_H
+#define ATTN_LESSON_SCAN_H
+
+#include "../model/lesson_index.h"
+
+bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz);
+
+#endif
