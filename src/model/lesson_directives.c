@@ -76,58 +76,121 @@ static bool token_word_ok(const char *w) {
 }
 
 /* One action from words; used for set-up lines and for each solution step. */
+/* Every directive keyword, once: what it makes and how it is written.
+ * lessons/README.md documents exactly these (a test holds the two together);
+ * goal and solution are the two keywords that are not actions. */
+static const Lesson_Keyword action_keywords[] = {
+    {"scene", ACT_SCENE, "scene FILE"},
+    {"tokens", ACT_TOKENS, "tokens WORD…"},
+    {"dk", ACT_DK, "dk N"},
+    {"dv", ACT_DV, "dv N"},
+    {"d", ACT_D, "d N"},
+    {"seed", ACT_SEED, "seed N"},
+    {"scale", ACT_SCALE, "scale on|off"},
+    {"pos", ACT_POS, "pos none|sin [STRENGTH]"},
+    {"view", ACT_VIEW, "view explorer|scaling|permutation"},
+    {"order", ACT_ORDER, "order I0 I1 …"},
+    {"reverse", ACT_REVERSE, "reverse"},
+    {"shuffle", ACT_SHUFFLE, "shuffle"},
+    {"rotate", ACT_ROTATE, "rotate [K]"},
+    {"restore", ACT_RESTORE, "restore"},
+    {"select", ACT_SELECT, "select TOKEN"},
+    {"move", ACT_MOVE, "move TOKEN X Y"},
+    {"highlight", ACT_HIGHLIGHT, "highlight PANEL"},
+    {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
+    {"solution", -1, "solution ACTION; ACTION; …"},
+};
+
+static const Lesson_Keyword cond_keywords[] = {
+    {"weight", COND_WEIGHT, "weight Q K CMP NUMBER"},
+    {"score", COND_SCORE, "score Q K CMP NUMBER"},
+    {"x", COND_X, "x TOKEN C CMP NUMBER"},
+    {"dk", COND_DK, "dk CMP N"},
+    {"dv", COND_DV, "dv CMP N"},
+    {"d", COND_D, "d CMP N"},
+    {"n", COND_N, "n CMP N"},
+    {"scale", COND_SCALE, "scale on|off"},
+    {"pos", COND_POS, "pos none|sin"},
+    {"view", COND_VIEW, "view NAME"},
+    {"mean-max", COND_MEAN_MAX, "mean-max CMP NUMBER"},
+    {"mean-entropy", COND_MEAN_ENTROPY, "mean-entropy CMP NUMBER"},
+    {"order", COND_ORDER, "order reversed|original|changed"},
+    {"perm-diff", COND_PERM_DIFF, "perm-diff CMP NUMBER"},
+    {"selected", COND_SELECTED, "selected TOKEN"},
+};
+
+#define COUNT(a) ((int)(sizeof a / sizeof *a))
+
+const Lesson_Keyword *lesson_keywords(Lesson_Keyword_Table table, int *count) {
+    *count = table == LESSON_KEYWORDS_ACTIONS ? COUNT(action_keywords) : COUNT(cond_keywords);
+    return table == LESSON_KEYWORDS_ACTIONS ? action_keywords : cond_keywords;
+}
+
+static const Lesson_Keyword *keyword_find(const Lesson_Keyword *table, int count,
+                                          const char *word) {
+    for (int k = 0; k < count; k++)
+        if (!strcmp(table[k].name, word)) return &table[k];
+    return NULL;
+}
+
+/* One action from words; used for set-up lines and for each solution step. */
 static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char *rest) {
     const char *k = w[0];
+    const Lesson_Keyword *kw = keyword_find(action_keywords, COUNT(action_keywords), k);
+    if (!kw || kw->kind < 0) return lesson_fail(p, line, "unknown directive '%s'", k), false;
     Lesson_Action *a = NULL;
     int64_t v;
     double f;
-#define NEED(count, usage)                                                                         \
+#define NEED(count)                                                                                \
     do {                                                                                           \
-        if (nw != (count)) return lesson_fail(p, line, "%s: expected '%s'", k, usage), false;      \
+        if (nw != (count)) return lesson_fail(p, line, "%s: expected '%s'", k, kw->usage), false;  \
     } while (0)
-    if (!strcmp(k, "scene")) {
-        NEED(2, "scene FILE");
+    switch ((Action_Kind)kw->kind) {
+    case ACT_SCENE:
+        NEED(2);
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_SCENE;
         if (strlen(w[1]) >= sizeof a->text || strchr(w[1], '/'))
             return lesson_fail(p, line, "scene: '%s' must be a file name in assets/scenes", w[1]),
                    false;
         snprintf(a->text, sizeof a->text, "%s", w[1]);
-    } else if (!strcmp(k, "tokens")) {
-        if (nw < 2) return lesson_fail(p, line, "tokens: expected 'tokens WORD…'"), false;
+        break;
+    case ACT_TOKENS:
+        if (nw < 2) return lesson_fail(p, line, "tokens: expected '%s'", kw->usage), false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_TOKENS;
         if (strlen(rest) >= sizeof a->text)
             return lesson_fail(p, line, "tokens: at most %d characters", (int)sizeof a->text - 1),
                    false;
         snprintf(a->text, sizeof a->text, "%s", rest);
-    } else if (!strcmp(k, "dk") || !strcmp(k, "dv") || !strcmp(k, "d") || !strcmp(k, "seed")) {
-        NEED(2, "dk N");
-        int64_t hi = !strcmp(k, "d")      ? ATTN_MAX_D
-                     : !strcmp(k, "seed") ? (int64_t)ATTN_MAX_SEED
-                                          : ATTN_MAX_DK;
-        int64_t lo = !strcmp(k, "seed") ? 0 : 1;
+        break;
+    case ACT_DK:
+    case ACT_DV:
+    case ACT_D:
+    case ACT_SEED: {
+        NEED(2);
+        int64_t hi = kw->kind == ACT_D      ? ATTN_MAX_D
+                     : kw->kind == ACT_SEED ? (int64_t)ATTN_MAX_SEED
+                     : kw->kind == ACT_DV   ? ATTN_MAX_DV
+                                            : ATTN_MAX_DK;
+        int64_t lo = kw->kind == ACT_SEED ? 0 : 1;
         if (!parse_long(w[1], lo, hi, &v))
             return lesson_fail(p, line, "%s: '%s' is not a whole number from %lld to %lld", k, w[1],
                                (long long)lo, (long long)hi),
                    false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = !strcmp(k, "dk")   ? ACT_DK
-                  : !strcmp(k, "dv") ? ACT_DV
-                  : !strcmp(k, "d")  ? ACT_D
-                                     : ACT_SEED;
-        if (a->kind == ACT_SEED)
+        if (kw->kind == ACT_SEED)
             a->seed = (uint32_t)v;
         else
             a->i = (int)v;
-    } else if (!strcmp(k, "scale")) {
-        NEED(2, "scale on|off");
+        break;
+    }
+    case ACT_SCALE:
+        NEED(2);
         if (strcmp(w[1], "on") && strcmp(w[1], "off"))
             return lesson_fail(p, line, "scale: expected 'on' or 'off', not '%s'", w[1]), false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_SCALE;
         a->i = !strcmp(w[1], "on");
-    } else if (!strcmp(k, "pos")) {
+        break;
+    case ACT_POS: {
         if (nw < 2 || nw > 3)
             return lesson_fail(p, line, "pos: expected 'pos none' or 'pos sin [STRENGTH]'"), false;
         Pos_Mode mode;
@@ -139,26 +202,26 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
                                ATTN_MAX_POS_STRENGTH),
                    false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_POS;
         a->i = mode;
         a->x = (float)f;
-    } else if (!strcmp(k, "view")) {
-        NEED(2, "view explorer|scaling|permutation");
+        break;
+    }
+    case ACT_VIEW: {
+        NEED(2);
         View vi;
         if (!view_parse(w[1], &vi))
-            return lesson_fail(p, line, "view: '%s' is not one of explorer, scaling, permutation",
-                               w[1]),
+            return lesson_fail(p, line, "view: '%s' is not one of %s", w[1], view_names_list()),
                    false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_VIEW;
         a->i = vi;
-    } else if (!strcmp(k, "order")) {
+        break;
+    }
+    case ACT_ORDER: {
         if (nw < 2 || nw - 1 > LESSON_MAX_ORDER)
             return lesson_fail(p, line, "order: expected 1 to %d token positions",
                                LESSON_MAX_ORDER),
                    false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_ORDER;
         a->n = nw - 1;
         for (int t = 0; t < a->n; t++) {
             if (!parse_long(w[t + 1], 0, LESSON_MAX_ORDER - 1, &v))
@@ -168,15 +231,17 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         char why[120];
         if (!perm_validate(a->order, a->n, why, sizeof why))
             return lesson_fail(p, line, "order: not a permutation: %s", why), false;
-    } else if (!strcmp(k, "select")) {
-        NEED(2, "select TOKEN");
+        break;
+    }
+    case ACT_SELECT:
+        NEED(2);
         if (!token_word_ok(w[1]))
             return lesson_fail(p, line, "select: bad token '%s'", w[1]), false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_SELECT;
         snprintf(a->text, sizeof a->text, "%s", w[1]);
-    } else if (!strcmp(k, "move")) {
-        NEED(4, "move TOKEN X Y");
+        break;
+    case ACT_MOVE: {
+        NEED(4);
         double x, y;
         if (!parse_double(w[2], &x) || !parse_double(w[3], &y) || fabs(x) > ATTN_MAX_ABS_X ||
             fabs(y) > ATTN_MAX_ABS_X)
@@ -185,26 +250,27 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
                    false;
         if (!token_word_ok(w[1])) return lesson_fail(p, line, "move: bad token '%s'", w[1]), false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_MOVE;
         snprintf(a->text, sizeof a->text, "%s", w[1]);
         a->x = (float)x;
         a->y = (float)y;
-    } else if (!strcmp(k, "reverse") || !strcmp(k, "shuffle") || !strcmp(k, "restore")) {
-        NEED(1, k);
+        break;
+    }
+    case ACT_REVERSE:
+    case ACT_SHUFFLE:
+    case ACT_RESTORE:
+        NEED(1);
         if (!(a = new_action(p, line))) return false;
-        a->kind = !strcmp(k, "reverse")   ? ACT_REVERSE
-                  : !strcmp(k, "shuffle") ? ACT_SHUFFLE
-                                          : ACT_RESTORE;
-    } else if (!strcmp(k, "rotate")) {
-        if (nw > 2) return lesson_fail(p, line, "rotate: expected 'rotate [K]'"), false;
+        break;
+    case ACT_ROTATE:
+        if (nw > 2) return lesson_fail(p, line, "rotate: expected '%s'", kw->usage), false;
         v = 1;
         if (nw == 2 && !parse_long(w[1], -LESSON_MAX_ORDER, LESSON_MAX_ORDER, &v))
             return lesson_fail(p, line, "rotate: '%s' is not a whole number", w[1]), false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_ROTATE;
         a->i = (int)v;
-    } else if (!strcmp(k, "highlight")) {
-        NEED(2, "highlight PANEL");
+        break;
+    case ACT_HIGHLIGHT: {
+        NEED(2);
         bool known = false;
         for (size_t t = 0; t < sizeof panel_names / sizeof *panel_names; t++)
             known |= !strcmp(w[1], panel_names[t]);
@@ -215,12 +281,12 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
                        w[1]),
                    false;
         if (!(a = new_action(p, line))) return false;
-        a->kind = ACT_HIGHLIGHT;
         snprintf(a->text, sizeof a->text, "%s", w[1]);
-    } else {
-        return lesson_fail(p, line, "unknown directive '%s'", k), false;
+        break;
+    }
     }
 #undef NEED
+    a->kind = (Action_Kind)kw->kind;
     return true;
 }
 
@@ -238,6 +304,8 @@ static bool parse_cmp(const char *w, Cmp *c) {
 static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
     memset(c, 0, sizeof *c);
     const char *k = w[0];
+    if (!keyword_find(cond_keywords, COUNT(cond_keywords), k))
+        return lesson_fail(p, line, "goal: unknown condition '%s'", k), false;
     if (!strcmp(k, "weight") || !strcmp(k, "score")) {
         if (nw != 5)
             return lesson_fail(p, line, "goal: expected '%s QUERY KEY > NUMBER'", k), false;

@@ -4,6 +4,7 @@
 #include "core/fileio.h"
 #include "model/lesson.h"
 #include "model/lesson_check.h"
+#include "model/lesson_directives.h"
 #include "model/lesson_goals.h"
 #include "model/scene_file.h"
 #include "test_util.h"
@@ -246,4 +247,83 @@ Test(lesson, a_byte_order_mark_is_accepted_and_lines_still_count_from_the_top) {
     const char good[] = "\xEF\xBB\xBF# Title\n\n## Step\n\ntext\n";
     cr_assert(lesson_parse(&lesson, good, sizeof good - 1, "bom.md", err, sizeof err), "%s", err);
     cr_assert_str_eq(lesson.title, "Title");
+}
+
+/* ---- the keyword table and lessons/README.md ------------------------------------- */
+
+/* The first words of the backticked forms in column 1 of the README table
+ * under `heading`: "`dk N`, `dv N`" names dk and dv; "`scale on` /
+ * `scale off`" names scale once (" / " separates forms of one keyword). */
+static int readme_keywords(const char *heading, char names[][32], int max) {
+    char path[1024], err[256], *text;
+    size_t len;
+    snprintf(path, sizeof path, "%s/lessons/README.md", test_env("ATTNLAB_DATA"));
+    cr_assert(file_read_all(path, 1 << 20, &text, &len, err, sizeof err), "%s", err);
+    const char *at = strstr(text, heading);
+    cr_assert(at, "no '%s' in lessons/README.md", heading);
+    at = strstr(at, "\n|---");
+    cr_assert(at);
+    at = strchr(at + 1, '\n') + 1;
+    int count = 0;
+    while (*at == '|') {
+        const char *end = strchr(at, '\n');
+        const char *cell_end = strstr(at + 1, " | ");
+        cr_assert(cell_end && cell_end < end);
+        /* column 1, split at ", " into keywords */
+        const char *piece = at + 1;
+        while (piece < cell_end) {
+            const char *tick = memchr(piece, '`', (size_t)(cell_end - piece));
+            if (!tick) break;
+            size_t n = strcspn(tick + 1, " `");
+            cr_assert_lt(count, max);
+            snprintf(names[count++], 32, "%.*s", (int)n, tick + 1);
+            const char *comma = strstr(tick, "`, `");
+            if (!comma || comma > cell_end) break;
+            piece = comma + 3;
+        }
+        at = end + 1;
+    }
+    free(text);
+    return count;
+}
+
+static void same_keywords(Lesson_Keyword_Table table, const char *heading) {
+    char doc[64][32];
+    int nd = readme_keywords(heading, doc, 64), nt;
+    const Lesson_Keyword *kw = lesson_keywords(table, &nt);
+    for (int k = 0; k < nt; k++) {
+        bool found = false;
+        for (int j = 0; j < nd; j++) found |= !strcmp(doc[j], kw[k].name);
+        cr_assert(found, "'%s' (%s) is not documented under '%s' in lessons/README.md", kw[k].name,
+                  kw[k].usage, heading);
+    }
+    for (int j = 0; j < nd; j++) {
+        bool found = false;
+        for (int k = 0; k < nt; k++) found |= !strcmp(doc[j], kw[k].name);
+        cr_assert(found, "lessons/README.md documents '%s' under '%s', which the parser lacks",
+                  doc[j], heading);
+    }
+    cr_assert_eq(nd, nt, "each keyword once: README lists %d, the table %d", nd, nt);
+}
+
+Test(lesson, the_keyword_tables_match_lessons_readme) {
+    same_keywords(LESSON_KEYWORDS_ACTIONS, "## Directives");
+    same_keywords(LESSON_KEYWORDS_CONDITIONS, "### Conditions");
+}
+
+Test(lesson, every_keyword_of_the_table_parses_and_nothing_else_does) {
+    int n;
+    const Lesson_Keyword *kw = lesson_keywords(LESSON_KEYWORDS_ACTIONS, &n);
+    char err[400];
+    for (int k = 0; k < n; k++) {
+        if (kw[k].kind < 0) continue;
+        /* a bare keyword is either complete (reverse) or names its usage */
+        char text[300];
+        snprintf(text, sizeof text, "# T\n\n## S\n\n```attnlab\n%s\n```\n", kw[k].name);
+        if (!lesson_parse(&lesson, text, strlen(text), "kw.md", err, sizeof err))
+            cr_assert(strstr(err, kw[k].name), "%s: %s", kw[k].name, err);
+    }
+    const char text[] = "# T\n\n## S\n\n```attnlab\nfrobnicate 3\n```\n";
+    cr_assert_not(lesson_parse(&lesson, text, sizeof text - 1, "kw.md", err, sizeof err));
+    cr_assert_str_eq(err, "kw.md:6: unknown directive 'frobnicate'");
 }
