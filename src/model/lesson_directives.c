@@ -4,6 +4,7 @@
 #include "../core/perm.h"
 #include "../core/text.h"
 #include "limits.h"
+#include "settings.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -167,11 +168,8 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
     case ACT_D:
     case ACT_SEED: {
         NEED(2);
-        int64_t hi = kw->kind == ACT_D      ? ATTN_MAX_D
-                     : kw->kind == ACT_SEED ? (int64_t)ATTN_MAX_SEED
-                     : kw->kind == ACT_DV   ? ATTN_MAX_DV
-                                            : ATTN_MAX_DK;
-        int64_t lo = kw->kind == ACT_SEED ? 0 : 1;
+        const Setting *st = setting_by_lesson(k); /* the range, from the settings table */
+        int64_t lo = (int64_t)st->min, hi = (int64_t)st->max;
         if (!parse_long(w[1], lo, hi, &v))
             return lesson_fail(p, line, "%s: '%s' is not a whole number from %lld to %lld", k, w[1],
                                (long long)lo, (long long)hi),
@@ -197,9 +195,10 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         if (!pos_mode_parse(w[1], &mode))
             return lesson_fail(p, line, "pos: expected 'none' or 'sin', not '%s'", w[1]), false;
         f = 1.0;
-        if (nw == 3 && (!parse_double(w[2], &f) || f < 0 || f > ATTN_MAX_POS_STRENGTH))
-            return lesson_fail(p, line, "pos: strength '%s' is not a number from 0 to %g", w[2],
-                               ATTN_MAX_POS_STRENGTH),
+        const Setting *strength = setting(SET_POS_STRENGTH);
+        if (nw == 3 && (!parse_double(w[2], &f) || f < strength->min || f > strength->max))
+            return lesson_fail(p, line, "pos: strength '%s' is not a number from %g to %g", w[2],
+                               strength->min, strength->max),
                    false;
         if (!(a = new_action(p, line))) return false;
         a->i = mode;

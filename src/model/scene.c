@@ -2,6 +2,7 @@
 #include "scene.h"
 
 #include "../core/text.h"
+#include "settings.h"
 
 #include "../core/perm.h"
 #include "../core/posenc.h"
@@ -14,14 +15,7 @@
 
 void scene_default(Scene *s) {
     memset(s, 0, sizeof *s);
-    s->n = 0;
-    s->d = 2;
-    s->d_k = 16;
-    s->d_v = 16;
-    s->seed = 1;
-    s->scaled = true;
-    s->pos = POS_NONE;
-    s->pos_strength = 1.0f;
+    for (int k = 0; k < SET_COUNT; k++) setting_set(s, (Setting_Id)k, setting((Setting_Id)k)->def);
 }
 
 bool scene_validate(const Scene *s, char *err, size_t errsz) {

@@ -5,6 +5,7 @@
 #include "../core/fileio.h"
 #include "jsonw.h"
 #include "jsonpos.h"
+#include "settings.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -55,14 +56,14 @@ static bool get_int(Ctx *c, const cJSON *root, const char *key, int lo, int hi, 
     return true;
 }
 
-static const char *const known_keys[] = {"version", "tokens", "d",   "d_k",          "d_v",
-                                         "seed",    "scaled", "pos", "pos_strength", "X"};
+/* Besides the settings (settings.h), a scene holds these. */
+static const char *const other_keys[] = {"version", "tokens", "X"};
 
 static bool check_keys(Ctx *c, const cJSON *root) {
     for (const cJSON *it = root->child; it; it = it->next) {
-        bool known = false;
-        for (size_t k = 0; k < sizeof known_keys / sizeof *known_keys; k++)
-            if (strcmp(it->string, known_keys[k]) == 0) known = true;
+        bool known = setting_by_json(it->string) != NULL;
+        for (size_t k = 0; k < sizeof other_keys / sizeof *other_keys; k++)
+            if (strcmp(it->string, other_keys[k]) == 0) known = true;
         Json_Path p = key_path(it->string);
         if (!known) return fail_at(c, &p, "unknown field \"%s\"", it->string);
         for (const cJSON *o = root->child; o != it; o = o->next)
@@ -132,6 +133,46 @@ static bool read_x(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
     return true;
 }
 
+/* One setting from its key, checked against the settings table. */
+static bool read_setting(Ctx *c, const cJSON *root, const Setting *st, Scene *s) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, st->json);
+    Json_Path p = key_path(st->json);
+    if (!it) {
+        if (!st->required) return true;
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"%s\"",
+                       st->json);
+    }
+    double v;
+    switch (st->type) {
+    case SETTING_BOOL:
+        if (!cJSON_IsBool(it)) return fail_at(c, &p, "\"%s\" must be true or false", st->json);
+        v = cJSON_IsTrue(it);
+        break;
+    case SETTING_POS: {
+        Pos_Mode m;
+        if (!cJSON_IsString(it) || !pos_mode_parse(it->valuestring, &m))
+            return fail_at(c, &p, "\"%s\" must be \"none\" or \"sin\"", st->json);
+        v = m;
+        break;
+    }
+    case SETTING_INT:
+    case SETTING_U32:
+    case SETTING_FLOAT: {
+        if (!cJSON_IsNumber(it)) return fail_at(c, &p, "\"%s\" must be a number", st->json);
+        char lit[48], why[200];
+        json_literal(c->text, &p, lit, sizeof lit);
+        if (!setting_check(st, it->valuedouble, lit, why, sizeof why))
+            return fail_at(c, &p, "%s", why);
+        v = it->valuedouble;
+        break;
+    }
+    default:
+        return fail_at(c, &p, "\"%s\" has an unknown type", st->json);
+    }
+    setting_set(s, st->id, v);
+    return true;
+}
+
 static bool read_scene(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
     if (!cJSON_IsObject(root))
         return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "a scene must be a JSON object");
@@ -140,42 +181,8 @@ static bool read_scene(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) 
     if (!get_int(c, root, "version", SCENE_FILE_VERSION, SCENE_FILE_VERSION, false, &version))
         return false;
     if (!read_tokens(c, root, s)) return false;
-    if (!get_int(c, root, "d", 1, ATTN_MAX_D, true, &s->d)) return false;
-    if (!get_int(c, root, "d_k", 1, ATTN_MAX_DK, true, &s->d_k)) return false;
-    if (!get_int(c, root, "d_v", 1, ATTN_MAX_DV, true, &s->d_v)) return false;
-    /* The seed is 32-bit; JSON numbers (doubles) hold it exactly. */
-    const cJSON *seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
-    Json_Path sp = key_path("seed");
-    if (!seed) return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"seed\"");
-    if (!cJSON_IsNumber(seed) || seed->valuedouble != floor(seed->valuedouble) ||
-        seed->valuedouble < 0 || seed->valuedouble > ATTN_MAX_SEED)
-        return fail_at(c, &sp, "\"seed\" must be a whole number from 0 to %.0f", ATTN_MAX_SEED);
-    s->seed = (uint32_t)seed->valuedouble;
-
-    const cJSON *scaled = cJSON_GetObjectItemCaseSensitive(root, "scaled");
-    if (!scaled)
-        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"scaled\"");
-    Json_Path scp = key_path("scaled");
-    if (!cJSON_IsBool(scaled)) return fail_at(c, &scp, "\"scaled\" must be true or false");
-    s->scaled = cJSON_IsTrue(scaled);
-
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(root, "pos");
-    Json_Path pp = key_path("pos");
-    if (pos && (!cJSON_IsString(pos) || !pos_mode_parse(pos->valuestring, &s->pos)))
-        return fail_at(c, &pp, "\"pos\" must be \"none\" or \"sin\"");
-    const cJSON *strength = cJSON_GetObjectItemCaseSensitive(root, "pos_strength");
-    Json_Path psp = key_path("pos_strength");
-    if (strength) {
-        if (!cJSON_IsNumber(strength) || !isfinite(strength->valuedouble))
-            return fail_at(c, &psp, "\"pos_strength\" must be a number");
-        if (strength->valuedouble < 0 || strength->valuedouble > ATTN_MAX_POS_STRENGTH) {
-            char lit[48];
-            json_literal(c->text, &psp, lit, sizeof lit);
-            return fail_at(c, &psp, "\"pos_strength\" is %s; it must be 0 to %g", lit,
-                           ATTN_MAX_POS_STRENGTH);
-        }
-        s->pos_strength = (float)strength->valuedouble;
-    }
+    for (int k = 0; k < SET_COUNT; k++)
+        if (!read_setting(c, root, setting((Setting_Id)k), s)) return false;
     return read_x(c, root, s, vocab);
 }
 
@@ -240,11 +247,29 @@ void scene_write(const Scene *s, FILE *f) {
         if (i) fputs(", ", f);
         jw_string(f, s->tokens[i]);
     }
-    fprintf(f, "],\n  \"d\": %d,\n  \"d_k\": %d,\n  \"d_v\": %d,\n", s->d, s->d_k, s->d_v);
-    fprintf(f, "  \"seed\": %u,\n  \"scaled\": %s,\n", (unsigned)s->seed,
-            s->scaled ? "true" : "false");
-    fmt_float(s->pos_strength, buf);
-    fprintf(f, "  \"pos\": \"%s\",\n  \"pos_strength\": %s,\n", pos_mode_name(s->pos), buf);
+    fputs("],\n", f);
+    for (int k = 0; k < SET_COUNT; k++) {
+        const Setting *st = setting((Setting_Id)k);
+        double v = setting_get(s, st->id);
+        fprintf(f, "  \"%s\": ", st->json);
+        switch (st->type) {
+        case SETTING_INT:
+        case SETTING_U32:
+            fprintf(f, "%.0f", v);
+            break;
+        case SETTING_FLOAT:
+            fmt_float((float)v, buf);
+            fputs(buf, f);
+            break;
+        case SETTING_BOOL:
+            fputs(v != 0 ? "true" : "false", f);
+            break;
+        case SETTING_POS:
+            fprintf(f, "\"%s\"", pos_mode_name((Pos_Mode)(int)v));
+            break;
+        }
+        fputs(",\n", f);
+    }
     fputs("  \"X\": ", f);
     jw_matrix(f, s->X, s->n, s->d, "  ");
     fputs("\n}\n", f);

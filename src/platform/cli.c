@@ -13,21 +13,40 @@
 #define CLI_MIN_SIZE 16
 #define CLI_MAX_SIZE 16384
 
+/* "  --dk N                query/key width d_k (1 to 1024)", from the table */
+static void usage_setting(FILE *f, const Setting *st) {
+    char left[40];
+    switch (st->type) {
+    case SETTING_BOOL:
+        snprintf(left, sizeof left, "%s", st->cli);
+        fprintf(f, "  %-22s%s\n", left, st->help);
+        return;
+    case SETTING_POS:
+        snprintf(left, sizeof left, "%s none|sin", st->cli);
+        fprintf(f, "  %-22s%s\n", left, st->help);
+        return;
+    case SETTING_FLOAT:
+        snprintf(left, sizeof left, "%s F", st->cli);
+        fprintf(f, "  %-22s%s (%g to %g)\n", left, st->help, st->min, st->max);
+        return;
+    case SETTING_INT:
+    case SETTING_U32:
+        snprintf(left, sizeof left, "%s N", st->cli);
+        fprintf(f, "  %-22s%s (%.0f to %.0f)\n", left, st->help, st->min, st->max);
+        return;
+    }
+}
+
 void cli_usage(FILE *f) {
     fputs("Usage: attnlab [OPTION]...\n"
           "Explore transformer self-attention by direct manipulation.\n"
           "\n"
           "Scene:\n"
           "  --scene FILE          load a scene file (JSON; see README.md)\n"
-          "  --tokens \"w1 w2 ...\"  use these tokens (embedded from the vocabulary)\n"
-          "  --d N                 embedding width d (1 to 64)\n"
-          "  --dk N                query/key width d_k (1 to 1024)\n"
-          "  --dv N                value width d_v (1 to 1024)\n"
-          "  --seed N              projection seed (0 to 4294967295)\n"
-          "  --no-scale            use QK^T without dividing by sqrt(d_k)\n"
-          "  --pos none|sin        positional encoding added to X\n"
-          "  --pos-strength F      multiplier of the positional encoding (0 to 10)\n"
-          "  --perm \"i0 i1 ...\"    reorder: new position i holds old token p[i] (0-based)\n"
+          "  --tokens \"w1 w2 ...\"  use these tokens (embedded from the vocabulary)\n",
+          f);
+    for (int k = 0; k < SET_COUNT; k++) usage_setting(f, setting((Setting_Id)k));
+    fputs("  --perm \"i0 i1 ...\"    reorder: new position i holds old token p[i] (0-based)\n"
           "  --lesson FILE         open a lesson\n"
           "\n"
           "Window:\n"
@@ -143,14 +162,13 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
     return true;
 }
 
-/* Options that take a value, so "--dk 64" and "--dk=64" both work. */
+/* Options that take a value, so "--size 800x600" and "--size=800x600" both
+ * work; scene settings are settings.h's (all take a value but the switches). */
 static const char *const valued[] = {
-    "--scene",    "--lesson", "--tokens",       "--d",          "--dk",      "--dv",
-    "--seed",     "--pos",    "--pos-strength", "--perm",       "--view",    "--size",
-    "--ui-scale", "--export", "--screenshot",   "--experiment", "--samples", "--check-lessons",
+    "--scene",    "--lesson", "--tokens",     "--perm",       "--view",    "--size",
+    "--ui-scale", "--export", "--screenshot", "--experiment", "--samples", "--check-lessons",
 };
-static const char *const flags[] = {"--no-scale", "--fullscreen", "--dump-ui",
-                                    "--bench",    "--help",       "--version"};
+static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench", "--help", "--version"};
 
 static bool is_in(const char *name, const char *const *list, size_t count) {
     for (size_t k = 0; k < count; k++)
@@ -175,7 +193,12 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         }
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), arg);
-        if (is_in(name, valued, sizeof valued / sizeof *valued)) {
+        const Setting *st = setting_by_cli(name);
+        bool takes_value =
+            st ? st->type != SETTING_BOOL : is_in(name, valued, sizeof valued / sizeof *valued);
+        bool is_flag =
+            st ? st->type == SETTING_BOOL : is_in(name, flags, sizeof flags / sizeof *flags);
+        if (takes_value) {
             if (eq) {
                 value = eq + 1;
             } else if (k + 1 < argc) {
@@ -184,7 +207,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
                 snprintf(err, errsz, "attnlab: %s needs a value (see --help)", name);
                 return false;
             }
-        } else if (is_in(name, flags, sizeof flags / sizeof *flags)) {
+        } else if (is_flag) {
             if (eq) {
                 snprintf(err, errsz, "attnlab: %s takes no value", name);
                 return false;
@@ -206,32 +229,14 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->lesson_path = value;
         } else if (!strcmp(name, "--tokens")) {
             o->tokens = value;
-        } else if (!strcmp(name, "--d")) {
-            if (!parse_int(name, value, 1, ATTN_MAX_D, &iv, err, errsz)) return false;
-            o->d = (int)iv;
-            o->has_d = true;
-        } else if (!strcmp(name, "--dk")) {
-            if (!parse_int(name, value, 1, ATTN_MAX_DK, &iv, err, errsz)) return false;
-            o->dk = (int)iv;
-            o->has_dk = true;
-        } else if (!strcmp(name, "--dv")) {
-            if (!parse_int(name, value, 1, ATTN_MAX_DV, &iv, err, errsz)) return false;
-            o->dv = (int)iv;
-            o->has_dv = true;
-        } else if (!strcmp(name, "--seed")) {
-            if (!parse_int(name, value, 0, ATTN_MAX_SEED, &iv, err, errsz)) return false;
-            o->seed = (uint32_t)iv;
-            o->has_seed = true;
-        } else if (!strcmp(name, "--no-scale")) {
-            o->no_scale = true;
-        } else if (!strcmp(name, "--pos")) {
-            if (!pos_mode_parse(value, &o->pos))
-                return fail(err, errsz, name, "'%s' is not one of: none, sin", value);
-            o->has_pos = true;
-        } else if (!strcmp(name, "--pos-strength")) {
-            if (!parse_float(name, value, 0, ATTN_MAX_POS_STRENGTH, &fv, err, errsz)) return false;
-            o->pos_strength = (float)fv;
-            o->has_pos_strength = true;
+        } else if (st) {
+            /* a scene setting; a switch (--no-scale) sets the opposite of its default */
+            char why[240];
+            if (st->type == SETTING_BOOL)
+                o->value[st->id] = !st->def;
+            else if (!setting_parse(st, value, &o->value[st->id], why, sizeof why))
+                return fail(err, errsz, name, "%s", why);
+            o->has[st->id] = true;
         } else if (!strcmp(name, "--perm")) {
             if (!parse_perm(value, o, err, errsz)) return false;
             o->has_perm = true;
@@ -302,17 +307,15 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
 
 bool cli_apply(const Cli_Options *o, Scene *s, const Vocab *vocab, char *err, size_t errsz) {
     char why[200];
-    if (o->has_d) scene_set_d(s, o->d, vocab);
+    /* d first (it re-embeds the tokens at the new width), then the sentence,
+     * then every other setting */
+    if (o->has[SET_D]) scene_set_d(s, (int)o->value[SET_D], vocab);
     if (o->tokens && !scene_set_sentence(s, o->tokens, vocab, why, sizeof why)) {
         snprintf(err, errsz, "attnlab: --tokens: %s", why);
         return false;
     }
-    if (o->has_dk) s->d_k = o->dk;
-    if (o->has_dv) s->d_v = o->dv;
-    if (o->has_seed) s->seed = o->seed;
-    if (o->no_scale) s->scaled = false;
-    if (o->has_pos) s->pos = o->pos;
-    if (o->has_pos_strength) s->pos_strength = o->pos_strength;
+    for (int k = 0; k < SET_COUNT; k++)
+        if (k != SET_D && o->has[k]) setting_set(s, (Setting_Id)k, o->value[k]);
     if (o->has_perm) {
         if (o->perm_n != s->n) {
             snprintf(err, errsz, "attnlab: --perm: %d indexes given but the scene has %d tokens",

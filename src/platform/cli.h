@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "../model/scene.h"
+#include "../model/settings.h"
 #include "../model/view_kind.h"
 
 typedef enum Cli_Mode {
@@ -40,11 +41,9 @@ typedef struct Cli_Options {
     const char *scene_path;
     const char *lesson_path;
     const char *tokens;
-    bool has_d, has_dk, has_dv, has_seed, no_scale, has_pos, has_pos_strength, has_perm;
-    int d, dk, dv;
-    uint32_t seed;
-    Pos_Mode pos;
-    float pos_strength;
+    bool has[SET_COUNT];     /* scene settings given on the command line (settings.h) */
+    double value[SET_COUNT]; /* their values, checked against the table */
+    bool has_perm;
     int perm[ATTN_MAX_TOKENS];
     int perm_n;
     View view;

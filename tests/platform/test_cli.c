@@ -72,10 +72,10 @@ Test(cli, parses_values_in_both_spellings) {
     const char *a[] = {"--dk",  "64",     "--dv=8",   "--no-scale", "--pos", "sin",    "--perm",
                        "2 0 1", "--size", "1024x640", "--ui-scale", "1.5",   "--view", "scaling"};
     cr_assert(parse(a, 14, &o, err), "%s", err);
-    cr_assert(o.has_dk && o.dk == 64);
-    cr_assert(o.has_dv && o.dv == 8);
-    cr_assert(o.no_scale);
-    cr_assert_eq(o.pos, POS_SIN);
+    cr_assert(o.has[SET_DK] && o.value[SET_DK] == 64);
+    cr_assert(o.has[SET_DV] && o.value[SET_DV] == 8);
+    cr_assert(o.has[SET_SCALED] && o.value[SET_SCALED] == 0, "--no-scale turns scaling off");
+    cr_assert_eq(o.value[SET_POS], POS_SIN);
     cr_assert(o.perm_n == 3 && o.perm[0] == 2 && o.perm[2] == 1);
     cr_assert(o.width == 1024 && o.height == 640);
     cr_assert_float_eq(o.ui_scale, 1.5f, 1e-6);
@@ -148,6 +148,54 @@ Test(cli, bad_options_give_one_clear_line) {
     }
 }
 
+/* The settings table is the one list of scene settings: --help shows each
+ * with its range, and README.md and the man page document each flag. */
+Test(cli, every_setting_is_in_help_readme_and_man_page) {
+    char *help = NULL;
+    size_t hlen = 0;
+    FILE *h = open_memstream(&help, &hlen);
+    cli_usage(h);
+    fclose(h);
+    const char *docs[] = {"README.md", "assets/attnlab.1"};
+    char *doc_text[2];
+    for (int k = 0; k < 2; k++) {
+        char path[1024], err[256];
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", test_env("ATTNLAB_DATA"), docs[k]);
+        cr_assert(file_read_all(path, 1 << 22, &doc_text[k], &len, err, sizeof err), "%s", err);
+    }
+    for (int k = 0; k < SET_COUNT; k++) {
+        const Setting *st = setting((Setting_Id)k);
+        cr_assert(strstr(help, st->cli), "--help lacks %s", st->cli);
+        cr_assert(strstr(help, st->help), "--help lacks the line for %s", st->cli);
+        cr_assert(strstr(doc_text[0], st->cli), "README.md lacks %s", st->cli);
+        /* groff writes every hyphen escaped: \-\-no\-scale */
+        char man[64];
+        size_t m = 0;
+        for (const char *c = st->cli; *c && m + 3 < sizeof man; c++) {
+            if (*c == '-') man[m++] = '\\';
+            man[m++] = *c;
+        }
+        man[m] = '\0';
+        cr_assert(strstr(doc_text[1], man), "the man page lacks %s", st->cli);
+        /* and the command line takes what the table says */
+        static Cli_Options o;
+        char err[256], *argv[3] = {"attnlab", (char *)st->cli, "0"};
+        int argc = st->type == SETTING_BOOL ? 2 : 3;
+        if (st->type == SETTING_POS) argv[2] = "sin";
+        if (st->type != SETTING_BOOL && st->type != SETTING_POS) {
+            static char num[32];
+            snprintf(num, sizeof num, "%.0f", st->max);
+            argv[2] = num;
+        }
+        cr_assert(cli_parse(argc, argv, &o, err, sizeof err), "%s: %s", st->cli, err);
+        cr_assert(o.has[k], "%s was not recorded", st->cli);
+    }
+    free(doc_text[0]);
+    free(doc_text[1]);
+    free(help);
+}
+
 Test(cli, seeds_are_exact_over_the_full_range) {
     static const struct {
         const char *text;
@@ -158,7 +206,8 @@ Test(cli, seeds_are_exact_over_the_full_range) {
         char err[256];
         const char *a[] = {"--seed", cases[k].text};
         cr_assert(parse(a, 2, &o, err), "%s", err);
-        cr_assert_eq(o.seed, cases[k].want, "%s gave %u", cases[k].text, (unsigned)o.seed);
+        cr_assert_eq((uint32_t)o.value[SET_SEED], cases[k].want, "%s gave %.0f", cases[k].text,
+                     o.value[SET_SEED]);
     }
 }
 

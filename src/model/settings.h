@@ -1,0 +1,74 @@
+/* Every setting of a scene, once: its name, type, range, default, command-line
+ * flag, scene-file key, lesson keyword and help line. The command line, the
+ * scene loader and saver, the lesson parser, --help and scene_default read
+ * this table, and tests hold the README and the man page to it. Adding a
+ * setting is one line here plus what it means.
+ *
+ *   const Setting *setting(Setting_Id id)
+ *   const Setting *setting_by_cli(const char *flag)       NULL if no setting has that flag
+ *   const Setting *setting_by_json(const char *key)
+ *   const Setting *setting_by_lesson(const char *keyword)
+ *   double setting_get(const Scene *s, Setting_Id id)     every type fits a double exactly
+ *   void setting_set(Scene *s, Setting_Id id, double v)   v already checked
+ *   bool setting_parse(const Setting *st, const char *text, double *dest, char *why, size_t whysz)
+ *       the value a person wrote, checked against the type and range; why
+ *       says what is wrong, quoting text as written
+ *   bool setting_check(const Setting *st, double v, const char *written, char *why, size_t whysz)
+ *       a value read elsewhere (a JSON number) against the type and range
+ */
+#ifndef ATTN_SETTINGS_H
+#define ATTN_SETTINGS_H
+
+#include "scene.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum Setting_Type {
+    SETTING_INT,   /* whole number in [min, max] */
+    SETTING_U32,   /* whole number in [min, max], up to 2^32 − 1 */
+    SETTING_FLOAT, /* finite number in [min, max] */
+    SETTING_BOOL,  /* true/false, on/off */
+    SETTING_POS,   /* none | sin */
+} Setting_Type;
+
+/* X(id, type, min, max, default, required in a scene file, CLI flag,
+ *   JSON key, lesson keyword, help) */
+#define SCENE_SETTINGS(X)                                                                          \
+    X(SET_D, SETTING_INT, 1, ATTN_MAX_D, 2, true, "--d", "d", "d", "embedding width d")            \
+    X(SET_DK, SETTING_INT, 1, ATTN_MAX_DK, 16, true, "--dk", "d_k", "dk", "query/key width d_k")   \
+    X(SET_DV, SETTING_INT, 1, ATTN_MAX_DV, 16, true, "--dv", "d_v", "dv", "value width d_v")       \
+    X(SET_SEED, SETTING_U32, 0, ATTN_MAX_SEED, 1, true, "--seed", "seed", "seed",                  \
+      "projection seed")                                                                           \
+    X(SET_SCALED, SETTING_BOOL, 0, 1, 1, true, "--no-scale", "scaled", "scale",                    \
+      "use QK^T without dividing by sqrt(d_k)")                                                    \
+    X(SET_POS, SETTING_POS, 0, 1, 0, false, "--pos", "pos", "pos",                                 \
+      "positional encoding added to X")                                                            \
+    X(SET_POS_STRENGTH, SETTING_FLOAT, 0, ATTN_MAX_POS_STRENGTH, 1, false, "--pos-strength",       \
+      "pos_strength", "pos", "multiplier of the positional encoding")
+
+typedef enum Setting_Id {
+#define SETTING_ENUM(id, ...) id,
+    SCENE_SETTINGS(SETTING_ENUM)
+#undef SETTING_ENUM
+        SET_COUNT
+} Setting_Id;
+
+typedef struct Setting {
+    Setting_Id id;
+    Setting_Type type;
+    double min, max, def;
+    bool required; /* in a scene file */
+    const char *cli, *json, *lesson, *help;
+} Setting;
+
+const Setting *setting(Setting_Id id);
+const Setting *setting_by_cli(const char *flag);
+const Setting *setting_by_json(const char *key);
+const Setting *setting_by_lesson(const char *keyword);
+double setting_get(const Scene *s, Setting_Id id);
+void setting_set(Scene *s, Setting_Id id, double v);
+bool setting_parse(const Setting *st, const char *text, double *dest, char *why, size_t whysz);
+bool setting_check(const Setting *st, double v, const char *written, char *why, size_t whysz);
+
+#endif
