@@ -8,7 +8,7 @@
 #include "platform/lesson_scan.h"
 #include "model/scene.h"
 #include "model/scene_file.h"
-#include "platform/app.h"
+#include "platform/sdl_app.h"
 #include "platform/cli.h"
 #include "platform/paths.h"
 

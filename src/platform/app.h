@@ -1,12 +1,37 @@
-/* The windowed app: everything that needs SDL, GL and a display.
+/* The app, apart from any window system. An App owns the model, the view
+ * state, the UI, the renderer and the lessons. A backend creates the GL
+ * context, turns its input into App_Events, and calls app_frame() once per
+ * frame. That is the shape of sokol_app's init/frame/event/cleanup, so a
+ * browser's requestAnimationFrame can drive it as well as a desktop loop.
+ * app_frame() never blocks and never waits for input.
  *
- *   app_run(desc)   open the window (or render offscreen for --screenshot,
- *                   --dump-ui, --bench) and return the process exit status
+ * Events are applied in the order they came. When a press and its release
+ * (a tap, a remote's click) arrive within one frame, the UI sees the press
+ * in one pass and the release in the next, as it would have with a slower
+ * hand.
+ *
+ *   bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz)
+ *       once a GL context is current; false (err set) if anything is missing
+ *   void app_shutdown(App *a)
+ *   void app_event(App *a, const App_Event *e)     queue one event
+ *   App_Frame_Result app_frame(App *a, const App_Frame *f)
+ *       apply the queued events, lay out and draw into the bound framebuffer
+ *   void app_draw(App *a, int fb_w, int fb_h, float scale)
+ *       lay out and draw with no new input (headless drivers, readbacks)
+ *   float app_zoom_for(float zoom, int w, int h)
+ *       the UI zoom the layout allows in a window of w × h points
+ *   bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson,
+ *                          Scene **saved, Lesson_Index *index, char *err, size_t errsz)
+ *       lesson storage, the lesson menu and --lesson, for the app and --dump-ui
  */
 #ifndef ATTN_APP_H
 #define ATTN_APP_H
 
+#include "../model/lesson_index.h"
+#include "../model/model.h"
 #include "../model/scene.h"
+#include "../render/render.h"
+#include "../ui/view.h"
 #include "cli.h"
 
 typedef struct App_Desc {
@@ -18,6 +43,86 @@ typedef struct App_Desc {
     double start_ms;        /* CLOCK_MONOTONIC when main began, for --bench */
 } App_Desc;
 
-int app_run(const App_Desc *desc);
+/* What the app does on its own, whatever key a backend maps to it (a browser
+ * cannot take F5 or F12 from the page, so its keys differ). */
+typedef enum App_Command {
+    APP_CMD_NONE = 0,
+    APP_CMD_SCREENSHOT,       /* the window as a PNG */
+    APP_CMD_SCREENSHOT_PANEL, /* the panel under the mouse as a PNG */
+    APP_CMD_EXPORT,           /* every matrix as JSON */
+    APP_CMD_RELOAD_SHADERS,
+    APP_CMD_ZOOM_IN,
+    APP_CMD_ZOOM_OUT,
+    APP_CMD_ZOOM_RESET,
+    APP_CMD_FULLSCREEN, /* asks the backend */
+    APP_CMD_QUIT,       /* asks the backend */
+} App_Command;
+
+typedef enum App_Event_Kind {
+    APP_EV_REDRAW = 0, /* exposed, resized: nothing but a new frame */
+    APP_EV_MOUSE_MOVE,
+    APP_EV_MOUSE_DOWN,
+    APP_EV_MOUSE_UP,
+    APP_EV_RIGHT_DOWN,
+    APP_EV_WHEEL,
+    APP_EV_KEY,
+    APP_EV_TEXT,
+    APP_EV_COMMAND,
+} App_Event_Kind;
+
+typedef struct App_Event {
+    App_Event_Kind kind;
+    float x, y;          /* mouse events: window points (not pixels) */
+    float wheel;         /* wheel: steps, up positive */
+    Ui_Key key;          /* key */
+    char ch;             /* key: the character for KEY_CHAR */
+    unsigned char mods;  /* key: UI_MOD_* */
+    char text[32];       /* text: UTF-8 typed text */
+    App_Command command; /* command */
+} App_Event;
+
+typedef struct App_Frame {
+    int fb_w, fb_h;   /* framebuffer pixels */
+    int win_w, win_h; /* window points: fb / win is the display scale */
+    double time;      /* seconds, for animations */
+} App_Frame;
+
+typedef struct App_Frame_Result {
+    bool more;              /* an animation runs: call again soon, even with no input */
+    bool quit;              /* the user asked to quit */
+    bool toggle_fullscreen; /* the user asked for fullscreen on/off */
+} App_Frame_Result;
+
+#define APP_MAX_EVENTS 256
+
+typedef struct App {
+    const App_Desc *desc;
+    Renderer render;
+    Draw_List dl;
+    Ui ui;
+    View_State vs;
+    Model model;
+    float zoom;       /* asked for; the layout may hold it lower */
+    int win_w, win_h; /* window points, from the last frame */
+    int fb_w, fb_h;   /* framebuffer pixels, from the last frame */
+    Ui_Input in;
+    bool render_ready, model_ready, dl_ready;
+    Lesson *lesson;
+    Scene *lesson_saved;
+    Lesson_Index lesson_index;
+    Ui_Record records[UI_MAX_RECORDS];
+    App_Event queue[APP_MAX_EVENTS];
+    int queued;
+    App_Frame_Result pending; /* quit / fullscreen asked by commands this frame */
+} App;
+
+bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz);
+void app_shutdown(App *a);
+void app_event(App *a, const App_Event *e);
+App_Frame_Result app_frame(App *a, const App_Frame *f);
+void app_draw(App *a, int fb_w, int fb_h, float scale);
+float app_zoom_for(float zoom, int w, int h);
+bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Scene **saved,
+                       Lesson_Index *index, char *err, size_t errsz);
 
 #endif

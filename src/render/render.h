@@ -18,6 +18,8 @@
  *   render_offscreen_begin(r, w, h) / render_offscreen_end(r)   an FBO target
  *   render_read_rgba(r, w, h, dest)           top row first, 4 bytes a pixel
  *   render_stats(r)                           draw calls and quads of the last frame
+ *   render_finish(r)                          wait until the GPU has drawn everything
+ *       (for timing a frame; a readback waits by itself)
  */
 #ifndef ATTN_RENDER_H
 #define ATTN_RENDER_H
@@ -73,5 +75,6 @@ bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz);
 void render_offscreen_end(Renderer *r);
 void render_read_rgba(Renderer *r, int w, int h, unsigned char *dest);
 Render_Stats render_stats(const Renderer *r);
+void render_finish(Renderer *r);
 
 #endif

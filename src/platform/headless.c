@@ -1,0 +1,215 @@
+/* Drivers that run the app with no window on screen; see headless.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "headless.h"
+
+#include "../model/jsonw.h"
+#include "../render/font.h"
+#include "../render/image.h"
+
+#include <SDL_ttf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+/* Headless modes run a virtual clock: this far apart, every animation ends. */
+#define HEADLESS_SETTLE_SECONDS 60.0
+
+int headless_screenshot(App *a) {
+    const Cli_Options *o = a->desc->opts;
+    char err[1024];
+    int w = o->width, h = o->height;
+    if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
+        cli_report("", err);
+        return 1;
+    }
+    /* Two passes: the first settles hover state and fills the glyph atlas.
+     * The clock is virtual: the second pass is a minute later, so an
+     * animation the first one started (a lesson's reorder) has finished and
+     * the picture shows the settled state, the same on every run. */
+    float z = app_zoom_for(a->zoom, w, h);
+    for (int pass = 0; pass < 2; pass++) {
+        a->in.time = pass * HEADLESS_SETTLE_SECONDS;
+        app_draw(a, w, h, z);
+    }
+    if (render_wants_redraw(&a->render)) app_draw(a, w, h, z);
+    unsigned char *px = malloc((size_t)w * h * 4);
+    if (!px) {
+        fprintf(stderr, "attnlab: out of memory for a %dx%d screenshot\n", w, h);
+        return 1;
+    }
+    render_read_rgba(&a->render, w, h, px);
+    render_offscreen_end(&a->render);
+    bool ok = image_save_png(o->screenshot_path, w, h, px, err, sizeof err);
+    free(px);
+    if (!ok) {
+        cli_report("attnlab: ", err);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- --bench: frame times measured headless ------------------------------ */
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double percentile(double *v, int count, double p) {
+    qsort(v, (size_t)count, sizeof *v, cmp_double);
+    int k = (int)ceil(p * count) - 1;
+    return v[k < 0 ? 0 : k >= count ? count - 1 : k];
+}
+
+/* A scene of n tokens: vocabulary words in turn, d = 2, d_k = 64. */
+static void bench_scene(App *a, int n, Scene *s) {
+    const Vocab *v = a->desc->vocab;
+    static char text[ATTN_MAX_TOKENS * ATTN_MAX_TOKEN_BYTES];
+    size_t used = 0;
+    for (int i = 0; i < n; i++)
+        used +=
+            (size_t)snprintf(text + used, sizeof text - used, "%s ", v->entries[i % v->count].word);
+    *s = *a->desc->scene;
+    char err[256];
+    scene_set_sentence(s, text, v, err, sizeof err);
+    s->d_k = 64;
+}
+
+int headless_bench(App *a, double process_start_ms) {
+    static const int ns[4] = {6, 32, 128, 512};
+    static const int sizes[2][2] = {{1280, 720}, {1920, 1080}};
+    char err[1024];
+    double first_frame = -1;
+    printf("{\n  \"results\": [\n");
+    static char table[4096];
+    size_t tl = 0;
+    tl += (size_t)snprintf(table + tl, sizeof table - tl,
+                           "     n   size        frame median   frame p95   recompute median\n");
+    for (int si = 0; si < 2; si++) {
+        int w = sizes[si][0], h = sizes[si][1];
+        if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
+            cli_report("", err);
+            return 1;
+        }
+        for (int k = 0; k < 4; k++) {
+            static Scene s;
+            bench_scene(a, ns[k], &s);
+            model_replace_scene(&a->model, &s);
+            a->vs.selected = 0;
+            enum { WARM = 3, FRAMES = 40 };
+            static double frame[FRAMES], recompute[FRAMES];
+            for (int f = 0; f < WARM + FRAMES; f++) {
+                /* a drag: one token moves a little every frame */
+                int i = f % s.n;
+                double t0 = now_ms();
+                model_move_token(&a->model, i, 0, 0.01f * (float)(f % 7), 1,
+                                 -0.01f * (float)(f % 5));
+                double t1 = now_ms();
+                model_update(&a->model);
+                double t2 = now_ms();
+                app_draw(a, w, h, 1.0f);
+                render_finish(&a->render);
+                double t3 = now_ms();
+                if (first_frame < 0) first_frame = t3 - process_start_ms;
+                if (f >= WARM) {
+                    frame[f - WARM] = t3 - t0;
+                    recompute[f - WARM] = t2 - t1;
+                }
+            }
+            double fmed = percentile(frame, FRAMES, 0.5), fp95 = percentile(frame, FRAMES, 0.95);
+            double rmed = percentile(recompute, FRAMES, 0.5);
+            Render_Stats st = render_stats(&a->render);
+            printf("    {\"n\": %d, \"width\": %d, \"height\": %d, \"frame_median_ms\": %.3f, "
+                   "\"frame_p95_ms\": %.3f, \"recompute_median_ms\": %.3f, \"draw_calls\": %d, "
+                   "\"quads\": %d, \"heatmaps\": %d}%s\n",
+                   ns[k], w, h, fmed, fp95, rmed, st.draw_calls, st.quads, st.heatmaps,
+                   si == 1 && k == 3 ? "" : ",");
+            tl += (size_t)snprintf(table + tl, sizeof table - tl,
+                                   "  %4d   %4dx%-4d   %8.2f ms    %7.2f ms   %8.3f ms\n", ns[k], w,
+                                   h, fmed, fp95, rmed);
+        }
+        render_offscreen_end(&a->render);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("  ],\n  \"first_frame_ms\": %.1f,\n  \"peak_rss_mb\": %.1f\n}\n", first_frame,
+           ru.ru_maxrss / 1024.0);
+    fprintf(stderr, "%s  time from process start to first frame: %.1f ms\n", table, first_frame);
+    return 0;
+}
+
+/* --dump-ui: lay the interface out for --size and --view with real font
+ * metrics but no window and no GL, and print every recorded item. */
+int headless_dump_ui(const App_Desc *desc) {
+    const Cli_Options *o = desc->opts;
+    char err[1024];
+    static Font_Atlas atlas;
+    if (!font_load(&atlas, desc->data_dir, false, err, sizeof err)) {
+        cli_report("", err);
+        return 2;
+    }
+    static Draw_List dl;
+    static Model model;
+    static Ui ui;
+    static View_State vs;
+    static Ui_Record records[UI_MAX_RECORDS];
+    static Lesson_Index index;
+    Lesson *lesson = NULL;
+    Scene *saved = NULL;
+    int status = 0;
+    view_init(&vs);
+    if (!draw_init(&dl, &(Draw_Desc){0}) || !model_init(&model, desc->scene, desc->vocab)) {
+        fprintf(stderr, "attnlab: out of memory laying out the interface\n");
+        status = 1;
+    } else if (!app_setup_lessons(&vs, desc, &lesson, &saved, &index, err, sizeof err)) {
+        cli_report("", err);
+        status = 2;
+    } else {
+        float z = app_zoom_for(o->ui_scale, o->width, o->height);
+        ui_init(&ui, &dl, font_text_metrics(&atlas, z));
+        ui.records = records;
+        vs.view = o->view;
+        Ui_Input in = {.mx = -1000, .my = -1000};
+        for (int pass = 0; pass < 2; pass++) {
+            in.time = pass * HEADLESS_SETTLE_SECONDS; /* as in screenshot_mode */
+            model_update(&model);
+            ui_begin(&ui, &in, (float)o->width / z, (float)o->height / z);
+            view_frame(&ui, &vs, &model);
+            ui_end(&ui);
+        }
+        printf("{\n  \"size\": [%d, %d],\n  \"ui_scale\": %g,\n  \"view\": \"%s\",\n", o->width,
+               o->height, (double)z, view_name(vs.view));
+        printf("  \"items\": [\n");
+        for (int k = 0; k < ui.record_count; k++) {
+            const Ui_Record *r = &records[k];
+            printf("    {\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, "
+                   "%.1f, %.1f]",
+                   r->kind, r->name, r->index, (double)(r->r.x * z), (double)(r->r.y * z),
+                   (double)(r->r.w * z), (double)(r->r.h * z));
+            if (strcmp(r->kind, "point") == 0 || strcmp(r->kind, "chip") == 0) {
+                printf(", \"token\": ");
+                jw_string(stdout, model.scene.tokens[r->index]);
+                printf(", \"x\": %.1f, \"y\": %.1f", (double)((r->r.x + r->r.w * 0.5f) * z),
+                       (double)((r->r.y + r->r.h * 0.5f) * z));
+            }
+            printf("}%s\n", k + 1 < ui.record_count ? "," : "");
+        }
+        printf("  ]\n}\n");
+    }
+    free(lesson);
+    free(saved);
+    model_free(&model);
+    draw_free(&dl);
+    font_unload(&atlas);
+    TTF_Quit();
+    return status;
+}
