@@ -153,6 +153,7 @@ endif
 # One pass of the tests with the current flags.
 check: $(BIN) $(TEST_BINS) $(REPLAY_BINS) check-32bit
 	@tests/check_layers.sh
+	@python3 tests/check_headers.py
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $(TEST_ENV) $$t --jobs=2; done
 	@set -e; for t in $(FUZZ_TARGETS); do echo "== fuzz corpus: $$t"; \
 	  $(TEST_ENV) $(BUILD)/tests/replay_$$t tests/fuzz/corpus/$$t; done
@@ -278,7 +279,7 @@ format-check:
 DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
             libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev fonts-dejavu-core \
             libgl1-mesa-dri libegl-mesa0
-DEB_TEST := $(DEB_APP) libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib
+DEB_TEST := $(DEB_APP) libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3
 
 define install_missing
 	@if command -v dpkg-query >/dev/null 2>&1; then \

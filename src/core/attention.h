@@ -6,13 +6,16 @@
  * O = AV. The softmax subtracts the row maximum first, so for finite input
  * every entry of A is finite, non-negative, and each row sums to one.
  *
- *   attn_reserve(attn, n, d, d_k, d_v)  make room (heap; only when shapes grow)
- *   attn_compute(attn, desc)            fill Xp, Q, K, V, S, A, O
- *   attn_update_row(attn, desc, i)      after only row i of X (or P) changed since the
- *                                       last compute with the same shape: redo row i of
- *                                       Q, K, V, row and column i of S, then A and O
- *   attn_softmax_rows(s, n, m, dest)    row softmax with the max subtracted
- *   attn_free(attn)
+ *   bool attn_reserve(Attn *attn, int n, int d, int d_k, int d_v)
+ *       make room (heap; only when shapes grow)
+ *   void attn_compute(Attn *attn, const Attn_Desc *desc)
+ *       fill Xp, Q, K, V, S, A, O
+ *   void attn_update_row(Attn *attn, const Attn_Desc *desc, int i)
+ *       after only row i of X (or P) changed since the last compute with the same shape: redo row i
+ *       of Q, K, V, row and column i of S, then A and O
+ *   void attn_softmax_rows(const float *s, int n, int m, float *dest)
+ *       row softmax with the max subtracted
+ *   void attn_free(Attn *attn)
  */
 #ifndef ATTN_ATTENTION_H
 #define ATTN_ATTENTION_H

@@ -1,12 +1,15 @@
 /* Whole-file reads and atomic writes.
  *
- *   file_read_all(path, max, text, len, err, errsz)  NUL-terminated copy, caller frees
- *   file_write_atomic(path, write, ctx, err, errsz)  write to a temporary file in
- *       the same folder, fsync, rename over path: readers see the old file or
- *       the new one, never half of it; the folder is flushed after the
- *       rename, and temporary files left by a killed save are removed
- *   file_unique_name(stem, ext, dest, destsz)  stem+ext, or stem-2+ext, stem-3+ext …:
- *       the first name that does not exist yet
+ *   bool file_read_all(const char *path, size_t max, char **text, size_t *len, char *err,
+ *       size_t errsz)
+ *       NUL-terminated copy, caller frees
+ *   bool file_write_atomic(const char *path, File_Writer write, const void *ctx, char *err,
+ *       size_t errsz)
+ *       write to a temporary file in the same folder, fsync, rename over path: readers see the old
+ *       file or the new one, never half of it; the folder is flushed after the rename, and
+ *       temporary files left by a killed save are removed
+ *   bool file_unique_name(const char *stem, const char *ext, char *dest, size_t destsz)
+ *       stem+ext, or stem-2+ext, stem-3+ext …: the first name that does not exist yet
  *
  * file_read_all refuses anything but a regular file (a FIFO, a device, a
  * folder) at once, without waiting for a writer.

@@ -5,7 +5,8 @@
  * so the matrices are column-stable (growing d_k from 16 to 17 appends one
  * column and leaves the first 16 untouched) and also row-stable in d.
  *
- *   proj_fill(seed, kind, d, cols, dest)   fill a d×cols matrix
+ *   void proj_fill(uint64_t seed, Proj_Kind kind, int d, int cols, float *dest)
+ *       fill a d×cols matrix
  */
 #ifndef ATTN_PROJECTION_H
 #define ATTN_PROJECTION_H

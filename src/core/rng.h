@@ -4,17 +4,24 @@
  * gives the same stream everywhere (no rand(), no platform state). Gaussian
  * samples use the Marsaglia polar method, which needs only log and sqrt.
  *
- *   rng_seed(&r, seed)            start a stream
- *   rng_seed_stream(&r, seed, a, b) independent stream keyed by (seed, a, b)
- *   rng_next_u64(&r)              64 random bits
- *   rng_uniform(&r)               double in [0, 1)
- *   rng_gaussian(&r)              double from N(0, 1)
- *   rng_hash_string(s)            64-bit FNV-1a hash of a string
- *   rng_zig_init(&z)              tables for the ziggurat method
- *   rng_lanes_seed(&r, seed, a, b)  a bulk stream keyed like rng_seed_stream
- *   rng_normal_fill(&r, &z, dest, n)  n float samples from N(0, 1), fast: for
- *       bulk experiments (billions of draws); rng_gaussian stays the
- *       generator of projections, so seeded scenes keep their numbers
+ *   void rng_seed(Rng *r, uint64_t seed)
+ *       start a stream
+ *   void rng_seed_stream(Rng *r, uint64_t seed, uint64_t a, uint64_t b)
+ *   uint64_t rng_next_u64(Rng *r)
+ *       64 random bits
+ *   double rng_uniform(Rng *r)
+ *       double in [0, 1)
+ *   double rng_gaussian(Rng *r)
+ *       double from N(0, 1)
+ *   uint64_t rng_hash_string(const char *s)
+ *       64-bit FNV-1a hash of a string
+ *   void rng_zig_init(Rng_Zig *z)
+ *       tables for the ziggurat method
+ *   void rng_lanes_seed(Rng_Lanes *r, uint64_t seed, uint64_t a, uint64_t b)
+ *       a bulk stream keyed like rng_seed_stream
+ *   void rng_normal_fill(Rng_Lanes *r, const Rng_Zig *z, float *dest, int n)
+ *       n float samples from N(0, 1), fast: for bulk experiments (billions of draws); rng_gaussian
+ *       stays the generator of projections, so seeded scenes keep their numbers
  *
  * Bulk normals: RNG_LANES independent xoshiro128** generators side by side
  * (plain 32-bit operations that the compiler turns into SIMD) give the

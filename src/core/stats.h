@@ -7,14 +7,18 @@
  * the work is shared by two threads; the result depends only on the seed,
  * d_k and the sample count.
  *
- *   stats_variance_experiment(seed, d_k, samples, dest)
- *   stats_dot_samples(seed, d_k, samples, raw_dest)  the raw dot products
- *   stats_row_entropy(a, m)     −Σ a log a in nats (0 log 0 = 0)
- *   stats_row_max(a, m)
- *   stats_mean_var(x, count, mean, var)   two-pass, population variance
- *   stats_histogram(x, count, lo, hi, bins, counts)
- *   stats_width_curves(desc, dest)   mean entropy / max weight of A against d_k
- *   stats_normal_pdf(x, var)
+ *   void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest)
+ *   void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest)
+ *       the raw dot products
+ *   double stats_row_entropy(const float *a, int m)
+ *       −Σ a log a in nats (0 log 0 = 0)
+ *   double stats_row_max(const float *a, int m)
+ *   void stats_mean_var(const float *x, long count, double *mean, double *var)
+ *       two-pass, population variance
+ *   void stats_histogram(const float *x, long count, double lo, double hi, int bins, int *counts)
+ *   double stats_normal_pdf(double x, double var)
+ *   void stats_width_curves(const Width_Curves_Desc *d, Width_Curves *dest)
+ *       mean entropy / max weight of A against d_k
  */
 #ifndef ATTN_STATS_H
 #define ATTN_STATS_H

@@ -1,9 +1,10 @@
 /* Colormaps shared by the UI (legends, text contrast) and the renderer
  * (lookup textures).
  *
- *   colormap_sample(map, t)     colour at t ∈ [0, 1] (clamped; NaN → 0)
- *   colormap_name(map)
- *   colormap_lut                 the raw 256-entry tables
+ *   Color colormap_sample(Colormap map, float t)
+ *       colour at t ∈ [0, 1] (clamped; NaN → 0)
+ *   const char *colormap_name(Colormap map)
+ *   float color_luminance(Color c)
  */
 #ifndef ATTN_COLORMAP_H
 #define ATTN_COLORMAP_H

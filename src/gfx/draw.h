@@ -6,20 +6,34 @@
  * frame never allocates; a command that does not fit is dropped and counted
  * in `dropped` (the UI keeps working, a test can see it).
  *
- *   draw_init(dl, desc) / draw_free(dl) / draw_clear(dl)
- *   draw_rect(dl, r, color)                       filled rectangle
- *   draw_round_rect(dl, r, radius, color)         filled, rounded corners
- *   draw_rect_outline(dl, r, radius, width, color)
- *   draw_circle(dl, cx, cy, radius, color) / draw_circle_outline(…, width, …)
- *   draw_line(dl, x0, y0, x1, y1, width, color)   anti-aliased, round caps
- *   draw_arrow(dl, x0, y0, x1, y1, width, head, color)
- *   draw_triangle(dl, x[3], y[3], color)
- *   draw_text(dl, font, size, x, y, align, color, text)   (x, y) = top of the line box
- *   draw_heatmap(dl, r, grid, rows, cols, vmin, vmax, map) grid row-major, copied
- *   draw_clip(dl, r) / draw_noclip(dl)
- *   draw_layer(dl)     start a new layer: the renderer draws shapes before text
- *                      within a layer, so anything meant to cover text (an
- *                      overlay, a dragged chip) starts a layer of its own
+ *   bool draw_init(Draw_List *dl, const Draw_Desc *desc)
+ *   void draw_free(Draw_List *dl)
+ *   void draw_clear(Draw_List *dl)
+ *   void draw_rect(Draw_List *dl, Rect r, Color c)
+ *       filled rectangle
+ *   void draw_round_rect(Draw_List *dl, Rect r, float radius, Color c)
+ *       filled, rounded corners
+ *   void draw_rect_outline(Draw_List *dl, Rect r, float radius, float width, Color c)
+ *   void draw_circle(Draw_List *dl, float cx, float cy, float radius, Color c)
+ *   void draw_circle_outline(Draw_List *dl, float cx, float cy, float radius, float width, Color c)
+ *   void draw_line(Draw_List *dl, float x0, float y0, float x1, float y1, float width, Color c)
+ *       anti-aliased, round caps
+ *   void draw_arrow(Draw_List *dl, float x0, float y0, float x1, float y1, float width, float head,
+ *       Color c)
+ *   void draw_triangle(Draw_List *dl, const float x[3], const float y[3], Color c)
+ *   void draw_text(Draw_List *dl, Font_Id font, float size, float x, float y, Align align, Color c,
+ *       const char *text)
+ *       (x, y) = top of the line box
+ *   void draw_textn(Draw_List *dl, Font_Id font, float size, float x, float y, Align align,
+ *       Color c, const char *text, int len)
+ *   void draw_heatmap(Draw_List *dl, Rect r, const float *grid, int rows, int cols, float vmin,
+ *       float vmax, Colormap map)
+ *       grid row-major, copied into the list
+ *   void draw_clip(Draw_List *dl, Rect r)
+ *   void draw_noclip(Draw_List *dl)
+ *   void draw_layer(Draw_List *dl)
+ *       start a new layer: the renderer draws shapes before text within a layer, so anything meant
+ *       to cover text (an overlay, a dragged chip) starts a layer of its own
  */
 #ifndef ATTN_DRAW_H
 #define ATTN_DRAW_H

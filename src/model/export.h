@@ -6,8 +6,8 @@
  * a "# NAME rows×cols" line, a header row, one labelled line per row, and a
  * blank line between blocks.
  *
- *   export_json(s, dv, f)
- *   export_csv(s, dv, f)
+ *   void export_json(const Scene *s, const Derived *dv, FILE *f)
+ *   void export_csv(const Scene *s, const Derived *dv, FILE *f)
  */
 #ifndef ATTN_EXPORT_H
 #define ATTN_EXPORT_H

@@ -4,16 +4,19 @@
  * parsed, so a problem found later ("d_k is 5000") is located by walking the
  * already-valid text to the value a path names.
  *
- *   json_validate(text, len, &end, &off, why, sz) strict RFC 8259 check of the first
- *       value (numbers as JSON writes them, strings in strict UTF-8 with no
- *       \u0000 or lone surrogates, at most JSON_MAX_DEPTH levels); *end is
- *       where the value ends, or *off and why say what is wrong where
- *   json_locate(text, path, line, col)           1-based position of a value
- *   json_literal(text, path, dest, destsz)       the value's text as written (for
- *       messages: "1000.0000001", not the double it rounds to)
- *   json_offset_to_line_col(text, off, line, col)
- *   json_parse_error_offset(text, len)           where cJSON's error pointer is
- *   json_describe_error(text, len, &off, why, sz) "unexpected 'x'", "NaN is not JSON" …,
+ *   bool json_validate(const char *text, size_t len, size_t *end, size_t *off, char *why,
+ *       size_t whysz)
+ *       value (numbers as JSON writes them, strings in strict UTF-8 with no \u0000 or lone
+ *       surrogates, at most JSON_MAX_DEPTH levels); *end is where the value ends, or *off and why
+ *       say what is wrong where
+ *   void json_locate(const char *text, const Json_Path *path, int *line, int *col)
+ *       1-based position of a value
+ *   void json_literal(const char *text, const Json_Path *path, char *dest, size_t destsz)
+ *       the value's text as written (for messages: "1000.0000001", not the double it rounds to)
+ *   void json_offset_to_line_col(const char *text, size_t off, int *line, int *col)
+ *   size_t json_parse_error_offset(const char *text, size_t len)
+ *       where cJSON's error pointer is
+ *   void json_describe_error(const char *text, size_t len, size_t *off, char *why, size_t whysz)
  *       moving off onto the character to blame
  */
 #ifndef ATTN_JSONPOS_H

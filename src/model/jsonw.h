@@ -5,10 +5,14 @@
  * Floats are written in the shortest form that reads back to the same
  * float32, so a save → load round trip is exact.
  *
- *   fmt_float(x, buf)                  shortest round-trip text ("0.1", "-3")
- *   jw_string(f, s)                    a JSON string literal, escaped
- *   jw_row(f, row, count)              [a, b, c]
- *   jw_matrix(f, m, rows, cols, indent)  array of rows, one row per line
+ *   void fmt_float(float x, char *buf)
+ *       shortest round-trip text ("0.1", "-3")
+ *   void jw_string(FILE *f, const char *s)
+ *       a JSON string literal, escaped
+ *   void jw_row(FILE *f, const float *row, int count)
+ *       [a, b, c]
+ *   void jw_matrix(FILE *f, const float *m, int rows, int cols, const char *indent)
+ *       array of rows, one row per line
  */
 #ifndef ATTN_JSONW_H
 #define ATTN_JSONW_H

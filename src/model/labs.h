@@ -11,10 +11,12 @@
  * Buffers are allocated on first use and grow with n; nothing is recomputed
  * unless its inputs changed.
  *
- *   labs_experiment(labs, seed, d_k, samples)   false when out of memory or out of range
- *   labs_curves(labs, scene)
- *   labs_permutation(labs, scene, derived)  derived must be up to date with scene
- *   labs_free(labs)
+ *   bool labs_experiment(Labs *labs, uint64_t seed, int d_k, int samples)
+ *       false when out of memory or out of range
+ *   bool labs_curves(Labs *labs, const Scene *s)
+ *   bool labs_permutation(Labs *labs, const Scene *s, const Derived *now)
+ *       derived must be up to date with scene
+ *   void labs_free(Labs *labs)
  */
 #ifndef ATTN_LABS_H
 #define ATTN_LABS_H

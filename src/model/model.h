@@ -10,16 +10,31 @@
  * model_gesture_begin records the scene once, actions inside the gesture
  * record nothing more, model_gesture_end closes it.
  *
- *   model_init(m, scene, vocab) / model_free(m)
- *   model_update(m)                      recompute Q, K, V, S, A, O if stale
- *   model_set_dk / _dv / _scaled / _pos / _pos_strength / _seed / _d
- *   model_move_token(m, i, c0, x0, c1, x1)   set two coordinates of x_i
- *   model_set_sentence(m, text, err, errsz)
- *   model_permute(m, p)   model_reverse(m)   model_shuffle(m, seed)
- *   model_rotate(m, k)    model_restore_order(m)
- *   model_replace_scene(m, scene)        load: one undoable step
- *   model_undo(m) / model_redo(m)        false when there is nothing to do
- *   model_gesture_begin(m) / model_gesture_end(m)
+ *   bool model_init(Model *m, const Scene *scene, const Vocab *vocab)
+ *   void model_free(Model *m)
+ *   bool model_update(Model *m)
+ *       recompute Q, K, V, S, A, O if stale
+ *   void model_set_dk(Model *m, int d_k)
+ *   void model_set_dv(Model *m, int d_v)
+ *   void model_set_d(Model *m, int d)
+ *   void model_set_scaled(Model *m, bool scaled)
+ *   void model_set_pos(Model *m, Pos_Mode pos)
+ *   void model_set_pos_strength(Model *m, float strength)
+ *   void model_set_seed(Model *m, uint32_t seed)
+ *   void model_move_token(Model *m, int i, int c0, float x0, int c1, float x1)
+ *       set two coordinates of x_i
+ *   bool model_set_sentence(Model *m, const char *text, char *err, size_t errsz)
+ *   void model_permute(Model *m, const int *p)
+ *   void model_reverse(Model *m)
+ *   void model_shuffle(Model *m, uint64_t seed)
+ *   void model_rotate(Model *m, int k)
+ *   void model_restore_order(Model *m)
+ *   void model_replace_scene(Model *m, const Scene *s)
+ *       load: one undoable step
+ *   bool model_undo(Model *m)
+ *   bool model_redo(Model *m)
+ *   void model_gesture_begin(Model *m)
+ *   void model_gesture_end(Model *m)
  */
 #ifndef ATTN_MODEL_H
 #define ATTN_MODEL_H

@@ -5,20 +5,32 @@
  * positional term and the attention results recomputed from a scene; it
  * never feeds back into the scene.
  *
- *   scene_default(s)                       the built-in fallback scene settings
- *   scene_validate(s, err, errsz)          every field inside its limits
- *   scene_set_tokens(s, words, n, vocab, err, errsz)  new tokens, X from vocab
- *   scene_set_sentence(s, text, vocab, err, errsz)    whitespace-split text
- *   scene_token_ok(w, why, whysz)    one word: 1 to 31 bytes of strict UTF-8, no
- *       whitespace, no control characters; else why says what is wrong
- *   scene_set_d(s, d, vocab)               keep shared columns, embed new ones
- *   scene_permute(s, p)                    new position i holds old token p[i]
- *   scene_equal(a, b)                      same tokens, shape, settings and X bits
- *   pos_mode_name(m), pos_mode_parse(name, dest)
- *
- *   derived_update(dv, s)   recompute W (only if seed or shape changed), P, attention
- *   derived_update_token(dv, s, i)  only token i's embedding changed since the last update
- *   derived_free(dv)
+ *   void scene_default(Scene *s)
+ *       the built-in fallback scene settings
+ *   bool scene_validate(const Scene *s, char *err, size_t errsz)
+ *       every field inside its limits
+ *   bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vocab, char *err,
+ *       size_t errsz)
+ *       new tokens, X from vocab
+ *   bool scene_token_ok(const char *w, char *why, size_t whysz)
+ *       one word: 1 to 31 bytes of strict UTF-8, no whitespace, no control characters; else why
+ *       says what is wrong
+ *   bool scene_set_sentence(Scene *s, const char *text, const Vocab *vocab, char *err,
+ *       size_t errsz)
+ *       whitespace-split text
+ *   void scene_set_d(Scene *s, int d, const Vocab *vocab)
+ *       keep shared columns, embed new ones
+ *   void scene_permute(Scene *s, const int *p)
+ *       new position i holds old token p[i]
+ *   bool scene_equal(const Scene *a, const Scene *b)
+ *       same tokens, shape, settings and X bits
+ *   const char *pos_mode_name(Pos_Mode m)
+ *   bool pos_mode_parse(const char *name, Pos_Mode *dest)
+ *   bool derived_update(Derived *dv, const Scene *s)
+ *       recompute W (only if seed or shape changed), P, attention
+ *   bool derived_update_token(Derived *dv, const Scene *s, int i)
+ *       only token i's embedding changed since the last update
+ *   void derived_free(Derived *dv)
  */
 #ifndef ATTN_SCENE_H
 #define ATTN_SCENE_H

@@ -6,10 +6,13 @@
  * JSON parsing stopped or the start of the offending value. On any error the
  * destination scene is left untouched.
  *
- *   scene_parse(dest, text, len, name, vocab, err, errsz)
- *   scene_load(dest, path, vocab, err, errsz)
- *   scene_write(s, f)                 the JSON text of a scene
- *   scene_save(s, path, err, errsz)   temporary file + fsync + rename
+ *   bool scene_parse(Scene *dest, const char *text, size_t len, const char *name,
+ *       const Vocab *vocab, char *err, size_t errsz)
+ *   bool scene_load(Scene *dest, const char *path, const Vocab *vocab, char *err, size_t errsz)
+ *   void scene_write(const Scene *s, FILE *f)
+ *       the JSON text of a scene
+ *   bool scene_save(const Scene *s, const char *path, char *err, size_t errsz)
+ *       temporary file + fsync + rename
  */
 #ifndef ATTN_SCENE_FILE_H
 #define ATTN_SCENE_FILE_H

@@ -5,10 +5,13 @@
  * ones, gets a deterministic value derived from a hash of the word, so the
  * same sentence always embeds the same way.
  *
- *   vocab_load(v, path, err, errsz)     false + "FILE:LINE: problem" on error
- *   vocab_find(v, word)                 entry index or -1
- *   vocab_embed(v, word, d, dest)       fill d coordinates
- *   vocab_free(v)
+ *   bool vocab_load(Vocab *v, const char *path, char *err, size_t errsz)
+ *       false + "FILE:LINE: problem" on error
+ *   int vocab_find(const Vocab *v, const char *word)
+ *       entry index or -1
+ *   void vocab_embed(const Vocab *v, const char *word, int d, float *dest)
+ *       fill d coordinates
+ *   void vocab_free(Vocab *v)
  */
 #ifndef ATTN_VOCAB_H
 #define ATTN_VOCAB_H

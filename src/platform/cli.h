@@ -4,12 +4,15 @@
  * ("attnlab: --dk: 5000 is out of range (1 to 1024)") and the caller exits 2.
  * Nothing is clamped: a value outside its range is an error.
  *
- *   cli_parse(argc, argv, opts, err, errsz)
- *   cli_apply(opts, scene, vocab, err, errsz)   --tokens/--d/... onto a scene
- *   cli_usage(f)                                 the --help text
- *   cli_report(prefix, msg)   print "prefix msg" to stderr as one line that is
- *       safe for a terminal: user text inside msg (a file name, a JSON key, a
- *       token) may hold newlines, escape sequences or bytes that are not UTF-8
+ *   bool cli_parse(int argc, char **argv, Cli_Options *opts, char *err, size_t errsz)
+ *   bool cli_apply(const Cli_Options *opts, Scene *s, const Vocab *vocab, char *err, size_t errsz)
+ *       --tokens/--d/... onto a scene
+ *   void cli_usage(FILE *f)
+ *       the --help text
+ *   void cli_report(const char *prefix, const char *msg)
+ *       print "prefix msg" to stderr as one line that is safe for a terminal: user text inside msg
+ *       (a file name, a JSON key, a token) may hold newlines, escape sequences or bytes that are
+ *       not UTF-8
  */
 #ifndef ATTN_CLI_H
 #define ATTN_CLI_H

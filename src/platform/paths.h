@@ -6,8 +6,8 @@
  * ($(PREFIX)/share/attnlab). A folder counts only if it holds
  * assets/vocab.tsv.
  *
- *   paths_find_data(dest, size, err, errsz)
- *   paths_join(dir, rel, dest, size)
+ *   bool paths_find_data(char *dest, size_t size, char *err, size_t errsz)
+ *   void paths_join(const char *dir, const char *rel, char *dest, size_t size)
  */
 #ifndef ATTN_PATHS_H
 #define ATTN_PATHS_H

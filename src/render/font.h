@@ -5,13 +5,18 @@
  * is a fixed open-addressing table and the atlas a fixed texture; when the
  * atlas fills up it is cleared and refilled on the next frame.
  *
- *   font_load(a, data_dir, gpu, err, errsz)  open the three faces; with gpu, make the
- *                                         atlas texture (without, glyphs are only measured)
- *   font_unload(a)
- *   font_glyph(a, font, px, cp)           cached or freshly rasterized glyph
- *   font_metrics(a, font, px, &ascent, &height)
- *   font_reset_if_full(a)                 at frame start: true if it was cleared
- *   font_text_metrics(a, scale)           Text_Metrics for the UI at a pixel scale
+ *   bool font_load(Font_Atlas *a, const char *data_dir, bool gpu, char *err, size_t errsz)
+ *       open the three faces; with gpu, make the atlas texture (without, glyphs are only measured)
+ *   void font_unload(Font_Atlas *a)
+ *   const Glyph *font_glyph(Font_Atlas *a, Font_Id font, int px, uint32_t cp)
+ *       cached or freshly rasterized glyph
+ *   void font_metrics(Font_Atlas *a, Font_Id font, int px, int *ascent, int *height)
+ *   bool font_reset_if_full(Font_Atlas *a)
+ *       at frame start: true if it was cleared
+ *   int font_pixel_size(float size, float scale)
+ *   float font_width_px(Font_Atlas *a, Font_Id font, int px, const char *text, int len)
+ *   Text_Metrics font_text_metrics(Font_Atlas *a, float scale)
+ *       Text_Metrics for the UI at a pixel scale
  */
 #ifndef ATTN_FONT_H
 #define ATTN_FONT_H

@@ -1,6 +1,8 @@
 /* PNG files written through SDL2_image, atomically (temporary + rename).
  *
- *   image_save_png(path, w, h, rgba, err, errsz)   rgba: top row first
+ *   bool image_save_png(const char *path, int w, int h, const unsigned char *rgba, char *err,
+ *       size_t errsz)
+ *       rgba: top row first
  */
 #ifndef ATTN_IMAGE_H
 #define ATTN_IMAGE_H

@@ -8,18 +8,27 @@
  * heatmap is one float texture plus a colormap lookup drawn by one shader, so
  * a frame is a handful of draw calls whatever n is.
  *
- *   render_init(r, desc, err, errsz)          programs, atlas, buffers
- *   render_shutdown(r)
- *   render_reload_shaders(r, err, errsz)      F5: all or nothing
- *   render_set_scale(r, scale)                logical → pixel factor for layout
- *   render_text_metrics(r)                    measuring text for the UI
- *   render_frame(r, dl, fb_w, fb_h, clear)    draw into the bound framebuffer
- *   render_wants_redraw(r)                    the glyph atlas was reset mid-frame
- *   render_offscreen_begin(r, w, h) / render_offscreen_end(r)   an FBO target
- *   render_read_rgba(r, w, h, dest)           top row first, 4 bytes a pixel
- *   render_stats(r)                           draw calls and quads of the last frame
- *   render_finish(r)                          wait until the GPU has drawn everything
- *       (for timing a frame; a readback waits by itself)
+ *   bool render_init(Renderer *r, const Render_Desc *desc, char *err, size_t errsz)
+ *       programs, atlas, buffers
+ *   void render_shutdown(Renderer *r)
+ *   bool render_reload_shaders(Renderer *r, char *err, size_t errsz)
+ *       F5: all or nothing
+ *   void render_set_scale(Renderer *r, float scale)
+ *       logical → pixel factor for layout
+ *   Text_Metrics render_text_metrics(Renderer *r)
+ *       measuring text for the UI
+ *   void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color clear)
+ *       draw into the bound framebuffer
+ *   bool render_wants_redraw(const Renderer *r)
+ *       the glyph atlas was reset mid-frame
+ *   bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz)
+ *   void render_offscreen_end(Renderer *r)
+ *   void render_read_rgba(Renderer *r, int w, int h, unsigned char *dest)
+ *       top row first, 4 bytes a pixel
+ *   Render_Stats render_stats(const Renderer *r)
+ *       draw calls and quads of the last frame
+ *   void render_finish(Renderer *r)
+ *       wait until the GPU has drawn everything (for timing a frame; a readback waits by itself)
  */
 #ifndef ATTN_RENDER_H
 #define ATTN_RENDER_H

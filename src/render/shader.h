@@ -4,10 +4,12 @@
  * driver's "0:LINE(COL):" prefix rewritten), and the previous program, if
  * any, stays in use.
  *
- *   shader_build(data_dir, id, dest, err, errsz)   compile + link one program
- *   shader_build_all(data_dir, programs, err, errsz)  all or nothing
- *   shader_free(p)
- *   program_files[id]                               its .vert and .frag names
+ *   bool shader_build(const char *data_dir, Program_Id id, Program *dest, char *err, size_t errsz)
+ *       compile + link one program
+ *   bool shader_build_all(const char *data_dir, Program programs[PROGRAM_COUNT], char *err,
+ *       size_t errsz)
+ *       all or nothing
+ *   void shader_free(Program *p)
  */
 #ifndef ATTN_SHADER_H
 #define ATTN_SHADER_H

@@ -3,7 +3,7 @@
  * Every panel is recomputed from the model each frame; edits go through
  * model actions. */
 #include "heatmap.h"
-#include "view.h"
+#include "explorer.h"
 
 #include "../core/stats.h"
 

@@ -2,7 +2,7 @@
  * axes, a legend bar with ticks, numbers inside cells when they fit, and
  * hover / click on cells and row labels.
  *
- *   ui_heatmap(ui, desc, &result)
+ *   void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res)
  */
 #ifndef ATTN_HEATMAP_H
 #define ATTN_HEATMAP_H

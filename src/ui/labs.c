@@ -2,7 +2,8 @@
  * how softmax sharpens with d_k with and without ÷√d_k. Permutation:
  * Attention(PX) beside P·Attention(X), and their difference. */
 #include "heatmap.h"
-#include "view.h"
+#include "labs.h"
+#include "explorer.h"
 
 #include <math.h>
 #include <stdio.h>

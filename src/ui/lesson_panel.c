@@ -1,7 +1,7 @@
 /* The lesson panel: the step's text rendered from Markdown, its goals with
  * live check marks, "show me", and stepping through the lesson. Entering a
  * lesson keeps the student's scene; leaving gives it back. */
-#include "view.h"
+#include "lesson_panel.h"
 
 #include "../model/lesson_goals.h"
 

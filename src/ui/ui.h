@@ -5,18 +5,40 @@
  * (UI_CHANGED, UI_CLICKED). Text is measured through injected metrics, so
  * the whole UI runs in tests with a stub and no window.
  *
- *   ui_init(ui, dl, metrics) / ui_begin(ui, input, w, h) / ui_end(ui)
- *   ui_text_width(ui, font, size, text)   ui_line_height(ui, font, size)
- *   ui_key(ui, key)  ui_key_char(ui, c)  ui_shortcut(ui, c, UI_MOD_CTRL | …)
+ *   void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm)
+ *   void ui_begin(Ui *ui, const Ui_Input *in, float w, float h)
+ *   void ui_end(Ui *ui)
+ *   float ui_text_width(Ui *ui, Font_Id font, float size, const char *text)
+ *   float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len)
+ *   float ui_line_height(Ui *ui, Font_Id font, float size)
+ *   bool ui_key(const Ui *ui, Ui_Key key)
+ *   bool ui_key_char(const Ui *ui, char c)
+ *   bool ui_shortcut(const Ui *ui, char c, unsigned mods)
  *       keys as they went down this frame, with the modifiers held at that moment
- *   ui_hit(ui, r)                         mouse inside r this frame
- *   ui_button(ui, id, r, label, desc)     ui_toggle(ui, id, r, label, &value)
- *   ui_slider(ui, id, r, &value, desc)
- *   ui_label(ui, r, text, desc)           text aligned inside a rectangle
- *   ui_text_wrapped(ui, r, font, size, c, text, draw)  word-wrapped; returns the height
- *   ui_modal(ui, w, h, title, name, &closed)  a centred box over a dimmed window; returns its
- *       body; closed when Esc is pressed or the mouse goes down outside it
- *   rect helpers: rect_cut_left/right/top/bottom, rect_inset, rect_contains
+ *   bool ui_hit(const Ui *ui, Rect r)
+ *       mouse inside r this frame
+ *   int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected)
+ *   int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value)
+ *   int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *desc)
+ *   void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text)
+ *       text aligned inside a rectangle
+ *   void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+ *       const char *text)
+ *   void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted)
+ *   Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed)
+ *       a centred box over a dimmed window; returns its body; closed when Esc is pressed or the
+ *       mouse goes down outside it
+ *   float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
+ *       bool draw)
+ *       word-wrapped; returns the height
+ *   uint32_t ui_id(const char *name, int index)
+ *   void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r)
+ *   Rect rect_cut_left(Rect *r, float w)
+ *   Rect rect_cut_right(Rect *r, float w)
+ *   Rect rect_cut_top(Rect *r, float h)
+ *   Rect rect_cut_bottom(Rect *r, float h)
+ *   Rect rect_inset(Rect r, float d)
+ *   bool rect_contains(Rect r, float x, float y)
  */
 #ifndef ATTN_UI_H
 #define ATTN_UI_H

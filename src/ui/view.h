@@ -1,123 +1,18 @@
 /* The whole interface for one frame: top bar, token chips, the panels of
- * the current view, overlays and the status line. It reads the model and
- * changes it only through model actions, so undo, lessons and tests drive
- * the same path as the mouse.
+ * the current view (explorer.h, labs.h, lesson_panel.h), overlays and the
+ * status line. It reads the model and changes it only through model
+ * actions, so undo, lessons and tests drive the same path as the mouse.
  *
- *   view_init(vs)
- *   view_frame(ui, vs, model)          build the frame's draw list, apply input
- *   view_wants_frames(vs, time)        an animation is running: keep drawing
- *   view_explain_cell(m, i, j, buf, size)  the arithmetic behind s_ij and a_ij
- *   view_set_status(vs, error, fmt, …)
+ *   void view_frame(Ui *ui, View_State *vs, Model *m)    build the frame's draw list, apply input
+ *   void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size)
+ *       the arithmetic behind s_ij and a_ij
  */
 #ifndef ATTN_VIEW_H
 #define ATTN_VIEW_H
 
-#include "../model/lesson.h"
-#include "../model/lesson_index.h"
-#include "../model/lesson_play.h"
-#include "../model/model.h"
-#include "ui.h"
+#include "view_state.h"
 
-#define VIEW_ANIM_SECONDS 0.25
-#define VIEW_EDIT_BYTES   2048
-
-typedef struct Plane_Map {
-    Rect r;       /* plot area in logical units */
-    float cx, cy; /* data value at the centre */
-    float span;   /* data units from the centre to each edge */
-    int axis0, axis1;
-} Plane_Map;
-
-typedef struct View_State {
-    View view;
-    int selected; /* query row */
-    Colormap weight_map;
-    bool lock_range;
-    float locked_smax;
-    int axis0, axis1; /* embedding coordinates shown in the plane */
-    /* hover, set during the frame */
-    int hover_row, hover_col; /* S or A cell, or -1 */
-    int hover_token;          /* chip or point, or -1 */
-    int mark_key;             /* key column of the hovered cell, highlighted everywhere */
-    char hover_text[256];     /* what the thing under the mouse is, for the status line */
-    /* drags */
-    int drag_point; /* token being dragged in the plane, or -1 */
-    float drag_off_x, drag_off_y;
-    int drag_chip; /* chip being dragged, or -1 */
-    float drag_chip_x0;
-    bool drag_chip_moved;
-    bool slider_gesture;
-    /* editing the sentence as text */
-    bool editing;
-    char edit[VIEW_EDIT_BYTES];
-    int edit_len;
-    int edit_cursor; /* byte offset, always on a UTF-8 boundary */
-    /* typing d_k */
-    bool typing_dk;
-    char dk_text[8];
-    /* reorder animation: new position i came from anim_from[i] */
-    double anim_start;
-    bool animating;
-    int anim_from[ATTN_MAX_TOKENS];
-    float row_offset[ATTN_MAX_TOKENS]; /* this frame, in cells (old − new, eased) */
-    unsigned long seen_perm_version;
-    /* embedding plane */
-    Plane_Map plane;
-    float plane_span;
-    /* overlays and messages */
-    bool help;
-    char status[512];
-    bool status_error;
-    /* requests to the platform */
-    bool want_save;
-    bool want_quit;
-    unsigned long shuffle_count;
-    /* scaling lab */
-    int samples;
-    uint64_t resample;
-    float scaling_lock; /* the S colour range held while d_k moves; 0 = take it now */
-    /* lessons: storage is the platform's (one Lesson and one Scene, allocated
-     * once); the view only fills and reads it */
-    Lesson *lesson;
-    Scene *lesson_saved; /* the student's own scene, given back on leaving */
-    View lesson_saved_view;
-    const Lesson_Index *lesson_index;
-    const char *data_dir;
-    bool lesson_active, lesson_pending, lesson_menu;
-    int lesson_step;
-    float lesson_scroll; /* how far the step's text is scrolled up, logical units */
-    char highlight[32];
-    int goal_state[LESSON_MAX_GOALS]; /* 1 met, 0 not yet, -1 cannot tell (error) */
-    bool showing;                     /* "show me" is playing a solution */
-    int show_goal, show_action;
-    double show_t0;
-    float show_from_x, show_from_y;
-    double now;
-} View_State;
-
-void view_init(View_State *vs);
 void view_frame(Ui *ui, View_State *vs, Model *m);
-bool view_wants_frames(const View_State *vs);
 void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size);
-void view_set_status(View_State *vs, bool error, const char *fmt, ...);
-
-/* Between view.c and the panel files. */
-void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r);
-void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r);
-void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r);
-void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r);
-void lesson_keys(Ui *ui, View_State *vs, Model *m);
-void lesson_menu(Ui *ui, View_State *vs, Model *m);
-bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz);
-void lesson_leave(View_State *vs, Model *m);
-int dk_slider(Ui *ui, View_State *vs, Model *m, Rect r);
-void positions_controls(Ui *ui, View_State *vs, Model *m, Rect toggle, Rect slider,
-                        const char *label);
-void view_slider_gesture(View_State *vs, Model *m);
-float nice_span(float v);
-void plot_frame(Ui *ui, Rect r);
-void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy);
-void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y);
-void subscript(int i, char *buf, size_t size);
 
 #endif

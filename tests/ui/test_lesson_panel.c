@@ -1,6 +1,7 @@
 /* src/ui/lesson_panel.c: stepping through a lesson with the keys presenters
  * use, "show me" reaching a goal, and the student's scene kept safe. */
 #include "harness.h"
+#include "ui/lesson_panel.h"
 
 static Harness h;
 static Lesson lesson;

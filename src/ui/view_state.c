@@ -1,0 +1,53 @@
+/* View state and its helpers; see view_state.h. */
+#include "view_state.h"
+
+#include "../core/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void view_init(View_State *vs) {
+    memset(vs, 0, sizeof *vs);
+    vs->weight_map = COLORMAP_VIRIDIS;
+    vs->hover_row = vs->hover_col = vs->hover_token = -1;
+    vs->drag_point = vs->drag_chip = -1;
+    vs->axis0 = 0;
+    vs->axis1 = 1;
+    vs->samples = 2000;
+}
+
+void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
+    /* Messages quote file names, keys and tokens as the user wrote them:
+     * escape control characters and bad bytes so the line stays one line. */
+    char raw[sizeof vs->status];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    text_escape(raw, strlen(raw), vs->status, sizeof vs->status);
+    vs->status_error = error;
+}
+
+bool view_wants_frames(const View_State *vs) {
+    return vs->animating || vs->showing;
+}
+
+void subscript(int i, char *buf, size_t size) {
+    /* Unicode subscript digits: ₀ is U+2080, three bytes E2 82 80+d */
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", i);
+    size_t k = 0;
+    for (const char *p = digits; *p && k + 4 < size; p++) {
+        buf[k++] = (char)0xE2;
+        buf[k++] = (char)0x82;
+        buf[k++] = (char)(0x80 + (*p - '0'));
+    }
+    buf[k] = '\0';
+}
+
+void view_slider_gesture(View_State *vs, Model *m) {
+    if (vs->slider_gesture) return;
+    model_gesture_begin(m);
+    vs->slider_gesture = true;
+}

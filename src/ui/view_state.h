@@ -1,0 +1,105 @@
+/* What the interface remembers between frames (selection, drags, hover,
+ * the lesson session, animations, the status line), and the small helpers
+ * every panel uses on it.
+ *
+ *   void view_init(View_State *vs)
+ *   void view_set_status(View_State *vs, bool error, const char *fmt, ...)
+ *       the status line; user text in it is escaped to one safe line
+ *   bool view_wants_frames(const View_State *vs)   an animation is running
+ *   void view_slider_gesture(View_State *vs, Model *m)
+ *       a slider drag is one undo step, however many values it passes
+ *   void subscript(int i, char *buf, size_t size)   i in Unicode subscript digits
+ */
+#ifndef ATTN_VIEW_STATE_H
+#define ATTN_VIEW_STATE_H
+
+#include "../model/lesson.h"
+#include "../model/lesson_index.h"
+#include "../model/lesson_play.h"
+#include "../model/model.h"
+#include "ui.h"
+
+#define VIEW_ANIM_SECONDS 0.25
+#define VIEW_EDIT_BYTES   2048
+
+typedef struct Plane_Map {
+    Rect r;       /* plot area in logical units */
+    float cx, cy; /* data value at the centre */
+    float span;   /* data units from the centre to each edge */
+    int axis0, axis1;
+} Plane_Map;
+
+typedef struct View_State {
+    View view;
+    int selected; /* query row */
+    Colormap weight_map;
+    bool lock_range;
+    float locked_smax;
+    int axis0, axis1; /* embedding coordinates shown in the plane */
+    /* hover, set during the frame */
+    int hover_row, hover_col; /* S or A cell, or -1 */
+    int hover_token;          /* chip or point, or -1 */
+    int mark_key;             /* key column of the hovered cell, highlighted everywhere */
+    char hover_text[256];     /* what the thing under the mouse is, for the status line */
+    /* drags */
+    int drag_point; /* token being dragged in the plane, or -1 */
+    float drag_off_x, drag_off_y;
+    int drag_chip; /* chip being dragged, or -1 */
+    float drag_chip_x0;
+    bool drag_chip_moved;
+    bool slider_gesture;
+    /* editing the sentence as text */
+    bool editing;
+    char edit[VIEW_EDIT_BYTES];
+    int edit_len;
+    int edit_cursor; /* byte offset, always on a UTF-8 boundary */
+    /* typing d_k */
+    bool typing_dk;
+    char dk_text[8];
+    /* reorder animation: new position i came from anim_from[i] */
+    double anim_start;
+    bool animating;
+    int anim_from[ATTN_MAX_TOKENS];
+    float row_offset[ATTN_MAX_TOKENS]; /* this frame, in cells (old − new, eased) */
+    unsigned long seen_perm_version;
+    /* embedding plane */
+    Plane_Map plane;
+    float plane_span;
+    /* overlays and messages */
+    bool help;
+    char status[512];
+    bool status_error;
+    /* requests to the platform */
+    bool want_save;
+    bool want_quit;
+    unsigned long shuffle_count;
+    /* scaling lab */
+    int samples;
+    uint64_t resample;
+    float scaling_lock; /* the S colour range held while d_k moves; 0 = take it now */
+    /* lessons: storage is the platform's (one Lesson and one Scene, allocated
+     * once); the view only fills and reads it */
+    Lesson *lesson;
+    Scene *lesson_saved; /* the student's own scene, given back on leaving */
+    View lesson_saved_view;
+    const Lesson_Index *lesson_index;
+    const char *data_dir;
+    bool lesson_active, lesson_pending, lesson_menu;
+    int lesson_step;
+    float lesson_scroll; /* how far the step's text is scrolled up, logical units */
+    char highlight[32];
+    int goal_state[LESSON_MAX_GOALS]; /* 1 met, 0 not yet, -1 cannot tell (error) */
+    bool showing;                     /* "show me" is playing a solution */
+    int show_goal, show_action;
+    double show_t0;
+    float show_from_x, show_from_y;
+    double now;
+} View_State;
+
+void view_init(View_State *vs);
+void view_set_status(View_State *vs, bool error, const char *fmt, ...);
+bool view_wants_frames(const View_State *vs);
+void view_slider_gesture(View_State *vs, Model *m);
+void subscript(int i, char *buf, size_t size);
+
+#endif
