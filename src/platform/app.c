@@ -144,9 +144,7 @@ static void window_screenshot(App *a, bool panel_only) {
     float scale = pixel_scale(a, fw);
     /* redraw for the readback without replaying this batch's clicks and keys */
     Ui_Input saved = a->in;
-    a->in.pressed = a->in.released = a->in.right_pressed = false;
-    a->in.key_count = 0;
-    a->in.text[0] = '\0';
+    ui_input_spent(&a->in);
     app_draw(a, fw, fh, scale);
     a->in = saved;
     render_finish(&a->render);
@@ -302,10 +300,7 @@ static void input_pass(App *a, float scale) {
     ui_begin(&a->ui, &a->in, (float)a->fb_w / scale, (float)a->fb_h / scale);
     view_frame(&a->ui, &a->vs, &a->model);
     ui_end(&a->ui);
-    a->in.pressed = a->in.released = a->in.right_pressed = false;
-    a->in.wheel = 0;
-    a->in.key_count = 0;
-    a->in.text[0] = '\0';
+    ui_input_spent(&a->in);
 }
 
 static void apply_event(App *a, const App_Event *e, float scale) {
@@ -375,11 +370,7 @@ App_Frame_Result app_frame(App *a, const App_Frame *f) {
         save_scene(a);
         app_draw(a, f->fb_w, f->fb_h, scale); /* show the confirmation now */
     }
-    /* the frame consumed the edge-triggered input */
-    a->in.pressed = a->in.released = a->in.right_pressed = false;
-    a->in.wheel = 0;
-    a->in.key_count = 0;
-    a->in.text[0] = '\0';
+    ui_input_spent(&a->in); /* the frame used the one-off input */
     App_Frame_Result r = a->pending;
     r.more = render_wants_redraw(&a->render) || view_wants_frames(&a->vs);
     return r;

@@ -12,6 +12,13 @@ void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm) {
     ui->theme = &theme_default;
 }
 
+void ui_input_spent(Ui_Input *in) {
+    in->pressed = in->released = in->right_pressed = false;
+    in->wheel = 0;
+    in->key_count = 0;
+    in->text[0] = '\0';
+}
+
 void ui_begin(Ui *ui, const Ui_Input *in, float w, float h) {
     ui->in = *in;
     ui->w = w;

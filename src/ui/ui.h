@@ -7,6 +7,9 @@
  *
  *   void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm)
  *   void ui_begin(Ui *ui, const Ui_Input *in, float w, float h)
+ *   void ui_input_spent(Ui_Input *in)
+ *       the frame used its one-off input: clear presses, releases, wheel, keys and text
+ *       (positions and held buttons stay)
  *   void ui_end(Ui *ui)
  *   float ui_text_width(Ui *ui, Font_Id font, float size, const char *text)
  *   float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len)
@@ -127,6 +130,7 @@ typedef struct Slider_Desc {
 
 void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm);
 void ui_begin(Ui *ui, const Ui_Input *in, float w, float h);
+void ui_input_spent(Ui_Input *in);
 void ui_end(Ui *ui);
 
 float ui_text_width(Ui *ui, Font_Id font, float size, const char *text);

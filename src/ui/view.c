@@ -445,10 +445,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     if (m->version == before) return;
     model_update(m);
     Ui_Input full = ui->in, calm = ui->in;
-    calm.pressed = calm.released = calm.right_pressed = false;
-    calm.key_count = 0;
-    calm.text[0] = '\0';
-    calm.wheel = 0;
+    ui_input_spent(&calm);
     ui_begin(ui, &calm, ui->w, ui->h);
     frame_pass(ui, vs, m);
     ui->in = full; /* ui_end still sees this frame's release */

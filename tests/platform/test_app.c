@@ -5,13 +5,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model/scene_file.h"
 #include "platform/app.h"
+#include "gl_fixture.h"
 #include "test_util.h"
 
-#include <SDL.h>
 #include <string.h>
 
-static SDL_Window *win;
-static SDL_GLContext ctx;
+static Gl_Fixture gl;
 static App *app;
 static Cli_Options opts;
 static Scene scene;
@@ -19,15 +18,7 @@ static Vocab vocab;
 static App_Desc desc;
 
 static void up(void) {
-    if (!getenv("SDL_VIDEODRIVER")) SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
-    cr_assert_eq(SDL_Init(SDL_INIT_VIDEO), 0, "%s", SDL_GetError());
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    win = SDL_CreateWindow("test", 0, 0, 1280, 800, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-    cr_assert(win, "%s", SDL_GetError());
-    ctx = SDL_GL_CreateContext(win);
-    cr_assert(ctx, "no GL 3.3 core context: %s", SDL_GetError());
+    gl_fixture_up(&gl, 1280, 800);
     test_load_vocab(&vocab);
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
@@ -46,9 +37,7 @@ static void down(void) {
     app_shutdown(app);
     free(app);
     vocab_free(&vocab);
-    SDL_GL_DeleteContext(ctx);
-    SDL_DestroyWindow(win);
-    SDL_Quit();
+    gl_fixture_down(&gl);
 }
 
 TestSuite(app, .init = up, .fini = down);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render/image.h"
 #include "render/render.h"
+#include "gl_fixture.h"
 #include "test_util.h"
 
 #include <SDL.h>
@@ -13,21 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static SDL_Window *win;
-static SDL_GLContext ctx;
+static Gl_Fixture gl;
 static Renderer rr;
 static Draw_List dl;
 
 static void gl_up(void) {
-    if (!getenv("SDL_VIDEODRIVER")) SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
-    cr_assert_eq(SDL_Init(SDL_INIT_VIDEO), 0, "%s", SDL_GetError());
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    win = SDL_CreateWindow("test", 0, 0, 64, 64, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-    cr_assert(win, "%s", SDL_GetError());
-    ctx = SDL_GL_CreateContext(win);
-    cr_assert(ctx, "no GL 3.3 core context: %s", SDL_GetError());
+    gl_fixture_up(&gl, 64, 64);
     char err[1024];
     cr_assert(
         render_init(&rr, &(Render_Desc){.data_dir = test_env("ATTNLAB_DATA")}, err, sizeof err),
@@ -38,9 +30,7 @@ static void gl_up(void) {
 static void gl_down(void) {
     draw_free(&dl);
     render_shutdown(&rr);
-    SDL_GL_DeleteContext(ctx);
-    SDL_DestroyWindow(win);
-    SDL_Quit();
+    gl_fixture_down(&gl);
 }
 
 TestSuite(render, .init = gl_up, .fini = gl_down);

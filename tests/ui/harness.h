@@ -40,9 +40,7 @@ static inline void harness_frame(Harness *h) {
     view_frame(&h->ui, &h->vs, &h->m);
     ui_end(&h->ui);
     cr_assert(model_update(&h->m));
-    h->in.pressed = h->in.released = false;
-    h->in.key_count = 0;
-    h->in.text[0] = '\0';
+    ui_input_spent(&h->in);
     h->in.time += 0.02;
 }
 
