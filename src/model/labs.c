@@ -17,7 +17,8 @@ bool labs_experiment(Labs *labs, uint64_t seed, int d_k, int samples) {
     if (e->valid && e->seed == seed && e->d_k == d_k && e->samples == samples) return true;
     if (!e->raw) {
         e->raw = malloc(sizeof(float) * LAB_MAX_SAMPLES);
-        if (!e->raw) return false;
+        e->scaled = malloc(sizeof(float) * LAB_MAX_SAMPLES);
+        if (!e->raw || !e->scaled) return false;
     }
     stats_dot_samples(seed, d_k, samples, e->raw);
     stats_variance_experiment(seed, d_k, samples, &e->stats);
@@ -30,9 +31,8 @@ bool labs_experiment(Labs *labs, uint64_t seed, int d_k, int samples) {
     stats_histogram(e->raw, samples, e->raw_lo, e->raw_hi, LAB_HIST_BINS, e->hist_raw);
     /* scaling every sample by 1/√d_k maps the raw bins onto the scaled ones
      * exactly, but the scaled histogram is counted on its own to show it */
-    static float scaled[LAB_MAX_SAMPLES];
-    for (int k = 0; k < samples; k++) scaled[k] = (float)(e->raw[k] / sd);
-    stats_histogram(scaled, samples, e->scaled_lo, e->scaled_hi, LAB_HIST_BINS, e->hist_scaled);
+    for (int k = 0; k < samples; k++) e->scaled[k] = (float)(e->raw[k] / sd);
+    stats_histogram(e->scaled, samples, e->scaled_lo, e->scaled_hi, LAB_HIST_BINS, e->hist_scaled);
     e->seed = seed;
     e->d_k = d_k;
     e->samples = samples;
@@ -73,6 +73,12 @@ static bool grow_full(Labs *labs, int n) {
     float *kf = realloc(labs->kf, sizeof(float) * (size_t)need);
     if (!kf) return false;
     labs->kf = kf;
+    float *xp = realloc(labs->xp, sizeof(float) * (size_t)n * ATTN_MAX_D);
+    if (!xp) return false;
+    labs->xp = xp;
+    float *pos = realloc(labs->pos, sizeof(float) * (size_t)n * ATTN_MAX_D);
+    if (!pos) return false;
+    labs->pos = pos;
     double *sc = realloc(labs->scratch, sizeof(double) * LAB_CURVE_POINTS * (size_t)n);
     if (!sc) return false;
     labs->scratch = sc;
@@ -89,14 +95,13 @@ bool labs_curves(Labs *labs, const Scene *s) {
     proj_fill(s->seed, PROJ_Q, d, w, labs->wq);
     proj_fill(s->seed, PROJ_K, d, w, labs->wk);
     /* X + P, row by row, into qf as a staging area */
-    static float xp[ATTN_MAX_TOKENS * ATTN_MAX_D], pos[ATTN_MAX_TOKENS * ATTN_MAX_D];
-    memcpy(xp, s->X, sizeof(float) * (size_t)n * d);
+    memcpy(labs->xp, s->X, sizeof(float) * (size_t)n * d);
     if (s->pos == POS_SIN) {
-        posenc_sinusoidal(n, d, s->pos_strength, pos);
-        mat_add(xp, pos, (size_t)n * d, xp);
+        posenc_sinusoidal(n, d, s->pos_strength, labs->pos);
+        mat_add(labs->xp, labs->pos, (size_t)n * d, labs->xp);
     }
-    mat_mul(xp, labs->wq, n, d, w, labs->qf);
-    mat_mul(xp, labs->wk, n, d, w, labs->kf);
+    mat_mul(labs->xp, labs->wq, n, d, w, labs->qf);
+    mat_mul(labs->xp, labs->wk, n, d, w, labs->kf);
     c->count = 0;
     for (int k = 0; k < LAB_CURVE_POINTS; k++) {
         int dk = (int)lround(pow(2.0, k / 2.0));
@@ -187,6 +192,9 @@ bool labs_permutation(Labs *labs, const Scene *s, const Derived *now) {
 
 void labs_free(Labs *labs) {
     free(labs->exp.raw);
+    free(labs->exp.scaled);
+    free(labs->xp);
+    free(labs->pos);
     free(labs->wq);
     free(labs->wk);
     free(labs->qf);

@@ -37,7 +37,8 @@ typedef struct Lab_Experiment {
     bool valid;
     uint64_t seed;
     int d_k, samples;
-    float *raw; /* the raw dot products */
+    float *raw;    /* the raw dot products */
+    float *scaled; /* the same divided by √d_k */
     Variance_Result stats;
     double raw_lo, raw_hi, scaled_lo, scaled_hi; /* histogram ranges: ±4 SD of theory */
     int hist_raw[LAB_HIST_BINS], hist_scaled[LAB_HIST_BINS];
@@ -68,6 +69,7 @@ typedef struct Labs {
     Lab_Curves curves;
     Lab_Permutation perm;
     float *wq, *wk, *qf, *kf; /* full-width projections and projected rows */
+    float *xp, *pos;          /* X + P and P, n × d, staging for the curves */
     double *scratch;
     long cap_full;
 } Labs;

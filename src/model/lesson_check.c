@@ -6,21 +6,36 @@
 #include "scene_file.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
                   size_t errsz) {
     /* Play the lesson from the default scene, step after step, the way a
      * student who always succeeds would. */
-    static Model m;
-    static Scene start;
+    Model *mp = calloc(1, sizeof *mp);
+    Scene *start = malloc(sizeof *start);
     char path[1200];
     snprintf(path, sizeof path, "%s/assets/scenes/default.json", data_dir);
-    if (!scene_load(&start, path, vocab, err, errsz)) return false;
-    if (!model_init(&m, &start, vocab)) {
+    if (!mp || !start) {
+        free(mp);
+        free(start);
         snprintf(err, errsz, "%s: out of memory", l->path);
         return false;
     }
-    Lesson_Env env = {.m = &m, .data_dir = data_dir};
+    if (!scene_load(start, path, vocab, err, errsz)) {
+        free(mp);
+        free(start);
+        return false;
+    }
+    bool inited = model_init(mp, start, vocab);
+    free(start);
+    if (!inited) {
+        free(mp);
+        snprintf(err, errsz, "%s: out of memory", l->path);
+        return false;
+    }
+    Model *m = mp;
+    Lesson_Env env = {.m = m, .data_dir = data_dir};
     bool ok = lesson_apply(l, l->setup_first, l->setup_count, &env, err, errsz);
     for (int s = 0; ok && s < l->step_count; s++) {
         const Lesson_Step *st = &l->steps[s];
@@ -48,6 +63,7 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
             }
         }
     }
-    model_free(&m);
+    model_free(m);
+    free(m);
     return ok;
 }

@@ -1,4 +1,5 @@
 /* Playing a lesson's actions on the model; see lesson_play.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "lesson_play.h"
 
 #include "../core/text.h"
@@ -7,6 +8,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- acting on the model ------------------------------------------------------ */
 
@@ -39,19 +41,18 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             snprintf(path, sizeof path, "%.*s/assets/scenes/%s",
                      (int)(dl && env->data_dir[dl - 1] == '/' ? dl - 1 : dl), env->data_dir,
                      a->text);
-            static Scene next;
-            FILE *probe = fopen(path, "r");
-            if (!probe) {
+            /* a look, not an open: opening a FIFO there would wait for a writer */
+            if (access(path, F_OK) != 0) {
                 snprintf(err, errsz, "%s:%d: scene: no file '%s' in assets/scenes", l->path,
                          a->line, a->text);
                 return false;
             }
-            fclose(probe);
-            if (!scene_load(&next, path, m->vocab, why, sizeof why)) {
+            Scene *next = &m->next; /* the model's scratch scene */
+            if (!scene_load(next, path, m->vocab, why, sizeof why)) {
                 snprintf(err, errsz, "%s:%d: scene: %s", l->path, a->line, why);
                 return false;
             }
-            model_replace_scene(m, &next);
+            model_replace_scene(m, next);
             env->selected = 0;
             break;
         }

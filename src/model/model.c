@@ -168,12 +168,12 @@ void model_move_token(Model *m, int i, int c0, float x0, int c1, float x1) {
 }
 
 bool model_set_sentence(Model *m, const char *text, char *err, size_t errsz) {
-    static Scene next;
-    next = m->scene;
-    if (!scene_set_sentence(&next, text, m->vocab, err, errsz)) return false;
+    Scene *next = &m->next;
+    *next = m->scene;
+    if (!scene_set_sentence(next, text, m->vocab, err, errsz)) return false;
     record(m);
-    m->scene = next;
-    perm_identity(next.n, m->last_perm);
+    m->scene = *next;
+    perm_identity(next->n, m->last_perm);
     m->last_perm_version = 0;
     changed(m);
     return true;

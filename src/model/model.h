@@ -65,7 +65,8 @@ typedef struct Model {
      * new position i came from old position last_perm[i] */
     int last_perm[ATTN_MAX_TOKENS];
     unsigned long last_perm_version;
-    Labs labs; /* the scaling and permutation labs' derived data, on demand */
+    Labs labs;  /* the scaling and permutation labs' derived data, on demand */
+    Scene next; /* scratch: a new sentence is built here, so the scene changes only if valid */
 } Model;
 
 bool model_init(Model *m, const Scene *scene, const Vocab *vocab);

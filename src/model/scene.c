@@ -148,7 +148,7 @@ void scene_set_d(Scene *s, int d, const Vocab *vocab) {
     if (d == s->d) return;
     /* Rewrite rows in place in the direction that never overwrites a row
      * before it has been read. */
-    static float row[ATTN_MAX_D];
+    float row[ATTN_MAX_D];
     int keep = d < s->d ? d : s->d;
     if (d > s->d) {
         for (int i = s->n - 1; i >= 0; i--) {
@@ -164,16 +164,32 @@ void scene_set_d(Scene *s, int d, const Vocab *vocab) {
 }
 
 void scene_permute(Scene *s, const int *p) {
-    static Scene tmp; /* large: kept off the stack */
+    /* In place, one cycle of p at a time: row i takes the row at p[i], and
+     * one row per cycle is held aside, so no second scene is needed. */
     int n = s->n, d = s->d;
-    memcpy(tmp.tokens, s->tokens, sizeof tmp.tokens[0] * (size_t)n);
-    memcpy(tmp.X, s->X, sizeof(float) * (size_t)n * (size_t)d);
-    memcpy(tmp.origin, s->origin, sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        memcpy(s->tokens[i], tmp.tokens[p[i]], ATTN_MAX_TOKEN_BYTES);
-        s->origin[i] = tmp.origin[p[i]];
+    bool done[ATTN_MAX_TOKENS] = {false};
+    char tok[ATTN_MAX_TOKEN_BYTES];
+    float x[ATTN_MAX_D];
+    for (int start = 0; start < n; start++) {
+        if (done[start]) continue;
+        memcpy(tok, s->tokens[start], sizeof tok);
+        memcpy(x, &s->X[start * d], sizeof(float) * (size_t)d);
+        int origin = s->origin[start];
+        for (int i = start;;) {
+            done[i] = true;
+            int from = p[i];
+            if (from == start) {
+                memcpy(s->tokens[i], tok, sizeof tok);
+                memcpy(&s->X[i * d], x, sizeof(float) * (size_t)d);
+                s->origin[i] = origin;
+                break;
+            }
+            memcpy(s->tokens[i], s->tokens[from], sizeof tok);
+            memcpy(&s->X[i * d], &s->X[from * d], sizeof(float) * (size_t)d);
+            s->origin[i] = s->origin[from];
+            i = from;
+        }
     }
-    perm_apply_rows(p, n, tmp.X, d, s->X);
 }
 
 bool scene_equal(const Scene *a, const Scene *b) {

@@ -223,11 +223,19 @@ bool scene_parse(Scene *dest, const char *text, size_t len, const char *name, co
         cJSON_Delete(root);
         return false;
     }
-    static Scene tmp; /* large: kept off the stack; dest untouched until all is valid */
-    scene_default(&tmp);
-    bool ok = read_scene(&c, root, &tmp, vocab);
+    /* read into a scratch scene (large: on the heap, at load time only), so
+     * dest is untouched unless the whole file is valid */
+    Scene *tmp = malloc(sizeof *tmp);
+    if (!tmp) {
+        cJSON_Delete(root);
+        snprintf(err, errsz, "%s: out of memory", name);
+        return false;
+    }
+    scene_default(tmp);
+    bool ok = read_scene(&c, root, tmp, vocab);
     cJSON_Delete(root);
-    if (ok) *dest = tmp;
+    if (ok) *dest = *tmp;
+    free(tmp);
     return ok;
 }
 

@@ -152,44 +152,58 @@ int headless_bench(App *a, double process_start_ms) {
 int headless_dump_ui(const App_Desc *desc) {
     const Cli_Options *o = desc->opts;
     char err[1024];
-    static Font_Atlas atlas;
-    if (!font_load(&atlas, desc->data_dir, false, err, sizeof err)) {
+    /* what the layout needs, without a renderer: one allocation, freed below */
+    struct Layout {
+        Font_Atlas atlas;
+        Draw_List dl;
+        Model model;
+        Ui ui;
+        View_State vs;
+        Ui_Record records[UI_MAX_RECORDS];
+        Lesson_Index index;
+    } *lay = calloc(1, sizeof *lay);
+    if (!lay) {
+        fprintf(stderr, "attnlab: out of memory laying out the interface\n");
+        return 1;
+    }
+    if (!font_load(&lay->atlas, desc->data_dir, false, err, sizeof err)) {
         cli_report("", err);
+        free(lay);
         return 2;
     }
-    static Draw_List dl;
-    static Model model;
-    static Ui ui;
-    static View_State vs;
-    static Ui_Record records[UI_MAX_RECORDS];
-    static Lesson_Index index;
+    Font_Atlas *atlas = &lay->atlas;
+    Draw_List *dl = &lay->dl;
+    Model *model = &lay->model;
+    Ui *ui = &lay->ui;
+    View_State *vs = &lay->vs;
+    Ui_Record *records = lay->records;
     Lesson *lesson = NULL;
     Scene *saved = NULL;
     int status = 0;
-    view_init(&vs);
-    if (!draw_init(&dl, &(Draw_Desc){0}) || !model_init(&model, desc->scene, desc->vocab)) {
+    view_init(vs);
+    if (!draw_init(dl, &(Draw_Desc){0}) || !model_init(model, desc->scene, desc->vocab)) {
         fprintf(stderr, "attnlab: out of memory laying out the interface\n");
         status = 1;
-    } else if (!app_setup_lessons(&vs, desc, &lesson, &saved, &index, err, sizeof err)) {
+    } else if (!app_setup_lessons(vs, desc, &lesson, &saved, &lay->index, err, sizeof err)) {
         cli_report("", err);
         status = 2;
     } else {
         float z = app_zoom_for(o->ui_scale, o->width, o->height);
-        ui_init(&ui, &dl, font_text_metrics(&atlas, z));
-        ui.records = records;
-        vs.view = o->view;
+        ui_init(ui, dl, font_text_metrics(atlas, z));
+        ui->records = records;
+        vs->view = o->view;
         Ui_Input in = {.mx = -1000, .my = -1000};
         for (int pass = 0; pass < 2; pass++) {
             in.time = pass * HEADLESS_SETTLE_SECONDS; /* as in screenshot_mode */
-            model_update(&model);
-            ui_begin(&ui, &in, (float)o->width / z, (float)o->height / z);
-            view_frame(&ui, &vs, &model);
-            ui_end(&ui);
+            model_update(model);
+            ui_begin(ui, &in, (float)o->width / z, (float)o->height / z);
+            view_frame(ui, vs, model);
+            ui_end(ui);
         }
         printf("{\n  \"size\": [%d, %d],\n  \"ui_scale\": %g,\n  \"view\": \"%s\",\n", o->width,
-               o->height, (double)z, view_name(vs.view));
+               o->height, (double)z, view_name(vs->view));
         printf("  \"items\": [\n");
-        for (int k = 0; k < ui.record_count; k++) {
+        for (int k = 0; k < ui->record_count; k++) {
             const Ui_Record *r = &records[k];
             printf("    {\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, "
                    "%.1f, %.1f]",
@@ -197,19 +211,20 @@ int headless_dump_ui(const App_Desc *desc) {
                    (double)(r->r.w * z), (double)(r->r.h * z));
             if (strcmp(r->kind, "point") == 0 || strcmp(r->kind, "chip") == 0) {
                 printf(", \"token\": ");
-                jw_string(stdout, model.scene.tokens[r->index]);
+                jw_string(stdout, model->scene.tokens[r->index]);
                 printf(", \"x\": %.1f, \"y\": %.1f", (double)((r->r.x + r->r.w * 0.5f) * z),
                        (double)((r->r.y + r->r.h * 0.5f) * z));
             }
-            printf("}%s\n", k + 1 < ui.record_count ? "," : "");
+            printf("}%s\n", k + 1 < ui->record_count ? "," : "");
         }
         printf("  ]\n}\n");
     }
     free(lesson);
     free(saved);
-    model_free(&model);
-    draw_free(&dl);
-    font_unload(&atlas);
+    model_free(model);
+    draw_free(dl);
+    font_unload(atlas);
+    free(lay);
     TTF_Quit();
     return status;
 }

@@ -30,7 +30,7 @@ static void ortho(float *m, float w, float h, float scale) {
 }
 
 static void upload_colormaps(Renderer *r) {
-    static unsigned char texels[COLORMAP_COUNT][256][4];
+    unsigned char texels[COLORMAP_COUNT][256][4]; /* a few KB, once at start */
     for (int m = 0; m < COLORMAP_COUNT; m++) {
         for (int i = 0; i < 256; i++) {
             texels[m][i][0] = colormap_lut[m][i][0];

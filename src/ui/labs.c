@@ -319,7 +319,7 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
 static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
                                const char *const *now_labels, const char *const *orig_labels) {
     int n = s->n;
-    static float P[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS];
+    float *P = vs->perm_grid;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
     Heatmap_Result hp;

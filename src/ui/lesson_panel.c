@@ -275,7 +275,7 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     float glh = ui_line_height(ui, FONT_SANS, t->text_size);
     /* goals first, so each box is as tall as its wrapped text plus "show me" */
     Lesson_Env env = env_of(vs, m);
-    static char goal_text[LESSON_MAX_GOALS][340];
+    char goal_text[LESSON_MAX_GOALS][340]; /* the draw list copies what it draws */
     float goal_h[LESSON_MAX_GOALS], goals_total = 0;
     float text_w = body.w - 4 - 16 - 30;
     for (int k = 0; k < st->goal_count; k++) {

@@ -194,7 +194,7 @@ static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
 
     float fs = t->text_size, h = r.h - 8, gap = 6;
     float more_w = ui_text_width(ui, FONT_SANS, fs, "+512 more") + 8;
-    static float xs[ATTN_MAX_TOKENS];
+    float *xs = vs->chip_x;
     int shown = 0;
     float x = r.x;
     for (int i = 0; i < s->n; i++) {

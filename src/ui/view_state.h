@@ -94,6 +94,9 @@ typedef struct View_State {
     double show_t0;
     float show_from_x, show_from_y;
     double now;
+    /* scratch owned here so a frame allocates nothing and hides no state */
+    float chip_x[ATTN_MAX_TOKENS];                      /* left edge of each token chip */
+    float perm_grid[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS]; /* the permutation matrix P */
 } View_State;
 
 void view_init(View_State *vs);
