@@ -33,6 +33,8 @@ for layer in "${!allowed[@]}"; do
         [[ " ${allowed[$layer]} " == *" $dep "* ]] || { echo "$f: includes $inc (${layer} may use: ${allowed[$layer]})"; ok=0; }
       elif [[ $inc =~ ^\" ]]; then
         [[ -f "$(dirname "$f")/${inc//\"/}" ]] || { echo "$f: includes $inc, not in its folder"; ok=0; }
+      elif [[ $inc =~ ^\<(epoxy|GL|GLES) && $layer != render ]]; then
+        echo "$f: includes $inc (only src/render calls GL)"; ok=0
       elif [[ $inc =~ ^\<($libc)\.h\> ]]; then
         :
       else

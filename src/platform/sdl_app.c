@@ -13,7 +13,6 @@
 #include <malloc.h>
 #endif
 #include <SDL_ttf.h>
-#include <epoxy/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +53,10 @@ static bool open_window(Sdl_App *a, int w, int h, bool hidden, bool fullscreen, 
                  SDL_GetCurrentVideoDriver(), SDL_GetError());
         return false;
     }
-    if (epoxy_gl_version() < 33) {
-        snprintf(err, errsz,
-                 "attnlab: OpenGL 3.3 core is needed, but the %s video driver gave %d.%d (%s)",
-                 SDL_GetCurrentVideoDriver(), epoxy_gl_version() / 10, epoxy_gl_version() % 10,
-                 (const char *)glGetString(GL_RENDERER));
+    char why[200];
+    if (!render_gl_ready(why, sizeof why)) {
+        snprintf(err, errsz, "attnlab: OpenGL 3.3 core is needed, but the %s video driver gave %s",
+                 SDL_GetCurrentVideoDriver(), why);
         return false;
     }
     SDL_GL_SetSwapInterval(1);

@@ -482,3 +482,10 @@ void render_finish(Renderer *r) {
     (void)r;
     glFinish();
 }
+
+bool render_gl_ready(char *why, size_t whysz) {
+    int v = epoxy_gl_version();
+    if (v >= 33) return true;
+    snprintf(why, whysz, "%d.%d (%s)", v / 10, v % 10, (const char *)glGetString(GL_RENDERER));
+    return false;
+}

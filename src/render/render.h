@@ -27,6 +27,8 @@
  *       top row first, 4 bytes a pixel
  *   Render_Stats render_stats(const Renderer *r)
  *       draw calls and quads of the last frame
+ *   bool render_gl_ready(char *why, size_t whysz)
+ *       the current context is OpenGL 3.3 core or newer; else why says what it is
  *   void render_finish(Renderer *r)
  *       wait until the GPU has drawn everything (for timing a frame; a readback waits by itself)
  */
@@ -84,6 +86,7 @@ bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz);
 void render_offscreen_end(Renderer *r);
 void render_read_rgba(Renderer *r, int w, int h, unsigned char *dest);
 Render_Stats render_stats(const Renderer *r);
+bool render_gl_ready(char *why, size_t whysz);
 void render_finish(Renderer *r);
 
 #endif
