@@ -87,7 +87,6 @@ bool model_init(Model *m, const Scene *scene, const Vocab *vocab) {
     m->vocab = vocab;
     m->stale = true;
     m->moved = -1;
-    perm_identity(scene->n, m->last_perm);
     return model_update(m);
 }
 
@@ -173,8 +172,6 @@ bool model_set_sentence(Model *m, const char *text, char *err, size_t errsz) {
     if (!scene_set_sentence(next, text, m->vocab, err, errsz)) return false;
     record(m);
     m->scene = *next;
-    perm_identity(next->n, m->last_perm);
-    m->last_perm_version = 0;
     changed(m);
     return true;
 }
@@ -185,9 +182,7 @@ void model_permute(Model *m, const int *p) {
     if (identity) return;
     record(m);
     scene_permute(&m->scene, p);
-    memcpy(m->last_perm, p, sizeof(int) * (size_t)m->scene.n);
     changed(m);
-    m->last_perm_version = m->version;
 }
 
 void model_reverse(Model *m) {
@@ -233,8 +228,6 @@ void model_restore_order(Model *m) {
 void model_replace_scene(Model *m, const Scene *s) {
     record(m);
     m->scene = *s;
-    perm_identity(s->n, m->last_perm);
-    m->last_perm_version = 0;
     changed(m);
 }
 
@@ -246,8 +239,6 @@ static bool step(Model *m, void **from, int *from_count, void **to, int *to_coun
     push(to, to_count, now);
     snapshot_restore(prev, &m->scene);
     free(prev);
-    perm_identity(m->scene.n, m->last_perm);
-    m->last_perm_version = 0;
     changed(m);
     return true;
 }

@@ -61,10 +61,6 @@ typedef struct Model {
     int redo_count;
     int gesture_depth;
     bool gesture_recorded;
-    /* the last permutation applied, for animating rows to their new places:
-     * new position i came from old position last_perm[i] */
-    int last_perm[ATTN_MAX_TOKENS];
-    unsigned long last_perm_version;
     Labs labs;  /* the scaling and permutation labs' derived data, on demand */
     Scene next; /* scratch: a new sentence is built here, so the scene changes only if valid */
 } Model;

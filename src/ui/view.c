@@ -352,19 +352,48 @@ static float ease(float t) {
     return t < 0 ? 0 : t > 1 ? 1 : t * t * (3 - 2 * t);
 }
 
+/* Did the scene change by a reorder since the last frame? Then new position
+ * i held the token at anim_from[i]: the same tokens, with their origins
+ * moved. A new sentence or a scene of another size is no reorder. */
+static bool seen_reorder(View_State *vs, const Scene *s) {
+    int n = s->n;
+    if (n != vs->seen_n || !memcmp(vs->seen_origin, s->origin, sizeof(int) * (size_t)n))
+        return false;
+    int where[ATTN_MAX_TOKENS]; /* last frame's position of each origin */
+    for (int i = 0; i < n; i++) where[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int o = vs->seen_origin[i];
+        if (o < 0 || o >= n || where[o] >= 0) return false;
+        where[o] = i;
+    }
+    for (int i = 0; i < n; i++) {
+        int o = s->origin[i];
+        if (o < 0 || o >= n || where[o] < 0 || strcmp(vs->seen_tokens[where[o]], s->tokens[i]))
+            return false;
+        vs->anim_from[i] = where[o];
+    }
+    return true;
+}
+
 static void animate(Ui *ui, View_State *vs, const Model *m) {
-    int n = m->scene.n;
-    if (m->last_perm_version != 0 && m->last_perm_version != vs->seen_perm_version) {
-        vs->seen_perm_version = m->last_perm_version;
-        memcpy(vs->anim_from, m->last_perm, sizeof(int) * (size_t)n);
-        vs->anim_start = ui->in.time;
-        vs->animating = true;
-        /* the selected query follows its token */
-        for (int i = 0; i < n; i++)
-            if (m->last_perm[i] == vs->selected) {
-                vs->selected = i;
-                break;
-            }
+    const Scene *s = &m->scene;
+    int n = s->n;
+    if (m->version != vs->seen_version || vs->seen_n == 0) { /* seen_n 0: nothing seen yet */
+        vs->seen_version = m->version;
+        if (seen_reorder(vs, s)) {
+            vs->anim_start = ui->in.time;
+            vs->animating = true;
+            /* the selected query follows its token, unless something chose
+             * a new one along with the reorder (a lesson's "select") */
+            for (int i = 0; i < n && vs->selected == vs->seen_selected; i++)
+                if (vs->anim_from[i] == vs->selected) {
+                    vs->selected = i;
+                    break;
+                }
+        }
+        vs->seen_n = n;
+        memcpy(vs->seen_origin, s->origin, sizeof(int) * (size_t)n);
+        memcpy(vs->seen_tokens, s->tokens, sizeof s->tokens[0] * (size_t)n);
     }
     float k =
         vs->animating ? 1 - ease((float)((ui->in.time - vs->anim_start) / VIEW_ANIM_SECONDS)) : 0;
@@ -442,11 +471,15 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     model_update(m); /* changes made between frames (lessons, tests) */
     unsigned long before = m->version;
     frame_pass(ui, vs, m);
-    if (m->version == before) return;
+    if (m->version == before) {
+        vs->seen_selected = vs->selected; /* what the next frame compares with */
+        return;
+    }
     model_update(m);
     Ui_Input full = ui->in, calm = ui->in;
     ui_input_spent(&calm);
     ui_begin(ui, &calm, ui->w, ui->h);
     frame_pass(ui, vs, m);
     ui->in = full; /* ui_end still sees this frame's release */
+    vs->seen_selected = vs->selected;
 }

@@ -56,12 +56,17 @@ typedef struct View_State {
     /* typing d_k */
     bool typing_dk;
     char dk_text[8];
-    /* reorder animation: new position i came from anim_from[i] */
+    /* reorder animation: new position i came from anim_from[i]. The view
+     * sees a reorder itself, by comparing the scene with the one it last
+     * drew (same tokens, origins moved): the model keeps no animation data. */
     double anim_start;
     bool animating;
     int anim_from[ATTN_MAX_TOKENS];
     float row_offset[ATTN_MAX_TOKENS]; /* this frame, in cells (old − new, eased) */
-    unsigned long seen_perm_version;
+    unsigned long seen_version;        /* the model version last compared */
+    int seen_n, seen_selected;
+    int seen_origin[ATTN_MAX_TOKENS];
+    char seen_tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
     /* embedding plane */
     Plane_Map plane;
     float plane_span;

@@ -295,3 +295,45 @@ Test(explorer, largest_n_lays_out_and_stays_finite) {
     cr_assert_eq(h.m.scene.n, ATTN_MAX_TOKENS);
     cr_assert_eq(h.dl.dropped, 0, "the draw list holds a 512-token frame");
 }
+
+/* The view sees a reorder itself (same tokens, origins moved); the model
+ * keeps no animation data. */
+Test(explorer, a_reorder_animates_and_the_selection_follows_its_token) {
+    harness_frame(&h);
+    h.vs.selected = 1; /* "cat" */
+    harness_frame(&h);
+    harness_key(&h, KEY_CHAR, 'r', false, false); /* reverse */
+    harness_frame(&h);
+    cr_assert(h.vs.animating, "a reverse glides");
+    cr_assert_str_eq(h.m.scene.tokens[h.vs.selected], "cat", "the selection follows its token");
+    cr_assert_eq(h.vs.anim_from[0], 5, "new slot 0 came from slot 5");
+    for (int k = 0; k < 20; k++) harness_frame(&h);
+    /* undo is a reorder too, and now glides back instead of jumping */
+    harness_key(&h, KEY_CHAR, 'z', true, false);
+    harness_frame(&h);
+    cr_assert(h.vs.animating, "undoing a reorder glides back");
+    cr_assert_str_eq(h.m.scene.tokens[0], "the");
+}
+
+Test(explorer, a_new_sentence_is_no_reorder) {
+    harness_frame(&h);
+    harness_key(&h, KEY_CHAR, 'r', false, false);
+    for (int k = 0; k < 20; k++) harness_frame(&h);
+    cr_assert_not(h.vs.animating);
+    char err[200];
+    cr_assert(model_set_sentence(&h.m, "a dog ran far off home", err, sizeof err), "%s", err);
+    harness_frame(&h);
+    cr_assert_not(h.vs.animating, "six new words are not the old six moved");
+}
+
+Test(explorer, a_selection_made_with_the_reorder_is_kept) {
+    harness_frame(&h);
+    h.vs.selected = 1;
+    harness_frame(&h);
+    /* what a lesson step does: reorder, then select position 2 */
+    model_reverse(&h.m);
+    h.vs.selected = 2;
+    harness_frame(&h);
+    cr_assert(h.vs.animating);
+    cr_assert_eq(h.vs.selected, 2, "the lesson's selection was overridden");
+}
