@@ -63,8 +63,7 @@ static void axis_picker(Ui *ui, View_State *vs, const Scene *s, Rect r, int whic
     int *axis = which == 0 ? &vs->axis0 : &vs->axis1;
     char label[32];
     snprintf(label, sizeof label, "%s: x[%d] ▸", which == 0 ? "→" : "↑", *axis);
-    ui_record(ui, "button", which == 0 ? "axis_x" : "axis_y", -1, r);
-    if (ui_button(ui, ui_id("axis", which), r, label, false) & UI_CLICKED) {
+    if (ui_button(ui, which == 0 ? "axis_x" : "axis_y", -1, r, label, false) & UI_CLICKED) {
         /* cycle to the next coordinate not shown on the other axis */
         int other = which == 0 ? vs->axis1 : vs->axis0;
         do *axis = (*axis + 1) % s->d;
@@ -236,13 +235,11 @@ void positions_controls(Ui *ui, View_State *vs, Model *m, Rect toggle, Rect slid
                         const char *label) {
     const Scene *s = &m->scene;
     bool pos_on = s->pos == POS_SIN;
-    ui_record(ui, "toggle", "pos", -1, toggle);
-    if (ui_toggle(ui, ui_id("pos", 0), toggle, label, &pos_on) & UI_CHANGED)
+    if (ui_toggle(ui, "pos", -1, toggle, label, &pos_on) & UI_CHANGED)
         model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
     float strength = s->pos_strength;
-    ui_record(ui, "slider", "pos_strength", -1, slider);
     if (ui_slider(
-            ui, ui_id("strength", 0), slider, &strength,
+            ui, "pos_strength", -1, slider, &strength,
             &(Slider_Desc){
                 .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
         UI_CHANGED) {
@@ -256,9 +253,8 @@ void positions_controls(Ui *ui, View_State *vs, Model *m, Rect toggle, Rect slid
 int dk_slider(Ui *ui, View_State *vs, Model *m, Rect rk) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    ui_record(ui, "slider", "dk", -1, rk);
     float dk = (float)s->d_k;
-    int res = ui_slider(ui, ui_id("dk", 0), rk, &dk,
+    int res = ui_slider(ui, "dk", -1, rk, &dk,
                         &(Slider_Desc){.min = 1,
                                        .max = ATTN_MAX_DK,
                                        .log = true,
@@ -318,9 +314,8 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
 
     Rect rv = rect_cut_top(&body, row_h);
-    ui_record(ui, "slider", "dv", -1, rv);
     float dvv = (float)s->d_v;
-    int res = ui_slider(ui, ui_id("dv", 0), rv, &dvv,
+    int res = ui_slider(ui, "dv", -1, rv, &dvv,
                         &(Slider_Desc){.min = 1,
                                        .max = ATTN_MAX_DV,
                                        .log = true,
@@ -335,12 +330,10 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect row = rect_cut_top(&body, row_h);
     Rect half = rect_cut_left(&row, row.w * 0.5f);
     bool scaled = s->scaled;
-    ui_record(ui, "toggle", "scale", -1, half);
-    if (ui_toggle(ui, ui_id("scale", 0), half, "÷ √d_k", &scaled) & UI_CHANGED)
+    if (ui_toggle(ui, "scale", -1, half, "÷ √d_k", &scaled) & UI_CHANGED)
         model_set_scaled(m, scaled);
     bool lock = vs->lock_range;
-    ui_record(ui, "toggle", "lock", -1, row);
-    if (ui_toggle(ui, ui_id("lock", 0), row, "lock S", &lock) & UI_CHANGED) {
+    if (ui_toggle(ui, "lock", -1, row, "lock S", &lock) & UI_CHANGED) {
         vs->lock_range = lock;
         vs->locked_smax = 0; /* taken from the current scores below */
     }
@@ -353,14 +346,12 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect seed_r = rect_cut_left(&row, row.w * 0.5f);
     char seed_label[48];
     snprintf(seed_label, sizeof seed_label, "⟳ seed %u", (unsigned)s->seed);
-    ui_record(ui, "button", "reroll", -1, rect_inset(seed_r, 4));
-    if (ui_button(ui, ui_id("reroll", 0), rect_inset(seed_r, 4), seed_label, false) & UI_CLICKED)
+    if (ui_button(ui, "reroll", -1, rect_inset(seed_r, 4), seed_label, false) & UI_CLICKED)
         model_set_seed(m, s->seed == 0xFFFFFFFFu ? 0 : s->seed + 1);
     Rect cm = rect_inset(row, 4);
-    ui_record(ui, "button", "colormap", -1, cm);
     char cm_label[48];
     snprintf(cm_label, sizeof cm_label, "A: %s", colormap_name(vs->weight_map));
-    if (ui_button(ui, ui_id("colormap", 0), cm, cm_label, false) & UI_CLICKED)
+    if (ui_button(ui, "colormap", -1, cm, cm_label, false) & UI_CLICKED)
         vs->weight_map = vs->weight_map == COLORMAP_VIRIDIS ? COLORMAP_CIVIDIS : COLORMAP_VIRIDIS;
 }
 

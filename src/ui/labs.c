@@ -159,11 +159,8 @@ static void scaling_switches(Ui *ui, View_State *vs, Model *m, Rect r, float sma
         tg = rect_cut_left(&r, r.w * 0.42f);
         lb = rect_inset(r, 4);
     }
-    ui_record(ui, "toggle", "scale", -1, tg);
-    if (ui_toggle(ui, ui_id("scale", 2), tg, "÷ √d_k", &scaled) & UI_CHANGED)
-        model_set_scaled(m, scaled);
-    ui_record(ui, "button", "relock", -1, lb);
-    if (ui_button(ui, ui_id("relock", 0), lb, "hold colours", false) & UI_CLICKED)
+    if (ui_toggle(ui, "scale", -1, tg, "÷ √d_k", &scaled) & UI_CHANGED) model_set_scaled(m, scaled);
+    if (ui_button(ui, "relock", -1, lb, "hold colours", false) & UI_CLICKED)
         vs->scaling_lock = fmaxf(smax, 1e-3f);
 }
 
@@ -192,8 +189,7 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect smp = rect_cut_left(&row, row.w * 0.62f);
     rect_cut_left(&row, t->pad);
     float samples = (float)vs->samples;
-    ui_record(ui, "slider", "samples", -1, smp);
-    if (ui_slider(ui, ui_id("samples", 0), smp, &samples,
+    if (ui_slider(ui, "samples", -1, smp, &samples,
                   &(Slider_Desc){.min = 100,
                                  .max = LAB_MAX_SAMPLES,
                                  .log = true,
@@ -203,8 +199,7 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         UI_CHANGED)
         vs->samples = (int)samples;
     Rect rs = rect_inset(row, 4);
-    ui_record(ui, "button", "resample", -1, rs);
-    if (ui_button(ui, ui_id("resample", 0), rs, "⟳ re-sample", false) & UI_CLICKED) vs->resample++;
+    if (ui_button(ui, "resample", -1, rs, "⟳ re-sample", false) & UI_CLICKED) vs->resample++;
     const Attn *a = &m->derived.attn;
     float smax = 0;
     for (long k = 0; k < (long)s->n * s->n; k++) smax = fmaxf(smax, fabsf(a->S[k]));
@@ -390,8 +385,7 @@ static void reorder_panel(Ui *ui, View_State *vs, Model *m, Rect r, bool strip) 
         cells[3] = b2;
     }
     for (int k = 0; k < 4; k++) {
-        ui_record(ui, "button", ids[k], -1, cells[k]);
-        if (ui_button(ui, ui_id(ids[k], 0), cells[k], names[k], false) & UI_CLICKED) {
+        if (ui_button(ui, ids[k], -1, cells[k], names[k], false) & UI_CLICKED) {
             if (k == 0) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
             if (k == 1) model_reverse(m);
             if (k == 2) model_rotate(m, 1);

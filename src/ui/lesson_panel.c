@@ -252,14 +252,11 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect prev = rect_cut_left(&nav, 54), next = rect_cut_right(&nav, 54);
     Rect leave = rect_cut_right(&nav, 84);
     rect_cut_right(&nav, 6);
-    ui_record(ui, "button", "lesson_prev", -1, prev);
-    ui_record(ui, "button", "lesson_next", -1, next);
-    ui_record(ui, "button", "lesson_leave", -1, leave);
-    if (ui_button(ui, ui_id("lprev", 0), prev, "←", false) & UI_CLICKED)
+    if (ui_button(ui, "lesson_prev", -1, prev, "←", false) & UI_CLICKED)
         go_to_step(vs, m, vs->lesson_step - 1, false);
-    if (ui_button(ui, ui_id("lnext", 0), next, "→", false) & UI_CLICKED)
+    if (ui_button(ui, "lesson_next", -1, next, "→", false) & UI_CLICKED)
         go_to_step(vs, m, vs->lesson_step + 1, false);
-    if (ui_button(ui, ui_id("lleave", 0), leave, "✕ Leave", false) & UI_CLICKED) {
+    if (ui_button(ui, "lesson_leave", -1, leave, "✕ Leave", false) & UI_CLICKED) {
         lesson_leave(vs, m);
         return;
     }
@@ -324,9 +321,7 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
                         t->text, goal_text[k], true);
         if (met != 1) {
             Rect b = {show.x, show.y, 130, show.h};
-            ui_record(ui, "button", "show_me", k, b);
-            if (ui_button(ui, ui_id("showme", k), b, "▸ Show me",
-                          vs->showing && vs->show_goal == k) &
+            if (ui_button(ui, "show_me", k, b, "▸ Show me", vs->showing && vs->show_goal == k) &
                     UI_CLICKED &&
                 !vs->showing) {
                 vs->showing = true;
@@ -373,8 +368,7 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
                          t->error_text, ix->error[k]);
             continue;
         }
-        ui_record(ui, "button", "lesson_item", k, b);
-        if (ui_button(ui, ui_id("litem", k), b, ix->title[k], false) & UI_CLICKED) {
+        if (ui_button(ui, "lesson_item", k, b, ix->title[k], false) & UI_CLICKED) {
             char err[700];
             if (!lesson_load(vs->lesson, ix->path[k], err, sizeof err)) {
                 view_set_status(vs, true, "%s", err);

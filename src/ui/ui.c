@@ -177,7 +177,9 @@ void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted) {
     }
 }
 
-int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected) {
+int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected) {
+    uint32_t id = ui_id(name, index);
+    ui_record(ui, "button", name, index, r);
     const Theme *t = ui->theme;
     interact(ui, id, r);
     int res = 0;
@@ -191,7 +193,9 @@ int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected) {
     return res;
 }
 
-int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value) {
+int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value) {
+    uint32_t id = ui_id(name, index);
+    ui_record(ui, "toggle", name, index, r);
     const Theme *t = ui->theme;
     interact(ui, id, r);
     int res = 0;
@@ -228,7 +232,9 @@ static float slider_from_t(float t, const Slider_Desc *d) {
     return v;
 }
 
-int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *d) {
+int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc *d) {
+    uint32_t id = ui_id(name, index);
+    ui_record(ui, "slider", name, index, r);
     const Theme *t = ui->theme;
     /* label left, value right, track below them */
     Rect row = r;

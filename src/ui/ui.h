@@ -2,7 +2,9 @@
  *
  * Widgets are functions called every frame; each takes an id, reads the
  * frame's input, draws into the draw list and returns what happened
- * (UI_CHANGED, UI_CLICKED). Text is measured through injected metrics, so
+ * (UI_CHANGED, UI_CLICKED). A widget is named by (name, index): its id
+ * comes from that, and it records itself under that name for --dump-ui, so
+ * one widget never has two names. Text is measured through injected metrics, so
  * the whole UI runs in tests with a stub and no window.
  *
  *   void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm)
@@ -20,22 +22,17 @@
  *       keys as they went down this frame, with the modifiers held at that moment
  *   bool ui_hit(const Ui *ui, Rect r)
  *       mouse inside r this frame
- *   int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected)
- *   int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value)
- *   int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *desc)
- *   void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text)
- *       text aligned inside a rectangle
- *   void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
- *       const char *text)
- *   void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted)
- *   Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed)
- *       a centred box over a dimmed window; returns its body; closed when Esc is pressed or the
- *       mouse goes down outside it
- *   float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
- *       bool draw)
- *       word-wrapped; returns the height
- *   uint32_t ui_id(const char *name, int index)
- *   void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r)
+ *   int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected)
+ *   int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value)
+ *   int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc
+ * *desc) void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char
+ * *text) text aligned inside a rectangle void ui_label_fit(Ui *ui, Rect r, Font_Id font, float
+ * size, Align align, Color c, const char *text) void ui_panel(Ui *ui, Rect r, const char *title,
+ * bool highlighted) Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name,
+ * bool *closed) a centred box over a dimmed window; returns its body; closed when Esc is pressed or
+ * the mouse goes down outside it float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size,
+ * Color c, const char *text, bool draw) word-wrapped; returns the height uint32_t ui_id(const char
+ * *name, int index) void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r)
  *   Rect rect_cut_left(Rect *r, float w)
  *   Rect rect_cut_right(Rect *r, float w)
  *   Rect rect_cut_top(Rect *r, float h)
@@ -141,9 +138,9 @@ bool ui_key_char(const Ui *ui, char c);
 bool ui_shortcut(const Ui *ui, char c, unsigned mods);
 
 bool ui_hit(const Ui *ui, Rect r);
-int ui_button(Ui *ui, uint32_t id, Rect r, const char *label, bool selected);
-int ui_toggle(Ui *ui, uint32_t id, Rect r, const char *label, bool *value);
-int ui_slider(Ui *ui, uint32_t id, Rect r, float *value, const Slider_Desc *desc);
+int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected);
+int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value);
+int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc *desc);
 void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);

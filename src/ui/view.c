@@ -50,27 +50,22 @@ static void top_bar(Ui *ui, View_State *vs, Model *m, Rect r) {
     for (int v = 0; v < VIEW_COUNT; v++) {
         Rect b = rect_cut_left(&row, t->text_size * 8.2f);
         rect_cut_left(&row, 6);
-        ui_record(ui, "button", "tab", v, b);
-        if (ui_button(ui, ui_id("tab", v), b, tabs[v], vs->view == (View)v) & UI_CLICKED)
+        if (ui_button(ui, "tab", v, b, tabs[v], vs->view == (View)v) & UI_CLICKED)
             vs->view = (View)v;
     }
     Rect help = rect_cut_right(&row, 44);
     Rect lessons = rect_cut_right(&row, t->text_size * 6);
     rect_cut_right(&row, 6);
-    ui_record(ui, "button", "lessons", -1, lessons);
-    if (ui_button(ui, ui_id("lessons", 0), lessons, "☰ Lessons", vs->lesson_active) & UI_CLICKED)
+    if (ui_button(ui, "lessons", -1, lessons, "☰ Lessons", vs->lesson_active) & UI_CLICKED)
         vs->lesson_menu = !vs->lesson_menu;
-    ui_record(ui, "button", "help", -1, help);
-    if (ui_button(ui, ui_id("help", 0), help, "?", vs->help) & UI_CLICKED) vs->help = !vs->help;
+    if (ui_button(ui, "help", -1, help, "?", vs->help) & UI_CLICKED) vs->help = !vs->help;
     rect_cut_right(&row, 6);
     Rect redo = rect_cut_right(&row, t->text_size * 5);
     rect_cut_right(&row, 6);
     Rect undo = rect_cut_right(&row, t->text_size * 5);
-    ui_record(ui, "button", "undo", -1, undo);
-    ui_record(ui, "button", "redo", -1, redo);
-    if (ui_button(ui, ui_id("undo", 0), undo, "↶ Undo", false) & UI_CLICKED)
+    if (ui_button(ui, "undo", -1, undo, "↶ Undo", false) & UI_CLICKED)
         if (!model_undo(m)) view_set_status(vs, false, "Nothing to undo");
-    if (ui_button(ui, ui_id("redo", 0), redo, "↷ Redo", false) & UI_CLICKED)
+    if (ui_button(ui, "redo", -1, redo, "↷ Redo", false) & UI_CLICKED)
         if (!model_redo(m)) view_set_status(vs, false, "Nothing to redo");
 }
 
@@ -176,8 +171,12 @@ static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
     for (int k = 0; k < 3; k++) {
         Rect b = rect_cut_left(&buttons, bw);
         rect_cut_left(&buttons, 6);
-        ui_record(ui, "button", k == 0 ? "reverse" : k == 1 ? "shuffle" : "restore", -1, b);
-        if (ui_button(ui, ui_id("order", k), b, names[k], false) & UI_CLICKED) {
+        if (ui_button(ui,
+                      k == 0   ? "reverse"
+                      : k == 1 ? "shuffle"
+                               : "restore",
+                      -1, b, names[k], false) &
+            UI_CLICKED) {
             if (k == 0) model_reverse(m);
             if (k == 1) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
             if (k == 2) model_restore_order(m);
@@ -188,8 +187,7 @@ static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
         return;
     }
     Rect edit = rect_cut_right(&r, t->text_size * 4.2f);
-    ui_record(ui, "button", "edit", -1, edit);
-    if (ui_button(ui, ui_id("edit", 0), edit, "✎ Edit", false) & UI_CLICKED) start_editing(vs, m);
+    if (ui_button(ui, "edit", -1, edit, "✎ Edit", false) & UI_CLICKED) start_editing(vs, m);
     rect_cut_right(&r, 8);
 
     float fs = t->text_size, h = r.h - 8, gap = 6;
