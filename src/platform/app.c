@@ -37,7 +37,7 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
             snprintf(err, errsz, "attnlab: %s", why);
             return false;
         }
-        vs->lesson_pending = true;
+        vs->session.pending = true;
     }
     paths_join(desc->data_dir, "lessons", dir, sizeof dir);
     if (!lesson_index_scan(index, dir, why, sizeof why)) index->count = 0; /* menu says none */
@@ -50,10 +50,10 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
                  index->skipped, dir, LESSON_INDEX_MAX);
         cli_report("attnlab: warning: ", why);
     }
-    vs->lesson = *lesson;
-    vs->lesson_saved = *saved;
-    vs->lesson_index = index;
-    vs->data_dir = desc->data_dir;
+    vs->session.lesson = *lesson;
+    vs->session.saved = *saved;
+    vs->session.index = index;
+    vs->session.data_dir = desc->data_dir;
     return true;
 }
 

@@ -13,19 +13,19 @@
 
 static Lesson_Env env_of(View_State *vs, Model *m) {
     Lesson_Env env = {
-        .m = m, .data_dir = vs->data_dir, .view = (int)vs->view, .selected = vs->selected};
-    snprintf(env.highlight, sizeof env.highlight, "%s", vs->highlight);
+        .m = m, .data_dir = vs->session.data_dir, .view = (int)vs->view, .selected = vs->selected};
+    snprintf(env.highlight, sizeof env.highlight, "%s", vs->session.highlight);
     return env;
 }
 
 static void env_back(View_State *vs, const Lesson_Env *env) {
     vs->view = (View)env->view;
     vs->selected = env->selected;
-    snprintf(vs->highlight, sizeof vs->highlight, "%s", env->highlight);
+    snprintf(vs->session.highlight, sizeof vs->session.highlight, "%s", env->highlight);
 }
 
 static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
-    Lesson *l = vs->lesson;
+    Lesson *l = vs->session.lesson;
     if (step < 0 || step >= l->step_count) return;
     Lesson_Env env = env_of(vs, m);
     env.highlight[0] = '\0';
@@ -35,9 +35,9 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
     const Lesson_Step *st = &l->steps[step];
     if (ok) ok = lesson_apply(l, st->act_first, st->act_count, &env, err, sizeof err);
     env_back(vs, &env);
-    vs->lesson_step = step;
-    vs->lesson_scroll = 0;
-    vs->showing = false;
+    vs->session.step = step;
+    vs->session.scroll = 0;
+    vs->session.showing = false;
     if (!ok)
         view_set_status(vs, true, "%s", err);
     else
@@ -45,37 +45,37 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
 }
 
 bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz) {
-    if (!vs->lesson || !vs->lesson_saved) {
+    if (!vs->session.lesson || !vs->session.saved) {
         snprintf(err, errsz, "no lesson loaded");
         return false;
     }
-    if (!vs->lesson_active) {
-        *vs->lesson_saved = m->scene; /* the student's own work, for later */
-        vs->lesson_saved_view = vs->view;
+    if (!vs->session.active) {
+        *vs->session.saved = m->scene; /* the student's own work, for later */
+        vs->session.saved_view = vs->view;
     }
-    vs->lesson_active = true;
+    vs->session.active = true;
     go_to_step(vs, m, 0, true);
     return true;
 }
 
 void lesson_leave(View_State *vs, Model *m) {
-    if (!vs->lesson_active) return;
-    vs->lesson_active = false;
-    vs->showing = false;
-    vs->highlight[0] = '\0';
-    model_replace_scene(m, vs->lesson_saved);
-    vs->view = vs->lesson_saved_view;
+    if (!vs->session.active) return;
+    vs->session.active = false;
+    vs->session.showing = false;
+    vs->session.highlight[0] = '\0';
+    model_replace_scene(m, vs->session.saved);
+    vs->view = vs->session.saved_view;
     vs->selected = 0;
     view_set_status(vs, false, "Left the lesson; your own scene is back");
 }
 
 void lesson_keys(Ui *ui, View_State *vs, Model *m) {
-    if (!vs->lesson_active || vs->editing || vs->typing_dk || vs->help || vs->lesson_menu) return;
-    int last = vs->lesson->step_count - 1;
+    if (!vs->session.active || vs->editing || vs->typing_dk || vs->help || vs->session.menu) return;
+    int last = vs->session.lesson->step_count - 1;
     if (ui_key(ui, KEY_RIGHT) || ui_key(ui, KEY_PAGEDOWN))
-        go_to_step(vs, m, vs->lesson_step + 1, false);
+        go_to_step(vs, m, vs->session.step + 1, false);
     if (ui_key(ui, KEY_LEFT) || ui_key(ui, KEY_PAGEUP))
-        go_to_step(vs, m, vs->lesson_step - 1, false);
+        go_to_step(vs, m, vs->session.step - 1, false);
     if (ui_key(ui, KEY_HOME)) go_to_step(vs, m, 0, true);
     if (ui_key(ui, KEY_END)) go_to_step(vs, m, last, false);
 }
@@ -83,58 +83,58 @@ void lesson_keys(Ui *ui, View_State *vs, Model *m) {
 /* ---- "show me": play a goal's solution, one action at a time --------------- */
 
 static void show_me(Ui *ui, View_State *vs, Model *m) {
-    if (!vs->showing) return;
-    const Lesson *l = vs->lesson;
-    const Lesson_Goal *g = &l->steps[vs->lesson_step].goals[vs->show_goal];
-    if (vs->show_action >= g->sol_count) {
-        vs->showing = false;
+    if (!vs->session.showing) return;
+    const Lesson *l = vs->session.lesson;
+    const Lesson_Goal *g = &l->steps[vs->session.step].goals[vs->session.show_goal];
+    if (vs->session.show_action >= g->sol_count) {
+        vs->session.showing = false;
         return;
     }
-    const Lesson_Action *a = &l->actions[g->sol_first + vs->show_action];
-    double t = ui->in.time - vs->show_t0;
+    const Lesson_Action *a = &l->actions[g->sol_first + vs->session.show_action];
+    double t = ui->in.time - vs->session.show_t0;
     if (a->kind == ACT_MOVE) {
         /* glide the point there so the eye can follow, as one undo step */
         Lesson_Env env = env_of(vs, m);
         int i = lesson_find_token(&m->scene, a->text);
         if (i < 0) {
             char err[300];
-            lesson_apply(l, g->sol_first + vs->show_action, 1, &env, err, sizeof err);
+            lesson_apply(l, g->sol_first + vs->session.show_action, 1, &env, err, sizeof err);
             view_set_status(vs, true, "%s", err);
-            vs->showing = false;
+            vs->session.showing = false;
             return;
         }
         const Scene *s = &m->scene;
         int c1 = s->d > 1 ? 1 : 0;
-        if (t == 0 || vs->show_from_x != vs->show_from_x) {
-            vs->show_from_x = s->X[i * s->d];
-            vs->show_from_y = s->X[i * s->d + c1];
+        if (t == 0 || vs->session.show_from_x != vs->session.show_from_x) {
+            vs->session.show_from_x = s->X[i * s->d];
+            vs->session.show_from_y = s->X[i * s->d + c1];
             model_gesture_begin(m);
         }
         float k = (float)fmin(t / 0.6, 1.0);
         k = k * k * (3 - 2 * k);
-        float x = vs->show_from_x + (a->x - vs->show_from_x) * k;
-        float y = vs->show_from_y + (a->y - vs->show_from_y) * k;
+        float x = vs->session.show_from_x + (a->x - vs->session.show_from_x) * k;
+        float y = vs->session.show_from_y + (a->y - vs->session.show_from_y) * k;
         model_move_token(m, i, 0, x, c1, c1 ? y : x);
         if (t >= 0.6) {
             model_gesture_end(m);
-            vs->show_action++;
-            vs->show_t0 = ui->in.time;
-            vs->show_from_x = NAN;
+            vs->session.show_action++;
+            vs->session.show_t0 = ui->in.time;
+            vs->session.show_from_x = NAN;
         }
         return;
     }
-    if (t < 0.45 && vs->show_action > 0) return; /* a beat between steps */
+    if (t < 0.45 && vs->session.show_action > 0) return; /* a beat between steps */
     Lesson_Env env = env_of(vs, m);
     char err[300];
-    if (!lesson_apply(l, g->sol_first + vs->show_action, 1, &env, err, sizeof err)) {
+    if (!lesson_apply(l, g->sol_first + vs->session.show_action, 1, &env, err, sizeof err)) {
         view_set_status(vs, true, "%s", err);
-        vs->showing = false;
+        vs->session.showing = false;
         return;
     }
     env_back(vs, &env);
-    vs->show_action++;
-    vs->show_t0 = ui->in.time;
-    vs->show_from_x = NAN;
+    vs->session.show_action++;
+    vs->session.show_t0 = ui->in.time;
+    vs->session.show_from_x = NAN;
 }
 
 /* ---- text: spans with word wrap ------------------------------------------------ */
@@ -238,9 +238,9 @@ static float layout_text(Ui *ui, const Lesson *l, const Lesson_Step *st, Rect r,
 
 void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     const Theme *t = ui->theme;
-    const Lesson *l = vs->lesson;
+    const Lesson *l = vs->session.lesson;
     show_me(ui, vs, m);
-    const Lesson_Step *st = &l->steps[vs->lesson_step];
+    const Lesson_Step *st = &l->steps[vs->session.step];
     ui_panel(ui, r, l->title, false);
     ui_record(ui, "panel", "lesson", -1, r);
     Rect body = rect_inset(r, t->pad);
@@ -253,15 +253,15 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect leave = rect_cut_right(&nav, 84);
     rect_cut_right(&nav, 6);
     if (ui_button(ui, "lesson_prev", -1, prev, "←", false) & UI_CLICKED)
-        go_to_step(vs, m, vs->lesson_step - 1, false);
+        go_to_step(vs, m, vs->session.step - 1, false);
     if (ui_button(ui, "lesson_next", -1, next, "→", false) & UI_CLICKED)
-        go_to_step(vs, m, vs->lesson_step + 1, false);
+        go_to_step(vs, m, vs->session.step + 1, false);
     if (ui_button(ui, "lesson_leave", -1, leave, "✕ Leave", false) & UI_CLICKED) {
         lesson_leave(vs, m);
         return;
     }
     char pos[64];
-    snprintf(pos, sizeof pos, "step %d of %d", vs->lesson_step + 1, l->step_count);
+    snprintf(pos, sizeof pos, "step %d of %d", vs->session.step + 1, l->step_count);
     ui_label(ui, nav, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, pos);
 
     /* step title and text */
@@ -278,7 +278,7 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     for (int k = 0; k < st->goal_count; k++) {
         char why[300], desc[300];
         int met = lesson_goal_met(&st->goals[k], &env, why, sizeof why);
-        vs->goal_state[k] = met;
+        vs->session.goal_state[k] = met;
         lesson_goal_describe(&st->goals[k], desc, sizeof desc);
         snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s", met < 0 ? why : desc);
         goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
@@ -294,20 +294,20 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect hint = {0};
     if (full > body.h) hint = rect_cut_bottom(&text, glh);
     float room = fmaxf(full - text.h, 0);
-    if (ui_hit(ui, body) && ui->in.wheel != 0) vs->lesson_scroll -= ui->in.wheel * 40;
-    if (vs->lesson_scroll > room) vs->lesson_scroll = room;
-    if (vs->lesson_scroll < 0) vs->lesson_scroll = 0;
+    if (ui_hit(ui, body) && ui->in.wheel != 0) vs->session.scroll -= ui->in.wheel * 40;
+    if (vs->session.scroll > room) vs->session.scroll = room;
+    if (vs->session.scroll < 0) vs->session.scroll = 0;
     draw_clip(ui->dl, text);
     layout_text(ui, l, st,
-                (Rect){text.x, text.y - vs->lesson_scroll, text.w, text.h + vs->lesson_scroll},
+                (Rect){text.x, text.y - vs->session.scroll, text.w, text.h + vs->session.scroll},
                 true);
     draw_noclip(ui->dl);
     if (hint.h > 0)
         ui_label(ui, hint, FONT_SANS, t->small_size, ALIGN_RIGHT, t->text_dim,
-                 vs->lesson_scroll < room ? "more ↓ (scroll)" : "↑ (scroll back)");
+                 vs->session.scroll < room ? "more ↓ (scroll)" : "↑ (scroll back)");
 
     for (int k = 0; k < st->goal_count; k++) {
-        int met = vs->goal_state[k];
+        int met = vs->session.goal_state[k];
         Rect row = rect_cut_top(&goals, goal_h[k]);
         Rect box = rect_inset(row, 2);
         draw_round_rect(ui->dl, box, t->radius,
@@ -321,19 +321,20 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
                         t->text, goal_text[k], true);
         if (met != 1) {
             Rect b = {show.x, show.y, 130, show.h};
-            if (ui_button(ui, "show_me", k, b, "▸ Show me", vs->showing && vs->show_goal == k) &
+            if (ui_button(ui, "show_me", k, b, "▸ Show me",
+                          vs->session.showing && vs->session.show_goal == k) &
                     UI_CLICKED &&
-                !vs->showing) {
-                vs->showing = true;
-                vs->show_goal = k;
-                vs->show_action = 0;
-                vs->show_t0 = ui->in.time;
-                vs->show_from_x = NAN;
+                !vs->session.showing) {
+                vs->session.showing = true;
+                vs->session.show_goal = k;
+                vs->session.show_action = 0;
+                vs->session.show_t0 = ui->in.time;
+                vs->session.show_from_x = NAN;
             }
         } else {
             ui_label(ui, show, FONT_SANS, t->small_size, ALIGN_LEFT, t->good,
-                     vs->lesson_step + 1 < l->step_count ? "Done — → for the next step"
-                                                         : "Done — that was the last step");
+                     vs->session.step + 1 < l->step_count ? "Done — → for the next step"
+                                                          : "Done — that was the last step");
         }
     }
 }
@@ -342,7 +343,7 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
 
 void lesson_menu(Ui *ui, View_State *vs, Model *m) {
     const Theme *t = ui->theme;
-    const Lesson_Index *ix = vs->lesson_index;
+    const Lesson_Index *ix = vs->session.index;
     int count = ix ? ix->count : 0;
     float row = 42;
     bool closed;
@@ -370,12 +371,12 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
         }
         if (ui_button(ui, "lesson_item", k, b, ix->title[k], false) & UI_CLICKED) {
             char err[700];
-            if (!lesson_load(vs->lesson, ix->path[k], err, sizeof err)) {
+            if (!lesson_load(vs->session.lesson, ix->path[k], err, sizeof err)) {
                 view_set_status(vs, true, "%s", err);
             } else if (lesson_enter(vs, m, err, sizeof err)) {
-                vs->lesson_menu = false;
+                vs->session.menu = false;
             }
         }
     }
-    if (closed) vs->lesson_menu = false;
+    if (closed) vs->session.menu = false;
 }

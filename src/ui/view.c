@@ -56,8 +56,8 @@ static void top_bar(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect help = rect_cut_right(&row, 44);
     Rect lessons = rect_cut_right(&row, t->text_size * 6);
     rect_cut_right(&row, 6);
-    if (ui_button(ui, "lessons", -1, lessons, "☰ Lessons", vs->lesson_active) & UI_CLICKED)
-        vs->lesson_menu = !vs->lesson_menu;
+    if (ui_button(ui, "lessons", -1, lessons, "☰ Lessons", vs->session.active) & UI_CLICKED)
+        vs->session.menu = !vs->session.menu;
     if (ui_button(ui, "help", -1, help, "?", vs->help) & UI_CLICKED) vs->help = !vs->help;
     rect_cut_right(&row, 6);
     Rect redo = rect_cut_right(&row, t->text_size * 5);
@@ -327,7 +327,7 @@ static void shortcuts(Ui *ui, View_State *vs, Model *m) {
     if (vs->editing || vs->typing_dk) return;
     lesson_keys(ui, vs, m);
     if (ui_key(ui, KEY_F1) || ui_key_char(ui, '?')) vs->help = !vs->help;
-    if (vs->help || vs->lesson_menu) return;
+    if (vs->help || vs->session.menu) return;
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL))
         if (!model_undo(m)) view_set_status(vs, false, "Nothing to undo");
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL | UI_MOD_SHIFT) || ui_shortcut(ui, 'y', UI_MOD_CTRL))
@@ -407,12 +407,12 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     vs->now = ui->in.time;
     if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
     if (vs->selected < 0) vs->selected = 0;
-    if (vs->lesson_pending) {
-        vs->lesson_pending = false;
+    if (vs->session.pending) {
+        vs->session.pending = false;
         char err[600];
         if (!lesson_enter(vs, m, err, sizeof err)) view_set_status(vs, true, "%s", err);
     }
-    ui->highlight = vs->lesson_active ? vs->highlight : NULL;
+    ui->highlight = vs->session.active ? vs->session.highlight : NULL;
     shortcuts(ui, vs, m);
     animate(ui, vs, m);
     vs->hover_token = -1;
@@ -431,7 +431,7 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     token_chips(ui, vs, m, rect_cut_top(&r, 48));
     vs->hover_row = vs->hover_col = -1;
     rect_cut_top(&r, t->pad);
-    if (vs->lesson_active) {
+    if (vs->session.active) {
         Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 340), 560));
         rect_cut_right(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
@@ -454,7 +454,7 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     model_update(m);
     status_line(ui, vs, m, status);
     if (vs->help) help_overlay(ui, vs);
-    if (vs->lesson_menu) lesson_menu(ui, vs, m);
+    if (vs->session.menu) lesson_menu(ui, vs, m);
     if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {
         model_gesture_end(m);
         vs->slider_gesture = false;

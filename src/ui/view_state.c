@@ -30,7 +30,7 @@ void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
 }
 
 bool view_wants_frames(const View_State *vs) {
-    return vs->animating || vs->showing;
+    return vs->animating || vs->session.showing;
 }
 
 void subscript(int i, char *buf, size_t size) {

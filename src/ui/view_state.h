@@ -29,6 +29,26 @@ typedef struct Plane_Map {
     int axis0, axis1;
 } Plane_Map;
 
+/* A lesson being taken: which one, where the student is, and the scene
+ * and view to give back on leaving. Storage for the Lesson and the saved
+ * Scene is the platform's (allocated once); the session fills and reads it. */
+typedef struct Lesson_Session {
+    Lesson *lesson;
+    Scene *saved; /* the student's own scene, given back on leaving */
+    View saved_view;
+    const Lesson_Index *index;
+    const char *data_dir; /* lesson scenes come from data_dir/assets/scenes */
+    bool active, pending, menu;
+    int step;
+    float scroll; /* how far the step's text is scrolled up, logical units */
+    char highlight[32];
+    int goal_state[LESSON_MAX_GOALS]; /* 1 met, 0 not yet, -1 cannot tell (error) */
+    bool showing;                     /* "show me" is playing a solution */
+    int show_goal, show_action;
+    double show_t0;
+    float show_from_x, show_from_y;
+} Lesson_Session;
+
 typedef struct View_State {
     View view;
     int selected; /* query row */
@@ -81,23 +101,8 @@ typedef struct View_State {
     /* scaling lab */
     int samples;
     uint64_t resample;
-    float scaling_lock; /* the S colour range held while d_k moves; 0 = take it now */
-    /* lessons: storage is the platform's (one Lesson and one Scene, allocated
-     * once); the view only fills and reads it */
-    Lesson *lesson;
-    Scene *lesson_saved; /* the student's own scene, given back on leaving */
-    View lesson_saved_view;
-    const Lesson_Index *lesson_index;
-    const char *data_dir;
-    bool lesson_active, lesson_pending, lesson_menu;
-    int lesson_step;
-    float lesson_scroll; /* how far the step's text is scrolled up, logical units */
-    char highlight[32];
-    int goal_state[LESSON_MAX_GOALS]; /* 1 met, 0 not yet, -1 cannot tell (error) */
-    bool showing;                     /* "show me" is playing a solution */
-    int show_goal, show_action;
-    double show_t0;
-    float show_from_x, show_from_y;
+    float scaling_lock;     /* the S colour range held while d_k moves; 0 = take it now */
+    Lesson_Session session; /* the lesson being taken, if any */
     double now;
     /* scratch owned here so a frame allocates nothing and hides no state */
     float chip_x[ATTN_MAX_TOKENS];                      /* left edge of each token chip */

@@ -88,12 +88,12 @@ Test(app, a_quick_click_on_a_chip_selects_it_and_leaves_nothing_attached) {
 Test(app, a_quick_click_opens_the_lesson_menu_and_a_lesson) {
     frame();
     quick_click(find("button", "lessons", -1));
-    cr_assert(app->vs.lesson_menu, "the menu did not open");
+    cr_assert(app->vs.session.menu, "the menu did not open");
     frame();
     quick_click(find("button", "lesson_item", 0));
     frame();
-    cr_assert_not(app->vs.lesson_menu, "the menu stayed open");
-    cr_assert(app->vs.lesson_active, "the lesson did not open");
+    cr_assert_not(app->vs.session.menu, "the menu stayed open");
+    cr_assert(app->vs.session.active, "the lesson did not open");
 }
 
 Test(app, commands_and_keys_arrive_in_order) {

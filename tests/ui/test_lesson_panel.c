@@ -13,9 +13,9 @@ static void open_lesson(void) {
     snprintf(path, sizeof path, "%s/lessons/03-scores-softmax-outputs.md",
              test_env("ATTNLAB_DATA"));
     cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
-    h.vs.lesson = &lesson;
-    h.vs.lesson_saved = &saved;
-    h.vs.data_dir = test_env("ATTNLAB_DATA");
+    h.vs.session.lesson = &lesson;
+    h.vs.session.saved = &saved;
+    h.vs.session.data_dir = test_env("ATTNLAB_DATA");
 }
 
 static void close_lesson(void) {
@@ -32,23 +32,23 @@ Test(lesson_panel, keys_step_through_and_apply_each_steps_setup) {
     char err[256];
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
     harness_frame(&h);
-    cr_assert_eq(h.vs.lesson_step, 0);
-    cr_assert_str_eq(h.vs.highlight, "S");
+    cr_assert_eq(h.vs.session.step, 0);
+    cr_assert_str_eq(h.vs.session.highlight, "S");
     cr_assert_str_eq(h.m.scene.tokens[h.vs.selected], "sat");
     harness_find(&h, "panel", "lesson", -1);
     harness_key(&h, KEY_RIGHT, 0, false, false);
-    cr_assert_eq(h.vs.lesson_step, 1);
-    cr_assert_str_eq(h.vs.highlight, "A");
+    cr_assert_eq(h.vs.session.step, 1);
+    cr_assert_str_eq(h.vs.session.highlight, "A");
     harness_key(&h, KEY_PAGEDOWN, 0, false, false);
-    cr_assert_eq(h.vs.lesson_step, 2);
+    cr_assert_eq(h.vs.session.step, 2);
     harness_key(&h, KEY_PAGEUP, 0, false, false);
-    cr_assert_eq(h.vs.lesson_step, 1);
+    cr_assert_eq(h.vs.session.step, 1);
     harness_key(&h, KEY_END, 0, false, false);
-    cr_assert_eq(h.vs.lesson_step, lesson.step_count - 1);
+    cr_assert_eq(h.vs.session.step, lesson.step_count - 1);
     harness_key(&h, KEY_RIGHT, 0, false, false);
-    cr_assert_eq(h.vs.lesson_step, lesson.step_count - 1, "→ on the last step stays there");
+    cr_assert_eq(h.vs.session.step, lesson.step_count - 1, "→ on the last step stays there");
     harness_key(&h, KEY_HOME, 0, false, false);
-    cr_assert_eq(h.vs.lesson_step, 0);
+    cr_assert_eq(h.vs.session.step, 0);
 }
 
 Test(lesson_panel, show_me_plays_the_solution_until_the_goal_is_met) {
@@ -56,15 +56,15 @@ Test(lesson_panel, show_me_plays_the_solution_until_the_goal_is_met) {
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
     harness_key(&h, KEY_RIGHT, 0, false, false); /* the step with "weight sat cat > 0.5" */
     harness_frame(&h);
-    cr_assert_eq(h.vs.goal_state[0], 0, "not met when the step starts");
+    cr_assert_eq(h.vs.session.goal_state[0], 0, "not met when the step starts");
     int undo0 = h.m.undo_count;
     const Ui_Record *b = harness_find(&h, "button", "show_me", 0);
     harness_click(&h, rect_cx(b), rect_cy(b));
-    cr_assert(h.vs.showing);
+    cr_assert(h.vs.session.showing);
     cr_assert(view_wants_frames(&h.vs), "the platform keeps drawing while it plays");
     run_frames(60); /* 1.2 s of frames: the point glides for 0.6 s */
-    cr_assert_not(h.vs.showing);
-    cr_assert_eq(h.vs.goal_state[0], 1, "met after the solution played");
+    cr_assert_not(h.vs.session.showing);
+    cr_assert_eq(h.vs.session.goal_state[0], 1, "met after the solution played");
     cr_assert_eq(h.m.undo_count, undo0 + 1, "the glide is one undo step");
     int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"),
         cat = lesson_find_token(&h.m.scene, "cat");
@@ -85,7 +85,7 @@ Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
     run_frames(2);
     const Ui_Record *b = harness_find(&h, "button", "lesson_leave", -1);
     harness_click(&h, rect_cx(b), rect_cy(b));
-    cr_assert_not(h.vs.lesson_active);
+    cr_assert_not(h.vs.session.active);
     cr_assert(scene_equal(&h.m.scene, &mine), "the scene from before the lesson is back");
 }
 
@@ -107,9 +107,9 @@ Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
     harness_frame(&h);
     h.in.wheel = 0;
     harness_frame(&h);
-    cr_assert_gt(h.vs.lesson_scroll, 0);
+    cr_assert_gt(h.vs.session.scroll, 0);
     cr_assert_not(harness_drew_text(&h, "more ↓"), "at the end there is no more");
     cr_assert(harness_drew_text(&h, "scroll back"), "and the way back is shown");
     harness_key(&h, KEY_RIGHT, 0, false, false);
-    cr_assert_eq(h.vs.lesson_scroll, 0, "a new step starts at its top");
+    cr_assert_eq(h.vs.session.scroll, 0, "a new step starts at its top");
 }
