@@ -60,12 +60,12 @@ float nice_span(float v) {
 }
 
 static void axis_picker(Ui *ui, View_State *vs, const Scene *s, Rect r, int which) {
-    int *axis = which == 0 ? &vs->axis0 : &vs->axis1;
+    int *axis = which == 0 ? &vs->explorer.axis0 : &vs->explorer.axis1;
     char label[32];
     snprintf(label, sizeof label, "%s: x[%d] ▸", which == 0 ? "→" : "↑", *axis);
     if (ui_button(ui, which == 0 ? "axis_x" : "axis_y", -1, r, label, false) & UI_CLICKED) {
         /* cycle to the next coordinate not shown on the other axis */
-        int other = which == 0 ? vs->axis1 : vs->axis0;
+        int other = which == 0 ? vs->explorer.axis1 : vs->explorer.axis0;
         do *axis = (*axis + 1) % s->d;
         while (*axis == other && s->d > 1);
     }
@@ -78,8 +78,8 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
     ui_record(ui, "panel", "plane", -1, r);
     Rect body = rect_inset(r, t->pad);
     Rect head = rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
-    if (vs->axis0 >= s->d) vs->axis0 = 0;
-    if (vs->axis1 >= s->d) vs->axis1 = s->d > 1 ? 1 : 0;
+    if (vs->explorer.axis0 >= s->d) vs->explorer.axis0 = 0;
+    if (vs->explorer.axis1 >= s->d) vs->explorer.axis1 = s->d > 1 ? 1 : 0;
     if (s->d > 2) {
         /* beside the title when it fits, else on a row of their own */
         float title_w = ui_text_width(ui, FONT_BOLD, t->title_size, "Embeddings x_i") + 8;
@@ -93,7 +93,7 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
         axis_picker(ui, vs, s, ay, 1);
         axis_picker(ui, vs, s, rect_cut_right(&head, pw), 0);
     }
-    int a0 = vs->axis0, a1 = s->d > 1 ? vs->axis1 : vs->axis0;
+    int a0 = vs->explorer.axis0, a1 = s->d > 1 ? vs->explorer.axis1 : vs->explorer.axis0;
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
     Rect plot = body;
     rect_cut_left(&plot, 34);
@@ -103,16 +103,17 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
 
     /* the range only changes while nothing is being dragged, so a point
      * never slides away from the cursor */
-    if (vs->drag_point < 0) {
+    if (vs->explorer.drag_point < 0) {
         float mx = 0;
         for (int i = 0; i < s->n; i++) {
             mx = fmaxf(mx, fabsf(s->X[i * s->d + a0]));
             mx = fmaxf(mx, fabsf(s->X[i * s->d + a1]));
         }
-        vs->plane_span = nice_span(fmaxf(mx * 1.15f, 1.0f));
+        vs->explorer.plane_span = nice_span(fmaxf(mx * 1.15f, 1.0f));
     }
-    Plane_Map pm = {.r = plot, .cx = 0, .cy = 0, .span = vs->plane_span, .axis0 = a0, .axis1 = a1};
-    vs->plane = pm;
+    Plane_Map pm = {
+        .r = plot, .cx = 0, .cy = 0, .span = vs->explorer.plane_span, .axis0 = a0, .axis1 = a1};
+    vs->explorer.plane = pm;
 
     /* grid, axes and ticks in data units */
     draw_rect(ui->dl, plot, rgba(20, 22, 27, 255));
@@ -150,7 +151,7 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
 
     /* drag: press on a point, move, release = one undo step */
     const float hit_r = 14;
-    if (vs->drag_point < 0 && ui->in.pressed && ui->active == 0 && ui_hit(ui, plot)) {
+    if (vs->explorer.drag_point < 0 && ui->in.pressed && ui->active == 0 && ui_hit(ui, plot)) {
         float best = hit_r * hit_r;
         for (int i = 0; i < s->n; i++) {
             float sx, sy;
@@ -158,26 +159,27 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
             float d2 = (sx - ui->in.mx) * (sx - ui->in.mx) + (sy - ui->in.my) * (sy - ui->in.my);
             if (d2 <= best) {
                 best = d2;
-                vs->drag_point = i;
-                vs->drag_off_x = ui->in.mx - sx;
-                vs->drag_off_y = ui->in.my - sy;
+                vs->explorer.drag_point = i;
+                vs->explorer.drag_off_x = ui->in.mx - sx;
+                vs->explorer.drag_off_y = ui->in.my - sy;
             }
         }
-        if (vs->drag_point >= 0) {
-            ui->active = ui_id("point", vs->drag_point);
+        if (vs->explorer.drag_point >= 0) {
+            ui->active = ui_id("point", vs->explorer.drag_point);
             model_gesture_begin(m);
         }
     }
-    if (vs->drag_point >= 0) {
-        int i = vs->drag_point;
+    if (vs->explorer.drag_point >= 0) {
+        int i = vs->explorer.drag_point;
         float x, y;
-        plane_from_screen(&pm, ui->in.mx - vs->drag_off_x, ui->in.my - vs->drag_off_y, &x, &y);
+        plane_from_screen(&pm, ui->in.mx - vs->explorer.drag_off_x,
+                          ui->in.my - vs->explorer.drag_off_y, &x, &y);
         if (a0 == a1) y = x;
         model_move_token(m, i, a0, x, a1, y);
         snprintf(vs->hover_text, sizeof vs->hover_text, "dragging %s: x[%d] = %.2f, x[%d] = %.2f",
                  s->tokens[i], a0, (double)x, a1, (double)y);
         if (ui->in.released || !ui->in.down) {
-            vs->drag_point = -1;
+            vs->explorer.drag_point = -1;
             model_gesture_end(m);
         }
     }
@@ -189,7 +191,7 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
         ui_record(ui, "point", "token", i, (Rect){sx - hit_r, sy - hit_r, 2 * hit_r, 2 * hit_r});
         bool hov = (sx - ui->in.mx) * (sx - ui->in.mx) + (sy - ui->in.my) * (sy - ui->in.my) <=
                    hit_r * hit_r;
-        if (hov && vs->drag_point < 0) {
+        if (hov && vs->explorer.drag_point < 0) {
             vs->hover_token = i;
             snprintf(vs->hover_text, sizeof vs->hover_text,
                      "%s: x[%d] = %.2f, x[%d] = %.2f — drag to move this embedding", s->tokens[i],
@@ -200,10 +202,10 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
         if (i == vs->mark_key) c = t->key;
         /* many tokens: small dots, and labels only where the eye is */
         bool crowd = s->n > 40;
-        float rad = (vs->drag_point == i || hov) ? 10 : crowd ? 4 : 8;
+        float rad = (vs->explorer.drag_point == i || hov) ? 10 : crowd ? 4 : 8;
         draw_circle(ui->dl, sx, sy, rad + 2, rgba(0, 0, 0, 200));
         draw_circle(ui->dl, sx, sy, rad, c);
-        if (crowd && !sel && !hov && i != vs->mark_key && vs->drag_point != i) continue;
+        if (crowd && !sel && !hov && i != vs->mark_key && vs->explorer.drag_point != i) continue;
         char label[64];
         bool dup = false;
         for (int k = 0; k < s->n; k++)
@@ -332,10 +334,10 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     bool scaled = s->scaled;
     if (ui_toggle(ui, "scale", -1, half, "÷ √d_k", &scaled) & UI_CHANGED)
         model_set_scaled(m, scaled);
-    bool lock = vs->lock_range;
+    bool lock = vs->explorer.lock_range;
     if (ui_toggle(ui, "lock", -1, row, "lock S", &lock) & UI_CHANGED) {
-        vs->lock_range = lock;
-        vs->locked_smax = 0; /* taken from the current scores below */
+        vs->explorer.lock_range = lock;
+        vs->explorer.locked_smax = 0; /* taken from the current scores below */
     }
 
     row = rect_cut_top(&body, row_h);
@@ -635,14 +637,14 @@ void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
 
     /* draw the heatmaps first so their hover can highlight the other panels */
     float smax = max_abs(a->S, (long)s->n * s->n);
-    if (vs->lock_range) {
-        if (vs->locked_smax <= 0) vs->locked_smax = smax;
-        smax = vs->locked_smax;
+    if (vs->explorer.lock_range) {
+        if (vs->explorer.locked_smax <= 0) vs->explorer.locked_smax = smax;
+        smax = vs->explorer.locked_smax;
     }
     char caption[96];
     snprintf(caption, sizeof caption,
              s->scaled ? "S = QKᵀ/√d_k,  d_k = %d%s" : "S = QKᵀ (unscaled),  d_k = %d%s", s->d_k,
-             vs->lock_range ? ",  colours locked" : "");
+             vs->explorer.lock_range ? ",  colours locked" : "");
     const float *offs = vs->animating ? vs->row_offset : NULL;
     Heatmap_Result hs, ha;
     ui_heatmap(ui,

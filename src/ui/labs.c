@@ -161,7 +161,7 @@ static void scaling_switches(Ui *ui, View_State *vs, Model *m, Rect r, float sma
     }
     if (ui_toggle(ui, "scale", -1, tg, "÷ √d_k", &scaled) & UI_CHANGED) model_set_scaled(m, scaled);
     if (ui_button(ui, "relock", -1, lb, "hold colours", false) & UI_CLICKED)
-        vs->scaling_lock = fmaxf(smax, 1e-3f);
+        vs->scaling.lock = fmaxf(smax, 1e-3f);
 }
 
 void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
@@ -188,7 +188,7 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect row = rect_cut_top(&body, row_h);
     Rect smp = rect_cut_left(&row, row.w * 0.62f);
     rect_cut_left(&row, t->pad);
-    float samples = (float)vs->samples;
+    float samples = (float)vs->scaling.samples;
     if (ui_slider(ui, "samples", -1, smp, &samples,
                   &(Slider_Desc){.min = 100,
                                  .max = LAB_MAX_SAMPLES,
@@ -197,17 +197,18 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
                                  .label = "samples",
                                  .format = "%.0f"}) &
         UI_CHANGED)
-        vs->samples = (int)samples;
+        vs->scaling.samples = (int)samples;
     Rect rs = rect_inset(row, 4);
-    if (ui_button(ui, "resample", -1, rs, "⟳ re-sample", false) & UI_CLICKED) vs->resample++;
+    if (ui_button(ui, "resample", -1, rs, "⟳ re-sample", false) & UI_CLICKED)
+        vs->scaling.resample++;
     const Attn *a = &m->derived.attn;
     float smax = 0;
     for (long k = 0; k < (long)s->n * s->n; k++) smax = fmaxf(smax, fabsf(a->S[k]));
-    if (vs->scaling_lock <= 0) vs->scaling_lock = fmaxf(smax, 1e-3f);
+    if (vs->scaling.lock <= 0) vs->scaling.lock = fmaxf(smax, 1e-3f);
     if (narrow) scaling_switches(ui, vs, m, body, smax);
 
-    uint64_t seed = (uint64_t)s->seed * 1000003u + vs->resample;
-    if (!labs_experiment(&m->labs, seed, s->d_k, vs->samples)) {
+    uint64_t seed = (uint64_t)s->seed * 1000003u + vs->scaling.resample;
+    if (!labs_experiment(&m->labs, seed, s->d_k, vs->scaling.samples)) {
         view_set_status(vs, true, "Out of memory for the experiment");
         return;
     }
@@ -257,7 +258,7 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
     char caption[120];
     snprintf(caption, sizeof caption, "colours held at ±%.2f; now max |s| = %.2f",
-             (double)vs->scaling_lock, (double)smax);
+             (double)vs->scaling.lock, (double)smax);
     Heatmap_Result hs;
     ui_heatmap(ui,
                &(Heatmap_Desc){.id = ui_id("S", 2),
@@ -268,8 +269,8 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
                                .values = a->S,
                                .rows = s->n,
                                .cols = s->n,
-                               .vmin = -vs->scaling_lock,
-                               .vmax = vs->scaling_lock,
+                               .vmin = -vs->scaling.lock,
+                               .vmax = vs->scaling.lock,
                                .map = COLORMAP_DIVERGING,
                                .row_labels = labels,
                                .col_labels = labels,

@@ -11,10 +11,10 @@ void view_init(View_State *vs) {
     memset(vs, 0, sizeof *vs);
     vs->weight_map = COLORMAP_VIRIDIS;
     vs->hover_row = vs->hover_col = vs->hover_token = -1;
-    vs->drag_point = vs->drag_chip = -1;
-    vs->axis0 = 0;
-    vs->axis1 = 1;
-    vs->samples = 2000;
+    vs->explorer.drag_point = vs->drag_chip = -1;
+    vs->explorer.axis0 = 0;
+    vs->explorer.axis1 = 1;
+    vs->scaling.samples = 2000;
 }
 
 void view_set_status(View_State *vs, bool error, const char *fmt, ...) {

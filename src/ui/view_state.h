@@ -32,6 +32,25 @@ typedef struct Plane_Map {
 /* A lesson being taken: which one, where the student is, and the scene
  * and view to give back on leaving. Storage for the Lesson and the saved
  * Scene is the platform's (allocated once); the session fills and reads it. */
+/* The explorer's own state: the plane's axes and zoom, a point being
+ * dragged, and the score colour range held while lock S is on. */
+typedef struct Explorer_State {
+    bool lock_range;
+    float locked_smax;
+    int axis0, axis1; /* embedding coordinates shown in the plane */
+    int drag_point;   /* token being dragged in the plane, or -1 */
+    float drag_off_x, drag_off_y;
+    Plane_Map plane;
+    float plane_span;
+} Explorer_State;
+
+/* The scaling lab's own state. */
+typedef struct Scaling_State {
+    int samples;
+    uint64_t resample;
+    float lock; /* the S colour range held while d_k moves; 0 = take it now */
+} Scaling_State;
+
 typedef struct Lesson_Session {
     Lesson *lesson;
     Scene *saved; /* the student's own scene, given back on leaving */
@@ -53,17 +72,12 @@ typedef struct View_State {
     View view;
     int selected; /* query row */
     Colormap weight_map;
-    bool lock_range;
-    float locked_smax;
-    int axis0, axis1; /* embedding coordinates shown in the plane */
     /* hover, set during the frame */
     int hover_row, hover_col; /* S or A cell, or -1 */
     int hover_token;          /* chip or point, or -1 */
     int mark_key;             /* key column of the hovered cell, highlighted everywhere */
     char hover_text[256];     /* what the thing under the mouse is, for the status line */
     /* drags */
-    int drag_point; /* token being dragged in the plane, or -1 */
-    float drag_off_x, drag_off_y;
     int drag_chip; /* chip being dragged, or -1 */
     float drag_chip_x0;
     bool drag_chip_moved;
@@ -87,9 +101,6 @@ typedef struct View_State {
     int seen_n, seen_selected;
     int seen_origin[ATTN_MAX_TOKENS];
     char seen_tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
-    /* embedding plane */
-    Plane_Map plane;
-    float plane_span;
     /* overlays and messages */
     bool help;
     char status[512];
@@ -98,10 +109,8 @@ typedef struct View_State {
     bool want_save;
     bool want_quit;
     unsigned long shuffle_count;
-    /* scaling lab */
-    int samples;
-    uint64_t resample;
-    float scaling_lock;     /* the S colour range held while d_k moves; 0 = take it now */
+    Explorer_State explorer;
+    Scaling_State scaling;
     Lesson_Session session; /* the lesson being taken, if any */
     double now;
     /* scratch owned here so a frame allocates nothing and hides no state */

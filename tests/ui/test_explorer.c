@@ -22,7 +22,7 @@ Test(explorer, dragging_a_point_moves_exactly_that_embedding) {
     const Ui_Record *p = harness_find(&h, "point", "token", 2);
     float x0 = rect_cx(p), y0 = rect_cy(p);
     int undo0 = h.m.undo_count;
-    Plane_Map pm = h.vs.plane;
+    Plane_Map pm = h.vs.explorer.plane;
     float per_px = pm.span / (fminf(pm.r.w, pm.r.h) * 0.5f); /* data units per pixel */
     harness_press(&h, x0, y0);
     for (int k = 1; k <= 10; k++) harness_move(&h, x0 + 3.0f * k, y0 - 2.0f * k);
