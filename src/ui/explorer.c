@@ -539,8 +539,7 @@ static void strips(Ui *ui, View_State *vs, Model *m, Rect r, const char *const *
         snprintf(caption, sizeof caption, "%d × %d, scale ±%.2f", n, kinds[k].cols, (double)mx);
         Heatmap_Result hr;
         ui_heatmap(ui,
-                   &(Heatmap_Desc){.id = ui_id(kinds[k].name, 1),
-                                   .name = kinds[k].name,
+                   &(Heatmap_Desc){.name = kinds[k].name,
                                    .r = pr,
                                    .title = kinds[k].title,
                                    .caption = caption,
@@ -648,8 +647,7 @@ void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     const float *offs = vs->animating ? vs->row_offset : NULL;
     Heatmap_Result hs, ha;
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("S", 0),
-                               .name = "S",
+               &(Heatmap_Desc){.name = "S",
                                .r = sr,
                                .title = "Scores S",
                                .caption = caption,
@@ -671,8 +669,7 @@ void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
                                .col_offset = offs},
                &hs);
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("A", 0),
-                               .name = "A",
+               &(Heatmap_Desc){.name = "A",
                                .r = heat,
                                .title = "Weights A",
                                .caption = "A = softmax of each row of S; each row sums to 1",

@@ -10,8 +10,7 @@
 #include "ui.h"
 
 typedef struct Heatmap_Desc {
-    uint32_t id;
-    const char *name; /* for --dump-ui */
+    const char *name; /* what --dump-ui calls it; the heatmap takes no input of its own */
     Rect r;
     const char *title;
     const char *caption; /* under the title, e.g. "S = QKᵀ/√d_k" */

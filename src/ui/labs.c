@@ -261,8 +261,7 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
              (double)vs->scaling.lock, (double)smax);
     Heatmap_Result hs;
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("S", 2),
-                               .name = "S",
+               &(Heatmap_Desc){.name = "S",
                                .r = sr,
                                .title = s->scaled ? "S = QKᵀ/√d_k" : "S = QKᵀ (unscaled)",
                                .caption = caption,
@@ -320,8 +319,7 @@ static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
         for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
     Heatmap_Result hp;
     ui_heatmap(ui,
-               &(Heatmap_Desc){.id = ui_id("P", 0),
-                               .name = "P",
+               &(Heatmap_Desc){.name = "P",
                                .r = r,
                                .title = "Permutation P",
                                .caption = "row i has its 1 in column p[i]: slot i holds token p[i]",
@@ -499,8 +497,7 @@ void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
         if (k % 3 != 2) rect_cut_left(row, t->pad);
         Heatmap_Result hr;
         ui_heatmap(ui,
-                   &(Heatmap_Desc){.id = ui_id(cells6[k].name, 0),
-                                   .name = cells6[k].name,
+                   &(Heatmap_Desc){.name = cells6[k].name,
                                    .r = cell,
                                    .title = cells6[k].title,
                                    .caption = cells6[k].caption,
