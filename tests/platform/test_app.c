@@ -109,3 +109,71 @@ Test(app, commands_and_keys_arrive_in_order) {
         app_frame(app, &(App_Frame){.fb_w = 1280, .fb_h = 800, .win_w = 1280, .win_h = 800});
     cr_assert(r.quit, "quit was not passed to the backend");
 }
+
+static const Ui_Record *find_any(const char *kind, const char *name) {
+    for (int k = 0; k < app->ui.record_count; k++) {
+        const Ui_Record *r = &app->ui.records[k];
+        if (!strcmp(r->kind, kind) && !strcmp(r->name, name)) return r;
+    }
+    cr_assert_fail("no %s '%s' in the layout", kind, name);
+    return NULL;
+}
+
+/* The same tap on every other kind of thing a person clicks. */
+Test(app, a_quick_click_works_on_every_kind_of_clickable_widget) {
+    frame();
+    /* a tab */
+    quick_click(find("button", "tab", 1));
+    cr_assert_eq(app->vs.view, VIEW_SCALING, "tab");
+    quick_click(find("button", "tab", 0));
+    cr_assert_eq(app->vs.view, VIEW_EXPLORER, "tab back");
+    /* a toggle */
+    bool scaled = app->model.scene.scaled;
+    quick_click(find("toggle", "scale", -1));
+    cr_assert_neq(app->model.scene.scaled, scaled, "toggle");
+    /* a toolbar button, then undo (also a button) */
+    char first[32];
+    snprintf(first, sizeof first, "%s", app->model.scene.tokens[0]);
+    quick_click(find("button", "reverse", -1));
+    cr_assert_str_eq(app->model.scene.tokens[0], "mat", "reverse button");
+    frame();
+    quick_click(find("button", "undo", -1));
+    cr_assert_str_eq(app->model.scene.tokens[0], first, "undo button");
+    /* a heatmap row: the grid of S, one cell in row 3 */
+    const Ui_Record *g = find_any("grid", "S");
+    int n = app->model.scene.n;
+    Ui_Record cell = *g;
+    cell.r.h = g->r.h / (float)n;
+    cell.r.y = g->r.y + 3 * cell.r.h;
+    quick_click(&cell);
+    cr_assert_eq(app->vs.selected, 3, "a row of S");
+    /* a slider: a tap on its track moves it */
+    int dk = app->model.scene.d_k;
+    const Ui_Record *sl = find("slider", "dk", -1);
+    Ui_Record right = *sl;
+    right.r.x = sl->r.x + sl->r.w * 0.9f;
+    right.r.w = 1;
+    quick_click(&right);
+    cr_assert_neq(app->model.scene.d_k, dk, "a tap on the d_k slider's track");
+}
+
+Test(app, a_quick_click_drives_a_lesson_show_me_and_leave) {
+    frame();
+    quick_click(find("button", "lessons", -1));
+    frame();
+    quick_click(find("button", "lesson_item", 0));
+    frame();
+    cr_assert(app->vs.session.active);
+    /* step forward until a step has a goal with "show me" */
+    for (int k = 0; k < 8 && !app->vs.session.lesson->steps[app->vs.session.step].goal_count; k++) {
+        quick_click(find("button", "lesson_next", -1));
+        frame();
+    }
+    cr_assert_gt(app->vs.session.lesson->steps[app->vs.session.step].goal_count, 0);
+    quick_click(find("button", "show_me", 0));
+    cr_assert(app->vs.session.showing, "show me did not start");
+    for (int k = 0; k < 400 && app->vs.session.showing; k++) frame();
+    quick_click(find("button", "lesson_leave", -1));
+    frame();
+    cr_assert_not(app->vs.session.active, "leave");
+}
