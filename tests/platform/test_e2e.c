@@ -125,3 +125,61 @@ Test(e2e, survives_1x1_hiding_and_a_vanished_scene_folder, .timeout = 120) {
     session("hostile_window.sh");
     cleanup();
 }
+
+/* The centre of the first --dump-ui item of kind and id (and index, if ≥ 0). */
+static void item_centre(const char *json, const char *kind, const char *id, int index, int *x,
+                        int *y) {
+    cJSON *root = cJSON_Parse(json);
+    cr_assert(root);
+    *x = *y = -1;
+    for (const cJSON *it = cJSON_GetObjectItem(root, "items")->child; it; it = it->next) {
+        const cJSON *r = cJSON_GetObjectItem(it, "rect");
+        if (!strcmp(cJSON_GetObjectItem(it, "kind")->valuestring, kind) &&
+            !strcmp(cJSON_GetObjectItem(it, "id")->valuestring, id) &&
+            (index < 0 || cJSON_GetObjectItem(it, "index")->valueint == index) && *x < 0) {
+            *x = (int)lround(cJSON_GetArrayItem(r, 0)->valuedouble +
+                             cJSON_GetArrayItem(r, 2)->valuedouble / 2);
+            *y = (int)lround(cJSON_GetArrayItem(r, 1)->valuedouble +
+                             cJSON_GetArrayItem(r, 3)->valuedouble / 2);
+        }
+    }
+    cJSON_Delete(root);
+    cr_assert(*x >= 0, "no %s '%s' in --dump-ui", kind, id);
+}
+
+Test(e2e, quick_taps_act_as_clicks_in_a_real_window, .timeout = 120) {
+    char dir[] = "/tmp/attnlab-e2e-XXXXXX", scene[256], cmd[2048], err[512];
+    cr_assert(mkdtemp(dir));
+    snprintf(scene, sizeof scene, "%s/scene.json", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s/assets/scenes/default.json' '%s'", test_env("ATTNLAB_DATA"),
+             scene);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --scene '%s' --size 1600x900",
+             test_env("ATTNLAB_BIN"), scene);
+    FILE *p = popen(cmd, "r");
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    cr_assert_eq(pclose(p), 0);
+    int cx, cy, rx, ry;
+    item_centre(buf, "chip", "token", 2, &cx, &cy);
+    item_centre(buf, "button", "reverse", -1, &rx, &ry);
+
+    static Vocab vocab;
+    static Scene before, after;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
+    cr_assert(vocab_load(&vocab, path, err, sizeof err));
+    cr_assert(scene_load(&before, scene, &vocab, err, sizeof err), "%s", err);
+    snprintf(cmd, sizeof cmd, "'%s/tests/e2e/quick_click.sh' '%s' '%s' %d %d %d %d",
+             test_env("ATTNLAB_DATA"), test_env("ATTNLAB_BIN"), scene, cx, cy, rx, ry);
+    cr_assert_eq(system(cmd), 0, "the X session failed: %s", cmd);
+    cr_assert(scene_load(&after, scene, &vocab, err, sizeof err), "saved file: %s", err);
+    cr_assert_eq(after.n, before.n);
+    for (int i = 0; i < before.n; i++)
+        cr_assert_str_eq(after.tokens[i], before.tokens[before.n - 1 - i],
+                         "slot %d: the taps did not leave exactly a reversed sentence", i);
+    vocab_free(&vocab);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
