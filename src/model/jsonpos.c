@@ -4,7 +4,6 @@
 
 #include "../core/text.h"
 
-#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -393,12 +392,6 @@ bool json_validate(const char *text, size_t len, size_t *end, size_t *off, char 
     return true;
 }
 
-size_t json_parse_error_offset(const char *text, size_t len) {
-    const char *e = cJSON_GetErrorPtr();
-    if (e && e >= text && e <= text + len) return (size_t)(e - text);
-    return 0;
-}
-
 void json_describe_error(const char *text, size_t len, size_t *off, char *why, size_t whysz) {
     const char *first = skip_ws(text);
     if ((size_t)(first - text) >= len) {
@@ -413,8 +406,8 @@ void json_describe_error(const char *text, size_t len, size_t *off, char *why, s
         snprintf(why, whysz, "the file ends before the JSON is complete (unclosed bracket?)");
         return;
     }
-    /* cJSON may stop on the whitespace after the offending character; point
-     * at that character instead. */
+    /* an offset on the whitespace after the offending character points at
+     * that character instead */
     if (strchr(" \t\r\n", text[o])) {
         while (o > 0 && strchr(" \t\r\n", text[o - 1])) o--;
         if (o > 0) o--;

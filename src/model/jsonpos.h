@@ -14,8 +14,6 @@
  *   void json_literal(const char *text, const Json_Path *path, char *dest, size_t destsz)
  *       the value's text as written (for messages: "1000.0000001", not the double it rounds to)
  *   void json_offset_to_line_col(const char *text, size_t off, int *line, int *col)
- *   size_t json_parse_error_offset(const char *text, size_t len)
- *       where cJSON's error pointer is
  *   void json_describe_error(const char *text, size_t len, size_t *off, char *why, size_t whysz)
  *       moving off onto the character to blame
  */
@@ -38,7 +36,6 @@ bool json_validate(const char *text, size_t len, size_t *end, size_t *off, char 
 void json_locate(const char *text, const Json_Path *path, int *line, int *col);
 void json_literal(const char *text, const Json_Path *path, char *dest, size_t destsz);
 void json_offset_to_line_col(const char *text, size_t off, int *line, int *col);
-size_t json_parse_error_offset(const char *text, size_t len);
 void json_describe_error(const char *text, size_t len, size_t *off, char *why, size_t whysz);
 
 #endif

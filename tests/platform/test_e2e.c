@@ -22,15 +22,19 @@ static void cleanup(void) {
 
 /* Copy the default scene to a fresh folder, find where token 2 is drawn,
  * run a session script, and check that exactly token 2 moved in the file. */
-static void session(const char *script) {
-    char dir[] = "/tmp/attnlab-e2e-XXXXXX", scene[256], cmd[2048], err[512];
+/* A fresh folder holding a copy of the default scene; scene gets its path. */
+static void copy_default_scene(char dir[], char *scene, size_t size) {
+    char cmd[2048];
     cr_assert(mkdtemp(dir));
-    snprintf(scene, sizeof scene, "%s/scene.json", dir);
+    snprintf(scene, size, "%s/scene.json", dir);
     snprintf(cmd, sizeof cmd, "cp '%s/assets/scenes/default.json' '%s'", test_env("ATTNLAB_DATA"),
              scene);
     cr_assert_eq(system(cmd), 0);
+}
 
-    /* where token 2 ("sat") is drawn in a 1600×900 window */
+/* The --dump-ui layout of scene in a 1600×900 window, in a static buffer. */
+static const char *layout_of(const char *scene) {
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "'%s' --dump-ui --scene '%s' --size 1600x900",
              test_env("ATTNLAB_BIN"), scene);
     FILE *p = popen(cmd, "r");
@@ -38,6 +42,14 @@ static void session(const char *script) {
     size_t n = fread(buf, 1, sizeof buf - 1, p);
     buf[n] = '\0';
     cr_assert_eq(pclose(p), 0);
+    return buf;
+}
+
+static void session(const char *script) {
+    char dir[] = "/tmp/attnlab-e2e-XXXXXX", scene[256], cmd[2048], err[512];
+    copy_default_scene(dir, scene, sizeof scene);
+    /* where token 2 ("sat") is drawn in a 1600×900 window */
+    const char *buf = layout_of(scene);
     cJSON *root = cJSON_Parse(buf);
     cr_assert(root);
     double x = -1, y = -1;
@@ -149,18 +161,8 @@ static void item_centre(const char *json, const char *kind, const char *id, int 
 
 Test(e2e, quick_taps_act_as_clicks_in_a_real_window, .timeout = 120) {
     char dir[] = "/tmp/attnlab-e2e-XXXXXX", scene[256], cmd[2048], err[512];
-    cr_assert(mkdtemp(dir));
-    snprintf(scene, sizeof scene, "%s/scene.json", dir);
-    snprintf(cmd, sizeof cmd, "cp '%s/assets/scenes/default.json' '%s'", test_env("ATTNLAB_DATA"),
-             scene);
-    cr_assert_eq(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "'%s' --dump-ui --scene '%s' --size 1600x900",
-             test_env("ATTNLAB_BIN"), scene);
-    FILE *p = popen(cmd, "r");
-    static char buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = '\0';
-    cr_assert_eq(pclose(p), 0);
+    copy_default_scene(dir, scene, sizeof scene);
+    const char *buf = layout_of(scene);
     int cx, cy, rx, ry;
     item_centre(buf, "chip", "token", 2, &cx, &cy);
     item_centre(buf, "button", "reverse", -1, &rx, &ry);
