@@ -41,7 +41,7 @@
 #define LESSON_MAX_WORDS      80   /* words in one directive */
 #define LESSON_MAX_MATH_DEPTH 32   /* nested ^{…}, _{…}, \frac levels in a formula */
 
-typedef enum Action_Kind {
+typedef enum Directive_Kind {
     ACT_SCENE,
     ACT_TOKENS,
     ACT_DK,
@@ -59,10 +59,10 @@ typedef enum Action_Kind {
     ACT_ROTATE,
     ACT_RESTORE,
     ACT_HIGHLIGHT,
-} Action_Kind;
+} Directive_Kind;
 
 typedef struct Lesson_Action {
-    Action_Kind kind;
+    Directive_Kind kind;
     int line;
     int i;         /* the number for dk, dv, d, view, rotate; on/off for scale; mode for pos */
     uint32_t seed; /* seed: all 32 bits, exactly */

@@ -43,7 +43,7 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
         for (int g = 0; ok && g < st->goal_count; g++) {
             const Lesson_Goal *goal = &st->goals[g];
             char why[300];
-            int met = lesson_goal_met(goal, &env, why, sizeof why);
+            int met = lesson_goal_met(goal, env.m, env.view, env.selected, why, sizeof why);
             if (met < 0) {
                 snprintf(err, errsz, "%s:%d: %s", l->path, goal->line, why);
                 ok = false;
@@ -53,7 +53,8 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
                 ok = false;
             } else if (!lesson_apply(l, goal->sol_first, goal->sol_count, &env, err, errsz)) {
                 ok = false;
-            } else if ((met = lesson_goal_met(goal, &env, why, sizeof why)) != 1) {
+            } else if ((met = lesson_goal_met(goal, env.m, env.view, env.selected, why,
+                                              sizeof why)) != 1) {
                 if (met < 0)
                     snprintf(err, errsz, "%s:%d: %s", l->path, goal->line, why);
                 else

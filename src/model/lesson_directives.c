@@ -146,7 +146,7 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
     do {                                                                                           \
         if (nw != (count)) return lesson_fail(p, line, "%s: expected '%s'", k, kw->usage), false;  \
     } while (0)
-    switch ((Action_Kind)kw->kind) {
+    switch ((Directive_Kind)kw->kind) {
     case ACT_SCENE:
         NEED(2);
         if (!(a = new_action(p, line))) return false;
@@ -285,7 +285,7 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
     }
     }
 #undef NEED
-    a->kind = (Action_Kind)kw->kind;
+    a->kind = (Directive_Kind)kw->kind;
     return true;
 }
 

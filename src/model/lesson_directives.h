@@ -15,7 +15,7 @@
 
 typedef struct Lesson_Keyword {
     const char *name;
-    int kind; /* an Action_Kind or Cond_Kind; -1 for goal and solution */
+    int kind; /* a Directive_Kind or Cond_Kind; -1 for goal and solution */
     const char *usage;
 } Lesson_Keyword;
 

@@ -23,9 +23,12 @@ static bool compare(double v, Cmp c, double want) {
     return false;
 }
 
-int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t errsz) {
-    Model *m = env->m;
-    if (!model_update(m)) return -1;
+int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char *err,
+                    size_t errsz) {
+    if (m->stale) { /* the caller applies actions, then updates: this is a bug, not a state */
+        snprintf(err, errsz, "goal: the scene's attention is not computed yet");
+        return -1;
+    }
     const Scene *s = &m->scene;
     const Attn *a = &m->derived.attn;
     int n = s->n;
@@ -45,7 +48,7 @@ int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t err
                 return -1;
             }
             if (c->kind == COND_SELECTED)
-                ok = env->selected == i;
+                ok = selected == i;
             else
                 ok = compare(c->kind == COND_WEIGHT ? a->A[i * n + j] : a->S[i * n + j], c->cmp,
                              c->value);
@@ -83,7 +86,7 @@ int lesson_goal_met(const Lesson_Goal *g, Lesson_Env *env, char *err, size_t err
             ok = (int)s->pos == c->i;
             break;
         case COND_VIEW:
-            ok = env->view == c->i;
+            ok = view == c->i;
             break;
         case COND_MEAN_MAX:
         case COND_MEAN_ENTROPY: {

@@ -28,12 +28,22 @@ int lesson_find_token(const Scene *s, const char *ref) {
     return -1;
 }
 
+/* One directive's change, through the model's one door. */
+static bool act(Model *m, Action a, const Lesson *l, const Lesson_Action *la, const char *what,
+                char *err, size_t errsz) {
+    char why[400];
+    if (model_apply(m, &a, why, sizeof why)) return true;
+    snprintf(err, errsz, "%s:%d: %s: %s", l->path, la->line, what, why);
+    return false;
+}
+
 bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz) {
     Model *m = env->m;
     for (int k = first; k < first + count; k++) {
         const Lesson_Action *a = &l->actions[k];
-        Scene *s = &m->scene;
+        const Scene *s = &m->scene;
         char why[400];
+        bool ok = true;
         switch (a->kind) {
         case ACT_SCENE: {
             char path[1200];
@@ -52,35 +62,35 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
                 snprintf(err, errsz, "%s:%d: scene: %s", l->path, a->line, why);
                 return false;
             }
-            model_replace_scene(m, next);
+            ok = act(m, (Action){.kind = ACTION_LOAD_SCENE, .scene = next}, l, a, "scene", err,
+                     errsz);
             env->selected = 0;
             break;
         }
         case ACT_TOKENS:
-            if (!model_set_sentence(m, a->text, why, sizeof why)) {
-                snprintf(err, errsz, "%s:%d: tokens: %s", l->path, a->line, why);
-                return false;
-            }
+            ok = act(m, (Action){.kind = ACTION_SENTENCE, .text = a->text}, l, a, "tokens", err,
+                     errsz);
             env->selected = 0;
             break;
         case ACT_DK:
-            model_set_dk(m, a->i);
+            ok = act(m, action_set(SET_DK, a->i), l, a, "dk", err, errsz);
             break;
         case ACT_DV:
-            model_set_dv(m, a->i);
+            ok = act(m, action_set(SET_DV, a->i), l, a, "dv", err, errsz);
             break;
         case ACT_D:
-            model_set_d(m, a->i);
+            ok = act(m, action_set(SET_D, a->i), l, a, "d", err, errsz);
             break;
         case ACT_SEED:
-            model_set_seed(m, a->seed);
+            ok = act(m, action_set(SET_SEED, (double)a->seed), l, a, "seed", err, errsz);
             break;
         case ACT_SCALE:
-            model_set_scaled(m, a->i != 0);
+            ok = act(m, action_set(SET_SCALED, a->i != 0), l, a, "scale", err, errsz);
             break;
         case ACT_POS:
-            model_set_pos(m, (Pos_Mode)a->i);
-            if (a->i == POS_SIN) model_set_pos_strength(m, a->x);
+            ok = act(m, action_set(SET_POS, a->i), l, a, "pos", err, errsz);
+            if (ok && a->i == POS_SIN)
+                ok = act(m, action_set(SET_POS_STRENGTH, a->x), l, a, "pos", err, errsz);
             break;
         case ACT_VIEW:
             env->view = a->i;
@@ -96,7 +106,8 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             int where[ATTN_MAX_TOKENS], p[ATTN_MAX_TOKENS];
             for (int i = 0; i < s->n; i++) where[s->origin[i]] = i;
             for (int i = 0; i < s->n; i++) p[i] = where[a->order[i]];
-            model_permute(m, p);
+            ok = act(m, (Action){.kind = ACTION_PERMUTE, .n = s->n, .perm = p}, l, a, "order", err,
+                     errsz);
             break;
         }
         case ACT_SELECT:
@@ -110,26 +121,29 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             if (a->kind == ACT_SELECT)
                 env->selected = i;
             else
-                model_move_token(m, i, 0, a->x, s->d > 1 ? 1 : 0, s->d > 1 ? a->y : a->x);
+                ok = act(m, action_move(i, 0, a->x, s->d > 1 ? 1 : 0, s->d > 1 ? a->y : a->x), l, a,
+                         "move", err, errsz);
             break;
         }
         case ACT_REVERSE:
-            model_reverse(m);
+            ok = act(m, action_of(ACTION_REVERSE), l, a, "reverse", err, errsz);
             break;
         case ACT_SHUFFLE:
-            model_shuffle(m, s->seed + 17u);
+            ok = act(m, (Action){.kind = ACTION_SHUFFLE, .seed = s->seed + 17u}, l, a, "shuffle",
+                     err, errsz);
             break;
         case ACT_ROTATE:
-            model_rotate(m, a->i);
+            ok = act(m, (Action){.kind = ACTION_ROTATE, .i = a->i}, l, a, "rotate", err, errsz);
             break;
         case ACT_RESTORE:
-            model_restore_order(m);
+            ok = act(m, action_of(ACTION_RESTORE_ORDER), l, a, "restore", err, errsz);
             break;
         case ACT_HIGHLIGHT:
             snprintf(env->highlight, sizeof env->highlight, "%s",
                      strcmp(a->text, "none") ? a->text : "");
             break;
         }
+        if (!ok) return false;
     }
     if (!model_update(m)) {
         snprintf(err, errsz, "%s: out of memory", l->path);

@@ -115,7 +115,6 @@ static float pixel_scale(const App *a, int fb_w) {
 
 /* Lay out and draw one frame into the bound framebuffer of fb_w × fb_h. */
 void app_draw(App *a, int fb_w, int fb_h, float scale) {
-    model_update(&a->model);
     render_set_scale(&a->render, scale);
     ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
     view_frame(&a->ui, &a->vs, &a->model);
@@ -293,17 +292,15 @@ void app_event(App *a, const App_Event *e) {
     a->queue[a->queued++] = *e;
 }
 
-/* One layout pass that takes the input so far and draws nothing: it lets a
- * press and a release of the same frame reach the UI one after the other. */
-static void input_pass(App *a, float scale) {
-    model_update(&a->model);
-    ui_begin(&a->ui, &a->in, (float)a->fb_w / scale, (float)a->fb_h / scale);
-    view_frame(&a->ui, &a->vs, &a->model);
-    ui_end(&a->ui);
-    ui_input_spent(&a->in);
+/* A press and a release in the same frame (a tap, a remote, xdotool's
+ * "mousedown 1 mouseup 1") must reach the UI one after the other, as a click
+ * does: the second waits for the next frame, which follows at once. */
+static bool must_wait(const App *a, const App_Event *e) {
+    return (e->kind == APP_EV_MOUSE_UP && a->in.pressed) ||
+           (e->kind == APP_EV_MOUSE_DOWN && a->in.released);
 }
 
-static void apply_event(App *a, const App_Event *e, float scale) {
+static void apply_event(App *a, const App_Event *e) {
     float inv = 1.0f / effective_zoom(a); /* window points → logical units */
     switch (e->kind) {
     case APP_EV_REDRAW:
@@ -313,14 +310,12 @@ static void apply_event(App *a, const App_Event *e, float scale) {
         a->in.my = e->y * inv;
         break;
     case APP_EV_MOUSE_DOWN:
-        if (a->in.released) input_pass(a, scale); /* a release is waiting: let it land first */
         a->in.mx = e->x * inv;
         a->in.my = e->y * inv;
         a->in.down = true;
         a->in.pressed = true;
         break;
     case APP_EV_MOUSE_UP:
-        if (a->in.pressed) input_pass(a, scale); /* the press of a quick click lands first */
         a->in.mx = e->x * inv;
         a->in.my = e->y * inv;
         a->in.down = false;
@@ -360,18 +355,24 @@ App_Frame_Result app_frame(App *a, const App_Frame *f) {
     a->fb_h = f->fb_h;
     a->in.time = f->time;
     a->pending = (App_Frame_Result){0};
-    float scale = pixel_scale(a, f->fb_w);
-    for (int k = 0; k < a->queued; k++) apply_event(a, &a->queue[k], scale);
-    a->queued = 0;
-    scale = pixel_scale(a, f->fb_w); /* a zoom command may have changed it */
+    int used = 0;
+    while (used < a->queued && !must_wait(a, &a->queue[used])) apply_event(a, &a->queue[used++]);
+    bool had_input = used > 0;
+    memmove(a->queue, a->queue + used, (size_t)(a->queued - used) * sizeof *a->queue);
+    a->queued -= used;
+    float scale = pixel_scale(a, f->fb_w); /* after the events: a zoom command changes it */
     app_draw(a, f->fb_w, f->fb_h, scale);
+    ui_input_spent(&a->in); /* the frame used the one-off input */
     if (a->vs.want_save) {
         a->vs.want_save = false;
-        save_scene(a);
-        app_draw(a, f->fb_w, f->fb_h, scale); /* show the confirmation now */
+        save_scene(a); /* the next frame shows how it went */
+        had_input = true;
     }
-    ui_input_spent(&a->in); /* the frame used the one-off input */
     App_Frame_Result r = a->pending;
-    r.more = render_wants_redraw(&a->render) || view_wants_frames(&a->vs);
+    /* more frames: events still waiting, an animation, actions the next
+     * frame applies, or one calm frame after input, so panels laid out
+     * before a click's panel show what it changed */
+    r.more =
+        a->queued > 0 || had_input || render_wants_redraw(&a->render) || view_wants_frames(&a->vs);
     return r;
 }

@@ -3,6 +3,7 @@
 
 #include "../core/perm.h"
 #include "../core/text.h"
+#include "../model/action.h"
 
 #include <errno.h>
 #include <math.h>
@@ -305,24 +306,38 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
     return true;
 }
 
+/* One override, as the action it is; why names the option. */
+static bool override(Scene *s, Action a, const Vocab *vocab, const char *option, char *err,
+                     size_t errsz) {
+    char why[400];
+    bool changed;
+    if (scene_apply(s, &a, vocab, &changed, why, sizeof why)) return true;
+    snprintf(err, errsz, "attnlab: %s: %s", option, why);
+    return false;
+}
+
 bool cli_apply(const Cli_Options *o, Scene *s, const Vocab *vocab, char *err, size_t errsz) {
-    char why[200];
     /* d first (it re-embeds the tokens at the new width), then the sentence,
-     * then every other setting */
-    if (o->has[SET_D]) scene_set_d(s, (int)o->value[SET_D], vocab);
-    if (o->tokens && !scene_set_sentence(s, o->tokens, vocab, why, sizeof why)) {
-        snprintf(err, errsz, "attnlab: --tokens: %s", why);
+     * then every other setting, then the order */
+    if (o->has[SET_D] && !override(s, action_set(SET_D, o->value[SET_D]), vocab, "--d", err, errsz))
         return false;
-    }
+    if (o->tokens && !override(s, (Action){.kind = ACTION_SENTENCE, .text = o->tokens}, vocab,
+                               "--tokens", err, errsz))
+        return false;
     for (int k = 0; k < SET_COUNT; k++)
-        if (k != SET_D && o->has[k]) setting_set(s, (Setting_Id)k, o->value[k]);
+        if (k != SET_D && o->has[k] &&
+            !override(s, action_set((Setting_Id)k, o->value[k]), vocab, setting((Setting_Id)k)->cli,
+                      err, errsz))
+            return false;
     if (o->has_perm) {
         if (o->perm_n != s->n) {
             snprintf(err, errsz, "attnlab: --perm: %d indexes given but the scene has %d tokens",
                      o->perm_n, s->n);
             return false;
         }
-        scene_permute(s, o->perm);
+        if (!override(s, (Action){.kind = ACTION_PERMUTE, .n = o->perm_n, .perm = o->perm}, vocab,
+                      "--perm", err, errsz))
+            return false;
     }
     return true;
 }

@@ -103,7 +103,11 @@ int headless_bench(App *a, double process_start_ms) {
         for (int k = 0; k < 4; k++) {
             static Scene s;
             bench_scene(a, ns[k], &s);
-            model_replace_scene(&a->model, &s);
+            if (!model_apply(&a->model, &(Action){.kind = ACTION_LOAD_SCENE, .scene = &s}, err,
+                             sizeof err)) {
+                cli_report("attnlab: --bench: ", err);
+                return 1;
+            }
             a->vs.selected = 0;
             enum { WARM = 3, FRAMES = 40 };
             static double frame[FRAMES], recompute[FRAMES];
@@ -111,8 +115,8 @@ int headless_bench(App *a, double process_start_ms) {
                 /* a drag: one token moves a little every frame */
                 int i = f % s.n;
                 double t0 = now_ms();
-                model_move_token(&a->model, i, 0, 0.01f * (float)(f % 7), 1,
-                                 -0.01f * (float)(f % 5));
+                Action move = action_move(i, 0, 0.01f * (float)(f % 7), 1, -0.01f * (float)(f % 5));
+                model_apply(&a->model, &move, err, sizeof err);
                 double t1 = now_ms();
                 model_update(&a->model);
                 double t2 = now_ms();

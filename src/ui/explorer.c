@@ -71,7 +71,7 @@ static void axis_picker(Ui *ui, View_State *vs, const Scene *s, Rect r, int whic
     }
 }
 
-static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
+static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     ui_panel(ui, r, "Embeddings x_i", false);
@@ -166,7 +166,7 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
         }
         if (vs->explorer.drag_point >= 0) {
             ui->active = ui_id("point", vs->explorer.drag_point);
-            model_gesture_begin(m);
+            view_act(vs, action_of(ACTION_GESTURE_BEGIN));
         }
     }
     if (vs->explorer.drag_point >= 0) {
@@ -175,12 +175,13 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
         plane_from_screen(&pm, ui->in.mx - vs->explorer.drag_off_x,
                           ui->in.my - vs->explorer.drag_off_y, &x, &y);
         if (a0 == a1) y = x;
-        model_move_token(m, i, a0, x, a1, y);
+        if (s->X[i * s->d + a0] != x || s->X[i * s->d + a1] != y)
+            view_act(vs, action_move(i, a0, x, a1, y));
         snprintf(vs->hover_text, sizeof vs->hover_text, "dragging %s: x[%d] = %.2f, x[%d] = %.2f",
                  s->tokens[i], a0, (double)x, a1, (double)y);
         if (ui->in.released || !ui->in.down) {
             vs->explorer.drag_point = -1;
-            model_gesture_end(m);
+            view_act(vs, action_of(ACTION_GESTURE_END));
         }
     }
 
@@ -233,26 +234,26 @@ static void embedding_plane(Ui *ui, View_State *vs, Model *m, Rect r) {
 
 /* Positions on/off and their strength: in the explorer's controls and in the
  * permutation lab, the same switch and slider under the same ids. */
-void positions_controls(Ui *ui, View_State *vs, Model *m, Rect toggle, Rect slider,
+void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect toggle, Rect slider,
                         const char *label) {
     const Scene *s = &m->scene;
     bool pos_on = s->pos == POS_SIN;
     if (ui_toggle(ui, "pos", -1, toggle, label, &pos_on) & UI_CHANGED)
-        model_set_pos(m, pos_on ? POS_SIN : POS_NONE);
+        view_act(vs, action_set(SET_POS, pos_on ? POS_SIN : POS_NONE));
     float strength = s->pos_strength;
     if (ui_slider(
             ui, "pos_strength", -1, slider, &strength,
             &(Slider_Desc){
                 .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
         UI_CHANGED) {
-        view_slider_gesture(vs, m);
-        model_set_pos_strength(m, roundf(strength * 100) / 100);
+        view_slider_gesture(vs);
+        view_act(vs, action_set(SET_POS_STRENGTH, roundf(strength * 100) / 100));
     }
 }
 
 /* d_k: log-spaced slider; click the number to type one. Shared by the
  * explorer and the scaling lab. */
-int dk_slider(Ui *ui, View_State *vs, Model *m, Rect rk) {
+int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     float dk = (float)s->d_k;
@@ -283,7 +284,7 @@ int dk_slider(Ui *ui, View_State *vs, Model *m, Rect rk) {
         if (ui_key(ui, KEY_ENTER)) {
             int v = vs->dk_text[0] ? atoi(vs->dk_text) : 0;
             if (v >= 1 && v <= ATTN_MAX_DK) {
-                model_set_dk(m, v);
+                view_act(vs, action_set(SET_DK, v));
                 vs->typing_dk = false;
             } else {
                 view_set_status(vs, true, "d_k must be a whole number from 1 to %d (typed '%s')",
@@ -296,15 +297,15 @@ int dk_slider(Ui *ui, View_State *vs, Model *m, Rect rk) {
         ui->active = ui_id("dk-type", 0);
     } else {
         if (res & UI_CHANGED) {
-            view_slider_gesture(vs, m);
-            model_set_dk(m, (int)dk);
+            view_slider_gesture(vs);
+            view_act(vs, action_set(SET_DK, (int)dk));
         }
     }
 
     return res;
 }
 
-static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
+static void controls(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     ui_panel(ui, r, "Controls", false);
@@ -325,15 +326,15 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
                                        .label = "d_v — value width",
                                        .format = "%.0f"});
     if (res & UI_CHANGED) {
-        view_slider_gesture(vs, m);
-        model_set_dv(m, (int)dvv);
+        view_slider_gesture(vs);
+        view_act(vs, action_set(SET_DV, (int)dvv));
     }
 
     Rect row = rect_cut_top(&body, row_h);
     Rect half = rect_cut_left(&row, row.w * 0.5f);
     bool scaled = s->scaled;
     if (ui_toggle(ui, "scale", -1, half, "÷ √d_k", &scaled) & UI_CHANGED)
-        model_set_scaled(m, scaled);
+        view_act(vs, action_set(SET_SCALED, scaled));
     bool lock = vs->explorer.lock_range;
     if (ui_toggle(ui, "lock", -1, row, "lock S", &lock) & UI_CHANGED) {
         vs->explorer.lock_range = lock;
@@ -349,7 +350,7 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
     char seed_label[48];
     snprintf(seed_label, sizeof seed_label, "⟳ seed %u", (unsigned)s->seed);
     if (ui_button(ui, "reroll", -1, rect_inset(seed_r, 4), seed_label, false) & UI_CLICKED)
-        model_set_seed(m, s->seed == 0xFFFFFFFFu ? 0 : s->seed + 1);
+        view_act(vs, action_set(SET_SEED, s->seed == 0xFFFFFFFFu ? 0 : s->seed + 1.0));
     Rect cm = rect_inset(row, 4);
     char cm_label[48];
     snprintf(cm_label, sizeof cm_label, "A: %s", colormap_name(vs->weight_map));
@@ -359,7 +360,7 @@ static void controls(Ui *ui, View_State *vs, Model *m, Rect r) {
 
 /* ---- selected query ---------------------------------------------------------- */
 
-static void selected_query(Ui *ui, View_State *vs, Model *m, Rect r) {
+static void selected_query(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const Attn *a = &m->derived.attn;
@@ -510,7 +511,7 @@ static float max_abs(const float *x, long count) {
     return m > 1e-6f ? m : 1;
 }
 
-static void strips(Ui *ui, View_State *vs, Model *m, Rect r, const char *const *labels) {
+static void strips(Ui *ui, View_State *vs, const Model *m, Rect r, const char *const *labels) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const Attn *a = &m->derived.attn;
@@ -603,9 +604,8 @@ static void strips(Ui *ui, View_State *vs, Model *m, Rect r, const char *const *
 
 /* ---- layout -------------------------------------------------------------------- */
 
-void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
+void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
-    model_update(m);
     const Scene *s = &m->scene;
     const Attn *a = &m->derived.attn;
     const char *labels[ATTN_MAX_TOKENS];
@@ -711,15 +711,10 @@ void explorer_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     }
     vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
 
-    /* A panel may act on the model (a drag, a slider); the ones after it must
-     * not read attention of the old shape, so bring it up to date between
-     * panels. It costs nothing when nothing changed. */
-    model_update(m);
+    /* a panel's drag or slider asks for an action; the model stays as it
+     * is until the next frame, so every panel here shows the same scene */
     strips(ui, vs, m, r, labels);
-    model_update(m);
     embedding_plane(ui, vs, m, plane);
-    model_update(m);
     controls(ui, vs, m, left);
-    model_update(m);
     selected_query(ui, vs, m, right);
 }

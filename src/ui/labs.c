@@ -9,6 +9,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* ---- derived data ------------------------------------------------------------ */
+
+bool labs_derive(const View_State *vs, Model *m) {
+    const Scene *s = &m->scene;
+    switch (vs->view) {
+    case VIEW_SCALING: {
+        uint64_t seed = (uint64_t)s->seed * 1000003u + vs->scaling.resample;
+        return labs_experiment(&m->labs, seed, s->d_k, vs->scaling.samples) &&
+               labs_curves(&m->labs, s);
+    }
+    case VIEW_PERMUTATION:
+        return labs_permutation(&m->labs, s, &m->derived);
+    default:
+        return true;
+    }
+}
+
 /* ---- small plotting helpers ----------------------------------------------- */
 
 void plot_frame(Ui *ui, Rect r) {
@@ -149,7 +166,7 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
 
 /* ÷√d_k on/off and "hold colours at now", stacked when the area is tall,
  * side by side when it is wide and low. */
-static void scaling_switches(Ui *ui, View_State *vs, Model *m, Rect r, float smax) {
+static void scaling_switches(Ui *ui, View_State *vs, const Model *m, Rect r, float smax) {
     bool scaled = m->scene.scaled;
     Rect tg, lb;
     if (r.h >= 72) {
@@ -159,14 +176,14 @@ static void scaling_switches(Ui *ui, View_State *vs, Model *m, Rect r, float sma
         tg = rect_cut_left(&r, r.w * 0.42f);
         lb = rect_inset(r, 4);
     }
-    if (ui_toggle(ui, "scale", -1, tg, "÷ √d_k", &scaled) & UI_CHANGED) model_set_scaled(m, scaled);
+    if (ui_toggle(ui, "scale", -1, tg, "÷ √d_k", &scaled) & UI_CHANGED)
+        view_act(vs, action_set(SET_SCALED, scaled));
     if (ui_button(ui, "relock", -1, lb, "hold colours", false) & UI_CLICKED)
         vs->scaling.lock = fmaxf(smax, 1e-3f);
 }
 
-void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
+void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
-    model_update(m); /* a key or click earlier this frame may have changed the scene */
     const Scene *s = &m->scene;
     /* narrow (a lesson beside it, or a small window): two equal columns, the
      * plots stacked over S, and the two switches join the experiment's panel */
@@ -207,9 +224,8 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     if (vs->scaling.lock <= 0) vs->scaling.lock = fmaxf(smax, 1e-3f);
     if (narrow) scaling_switches(ui, vs, m, body, smax);
 
-    uint64_t seed = (uint64_t)s->seed * 1000003u + vs->scaling.resample;
-    if (!labs_experiment(&m->labs, seed, s->d_k, vs->scaling.samples)) {
-        view_set_status(vs, true, "Out of memory for the experiment");
+    if (!vs->labs_ready) {
+        view_set_status(vs, true, "Out of memory for the scaling lab");
         return;
     }
     const Lab_Experiment *e = &m->labs.exp;
@@ -227,11 +243,6 @@ void scaling_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
               e->scaled_hi, e->samples, 1.0, t->accent, "N(0, 1)", line);
 
     /* the scene: entropy and max weight against d_k, then S with a held colour range */
-    model_update(m); /* the d_k slider above may have moved */
-    if (!labs_curves(&m->labs, s)) {
-        view_set_status(vs, true, "Out of memory for the d_k curves");
-        return;
-    }
     const Lab_Curves *c = &m->labs.curves;
     Rect top, ent;
     if (narrow) {
@@ -344,7 +355,7 @@ static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
 /* Shuffle / reverse / rotate / restore, and positions with their strength:
  * a panel of two-by-two buttons, or (strip) one row of buttons over one row
  * with the switch and the slider. */
-static void reorder_panel(Ui *ui, View_State *vs, Model *m, Rect r, bool strip) {
+static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool strip) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     Rect body = r;
@@ -385,10 +396,10 @@ static void reorder_panel(Ui *ui, View_State *vs, Model *m, Rect r, bool strip) 
     }
     for (int k = 0; k < 4; k++) {
         if (ui_button(ui, ids[k], -1, cells[k], names[k], false) & UI_CLICKED) {
-            if (k == 0) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
-            if (k == 1) model_reverse(m);
-            if (k == 2) model_rotate(m, 1);
-            if (k == 3) model_restore_order(m);
+            if (k == 0) view_act(vs, view_shuffle(vs, s));
+            if (k == 1) view_act(vs, action_of(ACTION_REVERSE));
+            if (k == 2) view_act(vs, (Action){.kind = ACTION_ROTATE, .i = 1});
+            if (k == 3) view_act(vs, action_of(ACTION_RESTORE_ORDER));
         }
     }
     Rect pr, sr;
@@ -404,14 +415,11 @@ static void reorder_panel(Ui *ui, View_State *vs, Model *m, Rect r, bool strip) 
     positions_controls(ui, vs, m, pr, sr, "add positions (sinusoidal)");
 }
 
-void permutation_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
+void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     int n = s->n, dv = s->d_v;
-    /* the comparison needs Attention(PX) of the scene as it is now, even if a
-     * key earlier this frame just reordered it */
-    model_update(m);
-    if (!labs_permutation(&m->labs, s, &m->derived)) {
+    if (!vs->labs_ready) {
         view_set_status(vs, true, "Out of memory for the permutation lab");
         return;
     }

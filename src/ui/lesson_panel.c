@@ -10,6 +10,9 @@
 #include <string.h>
 
 /* ---- entering, stepping, leaving ------------------------------------------- */
+/* These run before the frame lays out (lesson_update): a lesson's set-up and
+ * its "show me" act on the model there, through model_apply, so the panels
+ * that follow all show the scene the step asks for. */
 
 static Lesson_Env env_of(View_State *vs, Model *m) {
     Lesson_Env env = {
@@ -63,26 +66,20 @@ void lesson_leave(View_State *vs, Model *m) {
     vs->session.active = false;
     vs->session.showing = false;
     vs->session.highlight[0] = '\0';
-    model_replace_scene(m, vs->session.saved);
+    char err[400];
+    if (!model_apply(m, &(Action){.kind = ACTION_LOAD_SCENE, .scene = vs->session.saved}, err,
+                     sizeof err)) {
+        view_set_status(vs, true, "Left the lesson, but your scene could not come back: %s", err);
+        return;
+    }
     vs->view = vs->session.saved_view;
     vs->selected = 0;
     view_set_status(vs, false, "Left the lesson; your own scene is back");
 }
 
-void lesson_keys(Ui *ui, View_State *vs, Model *m) {
-    if (!vs->session.active || vs->editing || vs->typing_dk || vs->help || vs->session.menu) return;
-    int last = vs->session.lesson->step_count - 1;
-    if (ui_key(ui, KEY_RIGHT) || ui_key(ui, KEY_PAGEDOWN))
-        go_to_step(vs, m, vs->session.step + 1, false);
-    if (ui_key(ui, KEY_LEFT) || ui_key(ui, KEY_PAGEUP))
-        go_to_step(vs, m, vs->session.step - 1, false);
-    if (ui_key(ui, KEY_HOME)) go_to_step(vs, m, 0, true);
-    if (ui_key(ui, KEY_END)) go_to_step(vs, m, last, false);
-}
-
 /* ---- "show me": play a goal's solution, one action at a time --------------- */
 
-static void show_me(Ui *ui, View_State *vs, Model *m) {
+static void show_me(const Ui *ui, View_State *vs, Model *m) {
     if (!vs->session.showing) return;
     const Lesson *l = vs->session.lesson;
     const Lesson_Goal *g = &l->steps[vs->session.step].goals[vs->session.show_goal];
@@ -92,12 +89,12 @@ static void show_me(Ui *ui, View_State *vs, Model *m) {
     }
     const Lesson_Action *a = &l->actions[g->sol_first + vs->session.show_action];
     double t = ui->in.time - vs->session.show_t0;
+    char err[400];
     if (a->kind == ACT_MOVE) {
         /* glide the point there so the eye can follow, as one undo step */
         Lesson_Env env = env_of(vs, m);
         int i = lesson_find_token(&m->scene, a->text);
         if (i < 0) {
-            char err[300];
             lesson_apply(l, g->sol_first + vs->session.show_action, 1, &env, err, sizeof err);
             view_set_status(vs, true, "%s", err);
             vs->session.showing = false;
@@ -105,18 +102,24 @@ static void show_me(Ui *ui, View_State *vs, Model *m) {
         }
         const Scene *s = &m->scene;
         int c1 = s->d > 1 ? 1 : 0;
-        if (t == 0 || vs->session.show_from_x != vs->session.show_from_x) {
+        bool first = t == 0 || vs->session.show_from_x != vs->session.show_from_x;
+        if (first) {
             vs->session.show_from_x = s->X[i * s->d];
             vs->session.show_from_y = s->X[i * s->d + c1];
-            model_gesture_begin(m);
         }
         float k = (float)fmin(t / 0.6, 1.0);
         k = k * k * (3 - 2 * k);
         float x = vs->session.show_from_x + (a->x - vs->session.show_from_x) * k;
         float y = vs->session.show_from_y + (a->y - vs->session.show_from_y) * k;
-        model_move_token(m, i, 0, x, c1, c1 ? y : x);
+        Action steps[3] = {action_of(ACTION_GESTURE_BEGIN), action_move(i, 0, x, c1, c1 ? y : x),
+                           action_of(ACTION_GESTURE_END)};
+        for (int q = first ? 0 : 1; q < (t >= 0.6 ? 3 : 2); q++)
+            if (!model_apply(m, &steps[q], err, sizeof err)) {
+                view_set_status(vs, true, "%s", err);
+                vs->session.showing = false;
+                return;
+            }
         if (t >= 0.6) {
-            model_gesture_end(m);
             vs->session.show_action++;
             vs->session.show_t0 = ui->in.time;
             vs->session.show_from_x = NAN;
@@ -125,7 +128,6 @@ static void show_me(Ui *ui, View_State *vs, Model *m) {
     }
     if (t < 0.45 && vs->session.show_action > 0) return; /* a beat between steps */
     Lesson_Env env = env_of(vs, m);
-    char err[300];
     if (!lesson_apply(l, g->sol_first + vs->session.show_action, 1, &env, err, sizeof err)) {
         view_set_status(vs, true, "%s", err);
         vs->session.showing = false;
@@ -135,6 +137,52 @@ static void show_me(Ui *ui, View_State *vs, Model *m) {
     vs->session.show_action++;
     vs->session.show_t0 = ui->in.time;
     vs->session.show_from_x = NAN;
+}
+
+void lesson_update(const Ui *ui, View_State *vs, Model *m) {
+    Lesson_Session *ls = &vs->session;
+    if (ls->pending) { /* --lesson, or a pick from the menu */
+        ls->pending = false;
+        char err[600];
+        if (!lesson_enter(vs, m, err, sizeof err)) view_set_status(vs, true, "%s", err);
+    }
+    if (ls->leave) {
+        ls->leave = false;
+        lesson_leave(vs, m);
+    }
+    if (!ls->active) return;
+    int go = ls->go, last = ls->lesson->step_count - 1;
+    ls->go = LESSON_GO_NONE;
+    /* keys: ← → PageUp PageDown Home End */
+    if (!vs->editing && !vs->typing_dk && !vs->help && !ls->menu) {
+        if (ui_key(ui, KEY_RIGHT) || ui_key(ui, KEY_PAGEDOWN)) go = LESSON_GO_NEXT;
+        if (ui_key(ui, KEY_LEFT) || ui_key(ui, KEY_PAGEUP)) go = LESSON_GO_PREV;
+        if (ui_key(ui, KEY_HOME)) go = LESSON_GO_FIRST;
+        if (ui_key(ui, KEY_END)) go = LESSON_GO_LAST;
+    }
+    switch (go) {
+    case LESSON_GO_NEXT:
+        go_to_step(vs, m, ls->step + 1, false);
+        break;
+    case LESSON_GO_PREV:
+        go_to_step(vs, m, ls->step - 1, false);
+        break;
+    case LESSON_GO_FIRST:
+        go_to_step(vs, m, 0, true);
+        break;
+    case LESSON_GO_LAST:
+        go_to_step(vs, m, last, false);
+        break;
+    default:
+        break;
+    }
+    show_me(ui, vs, m);
+    /* the goals, against the scene this frame will show */
+    if (!model_update(m)) return;
+    const Lesson_Step *st = &ls->lesson->steps[ls->step];
+    for (int k = 0; k < st->goal_count; k++)
+        ls->goal_state[k] = lesson_goal_met(&st->goals[k], m, (int)vs->view, vs->selected,
+                                            ls->goal_why[k], sizeof ls->goal_why[k]);
 }
 
 /* ---- text: spans with word wrap ------------------------------------------------ */
@@ -236,10 +284,9 @@ static float layout_text(Ui *ui, const Lesson *l, const Lesson_Step *st, Rect r,
 
 /* ---- the panel ---------------------------------------------------------------------- */
 
-void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
+void lesson_frame(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     const Lesson *l = vs->session.lesson;
-    show_me(ui, vs, m);
     const Lesson_Step *st = &l->steps[vs->session.step];
     ui_panel(ui, r, l->title, false);
     ui_record(ui, "panel", "lesson", -1, r);
@@ -252,14 +299,13 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     Rect prev = rect_cut_left(&nav, 54), next = rect_cut_right(&nav, 54);
     Rect leave = rect_cut_right(&nav, 84);
     rect_cut_right(&nav, 6);
+    /* the next frame carries these out, before it lays out */
     if (ui_button(ui, "lesson_prev", -1, prev, "←", false) & UI_CLICKED)
-        go_to_step(vs, m, vs->session.step - 1, false);
+        vs->session.go = LESSON_GO_PREV;
     if (ui_button(ui, "lesson_next", -1, next, "→", false) & UI_CLICKED)
-        go_to_step(vs, m, vs->session.step + 1, false);
-    if (ui_button(ui, "lesson_leave", -1, leave, "✕ Leave", false) & UI_CLICKED) {
-        lesson_leave(vs, m);
-        return;
-    }
+        vs->session.go = LESSON_GO_NEXT;
+    if (ui_button(ui, "lesson_leave", -1, leave, "✕ Leave", false) & UI_CLICKED)
+        vs->session.leave = true;
     char pos[64];
     snprintf(pos, sizeof pos, "step %d of %d", vs->session.step + 1, l->step_count);
     ui_label(ui, nav, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, pos);
@@ -271,16 +317,15 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
     /* goals at the bottom of the text, each with a live mark and "show me" */
     float glh = ui_line_height(ui, FONT_SANS, t->text_size);
     /* goals first, so each box is as tall as its wrapped text plus "show me" */
-    Lesson_Env env = env_of(vs, m);
     char goal_text[LESSON_MAX_GOALS][340]; /* the draw list copies what it draws */
     float goal_h[LESSON_MAX_GOALS], goals_total = 0;
     float text_w = body.w - 4 - 16 - 30;
     for (int k = 0; k < st->goal_count; k++) {
-        char why[300], desc[300];
-        int met = lesson_goal_met(&st->goals[k], &env, why, sizeof why);
-        vs->session.goal_state[k] = met;
+        char desc[300];
+        int met = vs->session.goal_state[k];
         lesson_goal_describe(&st->goals[k], desc, sizeof desc);
-        snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s", met < 0 ? why : desc);
+        snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s",
+                 met < 0 ? vs->session.goal_why[k] : desc);
         goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
                                     t->text, goal_text[k], false) +
                     30 + 32; /* the "show me" row and the box padding */
@@ -341,7 +386,7 @@ void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r) {
 
 /* ---- the lesson menu ---------------------------------------------------------------- */
 
-void lesson_menu(Ui *ui, View_State *vs, Model *m) {
+void lesson_menu(Ui *ui, View_State *vs) {
     const Theme *t = ui->theme;
     const Lesson_Index *ix = vs->session.index;
     int count = ix ? ix->count : 0;
@@ -373,7 +418,8 @@ void lesson_menu(Ui *ui, View_State *vs, Model *m) {
             char err[700];
             if (!lesson_load(vs->session.lesson, ix->path[k], err, sizeof err)) {
                 view_set_status(vs, true, "%s", err);
-            } else if (lesson_enter(vs, m, err, sizeof err)) {
+            } else {
+                vs->session.pending = true; /* entered before the next frame lays out */
                 vs->session.menu = false;
             }
         }

@@ -1,20 +1,23 @@
 /* The lesson panel, its keys, and the lesson menu.
  *
- *   void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r)   the step's text and goals
- *   void lesson_keys(Ui *ui, View_State *vs, Model *m)            ← → PageUp PageDown Home End
- *   void lesson_menu(Ui *ui, View_State *vs, Model *m)            the ☰ Lessons list
+ *   void lesson_update(const Ui *ui, View_State *vs, Model *m)
+ *       before the frame lays out: enter, step (the keys ← → PageUp PageDown Home End, or the
+ *       panel's buttons last frame), leave, and play "show me", applying the lesson's actions
+ *   void lesson_frame(Ui *ui, View_State *vs, Rect r)
+ *       the step's text and goals; its buttons ask lesson_update for a step
+ *   void lesson_menu(Ui *ui, View_State *vs)      the ☰ Lessons list
  *   bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz)
  *       start the loaded lesson, keeping the user's scene to give back
- *   void lesson_leave(View_State *vs, Model *m)                   give the user's scene back
+ *   void lesson_leave(View_State *vs, Model *m)   give the user's scene back
  */
 #ifndef ATTN_LESSON_PANEL_H
 #define ATTN_LESSON_PANEL_H
 
 #include "view_state.h"
 
-void lesson_frame(Ui *ui, View_State *vs, Model *m, Rect r);
-void lesson_keys(Ui *ui, View_State *vs, Model *m);
-void lesson_menu(Ui *ui, View_State *vs, Model *m);
+void lesson_update(const Ui *ui, View_State *vs, Model *m);
+void lesson_frame(Ui *ui, View_State *vs, Rect r);
+void lesson_menu(Ui *ui, View_State *vs);
 bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz);
 void lesson_leave(View_State *vs, Model *m);
 

@@ -40,7 +40,7 @@ void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size) {
 
 /* ---- top bar ------------------------------------------------------------ */
 
-static void top_bar(Ui *ui, View_State *vs, Model *m, Rect r) {
+static void top_bar(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     draw_rect(ui->dl, r, t->panel);
     Rect row = rect_inset(r, 8);
@@ -64,9 +64,9 @@ static void top_bar(Ui *ui, View_State *vs, Model *m, Rect r) {
     rect_cut_right(&row, 6);
     Rect undo = rect_cut_right(&row, t->text_size * 5);
     if (ui_button(ui, "undo", -1, undo, "↶ Undo", false) & UI_CLICKED)
-        if (!model_undo(m)) view_set_status(vs, false, "Nothing to undo");
+        view_act(vs, action_of(ACTION_UNDO));
     if (ui_button(ui, "redo", -1, redo, "↷ Redo", false) & UI_CLICKED)
-        if (!model_redo(m)) view_set_status(vs, false, "Nothing to redo");
+        view_act(vs, action_of(ACTION_REDO));
 }
 
 /* ---- token chips ---------------------------------------------------------- */
@@ -91,7 +91,7 @@ static void edit_remove(View_State *vs, int from, int to) {
     vs->edit_cursor = from;
 }
 
-static void edit_sentence(Ui *ui, View_State *vs, Model *m, Rect r) {
+static void edit_sentence(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     /* typed text goes in at the cursor; ← → Home End move it, Backspace and
      * Delete remove whole UTF-8 characters, Enter applies, Esc cancels */
@@ -118,17 +118,8 @@ static void edit_sentence(Ui *ui, View_State *vs, Model *m, Rect r) {
         view_set_status(vs, false, "Sentence unchanged");
         return;
     }
-    if (ui_key(ui, KEY_ENTER)) {
-        char err[256];
-        if (model_set_sentence(m, vs->edit, err, sizeof err)) {
-            vs->editing = false;
-            vs->selected = 0;
-            view_set_status(vs, false, "New sentence: %d tokens", m->scene.n);
-        } else {
-            view_set_status(vs, true, "Sentence not applied: %s", err);
-        }
-        return;
-    }
+    if (ui_key(ui, KEY_ENTER)) /* view_apply says how it went, and ends the editing */
+        view_act(vs, (Action){.kind = ACTION_SENTENCE, .text = vs->edit});
     Rect box = rect_inset(r, 2);
     draw_round_rect(ui->dl, box, t->radius, rgba(16, 18, 22, 255));
     draw_rect_outline(ui->dl, box, t->radius, 2, t->accent);
@@ -161,7 +152,7 @@ static void move_slot(int n, int a, int b, int *p) {
     }
 }
 
-static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
+static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     float bw = t->text_size * 6.6f;
@@ -177,13 +168,13 @@ static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
                                : "restore",
                       -1, b, names[k], false) &
             UI_CLICKED) {
-            if (k == 0) model_reverse(m);
-            if (k == 1) model_shuffle(m, s->seed + 7919u * (uint32_t)(++vs->shuffle_count));
-            if (k == 2) model_restore_order(m);
+            if (k == 0) view_act(vs, action_of(ACTION_REVERSE));
+            if (k == 1) view_act(vs, view_shuffle(vs, s));
+            if (k == 2) view_act(vs, action_of(ACTION_RESTORE_ORDER));
         }
     }
     if (vs->editing) {
-        edit_sentence(ui, vs, m, r);
+        edit_sentence(ui, vs, r);
         return;
     }
     Rect edit = rect_cut_right(&r, t->text_size * 4.2f);
@@ -215,7 +206,7 @@ static void token_chips(Ui *ui, View_State *vs, Model *m, Rect r) {
                 if (b != a) {
                     int p[ATTN_MAX_TOKENS];
                     move_slot(s->n, a, b, p);
-                    model_permute(m, p);
+                    view_act(vs, (Action){.kind = ACTION_PERMUTE, .n = s->n, .perm = p});
                 }
             } else {
                 vs->selected = a;
@@ -323,24 +314,21 @@ static void help_overlay(Ui *ui, View_State *vs) {
 
 /* ---- shortcuts and animation --------------------------------------------- */
 
-static void shortcuts(Ui *ui, View_State *vs, Model *m) {
+static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (vs->editing || vs->typing_dk) return;
-    lesson_keys(ui, vs, m);
     if (ui_key(ui, KEY_F1) || ui_key_char(ui, '?')) vs->help = !vs->help;
     if (vs->help || vs->session.menu) return;
-    if (ui_shortcut(ui, 'z', UI_MOD_CTRL))
-        if (!model_undo(m)) view_set_status(vs, false, "Nothing to undo");
+    if (ui_shortcut(ui, 'z', UI_MOD_CTRL)) view_act(vs, action_of(ACTION_UNDO));
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL | UI_MOD_SHIFT) || ui_shortcut(ui, 'y', UI_MOD_CTRL))
-        if (!model_redo(m)) view_set_status(vs, false, "Nothing to redo");
+        view_act(vs, action_of(ACTION_REDO));
     if (ui_shortcut(ui, 's', UI_MOD_CTRL)) vs->want_save = true;
     if (ui_key_char(ui, '1')) vs->view = VIEW_EXPLORER;
     if (ui_key_char(ui, '2')) vs->view = VIEW_SCALING;
     if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;
-    if (ui_key_char(ui, 'r')) model_reverse(m);
-    if (ui_key_char(ui, 's'))
-        model_shuffle(m, m->scene.seed + 7919u * (uint32_t)(++vs->shuffle_count));
-    if (ui_key_char(ui, 'i')) model_restore_order(m);
-    if (ui_key_char(ui, 't')) model_rotate(m, 1);
+    if (ui_key_char(ui, 'r')) view_act(vs, action_of(ACTION_REVERSE));
+    if (ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
+    if (ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));
+    if (ui_key_char(ui, 't')) view_act(vs, (Action){.kind = ACTION_ROTATE, .i = 1});
     if (ui_key(ui, KEY_UP) && vs->selected > 0) vs->selected--;
     if (ui_key(ui, KEY_DOWN) && vs->selected + 1 < m->scene.n) vs->selected++;
     if (ui_key(ui, KEY_ESCAPE)) vs->status[0] = '\0';
@@ -400,28 +388,50 @@ static void animate(Ui *ui, View_State *vs, const Model *m) {
         vs->row_offset[i] = vs->animating ? (float)(vs->anim_from[i] - i) * k : 0;
 }
 
-static void frame_pass(Ui *ui, View_State *vs, Model *m) {
-    /* small windows (or big zoom) get the compact type sizes */
-    ui->theme = (ui->w < 1300 || ui->h < 760) ? &theme_compact : &theme_default;
-    const Theme *t = ui->theme;
-    vs->now = ui->in.time;
-    if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
-    if (vs->selected < 0) vs->selected = 0;
-    if (vs->session.pending) {
-        vs->session.pending = false;
-        char err[600];
-        if (!lesson_enter(vs, m, err, sizeof err)) view_set_status(vs, true, "%s", err);
+/* The one place the scene changes: every action asked for since the last
+ * frame, in order, through model_apply. What the view does with the outcome
+ * (a status line, the sentence editor closing) is decided here too. */
+static void view_apply(View_State *vs, Model *m) {
+    for (int k = 0; k < vs->actions.count; k++) {
+        Action a = action_list_get(&vs->actions, k);
+        char err[400];
+        bool ok = model_apply(m, &a, err, sizeof err);
+        switch (a.kind) {
+        case ACTION_UNDO:
+        case ACTION_REDO:
+            if (!ok) view_set_status(vs, false, "%s", err);
+            break;
+        case ACTION_SENTENCE:
+            if (ok) {
+                vs->editing = false;
+                vs->selected = 0;
+                view_set_status(vs, false, "New sentence: %d tokens", m->scene.n);
+            } else {
+                view_set_status(vs, true, "Sentence not applied: %s", err);
+            }
+            break;
+        default:
+            if (!ok) view_set_status(vs, true, "Not changed — %s", err);
+            break;
+        }
     }
+    action_list_clear(&vs->actions);
+}
+
+/* Lay the frame out and draw it, once, from a model that does not change
+ * while it happens: widgets ask for changes with view_act. */
+static void layout(Ui *ui, View_State *vs, const Model *m) {
+    const Theme *t = ui->theme;
+    vs->layouts++;
+    vs->laid_out_version = m->version;
     ui->highlight = vs->session.active ? vs->session.highlight : NULL;
-    shortcuts(ui, vs, m);
-    animate(ui, vs, m);
     vs->hover_token = -1;
     vs->hover_text[0] = '\0';
     int prev_row = vs->hover_row, prev_col = vs->hover_col;
     vs->hover_row = vs->hover_col = -1;
 
     Rect r = {0, 0, ui->w, ui->h}; /* the renderer clears to t->bg */
-    top_bar(ui, vs, m, rect_cut_top(&r, 52));
+    top_bar(ui, vs, rect_cut_top(&r, 52));
     Rect status = rect_cut_bottom(&r, 36);
     r = rect_inset(r, t->pad);
     /* chips first, but hover highlights from the panels below apply to them
@@ -434,10 +444,8 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     if (vs->session.active) {
         Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 340), 560));
         rect_cut_right(&r, t->pad);
-        lesson_frame(ui, vs, m, lr);
+        lesson_frame(ui, vs, lr);
     }
-    /* the bar, the chips and the lesson may have changed the scene's shape */
-    model_update(m);
     switch (vs->view) {
     case VIEW_EXPLORER:
         explorer_frame(ui, vs, m, r);
@@ -451,33 +459,28 @@ static void frame_pass(Ui *ui, View_State *vs, Model *m) {
     default:
         break;
     }
-    model_update(m);
     status_line(ui, vs, m, status);
     if (vs->help) help_overlay(ui, vs);
-    if (vs->session.menu) lesson_menu(ui, vs, m);
+    if (vs->session.menu) lesson_menu(ui, vs);
     if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {
-        model_gesture_end(m);
+        view_act(vs, action_of(ACTION_GESTURE_END));
         vs->slider_gesture = false;
     }
 }
 
 void view_frame(Ui *ui, View_State *vs, Model *m) {
-    /* An action taken while laying out (a drag, a click, a key) changes the
-     * scene halfway through the frame. Recompute and lay the frame out once
-     * more, with the input's one-off events already spent, so every panel on
-     * screen shows the same, current scene. */
-    model_update(m); /* changes made between frames (lessons, tests) */
-    unsigned long before = m->version;
-    frame_pass(ui, vs, m);
-    if (m->version == before) {
-        vs->seen_selected = vs->selected; /* what the next frame compares with */
-        return;
-    }
-    model_update(m);
-    Ui_Input full = ui->in, calm = ui->in;
-    ui_input_spent(&calm);
-    ui_begin(ui, &calm, ui->w, ui->h);
-    frame_pass(ui, vs, m);
-    ui->in = full; /* ui_end still sees this frame's release */
-    vs->seen_selected = vs->selected;
+    /* small windows (or big zoom) get the compact type sizes */
+    ui->theme = (ui->w < 1300 || ui->h < 760) ? &theme_compact : &theme_default;
+    vs->now = ui->in.time;
+    /* input → actions → model → derived data, then one layout */
+    shortcuts(ui, vs, m);
+    view_apply(vs, m);        /* what last frame's widgets and this frame's keys asked for */
+    lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */
+    if (!model_update(m)) view_set_status(vs, true, "Out of memory computing attention");
+    vs->labs_ready = labs_derive(vs, m);
+    if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
+    if (vs->selected < 0) vs->selected = 0;
+    animate(ui, vs, m);
+    layout(ui, vs, m);
+    vs->seen_selected = vs->selected; /* what the next frame compares with */
 }

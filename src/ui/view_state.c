@@ -30,7 +30,14 @@ void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
 }
 
 bool view_wants_frames(const View_State *vs) {
-    return vs->animating || vs->session.showing;
+    /* actions waiting: the next frame applies them and shows the result */
+    return vs->animating || vs->session.showing || vs->actions.count > 0;
+}
+
+void view_act(View_State *vs, Action a) {
+    if (!action_list_push(&vs->actions, &a))
+        view_set_status(vs, true, "Too many changes at once: '%s' was dropped",
+                        action_name(a.kind));
 }
 
 void subscript(int i, char *buf, size_t size) {
@@ -46,8 +53,13 @@ void subscript(int i, char *buf, size_t size) {
     buf[k] = '\0';
 }
 
-void view_slider_gesture(View_State *vs, Model *m) {
+Action view_shuffle(View_State *vs, const Scene *s) {
+    return (Action){.kind = ACTION_SHUFFLE,
+                    .seed = s->seed + UINT64_C(7919) * (uint64_t)(++vs->shuffle_count)};
+}
+
+void view_slider_gesture(View_State *vs) {
     if (vs->slider_gesture) return;
-    model_gesture_begin(m);
+    view_act(vs, action_of(ACTION_GESTURE_BEGIN));
     vs->slider_gesture = true;
 }

@@ -5,14 +5,20 @@
  *   void view_init(View_State *vs)
  *   void view_set_status(View_State *vs, bool error, const char *fmt, ...)
  *       the status line; user text in it is escaped to one safe line
- *   bool view_wants_frames(const View_State *vs)   an animation is running
- *   void view_slider_gesture(View_State *vs, Model *m)
+ *   bool view_wants_frames(const View_State *vs)
+ *       an animation is running, or actions wait for the next frame
+ *   void view_act(View_State *vs, Action a)
+ *       queue a change to the scene; the next frame applies it before it lays out
+ *   Action view_shuffle(View_State *vs, const Scene *s)
+ *       a shuffle that differs from the last one asked for
+ *   void view_slider_gesture(View_State *vs)
  *       a slider drag is one undo step, however many values it passes
  *   void subscript(int i, char *buf, size_t size)   i in Unicode subscript digits
  */
 #ifndef ATTN_VIEW_STATE_H
 #define ATTN_VIEW_STATE_H
 
+#include "../model/action.h"
 #include "../model/lesson.h"
 #include "../model/lesson_index.h"
 #include "../model/lesson_play.h"
@@ -51,18 +57,30 @@ typedef struct Scaling_State {
     float lock; /* the S colour range held while d_k moves; 0 = take it now */
 } Scaling_State;
 
+typedef enum Lesson_Go {
+    LESSON_GO_NONE,
+    LESSON_GO_NEXT,
+    LESSON_GO_PREV,
+    LESSON_GO_FIRST,
+    LESSON_GO_LAST
+} Lesson_Go;
+
 typedef struct Lesson_Session {
     Lesson *lesson;
     Scene *saved; /* the student's own scene, given back on leaving */
     View saved_view;
     const Lesson_Index *index;
     const char *data_dir; /* lesson scenes come from data_dir/assets/scenes */
-    bool active, pending, menu;
+    bool active, menu;
+    bool pending; /* enter the loaded lesson before the next layout */
+    bool leave;   /* leave it before the next layout */
+    Lesson_Go go; /* a step asked for by the panel's buttons */
     int step;
     float scroll; /* how far the step's text is scrolled up, logical units */
     char highlight[32];
-    int goal_state[LESSON_MAX_GOALS]; /* 1 met, 0 not yet, -1 cannot tell (error) */
-    bool showing;                     /* "show me" is playing a solution */
+    int goal_state[LESSON_MAX_GOALS];     /* 1 met, 0 not yet, -1 cannot tell (error) */
+    char goal_why[LESSON_MAX_GOALS][300]; /* why a goal cannot be told */
+    bool showing;                         /* "show me" is playing a solution */
     int show_goal, show_action;
     double show_t0;
     float show_from_x, show_from_y;
@@ -112,6 +130,12 @@ typedef struct View_State {
     Explorer_State explorer;
     Scaling_State scaling;
     Lesson_Session session; /* the lesson being taken, if any */
+    /* changes to the scene asked for while laying out this frame; the next
+     * frame applies them, all at once, before it lays out */
+    Action_List actions;
+    unsigned long layouts;          /* frames laid out so far: one per view_frame */
+    unsigned long laid_out_version; /* the model version the last layout showed */
+    bool labs_ready; /* the current lab's derived data is there (not out of memory) */
     double now;
     /* scratch owned here so a frame allocates nothing and hides no state */
     float chip_x[ATTN_MAX_TOKENS];                      /* left edge of each token chip */
@@ -121,7 +145,9 @@ typedef struct View_State {
 void view_init(View_State *vs);
 void view_set_status(View_State *vs, bool error, const char *fmt, ...);
 bool view_wants_frames(const View_State *vs);
-void view_slider_gesture(View_State *vs, Model *m);
+void view_act(View_State *vs, Action a);
+Action view_shuffle(View_State *vs, const Scene *s);
+void view_slider_gesture(View_State *vs);
 void subscript(int i, char *buf, size_t size);
 
 #endif

@@ -124,7 +124,7 @@ Test(lesson, goals_are_checked_against_the_live_model) {
     cr_assert(model_init(&m, &s, &vocab));
     Lesson_Env env = {.m = &m, .data_dir = test_env("ATTNLAB_DATA")};
     const Lesson_Goal *g = &lesson.steps[0].goals[0];
-    cr_assert_eq(lesson_goal_met(g, &env, err, sizeof err), 0);
+    cr_assert_eq(lesson_goal_met(g, env.m, env.view, env.selected, err, sizeof err), 0);
     /* the step's set-up reverses the order: "order 5 4 3 2 1 0" lists original positions */
     cr_assert(lesson_apply(&lesson, lesson.steps[0].act_first, lesson.steps[0].act_count, &env, err,
                            sizeof err),
@@ -137,7 +137,8 @@ Test(lesson, goals_are_checked_against_the_live_model) {
     int n = m.scene.n, sat = lesson_find_token(&m.scene, "sat"),
         cat = lesson_find_token(&m.scene, "cat");
     double w = m.derived.attn.A[sat * n + cat];
-    cr_assert_eq(lesson_goal_met(g, &env, err, sizeof err), w > 0.5 ? 1 : 0, "weight %g", w);
+    cr_assert_eq(lesson_goal_met(g, env.m, env.view, env.selected, err, sizeof err),
+                 w > 0.5 ? 1 : 0, "weight %g", w);
     model_free(&m);
 }
 

@@ -34,14 +34,27 @@ static float stub_line_height(void *ctx, Font_Id f, float size) {
     return size * 1.2f;
 }
 
-/* One frame: the view handles the input, the model recomputes, edges reset. */
-static inline void harness_frame(Harness *h) {
+/* One frame: the view handles the input, edges reset. */
+static inline void harness_one_frame(Harness *h) {
     ui_begin(&h->ui, &h->in, h->w, h->h);
     view_frame(&h->ui, &h->vs, &h->m);
     ui_end(&h->ui);
-    cr_assert(model_update(&h->m));
     ui_input_spent(&h->in);
     h->in.time += 0.02;
+}
+
+/* One frame, then the calm frame the app runs at once after input: it
+ * applies what the widgets asked for and shows the result. */
+static inline void harness_frame(Harness *h) {
+    harness_one_frame(h);
+    harness_one_frame(h);
+    cr_assert_eq(h->vs.actions.count, 0, "a calm frame asked for more changes");
+}
+
+/* A test changes the scene the way everything else does: with an action. */
+static inline void harness_act(Harness *h, Action a) {
+    char err[400];
+    cr_assert(model_apply(&h->m, &a, err, sizeof err), "%s: %s", action_name(a.kind), err);
 }
 
 static inline void harness_open(Harness *h, const char *scene_file, float w, float hgt,

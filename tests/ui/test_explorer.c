@@ -37,8 +37,52 @@ Test(explorer, dragging_a_point_moves_exactly_that_embedding) {
     cr_assert_eq(h.m.undo_count, undo0 + 1, "a whole drag is one undo step");
     /* and the derived attention followed */
     cr_assert_neq(h.m.derived.attn.S[2 * s->n + 2], 0);
-    cr_assert(model_undo(&h.m));
+    harness_act(&h, action_of(ACTION_UNDO));
     cr_assert(scene_equal(&h.m.scene, &before), "undo restores the exact previous scene");
+}
+
+/* Every frame lays out once, from a model that does not change while it
+ * does: a drag, a slider and a button only ask, and the next frame applies. */
+static void one_frame_checked(void) {
+    unsigned long layouts = h.vs.layouts;
+    harness_one_frame(&h);
+    cr_assert_eq(h.vs.layouts, layouts + 1, "one layout per frame");
+    cr_assert_eq(h.m.version, h.vs.laid_out_version, "the scene changed after it was laid out");
+}
+
+Test(explorer, a_frame_lays_out_once_from_one_scene) {
+    const Ui_Record *p = harness_find(&h, "point", "token", 1);
+    float x0 = rect_cx(p), y0 = rect_cy(p);
+    unsigned long v0 = h.m.version;
+    h.in.mx = x0;
+    h.in.my = y0;
+    h.in.down = h.in.pressed = true;
+    one_frame_checked();
+    for (int k = 1; k <= 6; k++) {
+        h.in.mx = x0 + 4.0f * k;
+        one_frame_checked();
+        cr_assert_gt(h.vs.actions.count, 0, "the drag asks for a move");
+        one_frame_checked(); /* applies it */
+        cr_assert_eq(h.vs.actions.count, 0);
+    }
+    h.in.down = false;
+    h.in.released = true;
+    one_frame_checked();
+    one_frame_checked();
+    cr_assert_gt(h.m.version, v0, "the drag moved the point");
+    const Ui_Record *b = harness_find(&h, "button", "reverse", -1);
+    h.in.mx = rect_cx(b);
+    h.in.my = rect_cy(b);
+    h.in.down = h.in.pressed = true;
+    one_frame_checked();
+    h.in.down = false;
+    h.in.released = true;
+    unsigned long v1 = h.m.version;
+    one_frame_checked();
+    cr_assert_eq(h.m.version, v1, "the click is applied by the frame after it");
+    one_frame_checked();
+    cr_assert_gt(h.m.version, v1);
+    cr_assert_eq(h.m.scene.origin[0], h.m.scene.n - 1, "reversed");
 }
 
 Test(explorer, dragging_chip_0_to_slot_3_reorders) {
@@ -283,13 +327,12 @@ Test(explorer, layout_fits_from_small_to_large_without_overlap) {
 }
 
 Test(explorer, largest_n_lays_out_and_stays_finite) {
-    char err[256];
     static char text[ATTN_MAX_TOKENS * 6];
     size_t used = 0;
     for (int i = 0; i < ATTN_MAX_TOKENS; i++)
         used += (size_t)snprintf(text + used, sizeof text - used, "w%d ", i);
-    cr_assert(model_set_sentence(&h.m, text, err, sizeof err), "%s", err);
-    model_set_dk(&h.m, 64);
+    harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = text});
+    harness_act(&h, action_set(SET_DK, 64));
     harness_frame(&h);
     harness_frame(&h);
     cr_assert_eq(h.m.scene.n, ATTN_MAX_TOKENS);
@@ -320,8 +363,7 @@ Test(explorer, a_new_sentence_is_no_reorder) {
     harness_key(&h, KEY_CHAR, 'r', false, false);
     for (int k = 0; k < 20; k++) harness_frame(&h);
     cr_assert_not(h.vs.animating);
-    char err[200];
-    cr_assert(model_set_sentence(&h.m, "a dog ran far off home", err, sizeof err), "%s", err);
+    harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = "a dog ran far off home"});
     harness_frame(&h);
     cr_assert_not(h.vs.animating, "six new words are not the old six moved");
 }
@@ -331,7 +373,7 @@ Test(explorer, a_selection_made_with_the_reorder_is_kept) {
     h.vs.selected = 1;
     harness_frame(&h);
     /* what a lesson step does: reorder, then select position 2 */
-    model_reverse(&h.m);
+    harness_act(&h, action_of(ACTION_REVERSE));
     h.vs.selected = 2;
     harness_frame(&h);
     cr_assert(h.vs.animating);

@@ -70,12 +70,11 @@ Test(hostile, a_one_pixel_window) {
 }
 
 Test(hostile, one_token) {
-    char err[256];
-    cr_assert(model_set_sentence(&h.m, "alone", err, sizeof err));
+    harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = "alone"});
     const int dks[2] = {1, 1024};
     for (int k = 0; k < 2; k++) {
-        model_set_dk(&h.m, dks[k]);
-        model_set_scaled(&h.m, k == 0);
+        harness_act(&h, action_set(SET_DK, dks[k]));
+        harness_act(&h, action_set(SET_SCALED, k == 0));
         all_views("n = 1");
         cr_assert_float_eq(h.m.derived.attn.A[0], 1.0f, 1e-7, "one token attends fully to itself");
     }
@@ -86,13 +85,12 @@ Test(hostile, the_largest_sentence_at_both_ends_of_dk) {
     size_t used = 0;
     for (int i = 0; i < ATTN_MAX_TOKENS; i++)
         used += (size_t)snprintf(text + used, sizeof text - used, "t%d ", i);
-    char err[256];
-    cr_assert(model_set_sentence(&h.m, text, err, sizeof err), "%s", err);
+    harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = text});
     const int dks[2] = {1, 1024};
     for (int k = 0; k < 2; k++) {
-        model_set_dk(&h.m, dks[k]);
-        model_set_scaled(&h.m, k == 1);
-        model_set_pos(&h.m, k ? POS_SIN : POS_NONE);
+        harness_act(&h, action_set(SET_DK, dks[k]));
+        harness_act(&h, action_set(SET_SCALED, k == 1));
+        harness_act(&h, action_set(SET_POS, k ? POS_SIN : POS_NONE));
         all_views("n = 512");
         cr_assert_eq(h.dl.dropped, 0, "the draw list holds the frame");
     }
@@ -100,9 +98,9 @@ Test(hostile, the_largest_sentence_at_both_ends_of_dk) {
 
 Test(hostile, extreme_embeddings_unscaled_at_full_width) {
     for (int i = 0; i < h.m.scene.n; i++)
-        model_move_token(&h.m, i, 0, (i % 2 ? 1 : -1) * (float)ATTN_MAX_ABS_X, 1,
-                         (float)ATTN_MAX_ABS_X);
-    model_set_dk(&h.m, 1024);
-    model_set_scaled(&h.m, false);
+        harness_act(&h, action_move(i, 0, (i % 2 ? 1 : -1) * (float)ATTN_MAX_ABS_X, 1,
+                                    (float)ATTN_MAX_ABS_X));
+    harness_act(&h, action_set(SET_DK, 1024));
+    harness_act(&h, action_set(SET_SCALED, false));
     all_views("|x| = 1000, d_k = 1024 unscaled");
 }

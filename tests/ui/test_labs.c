@@ -118,7 +118,7 @@ Test(labs, experiment_histograms_count_every_sample_and_match_theory) {
     h.vs.view = VIEW_SCALING;
     const int dks[3] = {4, 64, 512};
     for (int k = 0; k < 3; k++) {
-        model_set_dk(&h.m, dks[k]);
+        harness_act(&h, action_set(SET_DK, dks[k]));
         harness_frame(&h);
         const Lab_Experiment *e = &h.m.labs.exp;
         cr_assert(e->valid);

@@ -72,8 +72,8 @@ Test(lesson_panel, show_me_plays_the_solution_until_the_goal_is_met) {
 }
 
 Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
-    model_set_dk(&h.m, 100);
-    model_move_token(&h.m, 1, 0, 0.25f, 1, -0.5f);
+    harness_act(&h, action_set(SET_DK, 100));
+    harness_act(&h, action_move(1, 0, 0.25f, 1, -0.5f));
     harness_frame(&h);
     static Scene mine;
     mine = h.m.scene;
@@ -81,7 +81,7 @@ Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
     run_frames(2);
     harness_key(&h, KEY_RIGHT, 0, false, false);
-    model_set_dk(&h.m, 4); /* the student plays inside the lesson */
+    harness_act(&h, action_set(SET_DK, 4)); /* the student plays inside the lesson */
     run_frames(2);
     const Ui_Record *b = harness_find(&h, "button", "lesson_leave", -1);
     harness_click(&h, rect_cx(b), rect_cy(b));
