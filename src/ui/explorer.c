@@ -282,13 +282,14 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
             vs->dk_text[strlen(vs->dk_text) - 1] = '\0';
         if (ui_key(ui, KEY_ESCAPE)) vs->typing_dk = false;
         if (ui_key(ui, KEY_ENTER)) {
-            int v = vs->dk_text[0] ? atoi(vs->dk_text) : 0;
-            if (v >= 1 && v <= ATTN_MAX_DK) {
+            /* the settings table says what d_k may be, and how to say it is not */
+            double v;
+            char why[200];
+            if (setting_parse(setting(SET_DK), vs->dk_text, &v, why, sizeof why)) {
                 view_act(vs, action_set(SET_DK, v));
                 vs->typing_dk = false;
             } else {
-                view_set_status(vs, true, "d_k must be a whole number from 1 to %d (typed '%s')",
-                                ATTN_MAX_DK, vs->dk_text);
+                view_set_status(vs, true, "d_k not changed: %s", why);
             }
         }
     } else if (ui->in.pressed && ui_hit(ui, num)) {

@@ -379,3 +379,23 @@ Test(explorer, a_selection_made_with_the_reorder_is_kept) {
     cr_assert(h.vs.animating);
     cr_assert_eq(h.vs.selected, 2, "the lesson's selection was overridden");
 }
+
+Test(explorer, typing_d_k_takes_its_range_from_the_settings_table) {
+    const Ui_Record *r = harness_find(&h, "slider", "dk", -1);
+    float nx = r->r.x + r->r.w - 35, ny = r->r.y + r->r.h * 0.25f; /* the number, top right */
+    harness_click(&h, nx, ny);
+    cr_assert(h.vs.typing_dk, "clicking the number opens the field");
+    harness_type(&h, "64");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, 64);
+    cr_assert_not(h.vs.typing_dk);
+    harness_click(&h, nx, ny);
+    harness_type(&h, "2000");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, 64, "out of range: not applied, never clamped");
+    cr_assert(h.vs.typing_dk, "the field stays open to be corrected");
+    cr_assert(h.vs.status_error);
+    cr_assert(strstr(h.vs.status, "2000") && strstr(h.vs.status, "1024"), "%s", h.vs.status);
+    harness_key(&h, KEY_ESCAPE, 0, false, false);
+    cr_assert_not(h.vs.typing_dk);
+}
