@@ -171,9 +171,12 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
     if (vs->explorer.drag_point >= 0) {
         int i = vs->explorer.drag_point;
+        /* past the plot's edge the point stops at the edge, where it stays
+         * in sight, rather than leaving the plot until the release */
         float x, y;
-        plane_from_screen(&pm, ui->in.mx - vs->explorer.drag_off_x,
-                          ui->in.my - vs->explorer.drag_off_y, &x, &y);
+        float sx = fminf(fmaxf(ui->in.mx - vs->explorer.drag_off_x, plot.x), plot.x + plot.w);
+        float sy = fminf(fmaxf(ui->in.my - vs->explorer.drag_off_y, plot.y), plot.y + plot.h);
+        plane_from_screen(&pm, sx, sy, &x, &y);
         if (a0 == a1) y = x;
         if (s->X[i * s->d + a0] != x || s->X[i * s->d + a1] != y)
             view_act(vs, action_move(i, a0, x, a1, y));

@@ -399,3 +399,20 @@ Test(explorer, typing_d_k_takes_its_range_from_the_settings_table) {
     harness_key(&h, KEY_ESCAPE, 0, false, false);
     cr_assert_not(h.vs.typing_dk);
 }
+
+Test(explorer, a_point_dragged_past_the_edge_stays_at_the_edge) {
+    const Ui_Record *p = harness_find(&h, "point", "token", 1);
+    Rect plot = h.vs.explorer.plane.r;
+    float span = h.vs.explorer.plane.span;
+    harness_press(&h, rect_cx(p), rect_cy(p));
+    harness_move(&h, plot.x + plot.w + 400, plot.y - 300); /* far up and right, off the panel */
+    /* still held: the point is drawn at the plot's top-right corner */
+    p = harness_find(&h, "point", "token", 1);
+    cr_assert_float_eq(rect_cx(p), plot.x + plot.w, 0.5, "x %g", (double)rect_cx(p));
+    cr_assert_float_eq(rect_cy(p), plot.y, 0.5, "y %g", (double)rect_cy(p));
+    harness_release(&h);
+    const Scene *s = &h.m.scene;
+    /* the edge is ±span in data units; float rounding of screen → data: 1e-4 relative */
+    cr_assert_float_eq(s->X[1 * s->d + 0], span, 1e-4 * span);
+    cr_assert_float_eq(s->X[1 * s->d + 1], span, 1e-4 * span);
+}
