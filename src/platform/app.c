@@ -374,5 +374,6 @@ App_Frame_Result app_frame(App *a, const App_Frame *f) {
      * before a click's panel show what it changed */
     r.more =
         a->queued > 0 || had_input || render_wants_redraw(&a->render) || view_wants_frames(&a->vs);
+    r.wake_in = view_wake_in(&a->vs);
     return r;
 }

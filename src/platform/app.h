@@ -88,8 +88,9 @@ typedef struct App_Frame {
 } App_Frame;
 
 typedef struct App_Frame_Result {
-    bool more;              /* an animation runs: call again soon, even with no input */
-    bool quit;              /* the user asked to quit */
+    bool more;      /* an animation runs: call again soon, even with no input */
+    double wake_in; /* else: call again after this many seconds (a message expires), or -1 */
+    bool quit;      /* the user asked to quit */
     bool toggle_fullscreen; /* the user asked for fullscreen on/off */
 } App_Frame_Result;
 

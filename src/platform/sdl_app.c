@@ -13,6 +13,7 @@
 #include <malloc.h>
 #endif
 #include <SDL_ttf.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,7 @@ static App_Frame_Result step(Sdl_App *s) {
 
 static int window_loop(Sdl_App *s) {
     bool redraw = true;
+    double wake_in = -1; /* seconds until the app wants a frame by itself, or -1 */
     s->t0 = SDL_GetPerformanceCounter();
     while (!s->quit) {
         SDL_Event e;
@@ -183,10 +185,15 @@ static int window_loop(Sdl_App *s) {
          * a text cursor blinks, so editing wakes twice a second */
         if (!redraw) {
             bool editing = s->app.vs.editing || s->app.vs.typing_dk;
-            int got = editing ? SDL_WaitEventTimeout(&e, 500) : SDL_WaitEvent(&e);
+            int timeout = editing ? 500 : -1;
+            if (wake_in >= 0) {
+                int ms = (int)ceil(wake_in * 1000) + 1;
+                timeout = timeout < 0 || ms < timeout ? ms : timeout;
+            }
+            int got = timeout >= 0 ? SDL_WaitEventTimeout(&e, timeout) : SDL_WaitEvent(&e);
             if (got)
                 redraw |= handle_event(s, &e);
-            else if (editing)
+            else if (timeout >= 0)
                 redraw = true;
             else
                 break;
@@ -194,7 +201,9 @@ static int window_loop(Sdl_App *s) {
         while (SDL_PollEvent(&e)) redraw |= handle_event(s, &e);
         if (s->quit) break;
         if (!redraw) continue;
-        redraw = step(s).more;
+        App_Frame_Result r = step(s);
+        redraw = r.more;
+        wake_in = r.wake_in;
     }
     return 0;
 }

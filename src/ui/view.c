@@ -392,6 +392,7 @@ static void animate(Ui *ui, View_State *vs, const Model *m) {
  * frame, in order, through model_apply. What the view does with the outcome
  * (a status line, the sentence editor closing) is decided here too. */
 static void view_apply(View_State *vs, Model *m) {
+    unsigned long version = m->version, said = vs->status_n;
     for (int k = 0; k < vs->actions.count; k++) {
         Action a = action_list_get(&vs->actions, k);
         char err[400];
@@ -416,6 +417,8 @@ static void view_apply(View_State *vs, Model *m) {
         }
     }
     action_list_clear(&vs->actions);
+    /* a change the user made says more than an old message about another */
+    if (m->version != version && vs->status_n == said) vs->status[0] = '\0';
 }
 
 /* Lay the frame out and draw it, once, from a model that does not change
@@ -472,6 +475,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     /* small windows (or big zoom) get the compact type sizes */
     ui->theme = (ui->w < 1300 || ui->h < 760) ? &theme_compact : &theme_default;
     vs->now = ui->in.time;
+    if (view_wake_in(vs) == 0) vs->status[0] = '\0'; /* a message had its time */
     /* input → actions → model → derived data, then one layout */
     shortcuts(ui, vs, m);
     view_apply(vs, m);        /* what last frame's widgets and this frame's keys asked for */

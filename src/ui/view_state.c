@@ -3,6 +3,7 @@
 
 #include "../core/text.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,13 @@ void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
     va_end(ap);
     text_escape(raw, strlen(raw), vs->status, sizeof vs->status);
     vs->status_error = error;
+    vs->status_time = vs->now;
+    vs->status_n++;
+}
+
+double view_wake_in(const View_State *vs) {
+    if (!vs->status[0] || vs->status_error) return -1;
+    return fmax(vs->status_time + VIEW_STATUS_SECONDS - vs->now, 0);
 }
 
 bool view_wants_frames(const View_State *vs) {

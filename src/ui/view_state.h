@@ -4,7 +4,11 @@
  *
  *   void view_init(View_State *vs)
  *   void view_set_status(View_State *vs, bool error, const char *fmt, ...)
- *       the status line; user text in it is escaped to one safe line
+ *       the status line; user text in it is escaped to one safe line. A message goes away
+ *       with the next change to the scene; one that is not an error also after
+ *       VIEW_STATUS_SECONDS
+ *   double view_wake_in(const View_State *vs)
+ *       seconds until the view changes by itself (a message expires), or -1
  *   bool view_wants_frames(const View_State *vs)
  *       an animation is running, or actions wait for the next frame
  *   void view_act(View_State *vs, Action a)
@@ -25,8 +29,9 @@
 #include "../model/model.h"
 #include "ui.h"
 
-#define VIEW_ANIM_SECONDS 0.25
-#define VIEW_EDIT_BYTES   2048
+#define VIEW_ANIM_SECONDS   0.25
+#define VIEW_EDIT_BYTES     2048
+#define VIEW_STATUS_SECONDS 6.0
 
 typedef struct Plane_Map {
     Rect r;       /* plot area in logical units */
@@ -123,6 +128,8 @@ typedef struct View_State {
     bool help;
     char status[512];
     bool status_error;
+    double status_time;     /* when it was set */
+    unsigned long status_n; /* how many messages have been set: a new one is a new number */
     /* requests to the platform */
     bool want_save;
     bool want_quit;
@@ -145,6 +152,7 @@ typedef struct View_State {
 void view_init(View_State *vs);
 void view_set_status(View_State *vs, bool error, const char *fmt, ...);
 bool view_wants_frames(const View_State *vs);
+double view_wake_in(const View_State *vs);
 void view_act(View_State *vs, Action a);
 Action view_shuffle(View_State *vs, const Scene *s);
 void view_slider_gesture(View_State *vs);

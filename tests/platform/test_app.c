@@ -44,10 +44,22 @@ TestSuite(app, .init = up, .fini = down);
 
 static double clock_s;
 
-static void frame(void) {
+static App_Frame_Result one_frame(void) {
     clock_s += 0.016;
-    app_frame(
+    return app_frame(
         app, &(App_Frame){.fb_w = 1280, .fb_h = 800, .win_w = 1280, .win_h = 800, .time = clock_s});
+}
+
+/* What the window backend does: a frame, and more at once while the app
+ * asks for them (a tap's release waits for the frame after its press; the
+ * frame after a click applies what it changed). */
+static void frame(void) {
+    int frames = 0;
+    do {
+        cr_assert(one_frame().more || (app->queued == 0 && app->vs.actions.count == 0),
+                  "input or actions wait, and the app does not ask for the frame they need");
+        cr_assert_lt(++frames, 8, "events or actions keep waiting");
+    } while (app->queued > 0 || app->vs.actions.count > 0);
 }
 
 static const Ui_Record *find(const char *kind, const char *name, int index) {

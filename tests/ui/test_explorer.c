@@ -416,3 +416,24 @@ Test(explorer, a_point_dragged_past_the_edge_stays_at_the_edge) {
     cr_assert_float_eq(s->X[1 * s->d + 0], span, 1e-4 * span);
     cr_assert_float_eq(s->X[1 * s->d + 1], span, 1e-4 * span);
 }
+
+Test(explorer, a_message_goes_with_the_next_edit_or_in_time) {
+    harness_key(&h, KEY_CHAR, 'z', true, false); /* Ctrl+Z with nothing to undo */
+    cr_assert_str_eq(h.vs.status, "Nothing to undo");
+    harness_key(&h, KEY_CHAR, 'r', false, false); /* an edit */
+    cr_assert_str_eq(h.vs.status, "", "an old message stays up after a new edit");
+    harness_key(&h, KEY_CHAR, 'y', true, false); /* Ctrl+Y with nothing to redo */
+    cr_assert_str_eq(h.vs.status, "Nothing to redo");
+    double wake = view_wake_in(&h.vs);
+    cr_assert_float_eq(wake, VIEW_STATUS_SECONDS, 0.1, "the app is told when to wake: %g", wake);
+    h.in.time += VIEW_STATUS_SECONDS;
+    harness_frame(&h);
+    cr_assert_str_eq(h.vs.status, "", "a message outlives its time");
+    cr_assert_eq(view_wake_in(&h.vs), -1);
+    /* an error stays until the next edit */
+    harness_act(&h, action_set(SET_DK, 8));
+    view_set_status(&h.vs, true, "something went wrong");
+    h.in.time += 3 * VIEW_STATUS_SECONDS;
+    harness_frame(&h);
+    cr_assert_str_eq(h.vs.status, "something went wrong");
+}
