@@ -89,7 +89,7 @@ static bool apply_set(Scene *s, const Action *a, const Vocab *vocab, bool *chang
 
 static bool apply_move(Scene *s, const Action *a, bool *changed, char *err, size_t errsz) {
     if (a->i < 0 || a->i >= s->n) {
-        snprintf(err, errsz, "move: no token %d (the scene has %d)", a->i, s->n);
+        snprintf(err, errsz, "move: no token at index %d (the scene has %d)", a->i, s->n);
         return false;
     }
     if (a->c0 < 0 || a->c0 >= s->d || a->c1 < 0 || a->c1 >= s->d) {

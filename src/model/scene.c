@@ -43,7 +43,7 @@ bool scene_validate(const Scene *s, char *err, size_t errsz) {
     }
     for (int i = 0; i < s->n; i++) {
         if (s->tokens[i][0] == '\0') {
-            snprintf(err, errsz, "token %d is empty", i);
+            snprintf(err, errsz, "word %d is empty", i + 1);
             return false;
         }
         for (int c = 0; c < s->d; c++) {
@@ -97,7 +97,7 @@ bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vo
     for (int i = 0; i < n; i++) {
         char why[160];
         if (!scene_token_ok(words[i], why, sizeof why)) {
-            snprintf(err, errsz, "token %d %s", i, why);
+            snprintf(err, errsz, "word %d %s", i + 1, why);
             return false;
         }
     }
@@ -127,7 +127,7 @@ bool scene_set_sentence(Scene *s, const char *text, const Vocab *vocab, char *er
             return false;
         }
         if (len >= ATTN_MAX_TOKEN_BYTES) {
-            snprintf(err, errsz, "token %d ('%.20s…') is longer than %d bytes", n, p,
+            snprintf(err, errsz, "word %d ('%.20s…') is longer than %d bytes", n + 1, p,
                      ATTN_MAX_TOKEN_BYTES - 1);
             return false;
         }

@@ -33,14 +33,15 @@ static void legend(Ui *ui, Rect r, float vmin, float vmax, Colormap map, const c
 void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     const Theme *t = ui->theme;
     res->hover_row = res->hover_col = res->clicked_row = -1;
-    ui_panel(ui, d->r, d->title, d->highlighted);
+    /* a title or caption too long for a narrow panel wraps: never "…" */
+    float title_h = ui_panel_wrapped(ui, d->r, d->title, d->highlighted);
     ui_record(ui, "panel", d->name ? d->name : "heatmap", -1, d->r);
     Rect body = rect_inset(d->r, t->pad);
-    float title_h = ui_line_height(ui, FONT_BOLD, t->title_size);
     rect_cut_top(&body, title_h + 2);
     if (d->caption) {
-        Rect cap = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->small_size) + 4);
-        ui_label_fit(ui, cap, FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim, d->caption);
+        float ch =
+            ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text_dim, d->caption, true);
+        rect_cut_top(&body, ch + 4);
     }
     float fs = t->small_size, lh = ui_line_height(ui, FONT_SANS, fs);
 

@@ -448,30 +448,33 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
     reorder_panel(ui, vs, m, ctl, narrow);
 
-    /* the verdict, large: this is the number the lab is about */
-    Rect verdict = rect_cut_top(&r, ui_line_height(ui, FONT_BOLD, t->text_size) +
-                                        2 * ui_line_height(ui, FONT_SANS, t->small_size) + 22);
-    rect_cut_top(&r, t->pad);
+    /* the verdict, large: this is the number the lab is about; it wraps
+     * rather than lose its end in a narrow window */
     bool same = p->max_diff_O <= 1e-5 && p->max_diff_A <= 1e-5;
+    char line[240];
+    snprintf(line, sizeof line,
+             /* no-break spaces keep each statement on one line */
+             "max\u00a0|Attention(PX)\u00a0−\u00a0P·Attention(X)|\u00a0=\u00a0%.1e   "
+             "max\u00a0|A(PX)\u00a0−\u00a0P·A(X)·Pᵀ|\u00a0=\u00a0%.1e",
+             p->max_diff_O, p->max_diff_A);
+    const char *why =
+        same ? (s->pos == POS_SIN ? "Equal up to float rounding (positions are on but this order "
+                                    "matches the original)."
+                                  : "Equal up to float rounding: without positions, attention "
+                                    "cannot see order — outputs move with their tokens.")
+             : "Different: positions were added by slot, so the same words in a "
+               "new order get new outputs.";
+    Rect probe = rect_inset(r, 8);
+    float h1 = ui_text_wrapped(ui, probe, FONT_BOLD, t->text_size, t->text, line, false);
+    float h2 = ui_text_wrapped(ui, probe, FONT_SANS, t->small_size, t->text, why, false);
+    Rect verdict = rect_cut_top(&r, h1 + h2 + 20);
+    rect_cut_top(&r, t->pad);
     draw_round_rect(ui->dl, verdict, t->radius,
                     same ? rgba(20, 70, 55, 255) : rgba(90, 45, 20, 255));
     ui_record(ui, "panel", "verdict", -1, verdict);
-    char line[240];
-    snprintf(line, sizeof line,
-             "max |Attention(PX) − P·Attention(X)| = %.1e  (outputs)   %.1e  (weights)",
-             p->max_diff_O, p->max_diff_A);
     Rect v1 = rect_inset(verdict, 8);
-    Rect v1a = rect_cut_top(&v1, ui_line_height(ui, FONT_BOLD, t->text_size) + 4);
-    ui_label_fit(ui, v1a, FONT_BOLD, t->text_size, ALIGN_LEFT, t->text, line);
-    ui_text_wrapped(ui, v1, FONT_SANS, t->small_size, t->text,
-                    same ? (s->pos == POS_SIN
-                                ? "Equal up to float rounding (positions are on but this order "
-                                  "matches the original)."
-                                : "Equal up to float rounding: without positions, attention cannot "
-                                  "see order — outputs move with their tokens.")
-                         : "Different: positions were added by slot, so the same words in a new "
-                           "order get new outputs.",
-                    true);
+    rect_cut_top(&v1, ui_text_wrapped(ui, v1, FONT_BOLD, t->text_size, t->text, line, true) + 4);
+    ui_text_wrapped(ui, v1, FONT_SANS, t->small_size, t->text, why, true);
 
     /* two rows of three: A(PX) | P·A(X)·Pᵀ | ΔA  and  O(PX) | P·O(X) | ΔO */
     Rect rowA = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
@@ -489,15 +492,16 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Colormap map;
         bool labels_cols;
     } cells6[6] = {
-        {"A_PX", "Attention(PX): A", "the scene as it is now", a->A, n, 0, 1, vs->weight_map, true},
-        {"A_P", "P·A(X)·Pᵀ", "original order's A, moved", p->pA, n, 0, 1, vs->weight_map, true},
-        {"A_diff", "difference", "symmetric range ±1", p->dA, n, -1, 1, COLORMAP_DIVERGING, true},
-        {"O_PX", "Attention(PX): outputs", "rows o_i", a->O, dv, -omax, omax, COLORMAP_DIVERGING,
-         false},
-        {"O_P", "P·Attention(X)", "original order's outputs, moved", p->pO, dv, -omax, omax,
+        {"A_PX", "A(PX)", "the scene now", a->A, n, 0, 1, vs->weight_map, true},
+        {"A_P", "P·A(X)·Pᵀ", "the original order's, moved", p->pA, n, 0, 1, vs->weight_map, true},
+        {"A_diff", "A(PX) − P·A(X)·Pᵀ", "symmetric range ±1", p->dA, n, -1, 1, COLORMAP_DIVERGING,
+         true},
+        {"O_PX", "Attention(PX)", "outputs o_i, the scene now", a->O, dv, -omax, omax,
          COLORMAP_DIVERGING, false},
-        {"O_diff", "difference", "same colour range as the outputs", p->dO, dv, -omax, omax,
+        {"O_P", "P·Attention(X)", "the original order's, moved", p->pO, dv, -omax, omax,
          COLORMAP_DIVERGING, false},
+        {"O_diff", "Attention(PX) − P·Attention(X)", "the outputs' colour range", p->dO, dv, -omax,
+         omax, COLORMAP_DIVERGING, false},
     };
     for (int k = 0; k < 6; k++) {
         Rect *row = k < 3 ? &rowA : &r;
@@ -529,7 +533,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
             char sub[24];
             subscript(hr.hover_row + 1, sub, sizeof sub);
             snprintf(vs->hover_text, sizeof vs->hover_text, "%s: row %s (%s), column %d = %.3g",
-                     cells6[k].title, sub, s->tokens[hr.hover_row], hr.hover_col,
+                     cells6[k].title, sub, s->tokens[hr.hover_row], hr.hover_col + 1,
                      (double)cells6[k].v[(long)hr.hover_row * cells6[k].cols + hr.hover_col]);
         }
     }

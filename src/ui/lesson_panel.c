@@ -288,10 +288,10 @@ void lesson_frame(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     const Lesson *l = vs->session.lesson;
     const Lesson_Step *st = &l->steps[vs->session.step];
-    ui_panel(ui, r, l->title, false);
+    float title_h = ui_panel_wrapped(ui, r, l->title, false);
     ui_record(ui, "panel", "lesson", -1, r);
     Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    rect_cut_top(&body, title_h + 6);
 
     /* navigation at the bottom: ← step n of m → , leave */
     Rect nav = rect_cut_bottom(&body, 40);
@@ -311,8 +311,9 @@ void lesson_frame(Ui *ui, View_State *vs, Rect r) {
     ui_label(ui, nav, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, pos);
 
     /* step title and text */
-    Rect title = rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    ui_label_fit(ui, title, FONT_BOLD, t->title_size, ALIGN_LEFT, t->highlight, st->title);
+    float step_h =
+        ui_text_wrapped(ui, body, FONT_BOLD, t->title_size, t->highlight, st->title, true);
+    rect_cut_top(&body, step_h + 6);
 
     /* goals at the bottom of the text, each with a live mark and "show me" */
     float glh = ui_line_height(ui, FONT_SANS, t->text_size);

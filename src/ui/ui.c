@@ -177,6 +177,14 @@ void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted) {
     }
 }
 
+float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted) {
+    const Theme *t = ui->theme;
+    ui_panel(ui, r, NULL, highlighted);
+    if (!title) return 0;
+    Rect tr = {r.x + t->pad, r.y + t->pad * 0.6f, r.w - 2 * t->pad, r.h};
+    return ui_text_wrapped(ui, tr, FONT_BOLD, t->title_size, t->text, title, true);
+}
+
 int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected) {
     uint32_t id = ui_id(name, index);
     ui_record(ui, "button", name, index, r);

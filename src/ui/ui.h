@@ -24,15 +24,25 @@
  *       mouse inside r this frame
  *   int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected)
  *   int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value)
- *   int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc
- * *desc) void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char
- * *text) text aligned inside a rectangle void ui_label_fit(Ui *ui, Rect r, Font_Id font, float
- * size, Align align, Color c, const char *text) void ui_panel(Ui *ui, Rect r, const char *title,
- * bool highlighted) Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name,
- * bool *closed) a centred box over a dimmed window; returns its body; closed when Esc is pressed or
- * the mouse goes down outside it float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size,
- * Color c, const char *text, bool draw) word-wrapped; returns the height uint32_t ui_id(const char
- * *name, int index) void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r)
+ *   int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value,
+ *       const Slider_Desc *desc)
+ *   void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+ *       const char *text)
+ *       text aligned inside a rectangle
+ *   void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+ *       const char *text)
+ *       the same, shortened with "…" when it does not fit
+ *   void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted)
+ *   float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted)
+ *       the title word-wrapped over as many lines as it needs; returns their height
+ *   Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed)
+ *       a centred box over a dimmed window; returns its body; closed when Esc is pressed or
+ *       the mouse goes down outside it
+ *   float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
+ *       bool draw)
+ *       word-wrapped; returns the height
+ *   uint32_t ui_id(const char *name, int index)
+ *   void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r)
  *   Rect rect_cut_left(Rect *r, float w)
  *   Rect rect_cut_right(Rect *r, float w)
  *   Rect rect_cut_top(Rect *r, float h)
@@ -144,6 +154,7 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
 void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);
+float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted);
 Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed);
 float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
                       bool draw);

@@ -85,8 +85,8 @@ Test(action, a_move_is_refused_outside_the_scene_never_clamped) {
     ok(action_move(1, 0, 3.0f, 1, -2.0f));
     cr_assert_eq(s.X[1 * s.d + 0], 3.0f);
     cr_assert_eq(s.X[1 * s.d + 1], -2.0f);
-    refused(action_move(6, 0, 0, 1, 0), "no token 6");
-    refused(action_move(-1, 0, 0, 1, 0), "no token -1");
+    refused(action_move(6, 0, 0, 1, 0), "no token at index 6");
+    refused(action_move(-1, 0, 0, 1, 0), "no token at index -1");
     refused(action_move(0, 0, 0, s.d, 0), "d = 2");
     refused(action_move(0, 0, (float)ATTN_MAX_ABS_X * 1.01f, 1, 0), "not inside");
     refused(action_move(0, 0, INFINITY, 1, 0), "not inside");

@@ -224,7 +224,7 @@ Test(cli, text_that_is_not_clean_utf8_never_reaches_the_output) {
     Run r = run_attnlab("--export json --tokens \"$(printf 'the caf\\300\\251')\"");
     cr_assert_eq(r.status, 2);
     cr_assert_str_eq(r.out, "");
-    cr_assert_str_eq(r.err, "attnlab: --tokens: token 1 is not valid UTF-8 (byte 4)\n");
+    cr_assert_str_eq(r.err, "attnlab: --tokens: word 2 is not valid UTF-8 (byte 4)\n");
     run_free(&r);
     /* a key holding a newline or an escape sequence is echoed escaped, on one line */
     char path[] = "/tmp/attnlab-key-XXXXXX";

@@ -158,7 +158,7 @@ Test(explorer, the_editor_refuses_text_a_scene_file_could_not_hold) {
         harness_key(&h, KEY_ENTER, 0, false, false);
         cr_assert(h.vs.editing, "case %zu was applied", k);
         cr_assert(h.vs.status_error, "case %zu: no error shown", k);
-        cr_assert(strstr(h.vs.status, "Sentence not applied: token 1 "), "case %zu: %s", k,
+        cr_assert(strstr(h.vs.status, "Sentence not applied: word 2 "), "case %zu: %s", k,
                   h.vs.status);
         /* the status line is one safe line */
         for (const char *c = h.vs.status; *c; c++)
