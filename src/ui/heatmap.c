@@ -1,8 +1,11 @@
 /* The heatmap widget; see heatmap.h. */
 #include "heatmap.h"
 
+#define HEATMAP_ALL_LABELS 12
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LEGEND_STEPS 256
@@ -30,6 +33,28 @@ static void legend(Ui *ui, Rect r, float vmin, float vmax, Colormap map, const c
     }
 }
 
+void heatmap_number(double v, int decimals, bool sci, char *buf, size_t size) {
+    if (!sci) {
+        snprintf(buf, size, "%.*f", decimals, v);
+    } else {
+        /* 1.2e+03 → 1.2e3, -4.5e-02 → -4.5e-2 */
+        char raw[40];
+        snprintf(raw, sizeof raw, "%.*e", decimals, v);
+        char *e = strchr(raw, 'e');
+        if (e) {
+            int ex = atoi(e + 1);
+            *e = '\0';
+            snprintf(buf, size, ex ? "%se%d" : "%s", raw, ex);
+        } else {
+            snprintf(buf, size, "%s", raw); /* inf or nan */
+        }
+    }
+    /* a value that rounds to zero shows as zero, without a sign */
+    bool zero = buf[0] == '-';
+    for (const char *p = buf + 1; zero && *p && *p != 'e'; p++) zero = *p == '0' || *p == '.';
+    if (zero) memmove(buf, buf + 1, strlen(buf));
+}
+
 void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     const Theme *t = ui->theme;
     res->hover_row = res->hover_col = res->clicked_row = -1;
@@ -46,7 +71,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     float fs = t->small_size, lh = ui_line_height(ui, FONT_SANS, fs);
 
     /* legend on the right: bar, ticks */
-    const char *legend_fmt = d->format ? d->format : "%.2g";
+    const char *legend_fmt = !d->numbers ? "%.2g" : d->decimals >= 2 ? "%.2f" : "%.1f";
     char probe[32];
     snprintf(probe, sizeof probe, legend_fmt,
              (double)-fabsf(d->vmax > -d->vmin ? d->vmax : d->vmin));
@@ -67,7 +92,21 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     label_w += 8;
     if (label_w > body.w * 0.3f) label_w = body.w * 0.3f;
     /* above the cells: the axis names, then the column labels (each only if given) */
-    float top_h = (d->row_axis && d->col_axis ? lh : 0) + (d->col_labels ? lh + 2 : 0);
+    char rows_txt[64] = "", cols_txt[64] = "";
+    bool axis_names = d->row_axis && d->col_axis, axis_two_lines = false;
+    if (axis_names) {
+        snprintf(rows_txt, sizeof rows_txt, "rows: %s ↓", d->row_axis);
+        snprintf(cols_txt, sizeof cols_txt, "columns: %s →", d->col_axis);
+        axis_two_lines = ui_text_width(ui, FONT_SANS, fs, rows_txt) + 16 +
+                             ui_text_width(ui, FONT_SANS, fs, cols_txt) >
+                         body.w;
+    }
+    /* column labels: one line, or (when the longest is wider than a cell)
+     * two staggered lines, odd columns under even ones */
+    float max_col_w = 0;
+    for (int j = 0; j < d->cols && d->col_labels; j++)
+        max_col_w = fmaxf(max_col_w, ui_text_width(ui, FONT_SANS, fs, d->col_labels[j]));
+    float top_h = (axis_names ? lh * (axis_two_lines ? 2 : 1) : 0) + (d->col_labels ? lh + 2 : 0);
     Rect axis_top = rect_cut_top(&body, top_h > 0 ? top_h + 4 : 0);
     Rect row_lab = rect_cut_left(&body, label_w);
     (void)row_lab;
@@ -89,14 +128,14 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     legend_r.y = grid.y;
 
     /* axis names: rows in the query colour, columns in the key colour */
-    if (d->row_axis && d->col_axis) {
-        char rows_txt[64], cols_txt[64];
-        snprintf(rows_txt, sizeof rows_txt, "rows: %s ↓", d->row_axis);
-        snprintf(cols_txt, sizeof cols_txt, "columns: %s →", d->col_axis);
+    if (axis_names) {
         float x = grid.x - label_w;
         draw_text(ui->dl, FONT_SANS, fs, x, axis_top.y, ALIGN_LEFT, t->query, rows_txt);
-        x += ui_text_width(ui, FONT_SANS, fs, rows_txt) + 16;
-        draw_text(ui->dl, FONT_SANS, fs, x, axis_top.y, ALIGN_LEFT, t->key, cols_txt);
+        if (axis_two_lines)
+            draw_text(ui->dl, FONT_SANS, fs, x, axis_top.y + lh, ALIGN_LEFT, t->key, cols_txt);
+        else
+            draw_text(ui->dl, FONT_SANS, fs, x + ui_text_width(ui, FONT_SANS, fs, rows_txt) + 16,
+                      axis_top.y, ALIGN_LEFT, t->key, cols_txt);
     }
 
     /* While rows and columns slide to new places, cells are drawn one by one
@@ -121,38 +160,67 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         draw_heatmap(ui->dl, grid, d->values, rows, cols, d->vmin, d->vmax, d->map);
     }
 
-    /* labels: thin out so none overlap; every k-th one is kept */
-    float max_col_w = 0;
-    for (int j = 0; j < cols && d->col_labels; j++)
-        max_col_w = fmaxf(max_col_w, ui_text_width(ui, FONT_SANS, fs, d->col_labels[j]));
-    int col_step = (int)ceilf((max_col_w + 6) / cw);
+    /* labels. Up to HEATMAP_ALL_LABELS rows and columns every one keeps its
+     * label: row labels shrink to the cell height, column labels go on two
+     * staggered lines when a cell is narrower than the longest. Beyond that,
+     * they thin out so none overlap: every k-th one is kept. */
+    bool all = rows <= HEATMAP_ALL_LABELS && cols <= HEATMAP_ALL_LABELS;
+    bool stagger = d->col_labels && max_col_w + 6 > cw && all;
+    int col_step = all ? 1 : (int)ceilf((max_col_w + 6) / cw);
     if (col_step < 1) col_step = 1;
-    int row_step = (int)ceilf(lh / ch);
+    float row_fs = all ? fminf(fs, fmaxf(ch / 1.25f, 7)) : fs;
+    float row_lh = ui_line_height(ui, FONT_SANS, row_fs);
+    int row_step = all ? 1 : (int)ceilf(lh / ch);
     if (row_step < 1) row_step = 1;
-    float label_y = axis_top.y + (d->row_axis && d->col_axis ? lh + 2 : 0);
+    float label_y = axis_top.y + (axis_names ? lh * (axis_two_lines ? 2 : 1) + 2 : 0);
+    float col_fs = stagger ? fs * 0.9f : fs;
     for (int j = 0; j < cols && d->col_labels; j += col_step) {
         float off = d->col_offset ? d->col_offset[j] * cw : 0;
         float cx = grid.x + (j + 0.5f) * cw + off;
         Color c = j == d->mark_col ? t->highlight : t->text;
-        draw_text(ui->dl, FONT_SANS, fs, cx, label_y, ALIGN_CENTER, c, d->col_labels[j]);
+        if (stagger) {
+            /* two cells of room on its own line: never touches a neighbour */
+            float y = label_y + (j % 2 ? lh * 0.5f : -lh * 0.5f) + 1;
+            ui_label_fit(ui, (Rect){cx - cw, y, 2 * cw - 2, lh}, FONT_SANS, col_fs, ALIGN_CENTER, c,
+                         d->col_labels[j]);
+        } else {
+            draw_text(ui->dl, FONT_SANS, fs, cx, label_y, ALIGN_CENTER, c, d->col_labels[j]);
+        }
     }
     for (int i = 0; i < rows && d->row_labels; i += row_step) {
         float off = d->row_offset ? d->row_offset[i] * ch : 0;
         float cy = grid.y + (i + 0.5f) * ch + off;
         Color c = i == d->selected_row ? t->query : i == d->mark_row ? t->highlight : t->text;
-        Rect lr = {grid.x - label_w, cy - lh * 0.5f, label_w - 6, lh};
-        ui_label_fit(ui, lr, i == d->selected_row ? FONT_BOLD : FONT_SANS, fs, ALIGN_RIGHT, c,
+        Rect lr = {grid.x - label_w, cy - row_lh * 0.5f, label_w - 6, row_lh};
+        ui_label_fit(ui, lr, i == d->selected_row ? FONT_BOLD : FONT_SANS, row_fs, ALIGN_RIGHT, c,
                      d->row_labels[i]);
     }
 
-    /* numbers inside cells, black or white for contrast with the cell colour */
-    char sample[32];
-    snprintf(sample, sizeof sample, d->format ? d->format : "%.2f", -0.88);
-    /* numbers grow with the cells, up to the body text size, for the back row */
+    /* numbers inside cells, black or white for contrast with the cell colour,
+     * growing with the cells up to the body text size for the back row. All
+     * cells share one form: the most decimals that fit every cell with room
+     * to spare, else 1.2e3, else none. */
     float ns = fminf(cell * 0.3f, t->text_size + 2);
-    float num_w = ui_text_width(ui, FONT_MONO, ns, sample);
     float nlh = ui_line_height(ui, FONT_MONO, ns);
-    if (d->format && ns >= 10 && num_w + 2 <= cw && nlh <= ch && !moving) {
+    int decimals = -1; /* -1: none fit */
+    bool sci = false;
+    if (d->numbers && ns >= 10 && nlh <= ch && !moving) {
+        for (int form = 0; form <= d->decimals + 1 && decimals < 0; form++) {
+            bool try_sci = form == d->decimals + 1;
+            int dec = try_sci ? 1 : d->decimals - form;
+            float widest = 0;
+            for (long k = 0; k < (long)rows * cols && widest + 4 <= cw; k++) {
+                char buf[32];
+                heatmap_number(d->values[k], dec, try_sci, buf, sizeof buf);
+                widest = fmaxf(widest, ui_text_width(ui, FONT_MONO, ns, buf));
+            }
+            if (widest + 4 <= cw) {
+                decimals = dec;
+                sci = try_sci;
+            }
+        }
+    }
+    if (decimals >= 0) {
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
                 float v = d->values[i * cols + j];
@@ -160,7 +228,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
                 Color fg =
                     color_luminance(bg) > 0.5f ? rgba(0, 0, 0, 255) : rgba(255, 255, 255, 255);
                 char buf[32];
-                snprintf(buf, sizeof buf, d->format, (double)v);
+                heatmap_number(v, decimals, sci, buf, sizeof buf);
                 draw_text(ui->dl, FONT_MONO, ns, grid.x + (j + 0.5f) * cw,
                           grid.y + (i + 0.5f) * ch - nlh * 0.5f, ALIGN_CENTER, fg, buf);
             }

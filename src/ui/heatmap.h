@@ -3,11 +3,15 @@
  * hover / click on cells and row labels.
  *
  *   void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res)
+ *   void heatmap_number(double v, int decimals, bool sci, char *buf, size_t size)
+ *       v as a cell shows it: with that many decimals, or as 1.2e3 when sci; never "-0.00"
  */
 #ifndef ATTN_HEATMAP_H
 #define ATTN_HEATMAP_H
 
 #include "ui.h"
+
+#include <stddef.h>
 
 typedef struct Heatmap_Desc {
     const char *name; /* what --dump-ui calls it; the heatmap takes no input of its own */
@@ -21,7 +25,8 @@ typedef struct Heatmap_Desc {
     const char *const *row_labels; /* may be NULL */
     const char *const *col_labels;
     const char *row_axis, *col_axis; /* "query", "key" */
-    const char *format;              /* numbers in cells, e.g. "%.2f" */
+    bool numbers;                    /* numbers in cells, when they fit */
+    int decimals;                    /* at most this many; fewer, or 1.2e3, to fit a cell */
     int selected_row;                /* -1 for none */
     int mark_row, mark_col;          /* hover highlight from elsewhere; -1 none */
     const float *row_offset;         /* animation: per-row displacement in cells, or NULL */
@@ -38,5 +43,6 @@ typedef struct Heatmap_Result {
 } Heatmap_Result;
 
 void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res);
+void heatmap_number(double v, int decimals, bool sci, char *buf, size_t size);
 
 #endif

@@ -284,7 +284,8 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                .map = COLORMAP_DIVERGING,
                                .row_labels = labels,
                                .col_labels = labels,
-                               .format = "%.1f",
+                               .numbers = true,
+                               .decimals = 1,
                                .selected_row = -1,
                                .mark_row = -1,
                                .mark_col = -1},
@@ -344,7 +345,6 @@ static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
                                .col_labels = orig_labels,
                                .row_axis = "now",
                                .col_axis = "original",
-                               .format = NULL,
                                .selected_row = -1,
                                .mark_row = -1,
                                .mark_col = -1,
@@ -467,7 +467,9 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect probe = rect_inset(r, 8);
     float h1 = ui_text_wrapped(ui, probe, FONT_BOLD, t->text_size, t->text, line, false);
     float h2 = ui_text_wrapped(ui, probe, FONT_SANS, t->small_size, t->text, why, false);
-    Rect verdict = rect_cut_top(&r, h1 + h2 + 20);
+    float least = ui_line_height(ui, FONT_BOLD, t->text_size) +
+                  2 * ui_line_height(ui, FONT_SANS, t->small_size) + 22;
+    Rect verdict = rect_cut_top(&r, fmaxf(h1 + h2 + 20, least));
     rect_cut_top(&r, t->pad);
     draw_round_rect(ui->dl, verdict, t->radius,
                     same ? rgba(20, 70, 55, 255) : rgba(90, 45, 20, 255));
@@ -521,7 +523,6 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                    .map = cells6[k].map,
                                    .row_labels = now_labels,
                                    .col_labels = cells6[k].labels_cols ? now_labels : NULL,
-                                   .format = NULL,
                                    .selected_row = -1,
                                    .mark_row = -1,
                                    .mark_col = -1,

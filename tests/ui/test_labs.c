@@ -87,7 +87,7 @@ Test(labs, printed_difference_matches_an_independent_recomputation) {
                        want);
     cr_assert_leq(want, 1e-5, "without positions the two agree up to rounding: %g", want);
     char printed[64];
-    snprintf(printed, sizeof printed, "= %.1e  (outputs)", lp->max_diff_O);
+    snprintf(printed, sizeof printed, "Attention(X)|\u00a0=\u00a0%.1e", lp->max_diff_O);
     cr_assert(harness_drew_text(&h, printed), "the view prints '%s'", printed);
 
     /* positions on: order now matters, and by far more than rounding */
@@ -98,7 +98,7 @@ Test(labs, printed_difference_matches_an_independent_recomputation) {
     want = independent_max_diff(&original, p);
     cr_assert_float_eq(lp->max_diff_O, want, 1e-12);
     cr_assert_gt(want, 1e-3, "with positions the difference is large: %g", want);
-    snprintf(printed, sizeof printed, "= %.1e  (outputs)", want);
+    snprintf(printed, sizeof printed, "Attention(X)|\u00a0=\u00a0%.1e", want);
     cr_assert(harness_drew_text(&h, printed), "the view prints '%s'", printed);
 }
 
