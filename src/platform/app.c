@@ -117,6 +117,7 @@ static float pixel_scale(const App *a, int fb_w) {
 void app_draw(App *a, int fb_w, int fb_h, float scale) {
     render_set_scale(&a->render, scale);
     ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
+    a->ui.px_scale = scale;
     view_frame(&a->ui, &a->vs, &a->model);
     ui_end(&a->ui);
     render_frame(&a->render, &a->dl, fb_w, fb_h, a->ui.theme->bg);

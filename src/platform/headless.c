@@ -201,6 +201,7 @@ int headless_dump_ui(const App_Desc *desc) {
             in.time = pass * HEADLESS_SETTLE_SECONDS; /* as in screenshot_mode */
             model_update(model);
             ui_begin(ui, &in, (float)o->width / z, (float)o->height / z);
+            ui->px_scale = z;
             view_frame(ui, vs, model);
             ui_end(ui);
         }

@@ -2,12 +2,14 @@
  * the query–key plane (d_k = 2) and the selected query's row and output.
  * Every panel is recomputed from the model each frame; edits go through
  * model actions. */
-#include "heatmap.h"
 #include "explorer.h"
 
-#include "../core/stats.h"
+#include "heatmap.h"
+#include "matrices.h"
+#include "plane.h"
 
-#include <cglm/cglm.h>
+#define EXPLORER_COMPACT_W 900.0f
+#define EXPLORER_COMPACT_H 430.0f
 
 #include <math.h>
 #include <stdio.h>
@@ -15,50 +17,6 @@
 #include <string.h>
 
 /* ---- embedding plane ------------------------------------------------------ */
-
-/* Half the plot's side in pixels; never zero, so a 1-pixel window still maps. */
-static float plane_half(const Plane_Map *p) {
-    return fmaxf(fminf(p->r.w, p->r.h) * 0.5f, 1e-3f);
-}
-
-/* Data → screen as one 2D affine matrix: move the data centre to the
- * origin, scale (flipping y, which grows downward on screen), move to the
- * plot's centre. The inverse maps a drag back to data. */
-static void plane_matrix(const Plane_Map *p, mat3 dest) {
-    float k = plane_half(p) / p->span;
-    glm_translate2d_make(dest, (vec2){p->r.x + p->r.w * 0.5f, p->r.y + p->r.h * 0.5f});
-    glm_scale2d(dest, (vec2){k, -k});
-    glm_translate2d(dest, (vec2){-p->cx, -p->cy});
-}
-
-void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy) {
-    mat3 m;
-    plane_matrix(p, m);
-    vec3 v;
-    glm_mat3_mulv(m, (vec3){x, y, 1.0f}, v);
-    *sx = v[0];
-    *sy = v[1];
-}
-
-void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y) {
-    mat3 m, inv;
-    plane_matrix(p, m);
-    glm_mat3_inv(m, inv);
-    vec3 v;
-    glm_mat3_mulv(inv, (vec3){sx, sy, 1.0f}, v);
-    *x = v[0];
-    *y = v[1];
-}
-
-/* The smallest "nice" span (1, 1.5, 2, 3, 5 × 10^k) covering v. */
-float nice_span(float v) {
-    static const float steps[] = {1, 1.5f, 2, 3, 5};
-    float base = powf(10, floorf(log10f(fmaxf(v, 1e-3f))));
-    for (int k = 0; k < 5; k++)
-        if (steps[k] * base >= v) return steps[k] * base;
-    return 10 * base;
-}
-
 static void axis_picker(Ui *ui, View_State *vs, const Scene *s, Rect r, int which) {
     int *axis = which == 0 ? &vs->explorer.axis0 : &vs->explorer.axis1;
     char label[32];
@@ -266,6 +224,7 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
                                        .log = true,
                                        .integer = true,
                                        .label = "d_k — query/key width",
+                                       .short_label = "d_k",
                                        .format = "%.0f"});
     Rect num = {rk.x + rk.w - 70, rk.y, 70, rk.h * 0.5f};
     if (vs->typing_dk) {
@@ -309,14 +268,17 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
     return res;
 }
 
-static void controls(Ui *ui, View_State *vs, const Model *m, Rect r) {
+/* titled: with its own title (not under a tab that already names it) */
+static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    ui_panel(ui, r, "Controls", false);
+    ui_panel(ui, r, titled ? "Controls" : NULL, false);
     ui_record(ui, "panel", "controls", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    float row_h = fminf(48, body.h / 5.0f);
+    Rect body = rect_inset(r, titled ? t->pad : 6);
+    if (titled) rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    /* narrow: positions and their strength on rows of their own */
+    bool narrow = body.w < 300;
+    float row_h = fminf(48, body.h / (narrow ? 7.0f : 6.0f));
 
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
 
@@ -328,10 +290,26 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                        .log = true,
                                        .integer = true,
                                        .label = "d_v — value width",
+                                       .short_label = "d_v",
                                        .format = "%.0f"});
     if (res & UI_CHANGED) {
         view_slider_gesture(vs);
         view_act(vs, action_set(SET_DV, (int)dvv));
+    }
+
+    Rect rd = rect_cut_top(&body, row_h);
+    float dd = (float)s->d;
+    if (ui_slider(ui, "d", -1, rd, &dd,
+                  &(Slider_Desc){.min = 1,
+                                 .max = ATTN_MAX_D,
+                                 .log = true,
+                                 .integer = true,
+                                 .label = "d — embedding width",
+                                 .short_label = "d",
+                                 .format = "%.0f"}) &
+        UI_CHANGED) {
+        view_slider_gesture(vs);
+        view_act(vs, action_set(SET_D, (int)dd));
     }
 
     Rect row = rect_cut_top(&body, row_h);
@@ -346,7 +324,8 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
 
     row = rect_cut_top(&body, row_h);
-    Rect pos_l = rect_cut_left(&row, row.w * 0.5f);
+    Rect pos_l = narrow ? row : rect_cut_left(&row, row.w * 0.5f);
+    if (narrow) row = rect_cut_top(&body, row_h);
     positions_controls(ui, vs, m, pos_l, row, "positions");
 
     row = rect_cut_top(&body, row_h);
@@ -362,291 +341,28 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r) {
         vs->weight_map = vs->weight_map == COLORMAP_VIRIDIS ? COLORMAP_CIVIDIS : COLORMAP_VIRIDIS;
 }
 
-/* ---- selected query ---------------------------------------------------------- */
-
-static void selected_query(Ui *ui, View_State *vs, const Model *m, Rect r) {
-    const Theme *t = ui->theme;
-    const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
-    int n = s->n, i = vs->selected;
-    char title[96];
-    snprintf(title, sizeof title, "Query %d: %s", i + 1, s->tokens[i]);
-    ui_panel(ui, r, title, false);
-    ui_record(ui, "panel", "query", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
-    float fs = t->small_size, lh = ui_line_height(ui, FONT_SANS, fs);
-
-    /* columns: key token | score s_ij (number, bar) | weight a_ij (bar with number) */
-    /* the number column is never narrower than its widest number */
-    float num_need = r.w > 1 ? (ui_text_width(ui, FONT_MONO, fs, "-00.00") + 8) / r.w : 0;
-    const float col_num = fminf(fmaxf(0.17f, num_need), 0.4f), col_tok = 0.24f;
-    /* too narrow for a useful bar: the score is the number alone */
-    const float col_bar = r.w < 260 ? 0 : 0.41f - col_num;
-    Rect hdr = rect_cut_top(&body, lh + 2);
-    rect_cut_left(&hdr, hdr.w * col_tok);
-    Rect hs = rect_cut_left(&hdr, r.w * (col_num + col_bar) - t->pad);
-    bool short_hdr = r.w < 300;
-    ui_label(ui, hs, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "s_ij" : "score s_ij");
-    ui_label(ui, hdr, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "a_ij" : "weight a_ij");
-
-    /* the o_i picture only when there is room for it */
-    float out_h = body.h >= 330 ? fminf(body.h * 0.45f, 300) : 0;
-    Rect out = rect_cut_bottom(&body, out_h);
-    Rect foot = rect_cut_bottom(&body, lh * 2 + 8);
-
-    /* one row per key; with many tokens, the heaviest keys */
-    int order[ATTN_MAX_TOKENS], rows = n;
-    for (int j = 0; j < n; j++) order[j] = j;
-    float row_h = fminf(34, body.h / (float)n);
-    if (row_h < lh) {
-        rows = (int)(body.h / lh);
-        if (rows < 1) rows = 1;
-        row_h = body.h / (float)rows;
-        for (int x = 0; x < rows; x++) /* partial selection sort by weight */
-            for (int y = x + 1; y < n; y++)
-                if (a->A[i * n + order[y]] > a->A[i * n + order[x]]) {
-                    int tmp = order[x];
-                    order[x] = order[y];
-                    order[y] = tmp;
-                }
-    }
-    float smax = 0;
-    for (int j = 0; j < n; j++) smax = fmaxf(smax, fabsf(a->S[i * n + j]));
-    if (smax < 1e-6f) smax = 1;
-    for (int k = 0; k < rows; k++) {
-        int j = order[k];
-        Rect row = rect_cut_top(&body, row_h);
-        float rw = row.w;
-        Rect lab = rect_cut_left(&row, rw * col_tok);
-        Rect numr = rect_cut_left(&row, rw * col_num);
-        Rect sc = rect_cut_left(&row, rw * col_bar);
-        Color lc = j == vs->mark_key ? t->key : j == i ? t->query : t->text;
-        ui_label_fit(ui, rect_inset(lab, 2), FONT_SANS, fs, ALIGN_RIGHT, lc, s->tokens[j]);
-        float sv = a->S[i * n + j], av = a->A[i * n + j];
-        char num[24];
-        snprintf(num, sizeof num, "%.2f", (double)sv);
-        ui_label(ui, rect_inset(numr, 2), FONT_MONO, fs, ALIGN_RIGHT, t->text, num);
-        if (col_bar > 0) {
-            Rect bar = rect_inset(sc, 3);
-            float mid = bar.x + bar.w * 0.5f, len = sv / smax * bar.w * 0.5f;
-            Color sc_col = colormap_sample(COLORMAP_DIVERGING, 0.5f + 0.5f * sv / smax);
-            draw_rect(ui->dl, (Rect){len < 0 ? mid + len : mid, bar.y + 2, fabsf(len), bar.h - 4},
-                      sc_col);
-            draw_line(ui->dl, mid, bar.y, mid, bar.y + bar.h, 1, t->text_dim);
-        }
-        Rect wb = rect_inset(row, 3);
-        draw_rect(ui->dl, wb, rgba(20, 22, 27, 255));
-        draw_rect(ui->dl, (Rect){wb.x, wb.y + 2, wb.w * av, wb.h - 4},
-                  colormap_sample(vs->weight_map, av));
-        snprintf(num, sizeof num, "%.3f", (double)av);
-        ui_label(ui, (Rect){wb.x + 4, wb.y, wb.w - 8, wb.h}, FONT_MONO, fs, ALIGN_RIGHT, t->text,
-                 num);
-        if (ui_hit(ui, (Rect){lab.x, row.y, r.w, row_h})) {
-            vs->hover_row = i;
-            vs->hover_col = j;
-        }
-    }
-
-    /* Σ a_ij = 1, entropy, max weight */
-    double sum = 0;
-    for (int j = 0; j < n; j++) sum += a->A[i * n + j];
-    double h = stats_row_entropy(&a->A[i * n], n), mx = stats_row_max(&a->A[i * n], n);
-    char line[160];
-    snprintf(line, sizeof line, "Σ_j a_ij = %.4f   max = %.3f", sum, mx);
-    ui_label_fit(ui, (Rect){foot.x, foot.y + 4, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT, t->text,
-                 line);
-    snprintf(line, sizeof line, "entropy H = %.3f  (uniform ln %d = %.3f)", h, n, log((double)n));
-    ui_label_fit(ui, (Rect){foot.x, foot.y + 4 + lh, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT,
-                 t->text, line);
-
-    /* o_i = Σ_j a_ij v_j, tip to tail in the plane of v[0], v[1] */
-    if (out_h <= 0) return;
-    draw_line(ui->dl, out.x, out.y, out.x + out.w, out.y, 1, t->panel_border);
-    Rect oh = rect_cut_top(&out, lh + 6);
-    ui_label(ui, oh, FONT_SANS, fs, ALIGN_LEFT, t->text,
-             s->d_v >= 2 ? "o_i = Σ_j a_ij v_j   (v[0], v[1] plane)"
-                         : "o_i = Σ_j a_ij v_j   (v[0])");
-    int dv = s->d_v;
-    float vmax = 0;
-    for (int j = 0; j < n; j++)
-        for (int c = 0; c < (dv >= 2 ? 2 : 1); c++) vmax = fmaxf(vmax, fabsf(a->V[j * dv + c]));
-    vmax = nice_span(fmaxf(vmax * 1.1f, 0.5f));
-    float side = fminf(out.w, out.h);
-    Plane_Map pm = {.r = {out.x + (out.w - side) * 0.5f, out.y, side, side}, .span = vmax};
-    draw_rect(ui->dl, pm.r, rgba(20, 22, 27, 255));
-    float ox, oy;
-    plane_to_screen(&pm, 0, 0, &ox, &oy);
-    draw_line(ui->dl, pm.r.x, oy, pm.r.x + pm.r.w, oy, 1, t->grid);
-    draw_line(ui->dl, ox, pm.r.y, ox, pm.r.y + pm.r.h, 1, t->grid);
-    draw_clip(ui->dl, pm.r);
-    for (int j = 0; j < n && n <= 64; j++) {
-        float vx, vy;
-        plane_to_screen(&pm, a->V[j * dv], dv >= 2 ? a->V[j * dv + 1] : 0, &vx, &vy);
-        draw_circle(ui->dl, vx, vy, 3, j == vs->mark_key ? t->key : rgba(140, 146, 158, 255));
-    }
-    float px = 0, py = 0;
-    for (int k = 0; k < n; k++) {
-        int j = order[k];
-        float w = a->A[i * n + j];
-        float nx = px + w * a->V[j * dv], ny = py + (dv >= 2 ? w * a->V[j * dv + 1] : 0);
-        float x0, y0, x1, y1;
-        plane_to_screen(&pm, px, py, &x0, &y0);
-        plane_to_screen(&pm, nx, ny, &x1, &y1);
-        Color c = t->value;
-        c.a = (unsigned char)(90 + 165 * w);
-        if (j == vs->mark_key) c = t->key;
-        draw_arrow(ui->dl, x0, y0, x1, y1, 2, 8, c);
-        px = nx;
-        py = ny;
-    }
-    float tx, ty;
-    plane_to_screen(&pm, a->O[i * dv], dv >= 2 ? a->O[i * dv + 1] : 0, &tx, &ty);
-    draw_arrow(ui->dl, ox, oy, tx, ty, 3, 12, t->query);
-    draw_noclip(ui->dl);
-    draw_text(ui->dl, FONT_BOLD, fs, tx + 6, ty - lh, ALIGN_LEFT, t->query, "o_i");
-}
-
-/* ---- Q, K, V strips and the query–key plane ---------------------------------- */
-
-static float max_abs(const float *x, long count) {
-    float m = 0;
-    for (long k = 0; k < count; k++) m = fmaxf(m, fabsf(x[k]));
-    return m > 1e-6f ? m : 1;
-}
-
-static void strips(Ui *ui, View_State *vs, const Model *m, Rect r, const char *const *labels) {
-    const Theme *t = ui->theme;
-    const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
-    int n = s->n;
-    bool qk_plane = s->d_k == 2;
-    /* with d_k = 2 the plane shows q and k as arrows; in a narrow window it
-     * takes the place of their strips */
-    bool show_qk_strips = !qk_plane || r.w >= 700;
-    int panels = (show_qk_strips ? 3 : 1) + (qk_plane ? 1 : 0);
-    float w = (r.w - t->pad * (panels - 1)) / panels;
-    struct {
-        const char *name, *title, *vec;
-        const float *data;
-        int cols;
-        int mark;
-    } kinds[3] = {
-        {"Q", "Queries q_i", "q", a->Q, s->d_k, vs->hover_row >= 0 ? vs->hover_row : vs->selected},
-        {"K", "Keys k_j", "k", a->K, s->d_k, vs->hover_col},
-        {"V", "Values v_j", "v", a->V, s->d_v, vs->hover_col},
-    };
-    for (int k = show_qk_strips ? 0 : 2; k < 3; k++) {
-        Rect pr = rect_cut_left(&r, w);
-        rect_cut_left(&r, t->pad);
-        float mx = max_abs(kinds[k].data, (long)n * kinds[k].cols);
-        char caption[64];
-        snprintf(caption, sizeof caption, "%d × %d, scale ±%.2f", n, kinds[k].cols, (double)mx);
-        Heatmap_Result hr;
-        ui_heatmap(ui,
-                   &(Heatmap_Desc){.name = kinds[k].name,
-                                   .r = pr,
-                                   .title = kinds[k].title,
-                                   .caption = caption,
-                                   .values = kinds[k].data,
-                                   .rows = n,
-                                   .cols = kinds[k].cols,
-                                   .vmin = -mx,
-                                   .vmax = mx,
-                                   .map = COLORMAP_DIVERGING,
-                                   .row_labels = labels,
-                                   .selected_row = k == 0 ? vs->selected : -1,
-                                   .mark_row = kinds[k].mark,
-                                   .mark_col = -1,
-                                   .row_offset = vs->animating ? vs->row_offset : NULL,
-                                   .stretch = true},
-                   &hr);
-        if (hr.hover_row >= 0) {
-            char sub[24];
-            subscript(hr.hover_row + 1, sub, sizeof sub);
-            snprintf(vs->hover_text, sizeof vs->hover_text, "%s%s[%d] = %.4f   (%s)", kinds[k].vec,
-                     sub, hr.hover_col,
-                     (double)kinds[k].data[hr.hover_row * kinds[k].cols + hr.hover_col],
-                     s->tokens[hr.hover_row]);
-        }
-        if (k == 0 && hr.clicked_row >= 0) vs->selected = hr.clicked_row;
-    }
-    if (!qk_plane) return;
-    /* d_k = 2: every q_i and k_j as arrows; ⟨q, k⟩ is length × length × cos(angle) */
-    ui_panel(ui, r, "q and k  (d_k = 2)", false);
-    ui_record(ui, "panel", "qk_plane", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
-    float span = nice_span(fmaxf(max_abs(a->Q, (long)n * 2), max_abs(a->K, (long)n * 2)) * 1.1f);
-    float side = fminf(body.w, body.h);
-    Plane_Map pm = {.r = {body.x + (body.w - side) * 0.5f, body.y, side, side}, .span = span};
-    draw_rect(ui->dl, pm.r, rgba(20, 22, 27, 255));
-    float ox, oy;
-    plane_to_screen(&pm, 0, 0, &ox, &oy);
-    draw_line(ui->dl, pm.r.x, oy, pm.r.x + pm.r.w, oy, 1, t->grid);
-    draw_line(ui->dl, ox, pm.r.y, ox, pm.r.y + pm.r.h, 1, t->grid);
-    int qi = vs->hover_row >= 0 ? vs->hover_row : vs->selected;
-    draw_clip(ui->dl, pm.r);
-    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
-    for (int j = 0; j < n && n <= 64; j++) {
-        float x, y;
-        plane_to_screen(&pm, a->K[j * 2], a->K[j * 2 + 1], &x, &y);
-        Color c = t->key;
-        if (vs->hover_col >= 0 && j != vs->hover_col) c.a = 90;
-        draw_arrow(ui->dl, ox, oy, x, y, j == vs->hover_col ? 3 : 1.5f, 9, c);
-        draw_text(ui->dl, FONT_SANS, t->small_size, x, y - lh, ALIGN_CENTER, c, s->tokens[j]);
-    }
-    float x, y;
-    plane_to_screen(&pm, a->Q[qi * 2], a->Q[qi * 2 + 1], &x, &y);
-    draw_arrow(ui->dl, ox, oy, x, y, 3, 12, t->query);
-    char ql[48];
-    snprintf(ql, sizeof ql, "q: %s", s->tokens[qi]);
-    draw_text(ui->dl, FONT_BOLD, t->small_size, x, y + 4, ALIGN_CENTER, t->query, ql);
-    draw_noclip(ui->dl);
-}
-
 /* ---- layout -------------------------------------------------------------------- */
 
-void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+/* S and A side by side (or one over the other), with their hover and click. */
+static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, Rect ar,
+                               const char *const *labels, bool compact) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const Attn *a = &m->derived.attn;
-    const char *labels[ATTN_MAX_TOKENS];
-    for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
-
-    /* wide: plane+controls | S A over strips | query;  narrow: the query
-     * panel joins the strips in the bottom row */
-    bool wide = r.w >= 1350;
-    float lw = wide ? fminf(fmaxf(r.w * 0.24f, 240), 430) : fminf(fmaxf(r.w * 0.27f, 250), 340);
-    Rect left = rect_cut_left(&r, lw);
-    rect_cut_left(&r, t->pad);
-    Rect right;
-    if (wide) {
-        right = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 230), 420));
-        rect_cut_right(&r, t->pad);
-    }
-    Rect plane = rect_cut_top(&left, left.h * 0.54f);
-    rect_cut_top(&left, t->pad);
-
-    Rect heat = rect_cut_top(&r, r.h * (wide ? 0.62f : 0.58f));
-    rect_cut_top(&r, t->pad);
-    if (!wide) {
-        right = rect_cut_right(&r, r.w * 0.36f);
-        rect_cut_right(&r, t->pad);
-    }
-    Rect sr = rect_cut_left(&heat, (heat.w - t->pad) * 0.5f);
-    rect_cut_left(&heat, t->pad);
-
-    /* draw the heatmaps first so their hover can highlight the other panels */
-    float smax = max_abs(a->S, (long)s->n * s->n);
+    float smax = matrix_max_abs(a->S, (long)s->n * s->n);
     if (vs->explorer.lock_range) {
         if (vs->explorer.locked_smax <= 0) vs->explorer.locked_smax = smax;
         smax = vs->explorer.locked_smax;
     }
-    char caption[96];
-    snprintf(caption, sizeof caption,
-             s->scaled ? "S = QKᵀ/√d_k,  d_k = %d%s" : "S = QKᵀ (unscaled),  d_k = %d%s", s->d_k,
-             vs->explorer.lock_range ? ",  colours locked" : "");
+    char caption[128];
+    if (compact) /* no legend: the caption gives the colour range */
+        snprintf(caption, sizeof caption, "%s, d_k = %d · colours ±%.2f%s",
+                 s->scaled ? "QKᵀ/√d_k" : "QKᵀ (unscaled)", s->d_k, (double)smax,
+                 vs->explorer.lock_range ? " (locked)" : "");
+    else
+        snprintf(caption, sizeof caption,
+                 s->scaled ? "S = QKᵀ/√d_k,  d_k = %d%s" : "S = QKᵀ (unscaled),  d_k = %d%s",
+                 s->d_k, vs->explorer.lock_range ? ",  colours locked" : "");
     const float *offs = vs->animating ? vs->row_offset : NULL;
     Heatmap_Result hs, ha;
     ui_heatmap(ui,
@@ -670,13 +386,16 @@ void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                .mark_row = -1,
                                .mark_col = -1,
                                .row_offset = offs,
-                               .col_offset = offs},
+                               .col_offset = offs,
+                               .no_legend = compact},
                &hs);
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "A",
-                               .r = heat,
+                               .r = ar,
                                .title = "Weights A",
-                               .caption = "A = softmax of each row of S; each row sums to 1",
+                               .caption = compact ? "softmax of each row of S · colours 0 to 1"
+                                                  : "A = softmax of each row of S; each row sums "
+                                                    "to 1",
                                .values = a->A,
                                .rows = s->n,
                                .cols = s->n,
@@ -693,7 +412,8 @@ void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                .mark_row = -1,
                                .mark_col = -1,
                                .row_offset = offs,
-                               .col_offset = offs},
+                               .col_offset = offs,
+                               .no_legend = compact},
                &ha);
     if (hs.hover_row >= 0) {
         vs->hover_row = hs.hover_row;
@@ -714,12 +434,134 @@ void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                      hm[k]->cell_h},
                               0, 3, t->highlight);
     }
+}
+
+/* Room around the cells of a heatmap (title, captions, labels, padding),
+ * for choosing how to arrange two of them. */
+#define HEAT_EDGE_W 70.0f
+#define HEAT_EDGE_H 120.0f
+
+/* A row of tabs; returns the one chosen (clicked now, or as it was). */
+static int tab_row(Ui *ui, const char *name, Rect r, const char *const *labels, int count,
+                   int current) {
+    float w = (r.w - 4.0f * (float)(count - 1)) / (float)count;
+    for (int k = 0; k < count; k++) {
+        Rect b = rect_cut_left(&r, w);
+        rect_cut_left(&r, 4);
+        if (ui_button(ui, name, k, b, labels[k], k == current) & UI_CLICKED) current = k;
+    }
+    return current;
+}
+
+/* A lesson step names the panel it is about: show it. */
+static void follow_lesson(View_State *vs) {
+    const char *h = vs->session.active ? vs->session.highlight : "";
+    Explorer_State *e = &vs->explorer;
+    if (!strcmp(h, e->seen_highlight)) return;
+    snprintf(e->seen_highlight, sizeof e->seen_highlight, "%s", h);
+    static const struct {
+        const char *panel;
+        int main, side;
+    } map[] = {{"S", 0, -1},        {"A", 0, -1}, {"Q", 1, -1},        {"K", 1, -1},
+               {"V", 1, -1},        {"O", 1, -1}, {"qk_plane", 1, -1}, {"query", 2, -1},
+               {"controls", -1, 0}, {"X", -1, 1}};
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (!strcmp(h, map[k].panel)) {
+            if (map[k].main >= 0) e->main_tab = map[k].main;
+            if (map[k].side >= 0) e->side_tab = map[k].side;
+        }
+}
+
+/* Small room (a lesson beside it, a projector's zoom): the plane stays in
+ * sight on the left; the rest take turns in two tabbed areas, and a lesson
+ * step turns to the panel it names. Cells get the room instead of shrinking
+ * with every panel at once. */
+static void layout_compact(Ui *ui, View_State *vs, const Model *m, Rect r,
+                           const char *const *labels) {
+    const Theme *t = ui->theme;
+    Explorer_State *e = &vs->explorer;
+    follow_lesson(vs);
+    Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.33f, 200), 360));
+    rect_cut_left(&r, t->pad);
+    float tab_h = fminf(34, ui_line_height(ui, FONT_SANS, t->text_size) + 12);
+
+    static const char *const mains[3] = {"S · A", "Q K V O", "Query"};
+    e->main_tab = tab_row(ui, "main_tab", rect_cut_top(&r, tab_h), mains, 3, e->main_tab);
+    rect_cut_top(&r, 6);
+    if (e->main_tab == 0) {
+        int n = m->scene.n;
+        /* side by side or stacked: whichever gives the bigger cells */
+        float beside = fminf(((r.w - t->pad) * 0.5f - HEAT_EDGE_W) / n, (r.h - HEAT_EDGE_H) / n);
+        float stacked = fminf((r.w - HEAT_EDGE_W) / n, ((r.h - t->pad) * 0.5f - HEAT_EDGE_H) / n);
+        Rect sr = stacked > beside ? rect_cut_top(&r, (r.h - t->pad) * 0.5f)
+                                   : rect_cut_left(&r, (r.w - t->pad) * 0.5f);
+        if (stacked > beside)
+            rect_cut_top(&r, t->pad);
+        else
+            rect_cut_left(&r, t->pad);
+        scores_and_weights(ui, vs, m, sr, r, labels, true);
+    } else if (e->main_tab == 1) {
+        strips_panel(ui, vs, m, r, labels);
+    } else {
+        query_panel(ui, vs, m, r);
+    }
+    vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
+
+    Rect plane = rect_cut_top(&left, fminf(left.w, left.h * 0.5f));
+    rect_cut_top(&left, t->pad);
+    embedding_plane(ui, vs, m, plane);
+    static const char *const sides[2] = {"Controls", "X"};
+    e->side_tab = tab_row(ui, "side_tab", rect_cut_top(&left, tab_h), sides, 2, e->side_tab);
+    rect_cut_top(&left, 6);
+    if (e->side_tab == 0)
+        controls(ui, vs, m, left, false);
+    else
+        x_panel(ui, vs, m, left);
+}
+
+void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    const char *labels[ATTN_MAX_TOKENS];
+    for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
+    if (r.w < EXPLORER_COMPACT_W || r.h < EXPLORER_COMPACT_H) {
+        layout_compact(ui, vs, m, r, labels);
+        return;
+    }
+
+    /* wide: plane+controls | S A over X and strips | query;  narrow: the
+     * query panel joins the strips in the bottom row */
+    bool wide = r.w >= 1350;
+    float lw = wide ? fminf(fmaxf(r.w * 0.24f, 240), 430) : fminf(fmaxf(r.w * 0.27f, 250), 340);
+    Rect left = rect_cut_left(&r, lw);
+    rect_cut_left(&r, t->pad);
+    Rect right;
+    if (wide) {
+        right = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 230), 420));
+        rect_cut_right(&r, t->pad);
+    }
+    Rect plane = rect_cut_top(&left, left.h * 0.54f);
+    rect_cut_top(&left, t->pad);
+
+    Rect heat = rect_cut_top(&r, r.h * (wide ? 0.62f : 0.58f));
+    rect_cut_top(&r, t->pad);
+    if (!wide) {
+        right = rect_cut_right(&r, r.w * 0.42f);
+        rect_cut_right(&r, t->pad);
+    }
+    Rect sr = rect_cut_left(&heat, (heat.w - t->pad) * 0.5f);
+    rect_cut_left(&heat, t->pad);
+    /* the heatmaps first, so their hover can highlight the other panels */
+    scores_and_weights(ui, vs, m, sr, heat, labels, false);
     vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
 
     /* a panel's drag or slider asks for an action; the model stays as it
      * is until the next frame, so every panel here shows the same scene */
-    strips(ui, vs, m, r, labels);
+    Rect xr = rect_cut_left(&r, fminf(fmaxf(r.w * 0.16f, 140), 80.0f + 45.0f * (float)s->d));
+    rect_cut_left(&r, t->pad);
+    x_panel(ui, vs, m, xr);
+    strips_panel(ui, vs, m, r, labels);
     embedding_plane(ui, vs, m, plane);
-    controls(ui, vs, m, left);
-    selected_query(ui, vs, m, right);
+    controls(ui, vs, m, left, true);
+    query_panel(ui, vs, m, right);
 }

@@ -78,7 +78,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     float legend_w = 16 + 10 + ui_text_width(ui, FONT_MONO, fs, probe) + 4;
     /* a stretched strip too narrow to share its width with a legend keeps
      * the cells; its caption states the colour range instead */
-    bool show_legend = !(d->stretch && body.w < 3 * legend_w);
+    bool show_legend = !d->no_legend && !(d->stretch && body.w < 3 * legend_w);
     Rect legend_r = show_legend ? rect_cut_right(&body, legend_w) : (Rect){0};
     if (show_legend) rect_cut_right(&body, t->pad);
 
@@ -90,7 +90,9 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         if (w > label_w) label_w = w;
     }
     label_w += 8;
-    if (label_w > body.w * 0.3f) label_w = body.w * 0.3f;
+    /* at most a third of the width; stretched cells can give up more */
+    float label_cap = body.w * (d->stretch ? 0.45f : 0.3f);
+    if (label_w > label_cap) label_w = label_cap;
     /* above the cells: the axis names, then the column labels (each only if given) */
     char rows_txt[64] = "", cols_txt[64] = "";
     bool axis_names = d->row_axis && d->col_axis, axis_two_lines = false;
@@ -116,7 +118,6 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     if (!d->stretch) cw = ch = fminf(cw, ch);
     if (cw < 0.05f) cw = 0.05f;
     if (ch < 0.05f) ch = 0.05f;
-    float cell = fminf(cw, ch);
     Rect grid = {body.x, body.y, cw * cols, ch * rows};
     res->grid = grid;
     ui_record(ui, "grid", d->name ? d->name : "heatmap", -1, grid);
@@ -165,7 +166,9 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
      * staggered lines when a cell is narrower than the longest. Beyond that,
      * they thin out so none overlap: every k-th one is kept. */
     bool all = rows <= HEATMAP_ALL_LABELS && cols <= HEATMAP_ALL_LABELS;
-    bool stagger = d->col_labels && max_col_w + 6 > cw && all;
+    /* a little smaller first; two staggered lines only if that is not enough */
+    bool shrink = d->col_labels && max_col_w + 6 > cw && max_col_w * 0.85f + 6 <= cw;
+    bool stagger = d->col_labels && max_col_w * 0.85f + 6 > cw && all;
     int col_step = all ? 1 : (int)ceilf((max_col_w + 6) / cw);
     if (col_step < 1) col_step = 1;
     float row_fs = all ? fminf(fs, fmaxf(ch / 1.25f, 7)) : fs;
@@ -173,7 +176,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     int row_step = all ? 1 : (int)ceilf(lh / ch);
     if (row_step < 1) row_step = 1;
     float label_y = axis_top.y + (axis_names ? lh * (axis_two_lines ? 2 : 1) + 2 : 0);
-    float col_fs = stagger ? fs * 0.9f : fs;
+    float col_fs = stagger ? fs * 0.9f : shrink ? fs * 0.85f : fs;
     for (int j = 0; j < cols && d->col_labels; j += col_step) {
         float off = d->col_offset ? d->col_offset[j] * cw : 0;
         float cx = grid.x + (j + 0.5f) * cw + off;
@@ -184,7 +187,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
             ui_label_fit(ui, (Rect){cx - cw, y, 2 * cw - 2, lh}, FONT_SANS, col_fs, ALIGN_CENTER, c,
                          d->col_labels[j]);
         } else {
-            draw_text(ui->dl, FONT_SANS, fs, cx, label_y, ALIGN_CENTER, c, d->col_labels[j]);
+            draw_text(ui->dl, FONT_SANS, col_fs, cx, label_y, ALIGN_CENTER, c, d->col_labels[j]);
         }
     }
     for (int i = 0; i < rows && d->row_labels; i += row_step) {
@@ -200,11 +203,13 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
      * growing with the cells up to the body text size for the back row. All
      * cells share one form: the most decimals that fit every cell with room
      * to spare, else 1.2e3, else none. */
-    float ns = fminf(cell * 0.3f, t->text_size + 2);
+    float ns = fminf(fminf(cw * 0.3f, ch * 0.62f), t->text_size + 2);
     float nlh = ui_line_height(ui, FONT_MONO, ns);
     int decimals = -1; /* -1: none fit */
     bool sci = false;
-    if (d->numbers && ns >= 10 && nlh <= ch && !moving) {
+    /* readable means about 10 pixels on screen, whatever the zoom */
+    float px = ui->px_scale > 0 ? ui->px_scale : 1;
+    if (d->numbers && ns * px >= 10 && nlh <= ch && !moving) {
         for (int form = 0; form <= d->decimals + 1 && decimals < 0; form++) {
             bool try_sci = form == d->decimals + 1;
             int dec = try_sci ? 1 : d->decimals - form;

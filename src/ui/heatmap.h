@@ -33,6 +33,7 @@ typedef struct Heatmap_Desc {
     const float *col_offset;
     bool highlighted; /* a lesson points at this panel */
     bool stretch;     /* cells fill the area instead of staying square */
+    bool no_legend;   /* the caption states the colour range instead (compact layouts) */
 } Heatmap_Desc;
 
 typedef struct Heatmap_Result {

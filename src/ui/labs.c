@@ -26,6 +26,16 @@ bool labs_derive(const View_State *vs, Model *m) {
     }
 }
 
+/* A lesson step names the panel it is about: the narrow permutation lab
+ * turns to the row that holds it. */
+static void follow_lesson(View_State *vs) {
+    const char *h = vs->session.active ? vs->session.highlight : "";
+    if (!strcmp(h, vs->perm_seen_highlight)) return;
+    snprintf(vs->perm_seen_highlight, sizeof vs->perm_seen_highlight, "%s", h);
+    if (h[0] == 'A' && h[1] == '_') vs->perm_tab = 0;
+    if ((h[0] == 'O' && h[1] == '_') || !strcmp(h, "verdict")) vs->perm_tab = 1;
+}
+
 /* ---- small plotting helpers ----------------------------------------------- */
 
 void plot_frame(Ui *ui, Rect r) {
@@ -478,9 +488,30 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_top(&v1, ui_text_wrapped(ui, v1, FONT_BOLD, t->text_size, t->text, line, true) + 4);
     ui_text_wrapped(ui, v1, FONT_SANS, t->small_size, t->text, why, true);
 
-    /* two rows of three: A(PX) | P·A(X)·Pᵀ | ΔA  and  O(PX) | P·O(X) | ΔO */
-    Rect rowA = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
-    rect_cut_top(&r, t->pad);
+    /* two rows of three: A(PX) | P·A(X)·Pᵀ | ΔA  and  O(PX) | P·O(X) | ΔO.
+     * Narrow, one row at a time under two tabs, so the cells keep their
+     * size; a lesson step turns to the row it names. */
+    int first = 0, last = 6;
+    Rect rowA;
+    if (narrow) {
+        follow_lesson(vs);
+        static const char *const names[2] = {"Weights A", "Outputs"};
+        float tab_h = fminf(34, ui_line_height(ui, FONT_SANS, t->text_size) + 12);
+        Rect tabs = rect_cut_top(&r, tab_h);
+        rect_cut_top(&r, 6);
+        for (int k = 0; k < 2; k++) {
+            Rect b = rect_cut_left(&tabs, (tabs.w - 4) * (k ? 1.0f : 0.5f));
+            rect_cut_left(&tabs, 4);
+            if (ui_button(ui, "perm_tab", k, b, names[k], vs->perm_tab == k) & UI_CLICKED)
+                vs->perm_tab = k;
+        }
+        first = vs->perm_tab ? 3 : 0;
+        last = first + 3;
+        rowA = r;
+    } else {
+        rowA = rect_cut_top(&r, (r.h - t->pad) * 0.5f);
+        rect_cut_top(&r, t->pad);
+    }
     float w3 = (rowA.w - 2 * t->pad) / 3;
     float omax = 0;
     for (long k = 0; k < (long)n * dv; k++) omax = fmaxf(omax, fabsf(p->pO[k]));
@@ -505,8 +536,8 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         {"O_diff", "Attention(PX) − P·Attention(X)", "the outputs' colour range", p->dO, dv, -omax,
          omax, COLORMAP_DIVERGING, false},
     };
-    for (int k = 0; k < 6; k++) {
-        Rect *row = k < 3 ? &rowA : &r;
+    for (int k = first; k < last; k++) {
+        Rect *row = k < 3 || narrow ? &rowA : &r;
         Rect cell = k % 3 == 2 ? *row : rect_cut_left(row, w3);
         if (k % 3 != 2) rect_cut_left(row, t->pad);
         Heatmap_Result hr;

@@ -244,13 +244,26 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
     uint32_t id = ui_id(name, index);
     ui_record(ui, "slider", name, index, r);
     const Theme *t = ui->theme;
-    /* label left, value right, track below them */
+    /* label left, value right, track below them; in a row too low for two
+     * lines, the short label, the track and the value side by side */
     Rect row = r;
-    Rect top = rect_cut_top(&row, r.h * 0.5f);
     char vbuf[48];
     snprintf(vbuf, sizeof vbuf, d->format ? d->format : "%g", (double)*value);
-    if (d->label) ui_label_fit(ui, top, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, d->label);
-    ui_label(ui, top, FONT_MONO, t->text_size, ALIGN_RIGHT, t->text, vbuf);
+    float lh = ui_line_height(ui, FONT_SANS, t->text_size);
+    if (r.h < 2 * lh + 4) {
+        const char *label = d->short_label ? d->short_label : d->label;
+        float lw =
+            label ? fminf(ui_text_width(ui, FONT_SANS, t->text_size, label) + 8, r.w * 0.4f) : 0;
+        float vw = ui_text_width(ui, FONT_MONO, t->text_size, vbuf) + 8;
+        if (label)
+            ui_label_fit(ui, rect_cut_left(&row, lw), FONT_SANS, t->text_size, ALIGN_LEFT, t->text,
+                         label);
+        ui_label(ui, rect_cut_right(&row, vw), FONT_MONO, t->text_size, ALIGN_RIGHT, t->text, vbuf);
+    } else {
+        Rect top = rect_cut_top(&row, r.h * 0.5f);
+        if (d->label) ui_label_fit(ui, top, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, d->label);
+        ui_label(ui, top, FONT_MONO, t->text_size, ALIGN_RIGHT, t->text, vbuf);
+    }
     Rect track = {row.x + 8, row.y + row.h * 0.5f - 3, row.w - 16, 6};
     Rect grab = {row.x, row.y, row.w, row.h};
     interact(ui, id, grab);

@@ -125,6 +125,7 @@ typedef struct Ui {
     Ui_Record *records; /* NULL: not recording */
     int record_count;
     const char *highlight; /* a lesson points at the panel with this name */
+    float px_scale;        /* pixels per logical unit (display × zoom); 0 means 1 */
 } Ui;
 
 typedef struct Slider_Desc {
@@ -132,7 +133,8 @@ typedef struct Slider_Desc {
     bool log;     /* log-spaced track */
     bool integer; /* snap to whole numbers */
     const char *label;
-    const char *format; /* printf format for the value, default "%g" */
+    const char *short_label; /* when the row is too low for the label over the track */
+    const char *format;      /* printf format for the value, default "%g" */
 } Slider_Desc;
 
 void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm);

@@ -53,6 +53,11 @@ typedef struct Explorer_State {
     float drag_off_x, drag_off_y;
     Plane_Map plane;
     float plane_span;
+    /* compact layout: which panel each tabbed area shows, and the lesson
+     * highlight last followed */
+    int main_tab; /* 0 S and A, 1 strips, 2 the query */
+    int side_tab; /* 0 controls, 1 X */
+    char seen_highlight[32];
 } Explorer_State;
 
 /* The scaling lab's own state. */
@@ -136,7 +141,9 @@ typedef struct View_State {
     unsigned long shuffle_count;
     Explorer_State explorer;
     Scaling_State scaling;
-    Lesson_Session session; /* the lesson being taken, if any */
+    int perm_tab;                 /* narrow permutation lab: 0 the weights, 1 the outputs */
+    char perm_seen_highlight[32]; /* the lesson highlight it last followed */
+    Lesson_Session session;       /* the lesson being taken, if any */
     /* changes to the scene asked for while laying out this frame; the next
      * frame applies them, all at once, before it lays out */
     Action_List actions;

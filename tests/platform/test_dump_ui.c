@@ -79,3 +79,60 @@ Test(dump_ui, chips_and_panels_are_listed_for_every_view_and_zoom) {
         cJSON_Delete(root);
     }
 }
+
+/* ---- projector sizes: the cells get the room (n = 6) ------------------------------- */
+
+/* The smallest cell side, in pixels, of the grids dump-ui reports under these
+ * names: n rows of tokens, and n columns too when square. */
+static double smallest_cell(const char *args, const char *const *names, int count, int n,
+                            bool square) {
+    cJSON *root = dump(args);
+    double least = 1e9;
+    int found = 0;
+    const cJSON *items = cJSON_GetObjectItem(root, "items");
+    for (const cJSON *it = items->child; it; it = it->next) {
+        if (strcmp(cJSON_GetObjectItem(it, "kind")->valuestring, "grid")) continue;
+        for (int k = 0; k < count; k++)
+            if (!strcmp(cJSON_GetObjectItem(it, "id")->valuestring, names[k])) {
+                const cJSON *r = cJSON_GetObjectItem(it, "rect");
+                /* rows are tokens: the cell height is the grid's height over n */
+                double side = cJSON_GetArrayItem(r, 3)->valuedouble / n;
+                if (square && cJSON_GetArrayItem(r, 2)->valuedouble / n < side)
+                    side = cJSON_GetArrayItem(r, 2)->valuedouble / n;
+                least = side < least ? side : least;
+                found++;
+            }
+    }
+    cJSON_Delete(root);
+    cr_assert_eq(found, count, "%s: %d of %d grids on screen", args, found, count);
+    return least;
+}
+
+Test(dump_ui, scores_and_weights_keep_big_cells_beside_a_lesson_on_a_projector) {
+    static const char *const sa[2] = {"S", "A"};
+    char args[512];
+    snprintf(args, sizeof args, "--size 1920x1080 --ui-scale 2 --lesson %s/lessons/%s",
+             test_env("ATTNLAB_DATA"), "03-scores-softmax-outputs.md");
+    double c = smallest_cell(args, sa, 2, 6, true);
+    cr_assert_geq(c, 48, "S and A cells are %.1f px at 1920×1080 ×2 with lesson 3", c);
+    snprintf(args, sizeof args, "--size 1024x768 --lesson %s/lessons/%s", test_env("ATTNLAB_DATA"),
+             "04-matrix-form.md");
+    c = smallest_cell(args, sa, 2, 6, true);
+    cr_assert_geq(c, 30, "S and A cells are %.1f px at 1024×768 with lesson 4", c);
+}
+
+Test(dump_ui, the_permutation_lab_keeps_readable_cells_beside_a_lesson_on_a_projector) {
+    static const char *const weights[3] = {"A_PX", "A_P", "A_diff"};
+    static const char *const outputs[3] = {"O_PX", "O_P", "O_diff"};
+    char args[512];
+    snprintf(args, sizeof args,
+             "--size 1920x1080 --ui-scale 2 --lesson %s/layout/permutation-weights.md",
+             test_env("ATTNLAB_TESTDATA"));
+    double c = smallest_cell(args, weights, 3, 6, true);
+    cr_assert_geq(c, 24, "weight cells are %.1f px at 1920×1080 ×2 with a lesson", c);
+    /* lesson 6 opens on the verdict: the outputs' row, one token per row */
+    snprintf(args, sizeof args, "--size 1920x1080 --ui-scale 2 --lesson %s/lessons/%s",
+             test_env("ATTNLAB_DATA"), "06-permutation-equivariance.md");
+    c = smallest_cell(args, outputs, 3, 6, false);
+    cr_assert_geq(c, 24, "output rows are %.1f px at 1920×1080 ×2 with lesson 6", c);
+}

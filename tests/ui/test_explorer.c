@@ -313,15 +313,19 @@ Test(explorer, layout_fits_from_small_to_large_without_overlap) {
                               {1920, 1080},
                               {3840, 2160},
                               {1600 / 1.5f, 900 / 1.5f}};
-    /* narrow, the scaling lab folds "Try it" in and the permutation lab drops P */
-    const int min_panels[VIEW_COUNT] = {7, 6, 8};
+    /* narrow, the scaling lab folds "Try it" in and the permutation lab drops P;
+     * the explorer shows every panel (plane, controls, S, A, X, Q, K, V, O,
+     * the query) until the room is small, then the plane, its controls, S
+     * and A, with the rest a tab away */
+    const int min_panels[VIEW_COUNT] = {10, 6, 8};
     for (int v = 0; v < VIEW_COUNT; v++) {
         h.vs.view = (View)v;
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
             h.w = sizes[k][0];
             h.h = sizes[k][1];
             harness_frame(&h);
-            check_panels(min_panels[v]);
+            bool small = h.w < 1000 || h.h < 620;
+            check_panels(v == VIEW_EXPLORER && small ? 4 : min_panels[v]);
         }
     }
 }
@@ -436,4 +440,41 @@ Test(explorer, a_message_goes_with_the_next_edit_or_in_time) {
     h.in.time += 3 * VIEW_STATUS_SECONDS;
     harness_frame(&h);
     cr_assert_str_eq(h.vs.status, "something went wrong");
+}
+
+static bool has_panel(const char *name) {
+    for (int k = 0; k < h.ui.record_count; k++)
+        if (!strcmp(h.records[k].kind, "panel") && !strcmp(h.records[k].name, name)) return true;
+    return false;
+}
+
+Test(explorer, small_room_keeps_the_plane_and_puts_the_rest_a_tab_away) {
+    h.w = 960;
+    h.h = 560;
+    harness_frame(&h);
+    cr_assert(has_panel("plane") && has_panel("S") && has_panel("A") && has_panel("controls"));
+    cr_assert_not(has_panel("Q"), "the strips wait behind their tab");
+    const Ui_Record *tab = harness_find(&h, "button", "main_tab", 1);
+    harness_click(&h, rect_cx(tab), rect_cy(tab));
+    cr_assert(has_panel("Q") && has_panel("K") && has_panel("V") && has_panel("O"));
+    cr_assert(has_panel("plane"), "the plane stays in sight");
+    tab = harness_find(&h, "button", "main_tab", 2);
+    harness_click(&h, rect_cx(tab), rect_cy(tab));
+    cr_assert(has_panel("query"));
+    tab = harness_find(&h, "button", "side_tab", 1);
+    harness_click(&h, rect_cx(tab), rect_cy(tab));
+    cr_assert(has_panel("X") && !has_panel("controls"));
+}
+
+Test(explorer, the_d_slider_widens_the_embeddings) {
+    const Ui_Record *sl = harness_find(&h, "slider", "d", -1);
+    cr_assert_eq(h.m.scene.d, 2);
+    /* the track is log-spaced over 1…64: a little past two thirds is d = 16 or so */
+    harness_click(&h, sl->r.x + 8 + (sl->r.w - 16) * 0.72f, sl->r.y + sl->r.h * 0.75f);
+    cr_assert_gt(h.m.scene.d, 8, "d = %d", h.m.scene.d);
+    cr_assert_eq(h.m.undo_count, 1, "one step to undo");
+    const Ui_Record *x = harness_find(&h, "grid", "X", -1);
+    cr_assert(x->r.w > 0);
+    harness_act(&h, action_of(ACTION_UNDO));
+    cr_assert_eq(h.m.scene.d, 2);
 }

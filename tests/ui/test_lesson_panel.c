@@ -113,3 +113,27 @@ Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
     harness_key(&h, KEY_RIGHT, 0, false, false);
     cr_assert_eq(h.vs.session.scroll, 0, "a new step starts at its top");
 }
+
+static bool has_panel(const char *name) {
+    for (int k = 0; k < h.ui.record_count; k++)
+        if (!strcmp(h.records[k].kind, "panel") && !strcmp(h.records[k].name, name)) return true;
+    return false;
+}
+
+Test(lesson_panel, in_a_small_window_each_step_turns_to_the_panel_it_names) {
+    h.w = 1024;
+    h.h = 768;
+    char err[256];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_frame(&h);
+    cr_assert_str_eq(h.vs.session.highlight, "S");
+    cr_assert(has_panel("S") && !has_panel("query"));
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_str_eq(h.vs.session.highlight, "query");
+    cr_assert(has_panel("query"), "step 3 is about the query panel: it is on screen");
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_str_eq(h.vs.session.highlight, "V");
+    cr_assert(has_panel("V"), "step 4 is about V: the strips are on screen");
+    cr_assert(has_panel("plane"), "and the plane stays");
+}

@@ -1,0 +1,319 @@
+/* The matrices of one attention layer as panels; see matrices.h. */
+#include "matrices.h"
+
+#include "heatmap.h"
+#include "plane.h"
+
+#include "../core/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- selected query ---------------------------------------------------------- */
+
+void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    const Attn *a = &m->derived.attn;
+    int n = s->n, i = vs->selected;
+    char title[96];
+    snprintf(title, sizeof title, "Query %d: %s", i + 1, s->tokens[i]);
+    ui_panel(ui, r, title, false);
+    ui_record(ui, "panel", "query", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    float fs = t->small_size, lh = ui_line_height(ui, FONT_SANS, fs);
+
+    /* the o_i picture: under the rows when the panel is tall, beside them
+     * when it is wide and low */
+    Rect out = {0};
+    if (body.h >= 330) {
+        out = rect_cut_bottom(&body, fminf(body.h * 0.45f, 300));
+    } else if (body.w >= 300) {
+        out = rect_cut_right(&body, fminf(body.h, body.w * 0.42f));
+        rect_cut_right(&body, 8);
+    }
+    float out_h = out.h;
+
+    /* columns: key token | score s_ij (number, bar) | weight a_ij (bar with number);
+     * the number column is never narrower than its widest number */
+    float bw = body.w + 2 * t->pad; /* the width the fractions below were made for */
+    float num_need = bw > 1 ? (ui_text_width(ui, FONT_MONO, fs, "-00.00") + 8) / bw : 0;
+    const float col_num = fminf(fmaxf(0.17f, num_need), 0.4f), col_tok = 0.24f;
+    /* too narrow for a useful bar: the score is the number alone */
+    const float col_bar = bw < 260 ? 0 : 0.41f - col_num;
+    Rect hdr = rect_cut_top(&body, lh + 2);
+    rect_cut_left(&hdr, hdr.w * col_tok);
+    Rect hs = rect_cut_left(&hdr, bw * (col_num + col_bar) - t->pad);
+    bool short_hdr = bw < 300;
+    ui_label(ui, hs, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "s_ij" : "score s_ij");
+    ui_label(ui, hdr, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "a_ij" : "weight a_ij");
+    Rect foot = rect_cut_bottom(&body, lh * 2 + 8);
+
+    /* one row per key; with many tokens, the heaviest keys */
+    int order[ATTN_MAX_TOKENS], rows = n;
+    for (int j = 0; j < n; j++) order[j] = j;
+    float row_h = fminf(34, body.h / (float)n);
+    if (row_h < lh) {
+        rows = (int)(body.h / lh);
+        if (rows < 1) rows = 1;
+        row_h = body.h / (float)rows;
+        for (int x = 0; x < rows; x++) /* partial selection sort by weight */
+            for (int y = x + 1; y < n; y++)
+                if (a->A[i * n + order[y]] > a->A[i * n + order[x]]) {
+                    int tmp = order[x];
+                    order[x] = order[y];
+                    order[y] = tmp;
+                }
+    }
+    float smax = 0;
+    for (int j = 0; j < n; j++) smax = fmaxf(smax, fabsf(a->S[i * n + j]));
+    if (smax < 1e-6f) smax = 1;
+    for (int k = 0; k < rows; k++) {
+        int j = order[k];
+        Rect row = rect_cut_top(&body, row_h);
+        float rw = row.w;
+        Rect lab = rect_cut_left(&row, rw * col_tok);
+        Rect numr = rect_cut_left(&row, rw * col_num);
+        Rect sc = rect_cut_left(&row, rw * col_bar);
+        Color lc = j == vs->mark_key ? t->key : j == i ? t->query : t->text;
+        ui_label_fit(ui, rect_inset(lab, 2), FONT_SANS, fs, ALIGN_RIGHT, lc, s->tokens[j]);
+        float sv = a->S[i * n + j], av = a->A[i * n + j];
+        char num[24];
+        snprintf(num, sizeof num, "%.2f", (double)sv);
+        ui_label(ui, rect_inset(numr, 2), FONT_MONO, fs, ALIGN_RIGHT, t->text, num);
+        if (col_bar > 0) {
+            Rect bar = rect_inset(sc, 3);
+            float mid = bar.x + bar.w * 0.5f, len = sv / smax * bar.w * 0.5f;
+            Color sc_col = colormap_sample(COLORMAP_DIVERGING, 0.5f + 0.5f * sv / smax);
+            draw_rect(ui->dl, (Rect){len < 0 ? mid + len : mid, bar.y + 2, fabsf(len), bar.h - 4},
+                      sc_col);
+            draw_line(ui->dl, mid, bar.y, mid, bar.y + bar.h, 1, t->text_dim);
+        }
+        rect_cut_left(&row, 6); /* the score's digits never touch the weight's */
+        Rect wb = rect_inset(row, 3);
+        draw_rect(ui->dl, wb, rgba(20, 22, 27, 255));
+        draw_rect(ui->dl, (Rect){wb.x, wb.y + 2, wb.w * av, wb.h - 4},
+                  colormap_sample(vs->weight_map, av));
+        snprintf(num, sizeof num, "%.3f", (double)av);
+        ui_label(ui, (Rect){wb.x + 4, wb.y, wb.w - 8, wb.h}, FONT_MONO, fs, ALIGN_RIGHT, t->text,
+                 num);
+        if (ui_hit(ui, (Rect){lab.x, row.y, r.w, row_h})) {
+            vs->hover_row = i;
+            vs->hover_col = j;
+        }
+    }
+
+    /* Σ a_ij = 1, entropy, max weight */
+    double sum = 0;
+    for (int j = 0; j < n; j++) sum += a->A[i * n + j];
+    double h = stats_row_entropy(&a->A[i * n], n), mx = stats_row_max(&a->A[i * n], n);
+    char line[160];
+    snprintf(line, sizeof line, "Σ_j a_ij = %.4f   max = %.3f", sum, mx);
+    ui_label_fit(ui, (Rect){foot.x, foot.y + 4, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT, t->text,
+                 line);
+    snprintf(line, sizeof line, "entropy H = %.3f  (uniform ln %d = %.3f)", h, n, log((double)n));
+    ui_label_fit(ui, (Rect){foot.x, foot.y + 4 + lh, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT,
+                 t->text, line);
+
+    /* o_i = Σ_j a_ij v_j, tip to tail in the plane of v[0], v[1] */
+    if (out_h <= 0) return;
+    draw_line(ui->dl, out.x, out.y, out.x + out.w, out.y, 1, t->panel_border);
+    Rect oh = rect_cut_top(&out, lh + 6);
+    ui_label_fit(ui, oh, FONT_SANS, fs, ALIGN_LEFT, t->text,
+                 s->d_v >= 2 ? "o_i = Σ_j a_ij v_j   (v[0], v[1] plane)"
+                             : "o_i = Σ_j a_ij v_j   (v[0])");
+    int dv = s->d_v;
+    float vmax = 0;
+    for (int j = 0; j < n; j++)
+        for (int c = 0; c < (dv >= 2 ? 2 : 1); c++) vmax = fmaxf(vmax, fabsf(a->V[j * dv + c]));
+    vmax = nice_span(fmaxf(vmax * 1.1f, 0.5f));
+    float side = fminf(out.w, out.h);
+    Plane_Map pm = {.r = {out.x + (out.w - side) * 0.5f, out.y, side, side}, .span = vmax};
+    draw_rect(ui->dl, pm.r, rgba(20, 22, 27, 255));
+    float ox, oy;
+    plane_to_screen(&pm, 0, 0, &ox, &oy);
+    draw_line(ui->dl, pm.r.x, oy, pm.r.x + pm.r.w, oy, 1, t->grid);
+    draw_line(ui->dl, ox, pm.r.y, ox, pm.r.y + pm.r.h, 1, t->grid);
+    draw_clip(ui->dl, pm.r);
+    for (int j = 0; j < n && n <= 64; j++) {
+        float vx, vy;
+        plane_to_screen(&pm, a->V[j * dv], dv >= 2 ? a->V[j * dv + 1] : 0, &vx, &vy);
+        draw_circle(ui->dl, vx, vy, 3, j == vs->mark_key ? t->key : rgba(140, 146, 158, 255));
+    }
+    float px = 0, py = 0;
+    for (int k = 0; k < n; k++) {
+        int j = order[k];
+        float w = a->A[i * n + j];
+        float nx = px + w * a->V[j * dv], ny = py + (dv >= 2 ? w * a->V[j * dv + 1] : 0);
+        float x0, y0, x1, y1;
+        plane_to_screen(&pm, px, py, &x0, &y0);
+        plane_to_screen(&pm, nx, ny, &x1, &y1);
+        Color c = t->value;
+        c.a = (unsigned char)(90 + 165 * w);
+        if (j == vs->mark_key) c = t->key;
+        draw_arrow(ui->dl, x0, y0, x1, y1, 2, 8, c);
+        /* the pieces that matter say whose value they carry: a_ij·v_j */
+        if (w >= 0.1f && hypotf(x1 - x0, y1 - y0) > 18) {
+            char piece[64];
+            snprintf(piece, sizeof piece, "%.2f·v(%s)", (double)w, s->tokens[j]);
+            draw_text(ui->dl, FONT_SANS, fs * 0.85f, (x0 + x1) * 0.5f + 4,
+                      (y0 + y1) * 0.5f - lh * 0.5f, ALIGN_LEFT, c, piece);
+        }
+        px = nx;
+        py = ny;
+    }
+    float tx, ty;
+    plane_to_screen(&pm, a->O[i * dv], dv >= 2 ? a->O[i * dv + 1] : 0, &tx, &ty);
+    draw_arrow(ui->dl, ox, oy, tx, ty, 3, 12, t->query);
+    draw_noclip(ui->dl);
+    draw_text(ui->dl, FONT_BOLD, fs, tx + 6, ty - lh, ALIGN_LEFT, t->query, "o_i");
+}
+
+/* ---- Q, K, V strips and the query–key plane ---------------------------------- */
+
+float matrix_max_abs(const float *x, long count) {
+    float m = 0;
+    for (long k = 0; k < count; k++) m = fmaxf(m, fabsf(x[k]));
+    return m > 1e-6f ? m : 1;
+}
+
+void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *const *labels) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    const Attn *a = &m->derived.attn;
+    int n = s->n;
+    bool qk_plane = s->d_k == 2;
+    /* with d_k = 2 the plane shows q and k as arrows; in a narrow window it
+     * takes the place of their strips */
+    bool show_qk_strips = !qk_plane || r.w >= 700;
+    int panels = (show_qk_strips ? 4 : 2) + (qk_plane ? 1 : 0);
+    float w = (r.w - t->pad * (panels - 1)) / panels;
+    struct {
+        const char *name, *title, *vec;
+        const float *data;
+        int cols;
+        int mark;
+    } kinds[4] = {
+        {"Q", "Queries q_i", "q", a->Q, s->d_k, vs->hover_row >= 0 ? vs->hover_row : vs->selected},
+        {"K", "Keys k_j", "k", a->K, s->d_k, vs->hover_col},
+        {"V", "Values v_j", "v", a->V, s->d_v, vs->hover_col},
+        {"O", "Outputs o_i", "o", a->O, s->d_v, vs->hover_row >= 0 ? vs->hover_row : vs->selected},
+    };
+    for (int k = show_qk_strips ? 0 : 2; k < 4; k++) {
+        Rect pr = rect_cut_left(&r, w);
+        rect_cut_left(&r, t->pad);
+        float mx = matrix_max_abs(kinds[k].data, (long)n * kinds[k].cols);
+        char caption[64];
+        snprintf(caption, sizeof caption, "%d × %d, scale ±%.2f", n, kinds[k].cols, (double)mx);
+        Heatmap_Result hr;
+        ui_heatmap(ui,
+                   &(Heatmap_Desc){.name = kinds[k].name,
+                                   .r = pr,
+                                   .title = kinds[k].title,
+                                   .caption = caption,
+                                   .values = kinds[k].data,
+                                   .rows = n,
+                                   .cols = kinds[k].cols,
+                                   .vmin = -mx,
+                                   .vmax = mx,
+                                   .map = COLORMAP_DIVERGING,
+                                   .row_labels = labels,
+                                   .selected_row = k == 0 || k == 3 ? vs->selected : -1,
+                                   .mark_row = kinds[k].mark,
+                                   .mark_col = -1,
+                                   .row_offset = vs->animating ? vs->row_offset : NULL,
+                                   .stretch = true},
+                   &hr);
+        if (hr.hover_row >= 0) {
+            char sub[24];
+            subscript(hr.hover_row + 1, sub, sizeof sub);
+            snprintf(vs->hover_text, sizeof vs->hover_text, "%s%s[%d] = %.4f   (%s)", kinds[k].vec,
+                     sub, hr.hover_col,
+                     (double)kinds[k].data[hr.hover_row * kinds[k].cols + hr.hover_col],
+                     s->tokens[hr.hover_row]);
+        }
+        if ((k == 0 || k == 3) && hr.clicked_row >= 0) vs->selected = hr.clicked_row;
+    }
+    if (!qk_plane) return;
+    /* d_k = 2: every q_i and k_j as arrows; ⟨q, k⟩ is length × length × cos(angle) */
+    ui_panel(ui, r, "q and k  (d_k = 2)", false);
+    ui_record(ui, "panel", "qk_plane", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    float span = nice_span(
+        fmaxf(matrix_max_abs(a->Q, (long)n * 2), matrix_max_abs(a->K, (long)n * 2)) * 1.1f);
+    float side = fminf(body.w, body.h);
+    Plane_Map pm = {.r = {body.x + (body.w - side) * 0.5f, body.y, side, side}, .span = span};
+    draw_rect(ui->dl, pm.r, rgba(20, 22, 27, 255));
+    float ox, oy;
+    plane_to_screen(&pm, 0, 0, &ox, &oy);
+    draw_line(ui->dl, pm.r.x, oy, pm.r.x + pm.r.w, oy, 1, t->grid);
+    draw_line(ui->dl, ox, pm.r.y, ox, pm.r.y + pm.r.h, 1, t->grid);
+    int qi = vs->hover_row >= 0 ? vs->hover_row : vs->selected;
+    draw_clip(ui->dl, pm.r);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    for (int j = 0; j < n && n <= 64; j++) {
+        float x, y;
+        plane_to_screen(&pm, a->K[j * 2], a->K[j * 2 + 1], &x, &y);
+        Color c = t->key;
+        if (vs->hover_col >= 0 && j != vs->hover_col) c.a = 90;
+        draw_arrow(ui->dl, ox, oy, x, y, j == vs->hover_col ? 3 : 1.5f, 9, c);
+        draw_text(ui->dl, FONT_SANS, t->small_size, x, y - lh, ALIGN_CENTER, c, s->tokens[j]);
+    }
+    float x, y;
+    plane_to_screen(&pm, a->Q[qi * 2], a->Q[qi * 2 + 1], &x, &y);
+    draw_arrow(ui->dl, ox, oy, x, y, 3, 12, t->query);
+    char ql[48];
+    snprintf(ql, sizeof ql, "q: %s", s->tokens[qi]);
+    draw_text(ui->dl, FONT_BOLD, t->small_size, x, y + 4, ALIGN_CENTER, t->query, ql);
+    draw_noclip(ui->dl);
+}
+
+/* Column names for X: its coordinates, counted from 0 as x[c] is written. */
+static const char *const coords[ATTN_MAX_D] = {
+    "0",  "1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12", "13", "14", "15",
+    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
+    "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47",
+    "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63"};
+_Static_assert(sizeof coords / sizeof *coords == ATTN_MAX_D, "a name for every coordinate");
+
+void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Scene *s = &m->scene;
+    const char *labels[ATTN_MAX_TOKENS];
+    for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
+    float mx = matrix_max_abs(s->X, (long)s->n * s->d);
+    char caption[64];
+    snprintf(caption, sizeof caption, "embeddings, %d × %d: row i is x_i", s->n, s->d);
+    /* the row being dragged (or pointed at) stands out: only it changes */
+    int row = vs->explorer.drag_point >= 0 ? vs->explorer.drag_point : vs->hover_token;
+    Heatmap_Result hr;
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.name = "X",
+                               .r = r,
+                               .title = "X",
+                               .caption = caption,
+                               .values = s->X,
+                               .rows = s->n,
+                               .cols = s->d,
+                               .vmin = -mx,
+                               .vmax = mx,
+                               .map = COLORMAP_DIVERGING,
+                               .row_labels = labels,
+                               .col_labels = coords,
+                               .numbers = true,
+                               .decimals = 2,
+                               .selected_row = row,
+                               .mark_row = -1,
+                               .mark_col = -1,
+                               .row_offset = vs->animating ? vs->row_offset : NULL,
+                               .stretch = true},
+               &hr);
+    if (hr.hover_row >= 0) {
+        char sub[24];
+        subscript(hr.hover_row + 1, sub, sizeof sub);
+        snprintf(vs->hover_text, sizeof vs->hover_text, "x%s[%d] = %.4f   (%s)", sub, hr.hover_col,
+                 (double)s->X[hr.hover_row * s->d + hr.hover_col], s->tokens[hr.hover_row]);
+    }
+}

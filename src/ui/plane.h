@@ -1,0 +1,17 @@
+/* The mapping between data and screen that every 2D plot shares: the
+ * embedding plane, the q–k plane, the o_i picture and the labs' axes.
+ *
+ *   float nice_span(float v)          the smallest 1, 1.5, 2, 3, 5 × 10^k covering v
+ *   void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy)
+ *   void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y)
+ */
+#ifndef ATTN_PLANE_H
+#define ATTN_PLANE_H
+
+#include "view_state.h"
+
+float nice_span(float v);
+void plane_to_screen(const Plane_Map *p, float x, float y, float *sx, float *sy);
+void plane_from_screen(const Plane_Map *p, float sx, float sy, float *x, float *y);
+
+#endif
