@@ -146,10 +146,15 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
         }
     }
 
-    /* points; labels carry the position when a word appears twice */
+    /* points first, then their labels; a label carries the position when
+     * a word appears twice */
+    float px[ATTN_MAX_TOKENS], py[ATTN_MAX_TOKENS], prad[ATTN_MAX_TOKENS];
+    bool crowd = s->n > 40; /* many tokens: small dots */
     for (int i = 0; i < s->n; i++) {
         float sx, sy;
         plane_to_screen(&pm, s->X[i * s->d + a0], s->X[i * s->d + a1], &sx, &sy);
+        px[i] = sx;
+        py[i] = sy;
         ui_record(ui, "point", "token", i, (Rect){sx - hit_r, sy - hit_r, 2 * hit_r, 2 * hit_r});
         bool hov = (sx - ui->in.mx) * (sx - ui->in.mx) + (sy - ui->in.my) * (sy - ui->in.my) <=
                    hit_r * hit_r;
@@ -159,34 +164,53 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
                      "%s: x[%d] = %.2f, x[%d] = %.2f — drag to move this embedding", s->tokens[i],
                      a0, (double)s->X[i * s->d + a0], a1, (double)s->X[i * s->d + a1]);
         }
-        bool sel = i == vs->selected;
-        Color c = sel ? t->query : t->text;
-        if (i == vs->mark_key) c = t->key;
-        /* many tokens: small dots, and labels only where the eye is */
-        bool crowd = s->n > 40;
-        float rad = (vs->explorer.drag_point == i || hov) ? 10 : crowd ? 4 : 8;
-        draw_circle(ui->dl, sx, sy, rad + 2, rgba(0, 0, 0, 200));
-        draw_circle(ui->dl, sx, sy, rad, c);
-        if (crowd && !sel && !hov && i != vs->mark_key && vs->explorer.drag_point != i) continue;
-        char label[64];
-        bool dup = false;
-        for (int k = 0; k < s->n; k++)
-            if (k != i && strcmp(s->tokens[k], s->tokens[i]) == 0) dup = true;
-        if (dup) {
-            char sub[24];
-            subscript(i + 1, sub, sizeof sub);
+        Color c = i == vs->mark_key ? t->key : i == vs->selected ? t->query : t->text;
+        prad[i] = (vs->explorer.drag_point == i || hov) ? 10 : crowd ? 4 : 8;
+        draw_circle(ui->dl, sx, sy, prad[i] + 2, rgba(0, 0, 0, 200));
+        draw_circle(ui->dl, sx, sy, prad[i], c);
+    }
+    /* Labels never pile up: the ones the eye is on first (dragged, hovered,
+     * selected, the key in focus), then the rest in order, each above,
+     * below, right or left of its point where it overlaps no label placed
+     * before it; a label with no free place is left out (hover shows it). */
+    Rect placed[ATTN_MAX_TOKENS];
+    int count = 0;
+    float fsz = t->small_size + 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < s->n; i++) {
+            bool focus = i == vs->explorer.drag_point || i == vs->hover_token ||
+                         i == vs->selected || i == vs->mark_key;
+            if (focus != (pass == 0)) continue;
+            char label[64];
+            bool dup = false;
+            for (int k = 0; k < s->n && !dup; k++)
+                dup = k != i && strcmp(s->tokens[k], s->tokens[i]) == 0;
+            char sub[24] = "";
+            if (dup) subscript(i + 1, sub, sizeof sub);
             snprintf(label, sizeof label, "%s%s", s->tokens[i], sub);
-        } else {
-            snprintf(label, sizeof label, "%s", s->tokens[i]);
+            bool sel = i == vs->selected;
+            Font_Id font = sel ? FONT_BOLD : FONT_SANS;
+            float w = ui_text_width(ui, font, fsz, label), r0 = prad[i] + 2;
+            Rect spots[4] = {{px[i] - w * 0.5f, py[i] - r0 - lh, w, lh},
+                             {px[i] - w * 0.5f, py[i] + r0, w, lh},
+                             {px[i] + r0 + 2, py[i] - lh * 0.5f, w, lh},
+                             {px[i] - r0 - 2 - w, py[i] - lh * 0.5f, w, lh}};
+            int spot = -1;
+            for (int k = 0; k < 4 && spot < 0; k++) {
+                bool free = true;
+                for (int q = 0; q < count && free; q++)
+                    free = spots[k].x + spots[k].w <= placed[q].x ||
+                           placed[q].x + placed[q].w <= spots[k].x ||
+                           spots[k].y + spots[k].h <= placed[q].y ||
+                           placed[q].y + placed[q].h <= spots[k].y;
+                if (free) spot = k;
+            }
+            if (spot < 0 && !focus) continue;
+            if (spot < 0) spot = 0; /* the one being looked at always says its name */
+            placed[count++] = spots[spot];
+            Color c = i == vs->mark_key ? t->key : sel ? t->query : t->text;
+            draw_text(ui->dl, font, fsz, spots[spot].x, spots[spot].y, ALIGN_LEFT, c, label);
         }
-        /* a second identical point gets its label below instead of above */
-        float ly = sy - rad - lh - 2;
-        for (int k = 0; k < i; k++)
-            if (s->X[k * s->d + a0] == s->X[i * s->d + a0] &&
-                s->X[k * s->d + a1] == s->X[i * s->d + a1])
-                ly = sy + rad + 2;
-        draw_text(ui->dl, sel ? FONT_BOLD : FONT_SANS, t->small_size + 1, sx, ly, ALIGN_CENTER, c,
-                  label);
     }
     draw_noclip(ui->dl);
 }

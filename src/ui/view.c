@@ -181,19 +181,48 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (ui_button(ui, "edit", -1, edit, "✎ Edit", false) & UI_CLICKED) start_editing(vs, m);
     rect_cut_right(&r, 8);
 
+    /* Every chip can be reached: a row longer than the room scrolls with
+     * the wheel, the ‹ › buttons and a chip dragged to either end, and the
+     * selected chip is kept in view. */
     float fs = t->text_size, h = r.h - 8, gap = 6;
-    float more_w = ui_text_width(ui, FONT_SANS, fs, "+512 more") + 8;
     float *xs = vs->chip_x;
-    int shown = 0;
-    float x = r.x;
-    for (int i = 0; i < s->n; i++) {
-        float w = chip_width(ui, s->tokens[i]);
-        float room = r.x + r.w - (i + 1 < s->n ? more_w : 0);
-        if (x + w > room) break;
-        xs[i] = x;
-        x += w + gap;
-        shown++;
+    float total = 0;
+    for (int i = 0; i < s->n; i++) total += chip_width(ui, s->tokens[i]) + (i ? gap : 0);
+    bool overflow = total > r.w;
+    Rect row = r;
+    if (overflow) {
+        Rect lb = rect_cut_left(&row, 30), rb = rect_cut_right(&row, 30);
+        rect_cut_left(&row, 4);
+        rect_cut_right(&row, 4);
+        if (ui_button(ui, "chips_scroll", 0, rect_inset(lb, 2), "‹", false) & UI_CLICKED)
+            vs->chip_scroll -= row.w * 0.8f;
+        if (ui_button(ui, "chips_scroll", 1, rect_inset(rb, 2), "›", false) & UI_CLICKED)
+            vs->chip_scroll += row.w * 0.8f;
+        if (ui_hit(ui, r) && ui->in.wheel != 0) vs->chip_scroll -= ui->in.wheel * 60;
     }
+    /* a dragged chip held near either end moves the row under it */
+    vs->chip_autoscroll = false;
+    if (overflow && vs->drag_chip >= 0 && vs->drag_chip_moved) {
+        float edge = 36;
+        if (ui->in.mx < row.x + edge) vs->chip_scroll -= 10, vs->chip_autoscroll = true;
+        if (ui->in.mx > row.x + row.w - edge) vs->chip_scroll += 10, vs->chip_autoscroll = true;
+    }
+    float offset = 0;
+    for (int i = 0; i < s->n; i++) {
+        xs[i] = offset; /* from the start of the row, scrolled below */
+        offset += chip_width(ui, s->tokens[i]) + gap;
+    }
+    if (vs->selected != vs->chip_seen_selected && vs->selected >= 0 && vs->selected < s->n) {
+        float w = chip_width(ui, s->tokens[vs->selected]);
+        if (xs[vs->selected] < vs->chip_scroll) vs->chip_scroll = xs[vs->selected];
+        if (xs[vs->selected] + w > vs->chip_scroll + row.w)
+            vs->chip_scroll = xs[vs->selected] + w - row.w;
+        vs->chip_seen_selected = vs->selected;
+    }
+    float most = overflow ? total - row.w : 0;
+    vs->chip_scroll = fminf(fmaxf(vs->chip_scroll, 0), most);
+    for (int i = 0; i < s->n; i++) xs[i] += row.x - vs->chip_scroll;
+    float x = row.x + total + gap - vs->chip_scroll; /* just past the last chip */
     /* dragging a chip: it follows the mouse; on release it lands in the slot
      * under the mouse and the tokens after it shift */
     if (vs->drag_chip >= 0) {
@@ -201,7 +230,7 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (ui->in.released) {
             int a = vs->drag_chip, b = a;
             if (vs->drag_chip_moved) {
-                for (int i = 0; i < shown; i++)
+                for (int i = 0; i < s->n; i++)
                     if (ui->in.mx >= xs[i]) b = i;
                 if (b != a) {
                     int p[ATTN_MAX_TOKENS];
@@ -214,23 +243,29 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
             vs->drag_chip = -1;
         }
     }
-    for (int i = 0; i < shown; i++) {
+    draw_clip(ui->dl, row);
+    for (int i = 0; i < s->n; i++) {
         float w = chip_width(ui, s->tokens[i]);
         float cx = xs[i];
-        if (vs->animating && vs->anim_from[i] < shown)
-            cx += (xs[vs->anim_from[i]] - xs[i]) * vs->row_offset[i] /
-                  (float)(vs->anim_from[i] - i == 0 ? 1 : vs->anim_from[i] - i);
+        if (vs->animating && vs->anim_from[i] != i)
+            cx +=
+                (xs[vs->anim_from[i]] - xs[i]) * vs->row_offset[i] / (float)(vs->anim_from[i] - i);
         Rect chip = {cx, r.y + 4, w, h};
         bool dragging = vs->drag_chip == i && vs->drag_chip_moved;
         if (dragging) {
-            chip.x += ui->in.mx - vs->drag_chip_x0;
+            chip.x = ui->in.mx - (vs->drag_chip_x0 - vs->drag_chip_grab);
             draw_layer(ui->dl); /* the chip in hand floats over its neighbours' labels */
         }
+        /* only what is in sight is drawn, recorded and can be grabbed */
+        bool seen = chip.x + chip.w > row.x && chip.x < row.x + row.w;
+        if (!seen && !dragging) continue;
         ui_record(ui, "chip", "token", i, chip);
-        if (ui_hit(ui, chip)) vs->hover_token = i;
-        if (ui->in.pressed && ui_hit(ui, chip) && ui->active == 0 && vs->drag_chip < 0) {
+        if (ui_hit(ui, chip) && ui_hit(ui, row)) vs->hover_token = i;
+        if (ui->in.pressed && ui_hit(ui, chip) && ui_hit(ui, row) && ui->active == 0 &&
+            vs->drag_chip < 0) {
             vs->drag_chip = i;
             vs->drag_chip_x0 = ui->in.mx;
+            vs->drag_chip_grab = ui->in.mx - chip.x;
             vs->drag_chip_moved = false;
             ui->active = ui_id("chip", i);
         }
@@ -243,15 +278,10 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  s->tokens[i]);
         if (dragging) draw_layer(ui->dl);
     }
-    if (shown < s->n) {
-        char more[32];
-        snprintf(more, sizeof more, "+%d more", s->n - shown);
-        ui_label(ui, (Rect){x, r.y, more_w, r.h}, FONT_SANS, fs, ALIGN_LEFT, t->text_dim, more);
-    }
+    draw_noclip(ui->dl);
     /* clicking the empty part of the row edits the sentence */
     Rect rest = {x, r.y, r.x + r.w - x, r.h};
-    if (ui->in.pressed && ui_hit(ui, rest) && ui->active == 0 && shown == s->n)
-        start_editing(vs, m);
+    if (!overflow && ui->in.pressed && ui_hit(ui, rest) && ui->active == 0) start_editing(vs, m);
 }
 
 /* ---- status line, tooltip, help ------------------------------------------ */

@@ -108,7 +108,12 @@ typedef struct View_State {
     /* drags */
     int drag_chip; /* chip being dragged, or -1 */
     float drag_chip_x0;
+    float drag_chip_grab; /* where on the chip it was taken */
     bool drag_chip_moved;
+    /* the chip row scrolls when the sentence is longer than the window */
+    float chip_scroll;      /* logical units the row is scrolled left */
+    bool chip_autoscroll;   /* a chip is held at either end: keep the frames coming */
+    int chip_seen_selected; /* the selection last brought into view */
     bool slider_gesture;
     /* editing the sentence as text */
     bool editing;

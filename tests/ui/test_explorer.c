@@ -478,3 +478,75 @@ Test(explorer, the_d_slider_widens_the_embeddings) {
     harness_act(&h, action_of(ACTION_UNDO));
     cr_assert_eq(h.m.scene.d, 2);
 }
+
+static const char long_text[] = "the quick brown fox jumps over the lazy dog while the cat sat on "
+                                "the mat and the bird sang a song of the morning light across "
+                                "the quiet green hills by the river and the end";
+
+static const Ui_Record *chip_or_null(int i) {
+    for (int k = 0; k < h.ui.record_count; k++)
+        if (!strcmp(h.records[k].kind, "chip") && h.records[k].index == i) return &h.records[k];
+    return NULL;
+}
+
+Test(explorer, every_chip_of_a_long_sentence_can_be_reached_and_dragged) {
+    harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = long_text});
+    h.w = 1280;
+    h.h = 720;
+    harness_frame(&h);
+    int n = h.m.scene.n;
+    cr_assert_gt(n, 30);
+    cr_assert_null(chip_or_null(n - 1), "the last chip is off to the right");
+    const Ui_Record *more = harness_find(&h, "button", "chips_scroll", 1);
+    Rect next = more->r;
+    for (int k = 0; k < 20 && !chip_or_null(n - 1); k++)
+        harness_click(&h, next.x + next.w * 0.5f, next.y + next.h * 0.5f);
+    const Ui_Record *last = chip_or_null(n - 1);
+    cr_assert(last, "› brings the last chip into view");
+    /* drag the last word onto the slot of the chip shown fifth from the end */
+    const Ui_Record *target = chip_or_null(n - 5);
+    cr_assert(target);
+    char word[ATTN_MAX_TOKEN_BYTES];
+    snprintf(word, sizeof word, "%s", h.m.scene.tokens[n - 1]);
+    float x = rect_cx(last), y = rect_cy(last), tx = target->r.x + 2;
+    harness_press(&h, x, y);
+    for (int k = 1; k <= 6; k++) harness_move(&h, x + (tx - x) * k / 6.0f, y);
+    harness_release(&h);
+    cr_assert_str_eq(h.m.scene.tokens[n - 5], word, "the dragged word landed in slot %d", n - 5);
+    cr_assert_eq(h.m.scene.origin[n - 5], n - 1);
+    /* the wheel scrolls back to the start */
+    h.in.wheel = 50;
+    harness_move(&h, x, y);
+    cr_assert(chip_or_null(0), "the wheel brings the first chip back");
+}
+
+Test(explorer, labels_in_the_plane_never_pile_up) {
+    harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = long_text});
+    harness_frame(&h);
+    Rect plot = h.vs.explorer.plane.r;
+    typedef struct {
+        float x, y, w, hgt;
+    } Box;
+    static Box box[ATTN_MAX_TOKENS];
+    int count = 0;
+    for (int k = 0; k < h.dl.count; k++) {
+        const Draw_Cmd *c = &h.dl.cmds[k];
+        if (c->kind != DRAW_TEXT || c->text.align != ALIGN_LEFT) continue;
+        if (c->text.x < plot.x || c->text.x > plot.x + plot.w || c->text.y < plot.y ||
+            c->text.y > plot.y + plot.h)
+            continue;
+        box[count++] = (Box){
+            c->text.x, c->text.y,
+            stub_width(NULL, c->text.font, c->text.size, h.dl.text + c->text.offset, c->text.len),
+            stub_line_height(NULL, c->text.font, c->text.size)};
+    }
+    cr_assert_gt(count, 10, "most words keep a label (%d)", count);
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++) {
+            bool apart = box[a].x + box[a].w <= box[b].x + 0.01f ||
+                         box[b].x + box[b].w <= box[a].x + 0.01f ||
+                         box[a].y + box[a].hgt <= box[b].y + 0.01f ||
+                         box[b].y + box[b].hgt <= box[a].y + 0.01f;
+            cr_assert(apart, "labels %d and %d overlap", a, b);
+        }
+}
