@@ -154,7 +154,7 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
     int go = ls->go, last = ls->lesson->step_count - 1;
     ls->go = LESSON_GO_NONE;
     /* keys: ← → PageUp PageDown Home End */
-    if (!vs->editing && !vs->typing_dk && !vs->help && !ls->menu) {
+    if (!vs->editing && !vs->typing_dk && !vs->help && !ls->menu && !ui_focus_takes_arrows(ui)) {
         if (ui_key(ui, KEY_RIGHT) || ui_key(ui, KEY_PAGEDOWN)) go = LESSON_GO_NEXT;
         if (ui_key(ui, KEY_LEFT) || ui_key(ui, KEY_PAGEUP)) go = LESSON_GO_PREV;
         if (ui_key(ui, KEY_HOME)) go = LESSON_GO_FIRST;

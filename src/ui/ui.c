@@ -26,7 +26,32 @@ void ui_begin(Ui *ui, const Ui_Input *in, float w, float h) {
     ui->hot = ui->hot_next;
     ui->hot_next = 0;
     ui->record_count = 0;
+    ui->focus_count = 0;
+    if (ui->in.pressed) ui->focus_visible = false; /* the mouse took over */
     draw_clear(ui->dl);
+}
+
+/* A widget that takes the keyboard: it joins the Tab order, and a press on
+ * it gives it the focus. Returns whether it has the focus now. */
+static bool focusable(Ui *ui, uint32_t id, Rect r, Ui_Focus_Kind kind) {
+    if (ui->focus_count < UI_MAX_FOCUS) {
+        ui->focus_ids[ui->focus_count] = id;
+        ui->focus_rects[ui->focus_count] = r;
+        ui->focus_kinds[ui->focus_count] = (unsigned char)kind;
+        ui->focus_count++;
+    }
+    if (ui->in.pressed && ui_hit(ui, r)) ui->focus = id;
+    if (ui->focus == id) ui->focus_kind = kind;
+    return ui->focus == id && !ui->keyboard_busy;
+}
+
+/* Space or Enter on the focused widget: a press, as a click is. */
+static bool key_press(const Ui *ui) {
+    return ui_key(ui, KEY_ENTER) || ui_key_char(ui, ' ');
+}
+
+bool ui_focus_takes_arrows(const Ui *ui) {
+    return ui->focus && ui->focus_kind == UI_FOCUS_SLIDER && !ui->keyboard_busy;
 }
 
 void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r) {
@@ -40,6 +65,26 @@ void ui_record(Ui *ui, const char *kind, const char *name, int index, Rect r) {
 
 void ui_end(Ui *ui) {
     if (ui->in.released) ui->active = 0;
+    int at = -1;
+    for (int k = 0; k < ui->focus_count; k++)
+        if (ui->focus_ids[k] == ui->focus) at = k;
+    if (at < 0) ui->focus = 0; /* the widget is gone (another view, a closed menu) */
+    for (int k = 0; k < ui->in.key_count && !ui->keyboard_busy; k++) {
+        if (ui->in.keys[k] != KEY_TAB || ui->focus_count == 0) continue;
+        bool back = ui->in.key_mods[k] & UI_MOD_SHIFT;
+        at = at < 0 ? (back ? ui->focus_count - 1 : 0)
+                    : (at + (back ? ui->focus_count - 1 : 1)) % ui->focus_count;
+        ui->focus = ui->focus_ids[at];
+        ui->focus_kind = (Ui_Focus_Kind)ui->focus_kinds[at];
+        ui->focus_visible = true;
+    }
+    if (at >= 0 && ui->focus_visible) {
+        /* the ring goes over everything, so it is never hidden */
+        draw_layer(ui->dl);
+        draw_rect_outline(ui->dl, rect_inset(ui->focus_rects[at], -3), ui->theme->radius + 3, 3,
+                          ui->theme->highlight);
+        draw_layer(ui->dl);
+    }
 }
 
 float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len) {
@@ -192,6 +237,7 @@ int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bo
     interact(ui, id, r);
     int res = 0;
     if (ui->active == id && ui->in.released && ui_hit(ui, r)) res |= UI_CLICKED;
+    if (focusable(ui, id, r, UI_FOCUS_BUTTON) && key_press(ui)) res |= UI_CLICKED;
     Color bg = selected ? t->accent : t->panel_border;
     if (ui->hot == id && !selected) bg = rgba(78, 84, 98, 255);
     if (ui->active == id) bg = rgba(100, 110, 128, 255);
@@ -207,7 +253,9 @@ int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bo
     const Theme *t = ui->theme;
     interact(ui, id, r);
     int res = 0;
-    if (ui->active == id && ui->in.released && ui_hit(ui, r)) {
+    bool pressed = ui->active == id && ui->in.released && ui_hit(ui, r);
+    if (focusable(ui, id, r, UI_FOCUS_TOGGLE) && key_press(ui)) pressed = true;
+    if (pressed) {
         *value = !*value;
         res |= UI_CHANGED | UI_CLICKED;
     }
@@ -276,6 +324,25 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
         }
     }
     if (ui->active == id && ui->in.released) res |= UI_RELEASED;
+    if (focusable(ui, id, r, UI_FOCUS_SLIDER)) {
+        /* one step per arrow, ten per page, the ends with Home and End */
+        float step = d->integer ? 1 : (d->max - d->min) / 100;
+        float nv = *value;
+        for (int k = 0; k < ui->in.key_count; k++) {
+            Ui_Key key = ui->in.keys[k];
+            if (key == KEY_RIGHT || key == KEY_UP) nv += step;
+            if (key == KEY_LEFT || key == KEY_DOWN) nv -= step;
+            if (key == KEY_PAGEUP) nv += 10 * step;
+            if (key == KEY_PAGEDOWN) nv -= 10 * step;
+            if (key == KEY_HOME) nv = d->min;
+            if (key == KEY_END) nv = d->max;
+        }
+        nv = fminf(fmaxf(nv, d->min), d->max);
+        if (nv != *value) {
+            *value = nv;
+            res |= UI_CHANGED;
+        }
+    }
     float tt = slider_to_t(*value, d);
     if (tt < 0) tt = 0;
     if (tt > 1) tt = 1;

@@ -13,6 +13,9 @@
  *       the frame used its one-off input: clear presses, releases, wheel, keys and text
  *       (positions and held buttons stay)
  *   void ui_end(Ui *ui)
+ *       Tab and Shift+Tab move the focus; the focused widget gets its ring
+ *   bool ui_focus_takes_arrows(const Ui *ui)
+ *       a focused slider uses ← → ↑ ↓ PageUp PageDown Home End: shortcuts leave them alone
  *   float ui_text_width(Ui *ui, Font_Id font, float size, const char *text)
  *   float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len)
  *   float ui_line_height(Ui *ui, Font_Id font, float size)
@@ -110,6 +113,9 @@ typedef struct Ui_Record {
 } Ui_Record;
 
 #define UI_MAX_RECORDS 2048
+#define UI_MAX_FOCUS   512
+
+typedef enum Ui_Focus_Kind { UI_FOCUS_BUTTON = 1, UI_FOCUS_TOGGLE, UI_FOCUS_SLIDER } Ui_Focus_Kind;
 
 typedef struct Ui {
     Draw_List *dl;
@@ -126,6 +132,16 @@ typedef struct Ui {
     int record_count;
     const char *highlight; /* a lesson points at the panel with this name */
     float px_scale;        /* pixels per logical unit (display × zoom); 0 means 1 */
+    /* keyboard focus: Tab and Shift+Tab walk the widgets in the order they
+     * were laid out; Space or Enter presses, arrows move a slider */
+    uint32_t focus;     /* the focused widget, or 0 */
+    bool focus_visible; /* a ring shows it (set by the keyboard, hidden by the mouse) */
+    Ui_Focus_Kind focus_kind;
+    bool keyboard_busy; /* a text field has the keys this frame: no widget takes them */
+    int focus_count;
+    uint32_t focus_ids[UI_MAX_FOCUS];
+    Rect focus_rects[UI_MAX_FOCUS];
+    unsigned char focus_kinds[UI_MAX_FOCUS];
 } Ui;
 
 typedef struct Slider_Desc {
@@ -141,6 +157,7 @@ void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm);
 void ui_begin(Ui *ui, const Ui_Input *in, float w, float h);
 void ui_input_spent(Ui_Input *in);
 void ui_end(Ui *ui);
+bool ui_focus_takes_arrows(const Ui *ui);
 
 float ui_text_width(Ui *ui, Font_Id font, float size, const char *text);
 float ui_text_widthn(Ui *ui, Font_Id font, float size, const char *text, int len);

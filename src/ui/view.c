@@ -315,6 +315,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"drag a point", "move that token's embedding x_i"},
         {"drag a chip", "reorder the sentence (rows and columns follow)"},
         {"click a row / chip", "select the query shown on the right"},
+        {"↑  ↓", "select the query above · below"},
         {"hover a cell", "see the arithmetic behind s_ij and a_ij"},
         {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)"},
         {"R  S  T  I", "reverse · shuffle · rotate by one · restore the order"},
@@ -327,17 +328,23 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"F5", "reload shaders"},
         {"← →  PgUp PgDn", "previous · next lesson step"},
         {"Home  End", "first · last lesson step"},
+        {"Tab  Shift+Tab", "move the focus from control to control"},
+        {"Space  Enter", "press the focused button or switch"},
+        {"← → ↑ ↓  Home  End", "move the focused slider"},
         {"F1  or  ?", "this help · Esc closes it"},
     };
     int count = (int)(sizeof lines / sizeof *lines);
     float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 6;
     bool closed;
     Rect body = ui_modal(ui, 820, lh * (float)count + 90, "Keys and gestures", "help", &closed);
+    /* a low window: rows close up, and the type gets smaller if it must */
+    lh = fminf(lh, body.h / (float)count);
+    float fs = ui_line_height(ui, FONT_SANS, t->text_size) <= lh ? t->text_size : t->small_size;
     for (int k = 0; k < count; k++) {
         Rect row = rect_cut_top(&body, lh);
         Rect key = rect_cut_left(&row, body.w * 0.42f);
-        ui_label_fit(ui, key, FONT_BOLD, t->text_size, ALIGN_LEFT, t->highlight, lines[k][0]);
-        ui_label_fit(ui, row, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, lines[k][1]);
+        ui_label_fit(ui, key, FONT_BOLD, fs, ALIGN_LEFT, t->highlight, lines[k][0]);
+        ui_label_fit(ui, row, FONT_SANS, fs, ALIGN_LEFT, t->text, lines[k][1]);
     }
     if (closed) vs->help = false;
 }
@@ -359,8 +366,10 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
     if (ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));
     if (ui_key_char(ui, 't')) view_act(vs, (Action){.kind = ACTION_ROTATE, .i = 1});
-    if (ui_key(ui, KEY_UP) && vs->selected > 0) vs->selected--;
-    if (ui_key(ui, KEY_DOWN) && vs->selected + 1 < m->scene.n) vs->selected++;
+    if (!ui_focus_takes_arrows(ui)) { /* a focused slider has the arrows */
+        if (ui_key(ui, KEY_UP) && vs->selected > 0) vs->selected--;
+        if (ui_key(ui, KEY_DOWN) && vs->selected + 1 < m->scene.n) vs->selected++;
+    }
     if (ui_key(ui, KEY_ESCAPE)) vs->status[0] = '\0';
 }
 
@@ -507,6 +516,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     vs->now = ui->in.time;
     if (view_wake_in(vs) == 0) vs->status[0] = '\0'; /* a message had its time */
     /* input → actions → model → derived data, then one layout */
+    ui->keyboard_busy = vs->editing || vs->typing_dk; /* typing: keys are text */
     shortcuts(ui, vs, m);
     view_apply(vs, m);        /* what last frame's widgets and this frame's keys asked for */
     lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */

@@ -550,3 +550,56 @@ Test(explorer, labels_in_the_plane_never_pile_up) {
             cr_assert(apart, "labels %d and %d overlap", a, b);
         }
 }
+
+/* The record of the widget that has the focus, if any. */
+static const Ui_Record *focused(void) {
+    for (int k = 0; k < h.ui.record_count; k++) {
+        const Ui_Record *r = &h.records[k];
+        if (strcmp(r->kind, "panel") && ui_id(r->name, r->index) == h.ui.focus) return r;
+    }
+    return NULL;
+}
+
+Test(explorer, tab_walks_every_control_and_the_keys_work_them) {
+    /* Tab reaches every button, switch and slider, in order, and comes round */
+    int widgets = 0;
+    for (int k = 0; k < h.ui.record_count; k++)
+        widgets += !strcmp(h.records[k].kind, "button") || !strcmp(h.records[k].kind, "toggle") ||
+                   !strcmp(h.records[k].kind, "slider");
+    cr_assert_gt(widgets, 15);
+    harness_key(&h, KEY_TAB, 0, false, false);
+    uint32_t first = h.ui.focus;
+    cr_assert_neq(first, 0);
+    cr_assert(h.ui.focus_visible, "a ring shows where the focus is");
+    static uint32_t seen[UI_MAX_FOCUS];
+    int count = 0;
+    do {
+        for (int k = 0; k < count; k++) cr_assert_neq(seen[k], h.ui.focus, "visited twice");
+        seen[count++] = h.ui.focus;
+        harness_key(&h, KEY_TAB, 0, false, false);
+    } while (h.ui.focus != first && count < UI_MAX_FOCUS);
+    cr_assert_eq(count, widgets, "Tab visits %d of %d controls", count, widgets);
+    harness_key(&h, KEY_TAB, 0, false, true);
+    cr_assert_eq(h.ui.focus, seen[count - 1], "Shift+Tab goes back");
+
+    /* Space on a switch, Enter on a button, arrows on a slider */
+    while (!focused() || strcmp(focused()->name, "scale")) harness_key(&h, KEY_TAB, 0, 0, 0);
+    bool scaled = h.m.scene.scaled;
+    harness_key(&h, KEY_CHAR, ' ', false, false);
+    cr_assert_neq(h.m.scene.scaled, scaled, "Space flips the focused switch");
+    while (strcmp(focused()->name, "reverse")) harness_key(&h, KEY_TAB, 0, 0, 0);
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert_eq(h.m.scene.origin[0], 5, "Enter presses the focused button");
+    while (strcmp(focused()->name, "dk")) harness_key(&h, KEY_TAB, 0, 0, 0);
+    int dk = h.m.scene.d_k, sel = h.vs.selected;
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, dk + 1, "→ moves the focused slider one step");
+    harness_key(&h, KEY_DOWN, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, dk);
+    cr_assert_eq(h.vs.selected, sel, "the slider had the arrow, not the query selection");
+    harness_key(&h, KEY_END, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, ATTN_MAX_DK);
+    /* the mouse hides the ring */
+    harness_click(&h, 5, h.h - 5);
+    cr_assert_not(h.ui.focus_visible);
+}
