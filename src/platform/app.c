@@ -293,6 +293,17 @@ void app_event(App *a, const App_Event *e) {
     a->queue[a->queued++] = *e;
 }
 
+void app_paste(App *a, const char *text) {
+    size_t len = strlen(text);
+    a->paste_len = len;
+    /* too long to keep: nothing is kept, and the length says why */
+    if (len < sizeof a->paste)
+        memcpy(a->paste, text, len + 1);
+    else
+        a->paste[0] = '\0';
+    app_event(a, &(App_Event){.kind = APP_EV_PASTE});
+}
+
 /* A press and a release in the same frame (a tap, a remote, xdotool's
  * "mousedown 1 mouseup 1") must reach the UI one after the other, as a click
  * does: the second waits for the next frame, which follows at once. */
@@ -346,6 +357,10 @@ static void apply_event(App *a, const App_Event *e) {
     case APP_EV_COMMAND:
         run_command(a, e->command);
         break;
+    case APP_EV_PASTE:
+        a->in.paste = a->paste;
+        a->in.paste_len = a->paste_len;
+        break;
     }
 }
 
@@ -376,5 +391,9 @@ App_Frame_Result app_frame(App *a, const App_Frame *f) {
     r.more =
         a->queued > 0 || had_input || render_wants_redraw(&a->render) || view_wants_frames(&a->vs);
     r.wake_in = view_wake_in(&a->vs);
+    if (a->vs.want_clipboard) {
+        a->vs.want_clipboard = false;
+        r.clipboard = a->vs.clipboard;
+    }
     return r;
 }

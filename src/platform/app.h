@@ -14,6 +14,9 @@
  *       once a GL context is current; false (err set) if anything is missing
  *   void app_shutdown(App *a)
  *   void app_event(App *a, const App_Event *e)     queue one event
+ *   void app_paste(App *a, const char *text)
+ *       the clipboard's text, pasted (at most APP_PASTE_BYTES - 1 are kept; a longer paste
+ *       keeps its length, so the view can say it is too long)
  *   App_Frame_Result app_frame(App *a, const App_Frame *f)
  *       apply the queued events, lay out and draw into the bound framebuffer
  *   void app_draw(App *a, int fb_w, int fb_h, float scale)
@@ -68,6 +71,7 @@ typedef enum App_Event_Kind {
     APP_EV_KEY,
     APP_EV_TEXT,
     APP_EV_COMMAND,
+    APP_EV_PASTE, /* the text is the App's paste buffer (app_paste) */
 } App_Event_Kind;
 
 typedef struct App_Event {
@@ -88,13 +92,15 @@ typedef struct App_Frame {
 } App_Frame;
 
 typedef struct App_Frame_Result {
-    bool more;      /* an animation runs: call again soon, even with no input */
-    double wake_in; /* else: call again after this many seconds (a message expires), or -1 */
-    bool quit;      /* the user asked to quit */
+    bool more;             /* an animation runs: call again soon, even with no input */
+    double wake_in;        /* else: call again after this many seconds (a message expires), or -1 */
+    const char *clipboard; /* text copied or cut this frame, for the system clipboard, or NULL */
+    bool quit;             /* the user asked to quit */
     bool toggle_fullscreen; /* the user asked for fullscreen on/off */
 } App_Frame_Result;
 
-#define APP_MAX_EVENTS 256
+#define APP_MAX_EVENTS  256
+#define APP_PASTE_BYTES 4096
 
 typedef struct App {
     const App_Desc *desc;
@@ -115,11 +121,14 @@ typedef struct App {
     App_Event queue[APP_MAX_EVENTS];
     int queued;
     App_Frame_Result pending; /* quit / fullscreen asked by commands this frame */
+    char paste[APP_PASTE_BYTES];
+    size_t paste_len; /* the whole paste's length, even when it did not fit */
 } App;
 
 bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz);
 void app_shutdown(App *a);
 void app_event(App *a, const App_Event *e);
+void app_paste(App *a, const char *text);
 App_Frame_Result app_frame(App *a, const App_Frame *f);
 void app_draw(App *a, int fb_w, int fb_h, float scale);
 float app_zoom_for(float zoom, int w, int h);

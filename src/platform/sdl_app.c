@@ -86,6 +86,12 @@ static App_Command command_for(SDL_Keycode sym, Uint16 mod) {
 
 static void key_event(App *a, const SDL_KeyboardEvent *k) {
     SDL_Keycode sym = k->keysym.sym;
+    if (sym == SDLK_v && (k->keysym.mod & KMOD_CTRL)) { /* paste: the clipboard as text */
+        char *text = SDL_GetClipboardText();
+        if (text) app_paste(a, text);
+        SDL_free(text);
+        return;
+    }
     App_Command c = command_for(sym, k->keysym.mod);
     if (c != APP_CMD_NONE) {
         app_event(a, &(App_Event){.kind = APP_EV_COMMAND, .command = c});
@@ -202,6 +208,7 @@ static int window_loop(Sdl_App *s) {
         if (s->quit) break;
         if (!redraw) continue;
         App_Frame_Result r = step(s);
+        if (r.clipboard) SDL_SetClipboardText(r.clipboard);
         redraw = r.more;
         wake_in = r.wake_in;
     }

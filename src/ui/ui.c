@@ -17,6 +17,8 @@ void ui_input_spent(Ui_Input *in) {
     in->wheel = 0;
     in->key_count = 0;
     in->text[0] = '\0';
+    in->paste = NULL;
+    in->paste_len = 0;
 }
 
 void ui_begin(Ui *ui, const Ui_Input *in, float w, float h) {

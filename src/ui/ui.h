@@ -57,6 +57,7 @@
 #define ATTN_UI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../gfx/draw.h"
@@ -97,6 +98,9 @@ typedef struct Ui_Input {
     char key_chars[UI_MAX_KEYS];         /* for KEY_CHAR: the lower-case letter or symbol */
     unsigned char key_mods[UI_MAX_KEYS]; /* UI_MOD_* held when that key went down */
     char text[64];                       /* UTF-8 typed this frame (text input) */
+    const char *paste;                   /* pasted this frame, or NULL (the platform's) */
+    size_t paste_len;                    /* its length (if the platform could not hold it
+                                            all, the full length, and it is not read) */
     double time;                         /* seconds, for animations */
 } Ui_Input;
 

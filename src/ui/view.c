@@ -82,61 +82,167 @@ static void start_editing(View_State *vs, const Model *m) {
         used += (size_t)snprintf(vs->edit + used, sizeof vs->edit - used, i ? " %s" : "%s",
                                  m->scene.tokens[i]);
     vs->edit_len = (int)used;
-    vs->edit_cursor = vs->edit_len;
+    vs->edit_cursor = vs->edit_anchor = vs->edit_len;
+}
+
+/* The selection is [edit_sel_from, edit_sel_to): between the anchor and the cursor. */
+static int sel_from(const View_State *vs) {
+    return vs->edit_anchor < vs->edit_cursor ? vs->edit_anchor : vs->edit_cursor;
+}
+
+static int sel_to(const View_State *vs) {
+    return vs->edit_anchor > vs->edit_cursor ? vs->edit_anchor : vs->edit_cursor;
 }
 
 static void edit_remove(View_State *vs, int from, int to) {
     memmove(vs->edit + from, vs->edit + to, (size_t)(vs->edit_len - to + 1));
     vs->edit_len -= to - from;
-    vs->edit_cursor = from;
+    vs->edit_cursor = vs->edit_anchor = from;
+}
+
+/* Replace the selection with text (typed or pasted). Text that does not fit
+ * whole is not put in at all, and the status line says so. Line breaks and
+ * tabs become spaces; text that is not UTF-8 is refused. */
+static void edit_insert(View_State *vs, const char *text, size_t len) {
+    /* the length first: a paste too long for the platform's buffer is
+     * reported with its real length and never read */
+    int from = sel_from(vs), to = sel_to(vs);
+    size_t room = sizeof vs->edit - 1 - (size_t)(vs->edit_len - (to - from));
+    if (len > room) {
+        view_set_status(vs, true, "Not added: %zu bytes, and the sentence has room for %zu more",
+                        len, room);
+        return;
+    }
+    size_t bad;
+    if (!text_utf8_check(text, len, &bad)) {
+        view_set_status(vs, true, "Not added: the text is not UTF-8 (byte %zu)", bad + 1);
+        return;
+    }
+    edit_remove(vs, from, to);
+    memmove(vs->edit + from + len, vs->edit + from, (size_t)(vs->edit_len - from + 1));
+    for (size_t k = 0; k < len; k++) {
+        char c = text[k];
+        vs->edit[from + (int)k] = c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+    }
+    vs->edit_len += (int)len;
+    vs->edit_cursor = vs->edit_anchor = from + (int)len;
+}
+
+/* Copy the selection for the platform's clipboard. */
+static void edit_copy(View_State *vs) {
+    int from = sel_from(vs), to = sel_to(vs);
+    if (from == to) return;
+    snprintf(vs->clipboard, sizeof vs->clipboard, "%.*s", to - from, vs->edit + from);
+    vs->want_clipboard = true;
+}
+
+/* The byte offset of the character boundary nearest x in the box's text. */
+static int edit_offset_at(Ui *ui, const View_State *vs, float fs, float x) {
+    int best = 0;
+    float best_d = fabsf(x - vs->edit_origin);
+    for (int at = 0; at < vs->edit_len;) {
+        at = utf8_after(vs->edit, at, vs->edit_len);
+        float d = fabsf(x - vs->edit_origin - ui_text_widthn(ui, FONT_SANS, fs, vs->edit, at));
+        if (d < best_d) best_d = d, best = at;
+    }
+    return best;
 }
 
 static void edit_sentence(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
-    /* typed text goes in at the cursor; ← → Home End move it, Backspace and
-     * Delete remove whole UTF-8 characters, Enter applies, Esc cancels */
-    size_t add = strlen(ui->in.text);
-    if (add && vs->edit_len + (int)add < (int)sizeof vs->edit) {
-        int at = vs->edit_cursor;
-        memmove(vs->edit + at + add, vs->edit + at, (size_t)(vs->edit_len - at + 1));
-        memcpy(vs->edit + at, ui->in.text, add);
-        vs->edit_len += (int)add;
-        vs->edit_cursor += (int)add;
-    }
-    if (ui_key(ui, KEY_BACKSPACE) && vs->edit_cursor > 0)
-        edit_remove(vs, utf8_prev(vs->edit, vs->edit_cursor), vs->edit_cursor);
-    if (ui_key(ui, KEY_DELETE) && vs->edit_cursor < vs->edit_len)
-        edit_remove(vs, vs->edit_cursor, utf8_after(vs->edit, vs->edit_cursor, vs->edit_len));
-    if (ui_key(ui, KEY_LEFT) && vs->edit_cursor > 0)
-        vs->edit_cursor = utf8_prev(vs->edit, vs->edit_cursor);
-    if (ui_key(ui, KEY_RIGHT) && vs->edit_cursor < vs->edit_len)
-        vs->edit_cursor = utf8_after(vs->edit, vs->edit_cursor, vs->edit_len);
-    if (ui_key(ui, KEY_HOME)) vs->edit_cursor = 0;
-    if (ui_key(ui, KEY_END)) vs->edit_cursor = vs->edit_len;
-    if (ui_key(ui, KEY_ESCAPE)) {
-        vs->editing = false;
-        view_set_status(vs, false, "Sentence unchanged");
-        return;
-    }
-    if (ui_key(ui, KEY_ENTER)) /* view_apply says how it went, and ends the editing */
-        view_act(vs, (Action){.kind = ACTION_SENTENCE, .text = vs->edit});
+    float fs = t->text_size;
     Rect box = rect_inset(r, 2);
+    Rect inner = rect_inset(box, 8);
+    /* typed text goes in at the cursor, over the selection; ← → Home End
+     * move (with Shift they select), Ctrl+A selects all, Ctrl+C Ctrl+X
+     * Ctrl+V copy, cut and paste; Backspace and Delete remove the selection
+     * or one UTF-8 character; Enter applies, Esc cancels; the mouse places
+     * the cursor and drags a selection */
+    if (ui->in.text[0]) edit_insert(vs, ui->in.text, strlen(ui->in.text));
+    if (ui->in.paste) edit_insert(vs, ui->in.paste, ui->in.paste_len);
+    for (int k = 0; k < ui->in.key_count; k++) {
+        Ui_Key key = ui->in.keys[k];
+        bool shift = ui->in.key_mods[k] & UI_MOD_SHIFT, ctrl = ui->in.key_mods[k] & UI_MOD_CTRL;
+        bool has_sel = vs->edit_anchor != vs->edit_cursor;
+        int c = vs->edit_cursor;
+        switch (key) {
+        case KEY_LEFT:
+            c = has_sel && !shift ? sel_from(vs) : c > 0 ? utf8_prev(vs->edit, c) : 0;
+            break;
+        case KEY_RIGHT:
+            c = has_sel && !shift  ? sel_to(vs)
+                : c < vs->edit_len ? utf8_after(vs->edit, c, vs->edit_len)
+                                   : c;
+            break;
+        case KEY_HOME:
+            c = 0;
+            break;
+        case KEY_END:
+            c = vs->edit_len;
+            break;
+        case KEY_BACKSPACE:
+            if (has_sel)
+                edit_remove(vs, sel_from(vs), sel_to(vs));
+            else if (c > 0)
+                edit_remove(vs, utf8_prev(vs->edit, c), c);
+            continue;
+        case KEY_DELETE:
+            if (has_sel)
+                edit_remove(vs, sel_from(vs), sel_to(vs));
+            else if (c < vs->edit_len)
+                edit_remove(vs, c, utf8_after(vs->edit, c, vs->edit_len));
+            continue;
+        case KEY_ESCAPE:
+            vs->editing = false;
+            view_set_status(vs, false, "Sentence unchanged");
+            return;
+        case KEY_ENTER: /* view_apply says how it went, and ends the editing */
+            view_act(vs, (Action){.kind = ACTION_SENTENCE, .text = vs->edit});
+            continue;
+        case KEY_CHAR:
+            if (!ctrl) continue;
+            if (ui->in.key_chars[k] == 'a') {
+                vs->edit_anchor = 0;
+                vs->edit_cursor = vs->edit_len;
+            }
+            if (ui->in.key_chars[k] == 'c' || ui->in.key_chars[k] == 'x') edit_copy(vs);
+            if (ui->in.key_chars[k] == 'x' && has_sel) edit_remove(vs, sel_from(vs), sel_to(vs));
+            continue;
+        default:
+            continue;
+        }
+        vs->edit_cursor = c;
+        if (!shift) vs->edit_anchor = c;
+    }
+    uint32_t id = ui_id("sentence", -1);
+    ui_record(ui, "field", "sentence", -1, box);
+    if (ui->in.pressed && ui_hit(ui, box) && ui->active == 0) {
+        ui->active = id;
+        vs->edit_cursor = vs->edit_anchor = edit_offset_at(ui, vs, fs, ui->in.mx);
+    } else if (ui->active == id && ui->in.down) {
+        vs->edit_cursor = edit_offset_at(ui, vs, fs, ui->in.mx);
+    }
     draw_round_rect(ui->dl, box, t->radius, rgba(16, 18, 22, 255));
     draw_rect_outline(ui->dl, box, t->radius, 2, t->accent);
-    Rect inner = rect_inset(box, 8);
-    float fs = t->text_size, w = ui_text_width(ui, FONT_SANS, fs, vs->edit);
+    float w = ui_text_width(ui, FONT_SANS, fs, vs->edit);
     float cx = ui_text_widthn(ui, FONT_SANS, fs, vs->edit, vs->edit_cursor);
     /* scroll so the cursor stays in view */
     float x = inner.x;
     if (cx > inner.w - 10) x = inner.x + inner.w - 10 - cx;
+    vs->edit_origin = x;
     draw_clip(ui->dl, inner);
+    if (vs->edit_anchor != vs->edit_cursor) {
+        float x0 = ui_text_widthn(ui, FONT_SANS, fs, vs->edit, sel_from(vs));
+        float x1 = ui_text_widthn(ui, FONT_SANS, fs, vs->edit, sel_to(vs));
+        draw_rect(ui->dl, (Rect){x + x0, inner.y + 3, x1 - x0, inner.h - 6}, t->accent);
+    }
     ui_label(ui, (Rect){x, inner.y, w + 4, inner.h}, FONT_SANS, fs, ALIGN_LEFT, t->text, vs->edit);
     bool blink = fmod(ui->in.time, 1.0) < 0.6;
     if (blink)
         draw_line(ui->dl, x + cx + 1, inner.y + 4, x + cx + 1, inner.y + inner.h - 4, 2, t->text);
     draw_noclip(ui->dl);
     ui_label(ui, (Rect){r.x, r.y + r.h, r.w, 18}, FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
-             "Type a sentence · Enter applies · Esc cancels");
+             "Type a sentence · Enter applies · Esc cancels · Ctrl+A C X V");
 }
 
 /* Move the token at slot a to slot b, shifting the others: the permutation. */

@@ -119,7 +119,11 @@ typedef struct View_State {
     bool editing;
     char edit[VIEW_EDIT_BYTES];
     int edit_len;
-    int edit_cursor; /* byte offset, always on a UTF-8 boundary */
+    int edit_cursor;                 /* byte offset, always on a UTF-8 boundary */
+    int edit_anchor;                 /* the other end of the selection (= cursor: none) */
+    float edit_origin;               /* where the text starts on screen, for the mouse */
+    char clipboard[VIEW_EDIT_BYTES]; /* copied or cut, for the platform to take */
+    bool want_clipboard;
     /* typing d_k */
     bool typing_dk;
     char dk_text[8];

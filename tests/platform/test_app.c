@@ -189,3 +189,27 @@ Test(app, a_quick_click_drives_a_lesson_show_me_and_leave) {
     frame();
     cr_assert_not(app->vs.session.active, "leave");
 }
+
+Test(app, copy_hands_the_selection_to_the_system_and_paste_takes_it_back) {
+    frame();
+    quick_click(find("button", "edit", -1));
+    cr_assert(app->vs.editing);
+    app_event(app,
+              &(App_Event){.kind = APP_EV_KEY, .key = KEY_CHAR, .ch = 'a', .mods = UI_MOD_CTRL});
+    app_event(app,
+              &(App_Event){.kind = APP_EV_KEY, .key = KEY_CHAR, .ch = 'c', .mods = UI_MOD_CTRL});
+    App_Frame_Result r = one_frame();
+    cr_assert(r.clipboard, "Ctrl+C gives the backend text for the clipboard");
+    cr_assert_str_eq(r.clipboard, "the cat sat on the mat");
+    cr_assert_null(one_frame().clipboard, "once");
+    app_paste(app, "a dog\nran");
+    frame();
+    cr_assert_str_eq(app->vs.edit, "a dog ran", "the paste replaced the selection");
+    /* more than the app can hold: refused with its length, never cut */
+    static char big[APP_PASTE_BYTES + 100];
+    memset(big, 'x', sizeof big - 1);
+    app_paste(app, big);
+    frame();
+    cr_assert_str_eq(app->vs.edit, "a dog ran");
+    cr_assert(strstr(app->vs.status, "4195 bytes"), "%s", app->vs.status);
+}

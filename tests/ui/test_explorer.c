@@ -148,18 +148,23 @@ Test(explorer, typing_a_sentence_replaces_the_tokens) {
 /* Text that a scene file would refuse never gets into the scene, so Ctrl+S
  * cannot save a file that --scene will not reopen. */
 Test(explorer, the_editor_refuses_text_a_scene_file_could_not_hold) {
+    /* bytes that are not UTF-8 are refused as they come in; a control
+     * character is refused when the sentence is applied */
     static const char *const bad[] = {"a caf\xc0\xa9 b", "a b\x1b[31m c", "x \xed\xa0\x80"};
+    static const char *const why[] = {"Not added: the text is not UTF-8 (byte 6)",
+                                      "Sentence not applied: word 2 ",
+                                      "Not added: the text is not UTF-8 (byte 3)"};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         const Ui_Record *e = harness_find(&h, "button", "edit", -1);
         harness_click(&h, rect_cx(e), rect_cy(e));
         cr_assert(h.vs.editing);
         for (int j = 0; j < 40; j++) harness_key(&h, KEY_BACKSPACE, 0, false, false);
         harness_type(&h, bad[k]);
-        harness_key(&h, KEY_ENTER, 0, false, false);
+        if (k != 1) cr_assert_str_eq(h.vs.edit, "", "case %zu: bad bytes went in", k);
+        if (k == 1) harness_key(&h, KEY_ENTER, 0, false, false);
         cr_assert(h.vs.editing, "case %zu was applied", k);
         cr_assert(h.vs.status_error, "case %zu: no error shown", k);
-        cr_assert(strstr(h.vs.status, "Sentence not applied: word 2 "), "case %zu: %s", k,
-                  h.vs.status);
+        cr_assert(strstr(h.vs.status, why[k]), "case %zu: %s", k, h.vs.status);
         /* the status line is one safe line */
         for (const char *c = h.vs.status; *c; c++)
             cr_assert((unsigned char)*c >= 0x20 && *c != 0x7f, "case %zu: raw control", k);
@@ -602,4 +607,65 @@ Test(explorer, tab_walks_every_control_and_the_keys_work_them) {
     /* the mouse hides the ring */
     harness_click(&h, 5, h.h - 5);
     cr_assert_not(h.ui.focus_visible);
+}
+
+static void open_editor(void) {
+    const Ui_Record *b = harness_find(&h, "button", "edit", -1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    cr_assert(h.vs.editing);
+}
+
+static void paste(const char *text, size_t len) {
+    h.in.paste = text;
+    h.in.paste_len = len;
+    harness_frame(&h);
+}
+
+Test(explorer, the_sentence_editor_selects_copies_cuts_and_pastes) {
+    open_editor();
+    cr_assert_str_eq(h.vs.edit, "the cat sat on the mat");
+    /* Ctrl+A, then typing replaces everything */
+    harness_key(&h, KEY_CHAR, 'a', true, false);
+    harness_type(&h, "a dog");
+    cr_assert_str_eq(h.vs.edit, "a dog");
+    /* Shift+← selects "dog"; Ctrl+C copies it for the clipboard; Ctrl+X cuts */
+    for (int k = 0; k < 3; k++) harness_key(&h, KEY_LEFT, 0, false, true);
+    harness_key(&h, KEY_CHAR, 'c', true, false);
+    cr_assert(h.vs.want_clipboard);
+    cr_assert_str_eq(h.vs.clipboard, "dog");
+    h.vs.want_clipboard = false;
+    harness_key(&h, KEY_CHAR, 'x', true, false);
+    cr_assert_str_eq(h.vs.edit, "a ");
+    cr_assert_str_eq(h.vs.clipboard, "dog");
+    /* a paste goes in at the cursor; line breaks become spaces */
+    paste("big\ncat", 7);
+    cr_assert_str_eq(h.vs.edit, "a big cat");
+    /* Shift+Home then Backspace removes the selection */
+    harness_key(&h, KEY_HOME, 0, false, true);
+    harness_key(&h, KEY_BACKSPACE, 0, false, false);
+    cr_assert_str_eq(h.vs.edit, "");
+    paste("one two three", 13);
+    /* too long or not UTF-8: refused whole, with a message, nothing lost */
+    paste("x", VIEW_EDIT_BYTES * 3);
+    cr_assert_str_eq(h.vs.edit, "one two three");
+    cr_assert(h.vs.status_error && strstr(h.vs.status, "room for"), "%s", h.vs.status);
+    paste("ok\xff", 3);
+    cr_assert_str_eq(h.vs.edit, "one two three");
+    cr_assert(strstr(h.vs.status, "not UTF-8"), "%s", h.vs.status);
+    /* the mouse: a press puts the cursor by the character under it, a drag selects */
+    const Ui_Record *f = harness_find(&h, "field", "sentence", -1);
+    float x0 = h.vs.edit_origin;
+    float w_one = stub_width(NULL, FONT_SANS, h.ui.theme->text_size, "one", 3);
+    float w_two = stub_width(NULL, FONT_SANS, h.ui.theme->text_size, "one two", 7);
+    harness_press(&h, x0 + w_one + 0.5f, rect_cy(f));
+    cr_assert_eq(h.vs.edit_cursor, 3);
+    harness_move(&h, x0 + w_two + 0.5f, rect_cy(f));
+    harness_release(&h);
+    cr_assert_eq(h.vs.edit_anchor, 3);
+    cr_assert_eq(h.vs.edit_cursor, 7, "the drag selected \" two\"");
+    harness_key(&h, KEY_DELETE, 0, false, false);
+    cr_assert_str_eq(h.vs.edit, "one three");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert_not(h.vs.editing);
+    cr_assert_eq(h.m.scene.n, 2);
 }
