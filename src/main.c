@@ -5,6 +5,9 @@
 #include "model/export.h"
 #include "model/lesson.h"
 #include "model/lesson_check.h"
+#include "platform/app.h"
+#include "platform/lesson_input.h"
+#include "render/font.h"
 #include "platform/lesson_scan.h"
 #include "model/scene.h"
 #include "model/scene_file.h"
@@ -12,6 +15,7 @@
 #include "platform/cli.h"
 #include "platform/paths.h"
 
+#include <SDL_ttf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -29,7 +33,8 @@ static int run_experiment(const Scene *s, const Cli_Options *o) {
 }
 
 /* --check-lessons DIR: parse and play every lesson; 0 only if all pass. */
-static int check_lessons(const char *dir, const Vocab *vocab, const char *data_dir) {
+static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *data_dir) {
+    const char *dir = o->check_dir;
     static Lesson_Index index;
     static Lesson lesson;
     char err[1200];
@@ -43,6 +48,17 @@ static int check_lessons(const char *dir, const Vocab *vocab, const char *data_d
         return 2;
     }
     int failed = 0;
+    /* --by-input lays lessons out with the real fonts, as the window would */
+    static Font_Atlas atlas;
+    Text_Metrics tm = {0};
+    float z = app_zoom_for(o->ui_scale, o->width, o->height);
+    if (o->by_input) {
+        if (!font_load(&atlas, data_dir, false, err, sizeof err)) {
+            cli_report("attnlab: --check-lessons: ", err);
+            return 2;
+        }
+        tm = font_text_metrics(&atlas, z);
+    }
     if (index.skipped) {
         snprintf(err, sizeof err, "%d more lessons in %s were not checked (at most %d)",
                  index.skipped, dir, LESSON_INDEX_MAX);
@@ -51,14 +67,21 @@ static int check_lessons(const char *dir, const Vocab *vocab, const char *data_d
     }
     for (int k = 0; k < index.count; k++) {
         if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
-            !lesson_check(&lesson, vocab, data_dir, err, sizeof err)) {
+            !lesson_check(&lesson, vocab, data_dir, err, sizeof err) ||
+            (o->by_input && !lesson_by_input(&lesson, vocab, data_dir, tm, (float)o->width / z,
+                                             (float)o->height / z, err, sizeof err))) {
             cli_report("", err);
             failed++;
             continue;
         }
         int goals = 0;
         for (int s = 0; s < lesson.step_count; s++) goals += lesson.steps[s].goal_count;
-        printf("ok  %s  (%d steps, %d goals)\n", index.path[k], lesson.step_count, goals);
+        printf("ok  %s  (%d steps, %d goals%s)\n", index.path[k], lesson.step_count, goals,
+               o->by_input ? ", met by input" : "");
+    }
+    if (o->by_input) {
+        font_unload(&atlas);
+        TTF_Quit();
     }
     printf("%d passed, %d failed\n", index.count + index.skipped - failed, failed);
     return failed ? 2 : 0;
@@ -102,7 +125,7 @@ int main(int argc, char **argv) {
     }
     int status = 0;
     if (opts.mode == CLI_CHECK_LESSONS) {
-        status = check_lessons(opts.check_dir, &vocab, data_dir);
+        status = check_lessons(&opts, &vocab, data_dir);
         vocab_free(&vocab);
         return status;
     }

@@ -63,6 +63,8 @@ void cli_usage(FILE *f) {
           "  --experiment variance run the score-scaling experiment at --dk and exit\n"
           "  --samples N           samples for --experiment (1 to 1000000; default 10000)\n"
           "  --check-lessons DIR   validate every lesson in DIR; exit 0 only if all pass\n"
+          "  --by-input            with --check-lessons: also meet every goal with mouse and\n"
+          "                        keyboard input only, at --size (default 1600x900)\n"
           "  --bench               measure frame and recompute times, print JSON\n"
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
@@ -169,7 +171,8 @@ static const char *const valued[] = {
     "--scene",    "--lesson", "--tokens",     "--perm",       "--view",    "--size",
     "--ui-scale", "--export", "--screenshot", "--experiment", "--samples", "--check-lessons",
 };
-static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench", "--help", "--version"};
+static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench",
+                                    "--help",       "--version", "--by-input"};
 
 static bool is_in(const char *name, const char *const *list, size_t count) {
     for (size_t k = 0; k < count; k++)
@@ -224,6 +227,8 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             help = true;
         } else if (!strcmp(name, "--version")) {
             version = true;
+        } else if (!strcmp(name, "--by-input")) {
+            o->by_input = true;
         } else if (!strcmp(name, "--scene")) {
             o->scene_path = value;
         } else if (!strcmp(name, "--lesson")) {
@@ -294,6 +299,10 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         } else if (!strcmp(name, "--bench")) {
             if (!set_mode(o, CLI_BENCH, name, err, errsz)) return false;
         }
+    }
+    if (o->by_input && o->mode != CLI_CHECK_LESSONS) {
+        snprintf(err, errsz, "attnlab: --by-input: only used with --check-lessons");
+        return false;
     }
     if (o->has_samples && o->mode != CLI_EXPERIMENT) {
         snprintf(err, errsz, "attnlab: --samples: only used with --experiment");

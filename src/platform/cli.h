@@ -58,6 +58,7 @@ typedef struct Cli_Options {
     const char *check_dir;
     int samples;
     bool has_samples;
+    bool by_input; /* --check-lessons: goals met through input events too */
 } Cli_Options;
 
 bool cli_parse(int argc, char **argv, Cli_Options *opts, char *err, size_t errsz);

@@ -185,9 +185,9 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
     const Attn *a = &m->derived.attn;
     int n = s->n;
     bool qk_plane = s->d_k == 2;
-    /* with d_k = 2 the plane shows q and k as arrows; in a narrow window it
-     * takes the place of their strips */
-    bool show_qk_strips = !qk_plane || r.w >= 700;
+    /* with d_k = 2 the plane shows q and k as arrows, beside their strips:
+     * a lesson that sets d_k = 2 still has the strips it talks about */
+    bool show_qk_strips = true;
     int panels = (show_qk_strips ? 4 : 2) + (qk_plane ? 1 : 0);
     float w = (r.w - t->pad * (panels - 1)) / panels;
     struct {

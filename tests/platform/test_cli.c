@@ -377,7 +377,7 @@ Test(cli, help_and_version) {
                           "--size",         "--fullscreen", "--ui-scale",
                           "--export",       "--screenshot", "--dump-ui",
                           "--experiment",   "--samples",    "--check-lessons",
-                          "--bench",        "--version"};
+                          "--bench",        "--version",    "--by-input"};
     for (size_t k = 0; k < sizeof must / sizeof *must; k++)
         cr_assert(strstr(r.out, must[k]), "--help does not mention %s", must[k]);
     /* the man page lists every option too (groff writes '-' as '\-') */
@@ -426,6 +426,46 @@ Test(cli, check_lessons_passes_the_shipped_lessons) {
     Run r = run_attnlab(args);
     cr_assert_eq(r.status, 0, "stderr: %s", r.err);
     cr_assert(strstr(r.out, " passed, 0 failed\n"), "%s", r.out);
+    run_free(&r);
+}
+
+Test(cli, every_shipped_goal_can_be_met_with_mouse_and_keys_at_projector_sizes) {
+    static const char *const sizes[] = {"--size 1280x720", "--size 1024x768",
+                                        "--size 1920x1080 --ui-scale 2", "--size 1600x900"};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        char args[1200];
+        snprintf(args, sizeof args, "--check-lessons '%s/lessons' --by-input %s",
+                 test_env("ATTNLAB_DATA"), sizes[k]);
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s: %s", sizes[k], r.err);
+        cr_assert(strstr(r.out, "8 passed, 0 failed\n"), "%s", r.out);
+        cr_assert(strstr(r.out, "met by input"), "%s", r.out);
+        run_free(&r);
+    }
+}
+
+Test(cli, by_input_finds_what_a_person_cannot_do) {
+    char args[1200], want[1200];
+    snprintf(args, sizeof args, "--check-lessons '%s/by-input' --by-input --size 1280x720",
+             test_env("ATTNLAB_TESTDATA"));
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    snprintf(want, sizeof want,
+             "%s/by-input/hidden-highlight.md:7: the step points at 'qk_plane', which is not on "
+             "screen at 1280x720\n"
+             "%s/by-input/twin-points.md:14: goal cannot be met by input: a drag on 'the' (token "
+             "1) moved token 5, 'the', whose point lies on the same spot\n",
+             test_env("ATTNLAB_TESTDATA"), test_env("ATTNLAB_TESTDATA"));
+    cr_assert_str_eq(r.err, want);
+    run_free(&r);
+    /* the same files pass the model-level check: only input shows the trap */
+    snprintf(args, sizeof args, "--check-lessons '%s/by-input'", test_env("ATTNLAB_TESTDATA"));
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+    r = run_attnlab("--by-input --size 800x600");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.err, "attnlab: --by-input: only used with --check-lessons\n");
     run_free(&r);
 }
 

@@ -1,0 +1,375 @@
+/* Meeting a lesson's goals with a mouse and keyboard only; see lesson_input.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "lesson_input.h"
+
+#include "../model/scene_file.h"
+#include "../ui/plane.h"
+#include "../ui/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Player {
+    Model model;
+    View_State vs;
+    Draw_List dl;
+    Ui ui;
+    Ui_Record records[UI_MAX_RECORDS];
+    Ui_Input in;
+    Scene start, saved;
+    float before[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* X before a drag */
+    float w, h;
+    int frames;
+} Player;
+
+/* One frame, as the app runs it: the input so far, then its one-off part spent. */
+static void frame(Player *p) {
+    ui_begin(&p->ui, &p->in, p->w, p->h);
+    view_frame(&p->ui, &p->vs, &p->model);
+    ui_end(&p->ui);
+    ui_input_spent(&p->in);
+    p->in.time += 0.05;
+    p->frames++;
+}
+
+/* A frame with input, and the calm frame the app runs at once after it. */
+static void input_frame(Player *p) {
+    frame(p);
+    frame(p);
+}
+
+static const Ui_Record *find(Player *p, const char *kind, const char *name, int index) {
+    for (int k = 0; k < p->ui.record_count; k++) {
+        const Ui_Record *r = &p->records[k];
+        if (!strcmp(r->kind, kind) && !strcmp(r->name, name) && r->index == index) return r;
+    }
+    return NULL;
+}
+
+static void click_at(Player *p, float x, float y) {
+    p->in.mx = x;
+    p->in.my = y;
+    p->in.down = p->in.pressed = true;
+    frame(p);
+    p->in.down = false;
+    p->in.released = true;
+    input_frame(p);
+}
+
+static void click(Player *p, Rect r) {
+    click_at(p, r.x + r.w * 0.5f, r.y + r.h * 0.5f);
+}
+
+/* A person looks for a control behind the tabs the layout shows. */
+static const Ui_Record *reveal(Player *p, const char *kind, const char *name, int index) {
+    static const char *const tabs[] = {"main_tab", "side_tab", "perm_tab"};
+    const Ui_Record *r = find(p, kind, name, index);
+    for (size_t t = 0; t < sizeof tabs / sizeof *tabs && !r; t++)
+        for (int k = 0; k < 4 && !r; k++) {
+            const Ui_Record *tab = find(p, "button", tabs[t], k);
+            if (!tab) continue;
+            click(p, tab->r);
+            r = find(p, kind, name, index);
+        }
+    /* a chip off to the side of a long sentence: scroll the row */
+    for (int k = 0; k < 40 && !r && !strcmp(kind, "chip"); k++) {
+        const Ui_Record *more = find(p, "button", "chips_scroll", k < 20 ? 1 : 0);
+        if (!more) break;
+        click(p, more->r);
+        r = find(p, kind, name, index);
+    }
+    return r;
+}
+
+static void key(Player *p, Ui_Key k, char c, unsigned mods) {
+    p->in.keys[0] = k;
+    p->in.key_chars[0] = c;
+    p->in.key_mods[0] = (unsigned char)mods;
+    p->in.key_count = 1;
+    input_frame(p);
+}
+
+/* Typed text arrives a few characters at a time, never cut inside one. */
+static void type(Player *p, const char *text) {
+    size_t len = strlen(text), at = 0;
+    while (at < len) {
+        size_t n = len - at < 48 ? len - at : 48;
+        while (n > 1 && ((unsigned char)text[at + n] & 0xC0) == 0x80) n--;
+        memcpy(p->in.text, text + at, n);
+        p->in.text[n] = '\0';
+        input_frame(p);
+        at += n;
+    }
+}
+
+static bool fail(char *why, size_t whysz, const char *fmt, const char *what) {
+    snprintf(why, whysz, fmt, what);
+    return false;
+}
+
+/* A slider to an exact value: a click to take it, then arrows (ten at a time with
+ * PageUp and PageDown) until the model has the value. */
+static bool slide_to(Player *p, const char *name, Setting_Id id, double want, char *why,
+                     size_t whysz) {
+    const Ui_Record *r = reveal(p, "slider", name, -1);
+    if (!r) return fail(why, whysz, "no '%s' slider on screen", name);
+    click_at(p, r->r.x + r->r.w * 0.5f, r->r.y + r->r.h * 0.75f);
+    double step = setting(id)->type == SETTING_FLOAT ? 0.1 : 1;
+    for (int k = 0; k < 4000; k++) {
+        double now = setting_get(&p->model.scene, id);
+        if (fabs(now - want) < step * 0.5) return true;
+        bool up = now < want, far = fabs(now - want) >= 10 * step;
+        key(p, far ? (up ? KEY_PAGEUP : KEY_PAGEDOWN) : (up ? KEY_RIGHT : KEY_LEFT), 0, 0);
+        if (setting_get(&p->model.scene, id) == now)
+            return fail(why, whysz, "the '%s' slider does not move with the arrow keys", name);
+    }
+    return fail(why, whysz, "the '%s' slider never reached the value", name);
+}
+
+static bool toggle_to(Player *p, const char *name, bool on, bool now, char *why, size_t whysz) {
+    if (on == now) return true;
+    const Ui_Record *r = reveal(p, "toggle", name, -1);
+    if (!r) return fail(why, whysz, "no '%s' switch on screen", name);
+    click(p, r->r);
+    return true;
+}
+
+/* Drag token i's point until x_i[0], x_i[1] are (x, y): straight there when
+ * the target is in the plot, else to the edge, again and again while the
+ * axes grow after each release. */
+static bool drag_point(Player *p, int i, float x, float y, char *why, size_t whysz) {
+    const Scene *s = &p->model.scene;
+    int c1 = s->d > 1 ? 1 : 0;
+    for (int attempt = 0; attempt < 12; attempt++) {
+        if (fabsf(s->X[i * s->d] - x) < 1e-3f && fabsf(s->X[i * s->d + c1] - y) < 1e-3f)
+            return true;
+        const Ui_Record *r = reveal(p, "point", "token", i);
+        if (!r) return fail(why, whysz, "the point of '%s' is not on screen", s->tokens[i]);
+        const Plane_Map *pm = &p->vs.explorer.plane;
+        if (pm->axis0 != 0 || pm->axis1 != c1)
+            return fail(why, whysz, "%s", "the plane does not show x[0] and x[1]");
+        float tx, ty;
+        plane_to_screen(pm, x, c1 ? y : x, &tx, &ty);
+        float sx = r->r.x + r->r.w * 0.5f, sy = r->r.y + r->r.h * 0.5f;
+        memcpy(p->before, s->X, sizeof(float) * (size_t)s->n * (size_t)s->d);
+        p->in.mx = sx;
+        p->in.my = sy;
+        p->in.down = p->in.pressed = true;
+        frame(p);
+        for (int k = 1; k <= 8; k++) {
+            p->in.mx = sx + (tx - sx) * (float)k / 8;
+            p->in.my = sy + (ty - sy) * (float)k / 8;
+            frame(p);
+        }
+        p->in.down = false;
+        p->in.released = true;
+        input_frame(p);
+        /* the drag must have taken this token's point, not one lying on it */
+        for (int j = 0; j < s->n; j++)
+            if (j != i &&
+                memcmp(&p->before[j * s->d], &s->X[j * s->d], sizeof(float) * (size_t)s->d)) {
+                snprintf(why, whysz,
+                         "a drag on '%s' (token %d) moved token %d, '%s', whose point lies on "
+                         "the same spot",
+                         s->tokens[i], i + 1, j + 1, s->tokens[j]);
+                return false;
+            }
+    }
+    snprintf(why, whysz, "dragging '%s' did not bring it to (%g, %g)", s->tokens[i], (double)x,
+             (double)y);
+    return false;
+}
+
+/* Drag the chip in slot a onto slot b. */
+static bool drag_chip(Player *p, int a, int b, char *why, size_t whysz) {
+    const Ui_Record *to = reveal(p, "chip", "token", b);
+    if (!to) return fail(why, whysz, "%s", "a chip cannot be reached");
+    float tx = to->r.x + 2;
+    const Ui_Record *from = reveal(p, "chip", "token", a);
+    if (!from) return fail(why, whysz, "%s", "a chip cannot be reached");
+    float sx = from->r.x + from->r.w * 0.5f, y = from->r.y + from->r.h * 0.5f;
+    p->in.mx = sx;
+    p->in.my = y;
+    p->in.down = p->in.pressed = true;
+    frame(p);
+    for (int k = 1; k <= 8; k++) {
+        p->in.mx = sx + (tx - sx) * (float)k / 8;
+        frame(p);
+    }
+    p->in.down = false;
+    p->in.released = true;
+    input_frame(p);
+    for (int k = 0; k < 20; k++) frame(p); /* the reorder animation */
+    return true;
+}
+
+/* One solution directive, the way a person does it. */
+static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
+    const Scene *s = &p->model.scene;
+    switch (a->kind) {
+    case ACT_SELECT: {
+        int i = lesson_find_token(s, a->text);
+        const Ui_Record *r = i >= 0 ? reveal(p, "chip", "token", i) : NULL;
+        if (!r) return fail(why, whysz, "no chip for '%s'", a->text);
+        click(p, r->r);
+        return true;
+    }
+    case ACT_MOVE: {
+        int i = lesson_find_token(s, a->text);
+        if (i < 0) return fail(why, whysz, "no token '%s'", a->text);
+        return drag_point(p, i, a->x, a->y, why, whysz);
+    }
+    case ACT_DK: {
+        /* click the number, type it, Enter */
+        const Ui_Record *r = reveal(p, "slider", "dk", -1);
+        if (!r) return fail(why, whysz, "%s", "no d_k slider on screen");
+        click_at(p, r->r.x + r->r.w - 20, r->r.y + r->r.h * 0.25f);
+        if (!p->vs.typing_dk) return fail(why, whysz, "%s", "clicking d_k's number opens no field");
+        char digits[16];
+        snprintf(digits, sizeof digits, "%d", a->i);
+        type(p, digits);
+        key(p, KEY_ENTER, 0, 0);
+        return true;
+    }
+    case ACT_DV:
+        return slide_to(p, "dv", SET_DV, a->i, why, whysz);
+    case ACT_D:
+        return slide_to(p, "d", SET_D, a->i, why, whysz);
+    case ACT_SCALE:
+        return toggle_to(p, "scale", a->i != 0, s->scaled, why, whysz);
+    case ACT_POS:
+        if (!toggle_to(p, "pos", a->i == POS_SIN, s->pos == POS_SIN, why, whysz)) return false;
+        return a->i != POS_SIN || slide_to(p, "pos_strength", SET_POS_STRENGTH, a->x, why, whysz);
+    case ACT_VIEW: {
+        const Ui_Record *r = find(p, "button", "tab", a->i);
+        if (!r) return fail(why, whysz, "%s", "no view tab on screen");
+        click(p, r->r);
+        return true;
+    }
+    case ACT_REVERSE:
+        key(p, KEY_CHAR, 'r', 0);
+        return true;
+    case ACT_SHUFFLE:
+        key(p, KEY_CHAR, 's', 0);
+        return true;
+    case ACT_RESTORE:
+        key(p, KEY_CHAR, 'i', 0);
+        return true;
+    case ACT_ROTATE:
+        for (int k = 0; k < ((a->i % s->n) + s->n) % s->n; k++) key(p, KEY_CHAR, 't', 0);
+        return true;
+    case ACT_ORDER:
+        /* slot by slot: find the token that belongs there and drag its chip in */
+        for (int i = 0; i < a->n && i < s->n; i++) {
+            int j = i;
+            while (j < s->n && s->origin[j] != a->order[i]) j++;
+            if (j == s->n)
+                return fail(why, whysz, "%s", "the order names a token that is not there");
+            if (j != i && !drag_chip(p, j, i, why, whysz)) return false;
+        }
+        return true;
+    case ACT_TOKENS: {
+        const Ui_Record *r = reveal(p, "button", "edit", -1);
+        if (!r) return fail(why, whysz, "%s", "no ✎ Edit button on screen");
+        click(p, r->r);
+        key(p, KEY_CHAR, 'a', UI_MOD_CTRL);
+        type(p, a->text);
+        key(p, KEY_ENTER, 0, 0);
+        return true;
+    }
+    case ACT_SEED: {
+        uint32_t want = a->seed;
+        for (int k = 0; k < 100 && p->model.scene.seed != want; k++) {
+            const Ui_Record *r = reveal(p, "button", "reroll", -1);
+            if (!r) return fail(why, whysz, "%s", "no ⟳ seed button on screen");
+            click(p, r->r);
+        }
+        if (p->model.scene.seed == want) return true;
+        return fail(why, whysz, "%s", "the seed is more than 100 ⟳ clicks away");
+    }
+    case ACT_SCENE:
+        return fail(why, whysz, "scene %s: a scene file cannot be opened from the window", a->text);
+    case ACT_HIGHLIGHT:
+        return true;
+    }
+    return fail(why, whysz, "%s", "unknown directive");
+}
+
+/* The panel a step points at must be on screen once the step has turned to it. */
+static bool highlight_shown(Player *p) {
+    const char *h = p->vs.session.highlight;
+    return !h[0] || find(p, "panel", h, -1) != NULL;
+}
+
+bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm, float w,
+                     float h, char *err, size_t errsz) {
+    Player *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errsz, "%s: out of memory", l->path);
+        return false;
+    }
+    char path[1200], why[400];
+    snprintf(path, sizeof path, "%s/assets/scenes/default.json", data_dir);
+    bool ok = scene_load(&p->start, path, vocab, err, errsz);
+    if (ok && (!draw_init(&p->dl, &(Draw_Desc){0}) || !model_init(&p->model, &p->start, vocab))) {
+        snprintf(err, errsz, "%s: out of memory", l->path);
+        ok = false;
+    }
+    if (ok) {
+        p->w = w;
+        p->h = h;
+        ui_init(&p->ui, &p->dl, tm);
+        p->ui.records = p->records;
+        view_init(&p->vs);
+        p->vs.session.lesson = l;
+        p->vs.session.saved = &p->saved;
+        p->vs.session.data_dir = data_dir;
+        p->vs.session.pending = true; /* as --lesson opens it */
+        p->in.mx = p->in.my = -1000;
+        input_frame(p);
+    }
+    for (int s = 0; ok && s < l->step_count; s++) {
+        const Lesson_Step *st = &l->steps[s];
+        if (p->vs.session.step != s || !p->vs.session.active) {
+            snprintf(err, errsz, "%s:%d: the → button did not reach this step", l->path, st->line);
+            ok = false;
+            break;
+        }
+        /* the panel the step points at: on screen from the start, or once the
+         * student has done what the step asks (d_k = 2 brings the q–k plane) */
+        bool shown = highlight_shown(p);
+        for (int g = 0; ok && g < st->goal_count; g++) {
+            const Lesson_Goal *goal = &st->goals[g];
+            for (int k = 0; ok && k < goal->sol_count; k++)
+                if (!play(p, &l->actions[goal->sol_first + k], why, sizeof why)) {
+                    snprintf(err, errsz, "%s:%d: goal cannot be met by input: %s", l->path,
+                             goal->line, why);
+                    ok = false;
+                }
+            if (ok && p->vs.session.goal_state[g] != 1) {
+                snprintf(err, errsz,
+                         "%s:%d: goal cannot be met by input: after the solution's clicks, drags "
+                         "and keys it is %s",
+                         l->path, goal->line,
+                         p->vs.session.goal_state[g] < 0 ? p->vs.session.goal_why[g]
+                                                         : "still not met");
+                ok = false;
+            }
+        }
+        if (ok && !shown && !highlight_shown(p)) {
+            snprintf(err, errsz, "%s:%d: the step points at '%s', which is not on screen at %gx%g",
+                     l->path, st->line, p->vs.session.highlight, (double)w, (double)h);
+            ok = false;
+        }
+        if (ok && s + 1 < l->step_count) {
+            const Ui_Record *next = find(p, "button", "lesson_next", -1);
+            if (next) click(p, next->r);
+        }
+    }
+    model_free(&p->model);
+    draw_free(&p->dl);
+    free(p);
+    return ok;
+}

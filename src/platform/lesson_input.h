@@ -1,0 +1,29 @@
+/* The lesson checker's second half, behind --check-lessons DIR --by-input:
+ * every goal met only through the input a mouse and keyboard send. The
+ * lesson is opened in the real view at a window size, the → button steps
+ * through it, and each goal's solution is turned into what a person would do
+ * on the laid-out widgets: clicks on chips, buttons, switches and tabs,
+ * drags of points and chips, the d_k field typed into, sliders moved with
+ * the arrow keys, R S T I, ✎ Edit and typing. A control hidden behind a tab
+ * is looked for behind the tabs. Each step's highlighted panel must be on
+ * screen.
+ *
+ *   bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm,
+ *                        float w, float h, char *err, size_t errsz)
+ *       w × h in logical units; false with "FILE:LINE: goal cannot be met by input: …" (or
+ *       what else stood in the way) in err
+ */
+#ifndef ATTN_LESSON_INPUT_H
+#define ATTN_LESSON_INPUT_H
+
+#include "../gfx/text_metrics.h"
+#include "../model/lesson.h"
+#include "../model/vocab.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm, float w,
+                     float h, char *err, size_t errsz);
+
+#endif
