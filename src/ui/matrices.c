@@ -188,8 +188,10 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
     /* with d_k = 2 the plane shows q and k as arrows, beside their strips:
      * a lesson that sets d_k = 2 still has the strips it talks about */
     bool show_qk_strips = true;
-    int panels = (show_qk_strips ? 4 : 2) + (qk_plane ? 1 : 0);
-    float w = (r.w - t->pad * (panels - 1)) / panels;
+    int strips = show_qk_strips ? 4 : 2;
+    /* the q–k plane wants to be square: as tall as the row, up to a third */
+    float plane_w = qk_plane ? fminf(fmaxf(r.h * 0.8f, r.w / (strips + 1)), r.w * 0.34f) : 0;
+    float w = (r.w - plane_w - t->pad * (qk_plane ? strips : strips - 1)) / strips;
     struct {
         const char *name, *title, *vec;
         const float *data;
@@ -238,10 +240,10 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
     }
     if (!qk_plane) return;
     /* d_k = 2: every q_i and k_j as arrows; ⟨q, k⟩ is length × length × cos(angle) */
-    ui_panel(ui, r, "q and k  (d_k = 2)", false);
+    float title_h = ui_panel_wrapped(ui, r, "q and k  (d_k = 2)", false);
     ui_record(ui, "panel", "qk_plane", -1, r);
     Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    rect_cut_top(&body, title_h + 4);
     float span = nice_span(
         fmaxf(matrix_max_abs(a->Q, (long)n * 2), matrix_max_abs(a->K, (long)n * 2)) * 1.1f);
     float side = fminf(body.w, body.h);
