@@ -34,6 +34,7 @@ static void follow_lesson(View_State *vs) {
     snprintf(vs->perm_seen_highlight, sizeof vs->perm_seen_highlight, "%s", h);
     if (h[0] == 'A' && h[1] == '_') vs->perm_tab = 0;
     if ((h[0] == 'O' && h[1] == '_') || !strcmp(h, "verdict")) vs->perm_tab = 1;
+    if (!strcmp(h, "P")) vs->perm_tab = 2;
 }
 
 /* ---- small plotting helpers ----------------------------------------------- */
@@ -53,13 +54,13 @@ static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int 
                       double hi, int samples, double theory_var, Color bar, const char *curve_label,
                       const char *stats_line) {
     const Theme *t = ui->theme;
-    ui_panel(ui, r, title, false);
+    float title_h = ui_panel_wrapped(ui, r, title, false);
     ui_record(ui, "panel", title[0] == 'R' ? "hist_raw" : "hist_scaled", -1, r);
     Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    rect_cut_top(&body, title_h + 4);
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
-    Rect info = rect_cut_top(&body, lh + 4);
-    ui_label_fit(ui, info, FONT_SANS, t->small_size, ALIGN_LEFT, t->text, stats_line);
+    float info_h = ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text, stats_line, true);
+    rect_cut_top(&body, info_h + 4);
     Rect ticks = rect_cut_bottom(&body, lh + 2);
     Rect plot = body;
     plot_frame(ui, plot);
@@ -105,10 +106,10 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
                        int count, const double *scaled, const double *raw, double ymax, int dk_now,
                        bool scaled_now, const char *y_label) {
     const Theme *t = ui->theme;
-    ui_panel(ui, r, title, false);
+    float title_h = ui_panel_wrapped(ui, r, title, false);
     ui_record(ui, "panel", name, -1, r);
     Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    rect_cut_top(&body, title_h + 4);
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     Rect legend = rect_cut_top(&body, lh + 4);
     Rect ticks = rect_cut_bottom(&body, lh + 2);
@@ -206,10 +207,11 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect ctl =
         rect_cut_top(&left, narrow ? fminf(200, left.h * 0.36f) : fminf(150, left.h * 0.28f));
     rect_cut_top(&left, t->pad);
-    ui_panel(ui, ctl, "The experiment: q, k with independent N(0, 1) coordinates", false);
+    float title_h = ui_panel_wrapped(
+        ui, ctl, "The experiment: q, k with independent N(0, 1) coordinates", false);
     ui_record(ui, "panel", "experiment", -1, ctl);
     Rect body = rect_inset(ctl, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    rect_cut_top(&body, title_h + 4);
     float row_h = body.h / (narrow ? 3.0f : 2.0f);
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
     Rect row = rect_cut_top(&body, row_h);
@@ -495,15 +497,20 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect rowA;
     if (narrow) {
         follow_lesson(vs);
-        static const char *const names[2] = {"Weights A", "Outputs"};
+        static const char *const names[3] = {"Weights A", "Outputs", "Permutation P"};
         float tab_h = fminf(34, ui_line_height(ui, FONT_SANS, t->text_size) + 12);
         Rect tabs = rect_cut_top(&r, tab_h);
         rect_cut_top(&r, 6);
-        for (int k = 0; k < 2; k++) {
-            Rect b = rect_cut_left(&tabs, (tabs.w - 4) * (k ? 1.0f : 0.5f));
+        float tw = (tabs.w - 8) / 3;
+        for (int k = 0; k < 3; k++) {
+            Rect b = rect_cut_left(&tabs, tw);
             rect_cut_left(&tabs, 4);
             if (ui_button(ui, "perm_tab", k, b, names[k], vs->perm_tab == k) & UI_CLICKED)
                 vs->perm_tab = k;
+        }
+        if (vs->perm_tab == 2) { /* P itself, with the room the heatmaps had */
+            permutation_matrix(ui, vs, s, r, now_labels, orig_labels);
+            return;
         }
         first = vs->perm_tab ? 3 : 0;
         last = first + 3;

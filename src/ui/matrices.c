@@ -19,10 +19,10 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     int n = s->n, i = vs->selected;
     char title[96];
     snprintf(title, sizeof title, "Query %d: %s", i + 1, s->tokens[i]);
-    ui_panel(ui, r, title, false);
+    float title_h = ui_panel_wrapped(ui, r, title, false);
     ui_record(ui, "panel", "query", -1, r);
     Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
+    rect_cut_top(&body, title_h + 4);
     float fs = t->small_size, lh = ui_line_height(ui, FONT_SANS, fs);
 
     /* the o_i picture: under the rows when the panel is tall, beside them

@@ -170,3 +170,25 @@ Test(labs, curves_are_finite_and_unscaled_collapses) {
     /* at d_k = 1024 unscaled, attention is far sharper than scaled */
     cr_assert_gt(c->max_raw[c->count - 1], c->max_scaled[c->count - 1] + 0.1);
 }
+
+static bool panel_shown(const char *name) {
+    for (int k = 0; k < h.ui.record_count; k++)
+        if (!strcmp(h.records[k].kind, "panel") && !strcmp(h.records[k].name, name)) return true;
+    return false;
+}
+
+Test(labs, a_narrow_permutation_lab_keeps_every_matrix_a_tab_away) {
+    h.vs.view = VIEW_PERMUTATION;
+    h.w = 880; /* the room a lesson leaves beside the lab */
+    h.h = 560;
+    harness_frame(&h);
+    cr_assert(panel_shown("A_PX") && panel_shown("A_P") && panel_shown("A_diff"));
+    cr_assert_not(panel_shown("O_PX"));
+    static const char *const rows[3][3] = {
+        {"A_PX", "A_P", "A_diff"}, {"O_PX", "O_P", "O_diff"}, {"P", "P", "P"}};
+    for (int k = 2; k >= 0; k--) {
+        const Ui_Record *tab = harness_find(&h, "button", "perm_tab", k);
+        harness_click(&h, rect_cx(tab), rect_cy(tab));
+        for (int j = 0; j < 3; j++) cr_assert(panel_shown(rows[k][j]), "tab %d: %s", k, rows[k][j]);
+    }
+}
