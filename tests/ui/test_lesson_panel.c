@@ -137,3 +137,28 @@ Test(lesson_panel, in_a_small_window_each_step_turns_to_the_panel_it_names) {
     cr_assert(has_panel("V"), "step 4 is about V: the strips are on screen");
     cr_assert(has_panel("plane"), "and the plane stays");
 }
+
+static void tab_to(const char *name) {
+    for (int k = 0; k < UI_MAX_FOCUS; k++) {
+        for (int r = 0; r < h.ui.record_count; r++)
+            if (!strcmp(h.records[r].name, name) &&
+                ui_id(h.records[r].name, h.records[r].index) == h.ui.focus)
+                return;
+        harness_key(&h, KEY_TAB, 0, false, false);
+    }
+    cr_assert_fail("Tab never reaches '%s'", name);
+}
+
+Test(lesson_panel, show_me_and_leave_work_from_the_keyboard) {
+    char err[256];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    tab_to("show_me");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert(h.vs.session.showing, "Enter on the focused \"Show me\" plays the solution");
+    run_frames(120);
+    cr_assert_eq(h.vs.session.goal_state[0], 1);
+    tab_to("lesson_leave");
+    harness_key(&h, KEY_CHAR, ' ', false, false);
+    cr_assert_not(h.vs.session.active, "Space on the focused \"Leave\" leaves");
+}
