@@ -70,6 +70,7 @@ void attn_compute(Attn *attn, const Attn_Desc *desc) {
     attn->d_k = d_k;
     attn->d_v = d_v;
     attn->scaled = desc->scaled;
+    attn->causal = desc->causal;
 
     size_t nd = (size_t)n * d;
     if (desc->P)
@@ -90,6 +91,9 @@ void attn_compute(Attn *attn, const Attn_Desc *desc) {
         float scale = (float)(1.0 / sqrt((double)d_k));
         mat_scale(attn->S, scale, (size_t)n * n, attn->S);
     }
+    if (desc->causal) /* the future is not there: −∞ before the softmax */
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++) attn->S[(long)i * n + j] = -INFINITY;
 
     attn_softmax_rows(attn->S, n, n, attn->A);
     mat_mul(attn->A, attn->V, n, n, d_v, attn->O);
@@ -98,7 +102,7 @@ void attn_compute(Attn *attn, const Attn_Desc *desc) {
 void attn_update_row(Attn *attn, const Attn_Desc *desc, int i) {
     int n = desc->n, d = desc->d, d_k = desc->d_k, d_v = desc->d_v;
     assert(attn->n == n && attn->d == d && attn->d_k == d_k && attn->d_v == d_v);
-    assert(attn->scaled == desc->scaled && i >= 0 && i < n);
+    assert(attn->scaled == desc->scaled && attn->causal == desc->causal && i >= 0 && i < n);
     float *xp = attn->Xp + (long)i * d;
     for (int c = 0; c < d; c++)
         xp[c] = desc->X[(long)i * d + c] + (desc->P ? desc->P[(long)i * d + c] : 0.0f);
@@ -112,8 +116,14 @@ void attn_update_row(Attn *attn, const Attn_Desc *desc, int i) {
     float scale = (float)(1.0 / sqrt((double)d_k));
     mat_mul(q, attn->Kt, 1, d_k, n, attn->S + (long)i * n);
     if (desc->scaled) mat_scale(attn->S + (long)i * n, scale, (size_t)n, attn->S + (long)i * n);
+    if (desc->causal)
+        for (int j = i + 1; j < n; j++) attn->S[(long)i * n + j] = -INFINITY;
     for (int j = 0; j < n; j++) {
         if (j == i) continue;
+        if (desc->causal && i > j) { /* key i is in query j's future */
+            attn->S[(long)j * n + i] = -INFINITY;
+            continue;
+        }
         double s = 0;
         const float *qj = attn->Q + (long)j * d_k;
         for (int r = 0; r < d_k; r++) s += (double)qj[r] * k[r];

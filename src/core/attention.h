@@ -6,6 +6,10 @@
  * O = AV. The softmax subtracts the row maximum first, so for finite input
  * every entry of A is finite, non-negative, and each row sums to one.
  *
+ * With the causal mask, query i sees only keys j ≤ i: S holds −∞ above the
+ * diagonal, so those weights are exact zeros (never NaN: the diagonal keeps
+ * every row's maximum finite), and the first token attends only to itself.
+ *
  *   bool attn_reserve(Attn *attn, int n, int d, int d_k, int d_v)
  *       make room (heap; only when shapes grow)
  *   void attn_compute(Attn *attn, const Attn_Desc *desc)
@@ -25,6 +29,7 @@
 typedef struct Attn_Desc {
     int n, d, d_k, d_v;
     bool scaled;
+    bool causal;      /* query i sees keys j ≤ i only */
     const float *X;   /* n×d */
     const float *P;   /* n×d positional term, or NULL for none */
     const float *W_Q; /* d×d_k */
@@ -34,7 +39,7 @@ typedef struct Attn_Desc {
 
 typedef struct Attn {
     int n, d, d_k, d_v; /* shape of the last compute */
-    bool scaled;
+    bool scaled, causal;
     float *Xp; /* n×d    X + P */
     float *Q;  /* n×d_k */
     float *K;  /* n×d_k */

@@ -3,6 +3,9 @@
 
 #include "jsonw.h"
 
+#include "settings.h"
+
+#include <math.h>
 #include <string.h>
 
 static void json_matrix_field(FILE *f, const char *name, const float *m, int rows, int cols,
@@ -25,6 +28,8 @@ void export_json(const Scene *s, const Derived *dv, FILE *f) {
     fmt_float(s->pos_strength, buf);
     fprintf(f, "  \"seed\": %u,\n  \"scaled\": %s,\n  \"pos\": \"%s\",\n  \"pos_strength\": %s,\n",
             (unsigned)s->seed, s->scaled ? "true" : "false", pos_mode_name(s->pos), buf);
+    fprintf(f, "  \"heads\": %d,\n  \"mask\": \"%s\",\n", s->heads,
+            setting_choice_name(SET_MASK, s->mask));
     json_matrix_field(f, "X", s->X, s->n, s->d, false);
     if (dv->has_p)
         json_matrix_field(f, "P", dv->P, s->n, s->d, false);
@@ -38,7 +43,35 @@ void export_json(const Scene *s, const Derived *dv, FILE *f) {
     json_matrix_field(f, "V", a->V, s->n, s->d_v, false);
     json_matrix_field(f, "S", a->S, s->n, s->n, false);
     json_matrix_field(f, "A", a->A, s->n, s->n, false);
-    json_matrix_field(f, "O", a->O, s->n, s->d_v, true);
+    json_matrix_field(f, "O", a->O, s->n, s->d_v, false);
+    /* every head, head 1 again first, so a reader can loop over them */
+    fputs("  \"per_head\": [\n", f);
+    for (int h = 0; h < s->heads; h++) {
+        const Attn *ha = derived_head(dv, h);
+        const struct {
+            const char *name;
+            const float *m;
+            int rows, cols;
+        } parts[9] = {{"W_Q", derived_w(dv, h, PROJ_Q), s->d, s->d_k},
+                      {"W_K", derived_w(dv, h, PROJ_K), s->d, s->d_k},
+                      {"W_V", derived_w(dv, h, PROJ_V), s->d, s->d_v},
+                      {"Q", ha->Q, s->n, s->d_k},
+                      {"K", ha->K, s->n, s->d_k},
+                      {"V", ha->V, s->n, s->d_v},
+                      {"S", ha->S, s->n, s->n},
+                      {"A", ha->A, s->n, s->n},
+                      {"O", ha->O, s->n, s->d_v}};
+        fputs("    {\n", f);
+        for (int k = 0; k < 9; k++) {
+            fprintf(f, "      \"%s\": ", parts[k].name);
+            jw_matrix(f, parts[k].m, parts[k].rows, parts[k].cols, "      ");
+            fputs(k < 8 ? ",\n" : "\n", f);
+        }
+        fputs(h + 1 < s->heads ? "    },\n" : "    }\n", f);
+    }
+    fputs("  ],\n", f);
+    json_matrix_field(f, "W_O", dv->W_O, s->heads * s->d_v, s->d, false);
+    json_matrix_field(f, "Y", dv->Y, s->n, s->d, true);
     fputs("}\n", f);
 }
 
@@ -77,7 +110,11 @@ static void csv_block(FILE *f, const Scene *s, const char *name, const float *m,
         else
             fprintf(f, "x%d", r);
         for (int c = 0; c < cols; c++) {
-            fmt_float(m[(long)r * cols + c], buf);
+            float v = m[(long)r * cols + c];
+            if (isfinite(v))
+                fmt_float(v, buf);
+            else
+                snprintf(buf, sizeof buf, "%s", v < 0 ? "-inf" : "nan"); /* a masked score */
             fprintf(f, ",%s", buf);
         }
         fputc('\n', f);
@@ -88,8 +125,11 @@ static void csv_block(FILE *f, const Scene *s, const char *name, const float *m,
 void export_csv(const Scene *s, const Derived *dv, FILE *f) {
     const Attn *a = &dv->attn;
     int n = s->n, d = s->d, dk = s->d_k, dvw = s->d_v;
-    fprintf(f, "# attnlab export: n=%d d=%d d_k=%d d_v=%d seed=%u scaled=%s pos=%s\n\n", n, d, dk,
-            dvw, (unsigned)s->seed, s->scaled ? "true" : "false", pos_mode_name(s->pos));
+    fprintf(
+        f,
+        "# attnlab export: n=%d d=%d d_k=%d d_v=%d seed=%u scaled=%s pos=%s heads=%d mask=%s\n\n",
+        n, d, dk, dvw, (unsigned)s->seed, s->scaled ? "true" : "false", pos_mode_name(s->pos),
+        s->heads, setting_choice_name(SET_MASK, s->mask));
     csv_block(f, s, "X", s->X, n, d, LABEL_TOKENS, LABEL_DIMS, "x");
     if (dv->has_p) csv_block(f, s, "P", dv->P, n, d, LABEL_TOKENS, LABEL_DIMS, "x");
     csv_block(f, s, "W_Q", dv->W_Q, d, dk, LABEL_DIMS, LABEL_DIMS, "q");
@@ -101,4 +141,24 @@ void export_csv(const Scene *s, const Derived *dv, FILE *f) {
     csv_block(f, s, "S", a->S, n, n, LABEL_TOKENS, LABEL_TOKENS, "");
     csv_block(f, s, "A", a->A, n, n, LABEL_TOKENS, LABEL_TOKENS, "");
     csv_block(f, s, "O", a->O, n, dvw, LABEL_TOKENS, LABEL_DIMS, "o");
+    /* heads 2 to H, then W_O and Y: the same blocks, named by head */
+    for (int h = 1; h < s->heads; h++) {
+        const Attn *ha = derived_head(dv, h);
+        char name[24];
+#define HEAD_BLOCK(part, m, rows, cols, rl, cl, prefix)                                            \
+    snprintf(name, sizeof name, "%s head %d", part, h + 1);                                        \
+    csv_block(f, s, name, m, rows, cols, rl, cl, prefix)
+        HEAD_BLOCK("W_Q", derived_w(dv, h, PROJ_Q), d, dk, LABEL_DIMS, LABEL_DIMS, "q");
+        HEAD_BLOCK("W_K", derived_w(dv, h, PROJ_K), d, dk, LABEL_DIMS, LABEL_DIMS, "k");
+        HEAD_BLOCK("W_V", derived_w(dv, h, PROJ_V), d, dvw, LABEL_DIMS, LABEL_DIMS, "v");
+        HEAD_BLOCK("Q", ha->Q, n, dk, LABEL_TOKENS, LABEL_DIMS, "q");
+        HEAD_BLOCK("K", ha->K, n, dk, LABEL_TOKENS, LABEL_DIMS, "k");
+        HEAD_BLOCK("V", ha->V, n, dvw, LABEL_TOKENS, LABEL_DIMS, "v");
+        HEAD_BLOCK("S", ha->S, n, n, LABEL_TOKENS, LABEL_TOKENS, "");
+        HEAD_BLOCK("A", ha->A, n, n, LABEL_TOKENS, LABEL_TOKENS, "");
+        HEAD_BLOCK("O", ha->O, n, dvw, LABEL_TOKENS, LABEL_DIMS, "o");
+#undef HEAD_BLOCK
+    }
+    csv_block(f, s, "W_O", dv->W_O, s->heads * dvw, d, LABEL_DIMS, LABEL_DIMS, "y");
+    csv_block(f, s, "Y", dv->Y, n, d, LABEL_TOKENS, LABEL_DIMS, "y");
 }

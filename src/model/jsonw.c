@@ -45,7 +45,11 @@ void jw_row(FILE *f, const float *row, int count) {
     char buf[FMT_FLOAT_BYTES];
     fputc('[', f);
     for (int c = 0; c < count; c++) {
-        fmt_float(row[c], buf);
+        /* JSON has no infinity: a masked score (−∞) is null */
+        if (isfinite(row[c]))
+            fmt_float(row[c], buf);
+        else
+            snprintf(buf, sizeof buf, "null");
         fprintf(f, c ? ", %s" : "%s", buf);
     }
     fputc(']', f);

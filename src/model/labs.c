@@ -92,8 +92,8 @@ bool labs_curves(Labs *labs, const Scene *s) {
     if (c->valid && c->key == key) return true;
     if (!grow_full(labs, s->n)) return false;
     int n = s->n, d = s->d, w = LAB_FULL_WIDTH;
-    proj_fill(s->seed, PROJ_Q, d, w, labs->wq);
-    proj_fill(s->seed, PROJ_K, d, w, labs->wk);
+    proj_fill(s->seed, PROJ_Q, 0, d, w, labs->wq);
+    proj_fill(s->seed, PROJ_K, 0, d, w, labs->wk);
     /* X + P, row by row, into qf as a staging area */
     memcpy(labs->xp, s->X, sizeof(float) * (size_t)n * d);
     if (s->pos == POS_SIN) {

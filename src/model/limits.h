@@ -19,5 +19,6 @@
 #define ATTN_MAX_POS_STRENGTH 10.0
 #define ATTN_MAX_SEED         4294967295.0 /* seeds are 32-bit so JSON holds them exactly */
 #define ATTN_MAX_SAMPLES      1000000
+#define ATTN_MAX_HEADS        16
 
 #endif

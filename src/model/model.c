@@ -1,19 +1,19 @@
 /* The app's model and its actions; see model.h. */
 #include "model.h"
 
+#include "settings.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A snapshot keeps the fixed-size fields plus the used part of tokens, X and
- * origin, so a 6-token scene costs a few hundred bytes, not the whole Scene. */
+/* A snapshot keeps every setting (from the settings table, so a new setting
+ * is undone with no line here) plus the used part of tokens, X and origin,
+ * so a 6-token scene costs a few hundred bytes, not the whole Scene. */
 typedef struct Snapshot {
-    int n, d, d_k, d_v;
-    uint32_t seed;
-    bool scaled;
-    Pos_Mode pos;
-    float pos_strength;
+    int n;
+    double settings[SET_COUNT];
     /* then: n tokens, n×d floats, n ints */
 } Snapshot;
 
@@ -22,7 +22,8 @@ static void *snapshot_take(const Scene *s) {
     size_t org = (size_t)s->n * sizeof(int);
     Snapshot *snap = malloc(sizeof *snap + tok + xs + org);
     if (!snap) return NULL;
-    *snap = (Snapshot){s->n, s->d, s->d_k, s->d_v, s->seed, s->scaled, s->pos, s->pos_strength};
+    snap->n = s->n;
+    for (int k = 0; k < SET_COUNT; k++) snap->settings[k] = setting_get(s, (Setting_Id)k);
     char *p = (char *)(snap + 1);
     memcpy(p, s->tokens, tok);
     memcpy(p + tok, s->X, xs);
@@ -33,13 +34,7 @@ static void *snapshot_take(const Scene *s) {
 static void snapshot_restore(const void *blob, Scene *s) {
     const Snapshot *snap = blob;
     s->n = snap->n;
-    s->d = snap->d;
-    s->d_k = snap->d_k;
-    s->d_v = snap->d_v;
-    s->seed = snap->seed;
-    s->scaled = snap->scaled;
-    s->pos = snap->pos;
-    s->pos_strength = snap->pos_strength;
+    for (int k = 0; k < SET_COUNT; k++) setting_set(s, (Setting_Id)k, snap->settings[k]);
     size_t tok = (size_t)s->n * ATTN_MAX_TOKEN_BYTES, xs = (size_t)s->n * s->d * sizeof(float);
     const char *p = (const char *)(snap + 1);
     memcpy(s->tokens, p, tok);

@@ -1,5 +1,6 @@
 /* The scene and its derived attention; see scene.h. */
 #include "scene.h"
+#include "../core/matrix.h"
 
 #include "../core/text.h"
 #include "settings.h"
@@ -40,6 +41,13 @@ bool scene_validate(const Scene *s, char *err, size_t errsz) {
         snprintf(err, errsz, "positional strength %g is outside 0 to %g", s->pos_strength,
                  ATTN_MAX_POS_STRENGTH);
         return false;
+    }
+    /* the other settings, against their rows in the table */
+    for (int k = 0; k < SET_COUNT; k++) {
+        char written[40];
+        double v = setting_get(s, (Setting_Id)k);
+        snprintf(written, sizeof written, "%.17g", v);
+        if (!setting_check(setting((Setting_Id)k), v, written, err, errsz)) return false;
     }
     for (int i = 0; i < s->n; i++) {
         if (s->tokens[i][0] == '\0') {
@@ -219,18 +227,19 @@ bool pos_mode_parse(const char *name, Pos_Mode *dest) {
     return false;
 }
 
-/* What the core needs to compute a scene's attention from its derived parts. */
-static Attn_Desc attn_desc(const Derived *dv, const Scene *s) {
+/* What the core needs to compute head h of a scene from its derived parts. */
+static Attn_Desc attn_desc(const Derived *dv, const Scene *s, int h) {
     return (Attn_Desc){.n = s->n,
                        .d = s->d,
                        .d_k = s->d_k,
                        .d_v = s->d_v,
                        .scaled = s->scaled,
+                       .causal = s->mask == MASK_CAUSAL,
                        .X = s->X,
                        .P = dv->has_p ? dv->P : NULL,
-                       .W_Q = dv->W_Q,
-                       .W_K = dv->W_K,
-                       .W_V = dv->W_V};
+                       .W_Q = derived_w(dv, h, PROJ_Q),
+                       .W_K = derived_w(dv, h, PROJ_K),
+                       .W_V = derived_w(dv, h, PROJ_V)};
 }
 
 static bool resize(float **buf, size_t count) {
@@ -240,46 +249,99 @@ static bool resize(float **buf, size_t count) {
     return true;
 }
 
+static bool reserve(float **buf, size_t *cap, size_t need) {
+    if (need <= *cap) return true;
+    if (!resize(buf, need)) return false;
+    *cap = need;
+    return true;
+}
+
+const Attn *derived_head(const Derived *dv, int h) {
+    return h == 0 ? &dv->attn : &dv->more[h - 1].attn;
+}
+
+static Attn *head_attn(Derived *dv, int h) {
+    return h == 0 ? &dv->attn : &dv->more[h - 1].attn;
+}
+
+const float *derived_w(const Derived *dv, int h, Proj_Kind kind) {
+    if (h == 0) return kind == PROJ_Q ? dv->W_Q : kind == PROJ_K ? dv->W_K : dv->W_V;
+    const Derived_Head *m = &dv->more[h - 1];
+    return kind == PROJ_Q ? m->W_Q : kind == PROJ_K ? m->W_K : m->W_V;
+}
+
+static float **w_slot(Derived *dv, int h, Proj_Kind kind) {
+    if (h == 0) return kind == PROJ_Q ? &dv->W_Q : kind == PROJ_K ? &dv->W_K : &dv->W_V;
+    Derived_Head *m = &dv->more[h - 1];
+    return kind == PROJ_Q ? &m->W_Q : kind == PROJ_K ? &m->W_K : &m->W_V;
+}
+
+/* Y = Concat(O¹ … Oᴴ)·W_O, in double like every other product here. */
+static void combine_heads(Derived *dv, const Scene *s) {
+    int n = s->n, dv_ = s->d_v, H = s->heads, wide = H * dv_;
+    for (int h = 0; h < H; h++) {
+        const float *o = derived_head(dv, h)->O;
+        for (int i = 0; i < n; i++)
+            memcpy(dv->concat + (long)i * wide + (long)h * dv_, o + (long)i * dv_,
+                   sizeof(float) * (size_t)dv_);
+    }
+    mat_mul(dv->concat, dv->W_O, n, wide, s->d, dv->Y);
+}
+
 bool derived_update(Derived *dv, const Scene *s) {
+    int H = s->heads < 1 ? 1 : s->heads;
     if (!dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
-        dv->d_v != s->d_v) {
+        dv->d_v != s->d_v || dv->heads != H) {
         size_t qk = (size_t)s->d * s->d_k, v = (size_t)s->d * s->d_v;
-        if (!resize(&dv->W_Q, qk) || !resize(&dv->W_K, qk) || !resize(&dv->W_V, v)) {
-            dv->have_w = false;
-            return false;
+        dv->have_w = false;
+        for (int h = 0; h < H; h++) {
+            if (!resize(w_slot(dv, h, PROJ_Q), qk) || !resize(w_slot(dv, h, PROJ_K), qk) ||
+                !resize(w_slot(dv, h, PROJ_V), v))
+                return false;
+            proj_fill(s->seed, PROJ_Q, h, s->d, s->d_k, *w_slot(dv, h, PROJ_Q));
+            proj_fill(s->seed, PROJ_K, h, s->d, s->d_k, *w_slot(dv, h, PROJ_K));
+            proj_fill(s->seed, PROJ_V, h, s->d, s->d_v, *w_slot(dv, h, PROJ_V));
         }
-        proj_fill(s->seed, PROJ_Q, s->d, s->d_k, dv->W_Q);
-        proj_fill(s->seed, PROJ_K, s->d, s->d_k, dv->W_K);
-        proj_fill(s->seed, PROJ_V, s->d, s->d_v, dv->W_V);
+        size_t wo = (size_t)H * s->d_v * s->d;
+        if (!resize(&dv->W_O, wo)) return false;
+        dv->cap_o = wo;
+        proj_fill_output(s->seed, H, s->d_v, s->d, dv->W_O);
         dv->have_w = true;
         dv->seed = s->seed;
         dv->d = s->d;
         dv->d_k = s->d_k;
         dv->d_v = s->d_v;
+        dv->heads = H;
     }
-    if (!attn_reserve(&dv->attn, s->n, s->d, s->d_k, s->d_v)) return false;
+    for (int h = 0; h < H; h++)
+        if (!attn_reserve(head_attn(dv, h), s->n, s->d, s->d_k, s->d_v)) return false;
+    if (!reserve(&dv->concat, &dv->cap_concat, (size_t)s->n * H * s->d_v) ||
+        !reserve(&dv->Y, &dv->cap_y, (size_t)s->n * s->d))
+        return false;
     dv->has_p = s->pos == POS_SIN;
     if (dv->has_p) {
-        size_t need = (size_t)s->n * s->d;
-        if (need > dv->cap_p) {
-            if (!resize(&dv->P, need)) return false;
-            dv->cap_p = need;
-        }
+        if (!reserve(&dv->P, &dv->cap_p, (size_t)s->n * s->d)) return false;
         posenc_sinusoidal(s->n, s->d, s->pos_strength, dv->P);
     }
-    Attn_Desc desc = attn_desc(dv, s);
-    attn_compute(&dv->attn, &desc);
+    for (int h = 0; h < H; h++) {
+        Attn_Desc desc = attn_desc(dv, s, h);
+        attn_compute(head_attn(dv, h), &desc);
+    }
+    combine_heads(dv, s);
     return true;
 }
 
 bool derived_update_token(Derived *dv, const Scene *s, int i) {
     const Attn *a = &dv->attn;
     if (!dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
-        dv->d_v != s->d_v || a->n != s->n || a->scaled != s->scaled ||
-        dv->has_p != (s->pos == POS_SIN))
+        dv->d_v != s->d_v || dv->heads != s->heads || a->n != s->n || a->scaled != s->scaled ||
+        a->causal != (s->mask == MASK_CAUSAL) || dv->has_p != (s->pos == POS_SIN))
         return derived_update(dv, s);
-    Attn_Desc desc = attn_desc(dv, s);
-    attn_update_row(&dv->attn, &desc, i);
+    for (int h = 0; h < s->heads; h++) {
+        Attn_Desc desc = attn_desc(dv, s, h);
+        attn_update_row(head_attn(dv, h), &desc, i);
+    }
+    combine_heads(dv, s);
     return true;
 }
 
@@ -289,5 +351,14 @@ void derived_free(Derived *dv) {
     free(dv->W_V);
     free(dv->P);
     attn_free(&dv->attn);
+    for (int h = 0; h < ATTN_MAX_HEADS - 1; h++) {
+        free(dv->more[h].W_Q);
+        free(dv->more[h].W_K);
+        free(dv->more[h].W_V);
+        attn_free(&dv->more[h].attn);
+    }
+    free(dv->W_O);
+    free(dv->concat);
+    free(dv->Y);
     memset(dv, 0, sizeof *dv);
 }

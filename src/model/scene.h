@@ -31,6 +31,10 @@
  *   bool derived_update_token(Derived *dv, const Scene *s, int i)
  *       only token i's embedding changed since the last update
  *   void derived_free(Derived *dv)
+ *   const Attn *derived_head(const Derived *dv, int h)
+ *       head h (0-based) of the last update
+ *   const float *derived_w(const Derived *dv, int h, Proj_Kind kind)
+ *       head h's W_Q, W_K or W_V
  */
 #ifndef ATTN_SCENE_H
 #define ATTN_SCENE_H
@@ -40,10 +44,12 @@
 #include <stdint.h>
 
 #include "../core/attention.h"
+#include "../core/projection.h"
 #include "limits.h"
 #include "vocab.h"
 
 typedef enum Pos_Mode { POS_NONE = 0, POS_SIN = 1 } Pos_Mode;
+typedef enum Mask_Mode { MASK_NONE = 0, MASK_CAUSAL = 1 } Mask_Mode;
 
 typedef struct Scene {
     int n, d, d_k, d_v;
@@ -51,21 +57,35 @@ typedef struct Scene {
     bool scaled;
     Pos_Mode pos;
     float pos_strength;
+    int heads;      /* H: heads 2..H each have their own projections */
+    Mask_Mode mask; /* causal: query i sees keys j <= i */
     char tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
     float X[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* n×d, row stride d */
     int origin[ATTN_MAX_TOKENS];           /* original index of the token now at i */
 } Scene;
 
+/* Heads 2 to H: their own projections and attention. */
+typedef struct Derived_Head {
+    float *W_Q, *W_K, *W_V;
+    Attn attn;
+} Derived_Head;
+
 typedef struct Derived {
     /* cache key of the projections */
     bool have_w;
     uint32_t seed;
-    int d, d_k, d_v;
-    float *W_Q, *W_K, *W_V; /* d×d_k, d×d_k, d×d_v */
+    int d, d_k, d_v, heads;
+    float *W_Q, *W_K, *W_V; /* head 1: d×d_k, d×d_k, d×d_v */
     float *P;               /* n×d, valid when has_p */
     bool has_p;
-    size_t cap_p; /* elements allocated for P */
-    Attn attn;
+    size_t cap_p;                          /* elements allocated for P */
+    Attn attn;                             /* head 1 */
+    Derived_Head more[ATTN_MAX_HEADS - 1]; /* heads 2..H */
+    /* the heads together: Y = Concat(O¹ … Oᴴ)·W_O, back in embedding space */
+    float *W_O;    /* (H·d_v)×d */
+    float *concat; /* n×(H·d_v) */
+    float *Y;      /* n×d */
+    size_t cap_o, cap_concat, cap_y;
 } Derived;
 
 void scene_default(Scene *s);
@@ -83,5 +103,7 @@ bool pos_mode_parse(const char *name, Pos_Mode *dest);
 bool derived_update(Derived *dv, const Scene *s);
 bool derived_update_token(Derived *dv, const Scene *s, int i);
 void derived_free(Derived *dv);
+const Attn *derived_head(const Derived *dv, int h);
+const float *derived_w(const Derived *dv, int h, Proj_Kind kind);
 
 #endif

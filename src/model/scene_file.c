@@ -148,10 +148,13 @@ static bool read_setting(Ctx *c, const cJSON *root, const Setting *st, Scene *s)
         if (!cJSON_IsBool(it)) return fail_at(c, &p, "\"%s\" must be true or false", st->json);
         v = cJSON_IsTrue(it);
         break;
-    case SETTING_POS: {
-        Pos_Mode m;
-        if (!cJSON_IsString(it) || !pos_mode_parse(it->valuestring, &m))
-            return fail_at(c, &p, "\"%s\" must be \"none\" or \"sin\"", st->json);
+    case SETTING_CHOICE: {
+        int m;
+        if (!cJSON_IsString(it) || !setting_choice_parse(st->id, it->valuestring, &m)) {
+            char list[64];
+            setting_choice_list(st->id, " or ", "\"", list, sizeof list);
+            return fail_at(c, &p, "\"%s\" must be %s", st->json, list);
+        }
         v = m;
         break;
     }
@@ -272,8 +275,8 @@ void scene_write(const Scene *s, FILE *f) {
         case SETTING_BOOL:
             fputs(v != 0 ? "true" : "false", f);
             break;
-        case SETTING_POS:
-            fprintf(f, "\"%s\"", pos_mode_name((Pos_Mode)(int)v));
+        case SETTING_CHOICE:
+            fprintf(f, "\"%s\"", setting_choice_name((Setting_Id)k, (int)v));
             break;
         }
         fputs(",\n", f);

@@ -57,6 +57,10 @@ double setting_get(const Scene *s, Setting_Id id) {
         return s->pos;
     case SET_POS_STRENGTH:
         return s->pos_strength;
+    case SET_HEADS:
+        return s->heads;
+    case SET_MASK:
+        return s->mask;
     case SET_COUNT:
         break;
     }
@@ -86,6 +90,12 @@ void setting_set(Scene *s, Setting_Id id, double v) {
         break;
     case SET_POS_STRENGTH:
         s->pos_strength = (float)v;
+        break;
+    case SET_HEADS:
+        s->heads = (int)v;
+        break;
+    case SET_MASK:
+        s->mask = (Mask_Mode)(int)v;
         break;
     case SET_COUNT:
         assert(!"unknown setting");
@@ -127,13 +137,15 @@ bool setting_parse(const Setting *st, const char *text, double *dest, char *why,
         }
         snprintf(why, whysz, "expected 'on' or 'off', not '%s'", text);
         return false;
-    case SETTING_POS: {
-        Pos_Mode m;
-        if (!pos_mode_parse(text, &m)) {
-            snprintf(why, whysz, "'%s' is not one of: none, sin", text);
+    case SETTING_CHOICE: {
+        int c;
+        if (!setting_choice_parse(st->id, text, &c)) {
+            char list[64];
+            setting_choice_list(st->id, ", ", "", list, sizeof list);
+            snprintf(why, whysz, "'%s' is not one of: %s", text, list);
             return false;
         }
-        *dest = m;
+        *dest = c;
         return true;
     }
     }
@@ -160,4 +172,44 @@ bool setting_check(const Setting *st, double v, const char *written, char *why, 
         return false;
     }
     return true;
+}
+
+/* The names of each choice setting, in the order of their numbers. */
+static const char *const *choices(Setting_Id id, int *count) {
+    static const char *const pos[] = {"none", "sin"}, *const mask[] = {"none", "causal"};
+    static_assert(POS_NONE == 0 && POS_SIN == 1 && MASK_NONE == 0 && MASK_CAUSAL == 1,
+                  "a choice's number is its place in its list");
+    *count = 2;
+    if (id == SET_POS) return pos;
+    if (id == SET_MASK) return mask;
+    *count = 0;
+    return NULL;
+}
+
+const char *setting_choice_name(Setting_Id id, int v) {
+    int count;
+    const char *const *names = choices(id, &count);
+    return v >= 0 && v < count ? names[v] : "?";
+}
+
+bool setting_choice_parse(Setting_Id id, const char *name, int *dest) {
+    int count;
+    const char *const *names = choices(id, &count);
+    for (int k = 0; k < count; k++)
+        if (!strcmp(names[k], name)) {
+            *dest = k;
+            return true;
+        }
+    return false;
+}
+
+void setting_choice_list(Setting_Id id, const char *sep, const char *quote, char *buf,
+                         size_t size) {
+    int count;
+    const char *const *names = choices(id, &count);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < count && used < size; k++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s%s%s", k ? sep : "", quote, names[k],
+                                 quote);
 }

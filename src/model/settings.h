@@ -15,6 +15,12 @@
  *       says what is wrong, quoting text as written
  *   bool setting_check(const Setting *st, double v, const char *written, char *why, size_t whysz)
  *       a value read elsewhere (a JSON number) against the type and range
+ *   const char *setting_choice_name(Setting_Id id, int v)
+ *       a choice setting's name for v ("none", "sin", "causal", …)
+ *   bool setting_choice_parse(Setting_Id id, const char *name, int *dest)
+ *   void setting_choice_list(Setting_Id id, const char *sep, const char *quote, char *buf,
+ *                            size_t size)
+ *       the names joined: "none|sin", "\"none\" or \"sin\"" for usage lines and messages
  */
 #ifndef ATTN_SETTINGS_H
 #define ATTN_SETTINGS_H
@@ -25,11 +31,11 @@
 #include <stddef.h>
 
 typedef enum Setting_Type {
-    SETTING_INT,   /* whole number in [min, max] */
-    SETTING_U32,   /* whole number in [min, max], up to 2^32 − 1 */
-    SETTING_FLOAT, /* finite number in [min, max] */
-    SETTING_BOOL,  /* true/false, on/off */
-    SETTING_POS,   /* none | sin */
+    SETTING_INT,    /* whole number in [min, max] */
+    SETTING_U32,    /* whole number in [min, max], up to 2^32 − 1 */
+    SETTING_FLOAT,  /* finite number in [min, max] */
+    SETTING_BOOL,   /* true/false, on/off */
+    SETTING_CHOICE, /* one of a few names (setting_choice_name), stored as its number */
 } Setting_Type;
 
 /* X(id, type, min, max, default, required in a scene file, CLI flag,
@@ -42,10 +48,14 @@ typedef enum Setting_Type {
       "projection seed")                                                                           \
     X(SET_SCALED, SETTING_BOOL, 0, 1, 1, true, "--no-scale", "scaled", "scale",                    \
       "use QK^T without dividing by sqrt(d_k)")                                                    \
-    X(SET_POS, SETTING_POS, 0, 1, 0, false, "--pos", "pos", "pos",                                 \
+    X(SET_POS, SETTING_CHOICE, 0, 1, 0, false, "--pos", "pos", "pos",                              \
       "positional encoding added to X")                                                            \
     X(SET_POS_STRENGTH, SETTING_FLOAT, 0, ATTN_MAX_POS_STRENGTH, 1, false, "--pos-strength",       \
-      "pos_strength", "pos", "multiplier of the positional encoding")
+      "pos_strength", "pos", "multiplier of the positional encoding")                              \
+    X(SET_HEADS, SETTING_INT, 1, ATTN_MAX_HEADS, 1, false, "--heads", "heads", "heads",            \
+      "attention heads H, each with its own W_Q, W_K, W_V")                                        \
+    X(SET_MASK, SETTING_CHOICE, 0, 1, 0, false, "--mask", "mask", "mask",                          \
+      "causal: query i sees only keys j <= i")
 
 typedef enum Setting_Id {
 #define SETTING_ENUM(id, ...) id,
@@ -70,5 +80,8 @@ double setting_get(const Scene *s, Setting_Id id);
 void setting_set(Scene *s, Setting_Id id, double v);
 bool setting_parse(const Setting *st, const char *text, double *dest, char *why, size_t whysz);
 bool setting_check(const Setting *st, double v, const char *written, char *why, size_t whysz);
+const char *setting_choice_name(Setting_Id id, int v);
+bool setting_choice_parse(Setting_Id id, const char *name, int *dest);
+void setting_choice_list(Setting_Id id, const char *sep, const char *quote, char *buf, size_t size);
 
 #endif

@@ -22,10 +22,13 @@ static void usage_setting(FILE *f, const Setting *st) {
         snprintf(left, sizeof left, "%s", st->cli);
         fprintf(f, "  %-22s%s\n", left, st->help);
         return;
-    case SETTING_POS:
-        snprintf(left, sizeof left, "%s none|sin", st->cli);
+    case SETTING_CHOICE: {
+        char list[32];
+        setting_choice_list(st->id, "|", "", list, sizeof list);
+        snprintf(left, sizeof left, "%s %s", st->cli, list);
         fprintf(f, "  %-22s%s\n", left, st->help);
         return;
+    }
     case SETTING_FLOAT:
         snprintf(left, sizeof left, "%s F", st->cli);
         fprintf(f, "  %-22s%s (%g to %g)\n", left, st->help, st->min, st->max);

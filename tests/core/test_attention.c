@@ -13,7 +13,7 @@
 
 typedef struct Case {
     int n, d, dk, dv;
-    bool scaled;
+    bool scaled, causal;
     float *X, *P, *WQ, *WK, *WV;
 } Case;
 
@@ -25,9 +25,9 @@ static void case_make(Case *c, Rng *r, int n, int d, int dk, int dv, bool scaled
     c->WK = malloc(sizeof(float) * d * dk);
     c->WV = malloc(sizeof(float) * d * dv);
     rand_fill(r, c->X, (long)n * d, xscale);
-    proj_fill(seed, PROJ_Q, d, dk, c->WQ);
-    proj_fill(seed, PROJ_K, d, dk, c->WK);
-    proj_fill(seed, PROJ_V, d, dv, c->WV);
+    proj_fill(seed, PROJ_Q, 0, d, dk, c->WQ);
+    proj_fill(seed, PROJ_K, 0, d, dk, c->WK);
+    proj_fill(seed, PROJ_V, 0, d, dv, c->WV);
 }
 
 static void case_free(Case *c) {
@@ -45,6 +45,7 @@ static void run(const Case *c, Attn *a) {
                                  .d_k = c->dk,
                                  .d_v = c->dv,
                                  .scaled = c->scaled,
+                                 .causal = c->causal,
                                  .X = c->X,
                                  .P = c->P,
                                  .W_Q = c->WQ,
@@ -321,6 +322,7 @@ Test(attention, updating_one_row_matches_a_full_recompute_exactly) {
             c.P = malloc(sizeof(float) * n * c.d);
             posenc_sinusoidal(n, c.d, 0.7f, c.P);
         }
+        c.causal = t % 4 >= 2; /* the mask too: both ways, with and without positions */
         Attn inc = {0}, full = {0};
         run(&c, &inc);
         int i = rand_int(&r, 0, n - 1);
@@ -331,6 +333,7 @@ Test(attention, updating_one_row_matches_a_full_recompute_exactly) {
                                      .d_k = c.dk,
                                      .d_v = c.dv,
                                      .scaled = c.scaled,
+                                     .causal = c.causal,
                                      .X = c.X,
                                      .P = c.P,
                                      .W_Q = c.WQ,
@@ -344,6 +347,65 @@ Test(attention, updating_one_row_matches_a_full_recompute_exactly) {
         cr_assert_eq(memcmp(inc.O, full.O, sizeof(float) * n * c.dv), 0, "case %d: O", t);
         attn_free(&inc);
         attn_free(&full);
+        case_free(&c);
+    }
+}
+
+Test(attention, the_causal_mask_gives_exact_zeros_and_matches_float64) {
+    /* Query i sees keys j ≤ i: the masked weights are exactly 0 (not small,
+     * not NaN), each row is a softmax over the keys it sees, and the first
+     * token attends only to itself. Reference: float64. A weight moves by its
+     * own size times the error of the scores, and a float score is off by a
+     * few 2^-24 of the sum of its terms' sizes (1e-6 of it allows 16 ulp);
+     * plus 2e-6 for the rounding of the weight itself. */
+    Rng r;
+    rng_seed(&r, 2024);
+    for (int t = 0; t < 60; t++) {
+        Case c;
+        int n = rand_int(&r, 1, 48);
+        case_make(&c, &r, n, rand_int(&r, 1, 8), rand_int(&r, 1, 64), rand_int(&r, 1, 16), t % 2,
+                  t % 5 == 0 ? 300.0 : 1.5, (uint64_t)t + 7);
+        c.causal = true;
+        Attn a = {0};
+        run(&c, &a);
+        for (int i = 0; i < n; i++) {
+            /* float64 scores of the keys this query sees, and their softmax */
+            double s[64], mx = -INFINITY, sum = 0, terms = 0;
+            for (int j = 0; j <= i; j++) {
+                double dot = 0, size = 0;
+                for (int col = 0; col < c.dk; col++) {
+                    double q = 0, k = 0;
+                    for (int rr = 0; rr < c.d; rr++) {
+                        q += (double)c.X[i * c.d + rr] * c.WQ[rr * c.dk + col];
+                        k += (double)c.X[j * c.d + rr] * c.WK[rr * c.dk + col];
+                    }
+                    dot += q * k;
+                    size += fabs(q * k);
+                }
+                double scale = c.scaled ? 1 / sqrt((double)c.dk) : 1;
+                s[j] = dot * scale;
+                terms = fmax(terms, size * scale);
+                mx = fmax(mx, s[j]);
+            }
+            for (int j = 0; j <= i; j++) sum += exp(s[j] - mx);
+            double total = 0;
+            for (int j = 0; j < n; j++) {
+                float w = a.A[i * n + j];
+                cr_assert(isfinite(w), "case %d: A[%d][%d] is not finite", t, i, j);
+                total += w;
+                if (j > i) {
+                    cr_assert_eq(w, 0.0f, "case %d: A[%d][%d] = %g, masked", t, i, j, w);
+                    cr_assert(isinf(a.S[i * n + j]) && a.S[i * n + j] < 0, "S is −∞ there");
+                } else {
+                    double want = exp(s[j] - mx) / sum;
+                    cr_assert(fabs(w - want) <= 2e-6 + want * 2e-6 * terms,
+                              "case %d: A[%d][%d] %g vs %g", t, i, j, w, want);
+                }
+            }
+            cr_assert(fabs(total - 1) <= 1e-5, "case %d: row %d sums to %g", t, i, total);
+        }
+        cr_assert_eq(a.A[0], 1.0f, "the first token attends only to itself");
+        attn_free(&a);
         case_free(&c);
     }
 }

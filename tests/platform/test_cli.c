@@ -95,6 +95,10 @@ Test(cli, bad_options_give_one_clear_line) {
         {{"--dk"}, 1, "attnlab: --dk needs a value (see --help)"},
         {{"--d", "65"}, 2, "attnlab: --d: 65 is out of range (1 to 64)"},
         {{"--pos", "cos"}, 2, "attnlab: --pos: 'cos' is not one of: none, sin"},
+        {{"--heads", "0"}, 2, "attnlab: --heads: 0 is out of range (1 to 16)"},
+        {{"--heads", "17"}, 2, "attnlab: --heads: 17 is out of range (1 to 16)"},
+        {{"--heads", "2.5"}, 2, "attnlab: --heads: '2.5' is not a whole number"},
+        {{"--mask", "future"}, 2, "attnlab: --mask: 'future' is not one of: none, causal"},
         {{"--pos-strength", "nan"}, 2, "attnlab: --pos-strength: 'nan' is not a finite number"},
         {{"--pos-strength", "11"}, 2, "attnlab: --pos-strength: 11 is out of range (0 to 10)"},
         {{"--perm", "0 0 1"},
@@ -182,8 +186,8 @@ Test(cli, every_setting_is_in_help_readme_and_man_page) {
         static Cli_Options o;
         char err[256], *argv[3] = {"attnlab", (char *)st->cli, "0"};
         int argc = st->type == SETTING_BOOL ? 2 : 3;
-        if (st->type == SETTING_POS) argv[2] = "sin";
-        if (st->type != SETTING_BOOL && st->type != SETTING_POS) {
+        if (st->type == SETTING_CHOICE) argv[2] = (char *)setting_choice_name(st->id, 1);
+        if (st->type != SETTING_BOOL && st->type != SETTING_CHOICE) {
             static char num[32];
             snprintf(num, sizeof num, "%.0f", st->max);
             argv[2] = num;

@@ -32,9 +32,9 @@ static float *outputs(const Scene *s, const float *X0, const int *order) {
         P = malloc(sizeof(float) * n * d);
         posenc_sinusoidal(n, d, s->pos_strength, P);
     }
-    proj_fill(s->seed, PROJ_Q, d, s->d_k, WQ);
-    proj_fill(s->seed, PROJ_K, d, s->d_k, WK);
-    proj_fill(s->seed, PROJ_V, d, s->d_v, WV);
+    proj_fill(s->seed, PROJ_Q, 0, d, s->d_k, WQ);
+    proj_fill(s->seed, PROJ_K, 0, d, s->d_k, WK);
+    proj_fill(s->seed, PROJ_V, 0, d, s->d_v, WV);
     Attn a = {0};
     cr_assert(attn_reserve(&a, n, d, s->d_k, s->d_v));
     attn_compute(&a, &(Attn_Desc){.n = n,
