@@ -146,7 +146,10 @@ void draw_heatmap(Draw_List *dl, Rect r, const float *grid, int rows, int cols, 
     }
     Draw_Cmd *cmd = push(dl, DRAW_HEATMAP, rgba(255, 255, 255, 255));
     if (!cmd) return;
-    memcpy(dl->grid + dl->grid_len, grid, sizeof(float) * (size_t)count);
+    /* a masked score (−∞) has no colour of its own: it goes in as vmin, and
+     * the UI draws masked cells over it */
+    for (long k = 0; k < count; k++)
+        dl->grid[dl->grid_len + k] = isfinite(grid[k]) ? grid[k] : vmin;
     cmd->heat.r = r;
     cmd->heat.rows = rows;
     cmd->heat.cols = cols;

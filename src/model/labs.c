@@ -129,6 +129,8 @@ static uint64_t perm_key(const Scene *s) {
     h = hash_bytes(h, &s->d_k, sizeof s->d_k);
     h = hash_bytes(h, &s->d_v, sizeof s->d_v);
     h = hash_bytes(h, &s->scaled, sizeof s->scaled);
+    h = hash_bytes(h, &s->mask, sizeof s->mask);
+    h = hash_bytes(h, &s->heads, sizeof s->heads);
     return hash_bytes(h, s->origin, sizeof(int) * (size_t)s->n);
 }
 

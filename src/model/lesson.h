@@ -59,6 +59,7 @@ typedef enum Directive_Kind {
     ACT_ROTATE,
     ACT_RESTORE,
     ACT_HIGHLIGHT,
+    ACT_SET, /* a setting with no directive of its own (heads, mask): from the settings table */
 } Directive_Kind;
 
 typedef struct Lesson_Action {
@@ -70,6 +71,8 @@ typedef struct Lesson_Action {
     int n;         /* order: length */
     int order[LESSON_MAX_ORDER];
     char text[128]; /* scene file, sentence, token for select/move, panel for highlight */
+    int setting;    /* ACT_SET: a Setting_Id */
+    double value;   /* ACT_SET: its value */
 } Lesson_Action;
 
 typedef enum Cond_Kind {
@@ -88,6 +91,7 @@ typedef enum Cond_Kind {
     COND_X, /* one coordinate of one token's embedding */
     COND_D,
     COND_N,
+    COND_SETTING, /* a setting (heads, mask) compared with a value: i is its Setting_Id */
 } Cond_Kind;
 
 typedef enum Cmp { CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ } Cmp;

@@ -98,6 +98,8 @@ static const Lesson_Keyword action_keywords[] = {
     {"select", ACT_SELECT, "select TOKEN"},
     {"move", ACT_MOVE, "move TOKEN X Y"},
     {"highlight", ACT_HIGHLIGHT, "highlight PANEL"},
+    {"heads", ACT_SET, "heads N"},
+    {"mask", ACT_SET, "mask none|causal"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
 };
@@ -118,6 +120,8 @@ static const Lesson_Keyword cond_keywords[] = {
     {"order", COND_ORDER, "order reversed|original|changed"},
     {"perm-diff", COND_PERM_DIFF, "perm-diff CMP NUMBER"},
     {"selected", COND_SELECTED, "selected TOKEN"},
+    {"heads", COND_SETTING, "heads CMP N"},
+    {"mask", COND_SETTING, "mask none|causal"},
 };
 
 #define COUNT(a) ((int)(sizeof a / sizeof *a))
@@ -179,6 +183,19 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
             a->seed = (uint32_t)v;
         else
             a->i = (int)v;
+        break;
+    }
+    case ACT_SET: {
+        /* a setting's words and range, all from the settings table */
+        NEED(2);
+        const Setting *st = setting_by_lesson(k);
+        double value;
+        char why[200];
+        if (!setting_parse(st, w[1], &value, why, sizeof why))
+            return lesson_fail(p, line, "%s: %s", k, why), false;
+        if (!(a = new_action(p, line))) return false;
+        a->setting = st->id;
+        a->value = value;
         break;
     }
     case ACT_SCALE:
@@ -349,6 +366,23 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
+    } else if (!strcmp(k, "heads") || !strcmp(k, "mask")) {
+        const Setting *st = setting_by_lesson(k);
+        c->kind = COND_SETTING;
+        c->i = st->id;
+        c->cmp = CMP_EQ;
+        char why[200];
+        if (st->type == SETTING_CHOICE) { /* mask causal */
+            if (nw != 2 || !setting_parse(st, w[1], &c->value, why, sizeof why))
+                return lesson_fail(p, line, "goal: expected '%s'", "mask none|causal"), false;
+        } else { /* heads >= 2 */
+            if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
+            if (!parse_cmp(w[1], &c->cmp))
+                return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k),
+                       false;
+            if (!parse_double(w[2], &c->value))
+                return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
+        }
     } else if (!strcmp(k, "scale")) {
         if (nw != 2 || (strcmp(w[1], "on") && strcmp(w[1], "off")))
             return lesson_fail(p, line, "goal: expected 'scale on' or 'scale off'"), false;

@@ -1,6 +1,8 @@
 /* Goals checked against the live state; see lesson_goals.h. */
 #include "lesson_goals.h"
 
+#include "settings.h"
+
 #include "../core/stats.h"
 
 #include <math.h>
@@ -88,6 +90,9 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
         case COND_VIEW:
             ok = view == c->i;
             break;
+        case COND_SETTING:
+            ok = compare(setting_get(s, (Setting_Id)c->i), c->cmp, c->value);
+            break;
         case COND_MEAN_MAX:
         case COND_MEAN_ENTROPY: {
             double sum = 0;
@@ -149,6 +154,15 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         case COND_VIEW:
             snprintf(one, sizeof one, "open the %s view", view_name((View)c->i));
             break;
+        case COND_SETTING: {
+            const Setting *st = setting((Setting_Id)c->i);
+            if (st->type == SETTING_CHOICE)
+                snprintf(one, sizeof one, "%s %s", st->lesson,
+                         setting_choice_name(st->id, (int)c->value));
+            else
+                snprintf(one, sizeof one, "%s %s %g", st->lesson, ops[c->cmp], c->value);
+            break;
+        }
         case COND_MEAN_MAX:
             snprintf(one, sizeof one, "mean max weight %s %g", ops[c->cmp], c->value);
             break;

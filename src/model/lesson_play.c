@@ -138,6 +138,10 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
         case ACT_RESTORE:
             ok = act(m, action_of(ACTION_RESTORE_ORDER), l, a, "restore", err, errsz);
             break;
+        case ACT_SET:
+            ok = act(m, action_set((Setting_Id)a->setting, a->value), l, a,
+                     setting((Setting_Id)a->setting)->lesson, err, errsz);
+            break;
         case ACT_HIGHLIGHT:
             snprintf(env->highlight, sizeof env->highlight, "%s",
                      strcmp(a->text, "none") ? a->text : "");

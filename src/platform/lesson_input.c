@@ -293,6 +293,12 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         return fail(why, whysz, "scene %s: a scene file cannot be opened from the window", a->text);
     case ACT_HIGHLIGHT:
         return true;
+    case ACT_SET:
+        if (a->setting == SET_HEADS) return slide_to(p, "heads", SET_HEADS, a->value, why, whysz);
+        if (a->setting == SET_MASK)
+            return toggle_to(p, "mask", a->value == MASK_CAUSAL, s->mask == MASK_CAUSAL, why,
+                             whysz);
+        return fail(why, whysz, "%s", "no control for that setting");
     }
     return fail(why, whysz, "%s", "unknown directive");
 }

@@ -38,6 +38,14 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect head = rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
     if (vs->explorer.axis0 >= s->d) vs->explorer.axis0 = 0;
     if (vs->explorer.axis1 >= s->d) vs->explorer.axis1 = s->d > 1 ? 1 : 0;
+    /* the layer's outputs y_i, back in embedding space, as arrows from x_i */
+    float title_w0 = ui_text_width(ui, FONT_BOLD, t->title_size, "Embeddings x_i") + 8;
+    if (head.w - title_w0 >= 120) {
+        bool on = vs->y_arrows;
+        if (ui_toggle(ui, "y_arrows", -1, rect_cut_right(&head, 110), "→ y_i", &on) & UI_CHANGED)
+            vs->y_arrows = on;
+        rect_cut_right(&head, 6);
+    }
     if (s->d > 2) {
         /* beside the title when it fits, else on a row of their own */
         float title_w = ui_text_width(ui, FONT_BOLD, t->title_size, "Embeddings x_i") + 8;
@@ -106,6 +114,15 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
             draw_circle_outline(ui->dl, x1, y1, 4, 1.5f, rgba(200, 200, 200, 140));
         }
     }
+
+    if (vs->y_arrows)
+        for (int i = 0; i < s->n; i++) {
+            float x0, y0, x1, y1;
+            const float *x = &s->X[i * s->d], *y = &dv->Y[i * s->d];
+            plane_to_screen(&pm, x[a0], x[a1], &x0, &y0);
+            plane_to_screen(&pm, x[a0] + y[a0], x[a1] + y[a1], &x1, &y1);
+            draw_arrow(ui->dl, x0, y0, x1, y1, 2, 9, t->value);
+        }
 
     /* drag: press on a point, move, release = one undo step */
     const float hit_r = 14;
@@ -302,7 +319,7 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     if (titled) rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
     /* narrow: positions and their strength on rows of their own */
     bool narrow = body.w < 300;
-    float row_h = fminf(48, body.h / (narrow ? 7.0f : 6.0f));
+    float row_h = fminf(48, body.h / (narrow ? 8.0f : 7.0f));
 
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
 
@@ -352,6 +369,25 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     if (narrow) row = rect_cut_top(&body, row_h);
     positions_controls(ui, vs, m, pos_l, row, "positions");
 
+    /* the causal mask, and how many heads */
+    row = rect_cut_top(&body, row_h);
+    Rect mk = rect_cut_left(&row, row.w * 0.5f);
+    bool causal = s->mask == MASK_CAUSAL;
+    if (ui_toggle(ui, "mask", -1, mk, "causal mask", &causal) & UI_CHANGED)
+        view_act(vs, action_set(SET_MASK, causal ? MASK_CAUSAL : MASK_NONE));
+    float heads = (float)s->heads;
+    if (ui_slider(ui, "heads", -1, row, &heads,
+                  &(Slider_Desc){.min = 1,
+                                 .max = ATTN_MAX_HEADS,
+                                 .integer = true,
+                                 .label = "heads H",
+                                 .short_label = "H",
+                                 .format = "%.0f"}) &
+        UI_CHANGED) {
+        view_slider_gesture(vs);
+        view_act(vs, action_set(SET_HEADS, (int)heads));
+    }
+
     row = rect_cut_top(&body, row_h);
     Rect seed_r = rect_cut_left(&row, row.w * 0.5f);
     char seed_label[48];
@@ -365,6 +401,38 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
         vs->weight_map = vs->weight_map == COLORMAP_VIRIDIS ? COLORMAP_CIVIDIS : COLORMAP_VIRIDIS;
 }
 
+/* ---- heads ----------------------------------------------------------------------- */
+
+/* H > 1: every head's A as a small heatmap, side by side; a click shows that
+ * head in S, A, the strips and the query. */
+static void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    int H = s->heads, n = s->n;
+    ui_panel(ui, r, NULL, false);
+    ui_record(ui, "panel", "heads", -1, r);
+    Rect body = rect_inset(r, 6);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect label = rect_cut_left(&body, fminf(body.w * 0.22f, 120));
+    ui_text_wrapped(ui, label, FONT_SANS, t->small_size, t->text_dim,
+                    "each head's A; click one to show it", true);
+    float w = fminf((body.w - 4.0f * (float)(H - 1)) / (float)H, body.h + lh);
+    for (int h = 0; h < H; h++) {
+        Rect c = rect_cut_left(&body, w);
+        rect_cut_left(&body, 4);
+        if (ui_button(ui, "head", h, c, "", h == vs->head) & UI_CLICKED) vs->head = h;
+        Rect in = rect_inset(c, 3);
+        Rect cap = rect_cut_bottom(&in, lh);
+        float side = fminf(in.w, in.h);
+        draw_heatmap(ui->dl, (Rect){in.x + (in.w - side) * 0.5f, in.y, side, side},
+                     derived_head(&m->derived, h)->A, n, n, 0, 1, vs->weight_map);
+        char name[16];
+        snprintf(name, sizeof name, "%d", h + 1);
+        ui_label(ui, cap, FONT_SANS, t->small_size, ALIGN_CENTER,
+                 h == vs->head ? rgba(0, 0, 0, 255) : t->text, name);
+    }
+}
+
 /* ---- layout -------------------------------------------------------------------- */
 
 /* S and A side by side (or one over the other), with their hover and click. */
@@ -372,27 +440,34 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
                                const char *const *labels, bool compact) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
+    const Attn *a = view_attn(vs, m);
     float smax = matrix_max_abs(a->S, (long)s->n * s->n);
     if (vs->explorer.lock_range) {
         if (vs->explorer.locked_smax <= 0) vs->explorer.locked_smax = smax;
         smax = vs->explorer.locked_smax;
     }
-    char caption[128];
+    char caption[160];
+    bool causal = s->mask == MASK_CAUSAL;
+    const char *masked = causal ? " · grey: masked, −∞ (a key after its query)" : "";
     if (compact) /* no legend: the caption gives the colour range */
-        snprintf(caption, sizeof caption, "%s, d_k = %d · colours ±%.2f%s",
+        snprintf(caption, sizeof caption, "%s, d_k = %d · colours ±%.2f%s%s",
                  s->scaled ? "QKᵀ/√d_k" : "QKᵀ (unscaled)", s->d_k, (double)smax,
-                 vs->explorer.lock_range ? " (locked)" : "");
+                 vs->explorer.lock_range ? " (locked)" : "", masked);
     else
         snprintf(caption, sizeof caption,
-                 s->scaled ? "S = QKᵀ/√d_k,  d_k = %d%s" : "S = QKᵀ (unscaled),  d_k = %d%s",
-                 s->d_k, vs->explorer.lock_range ? ",  colours locked" : "");
+                 s->scaled ? "S = QKᵀ/√d_k,  d_k = %d%s%s" : "S = QKᵀ (unscaled),  d_k = %d%s%s",
+                 s->d_k, vs->explorer.lock_range ? ",  colours locked" : "", masked);
+    char s_title[48] = "Scores S", a_title[48] = "Weights A";
+    if (s->heads > 1) {
+        snprintf(s_title, sizeof s_title, "Scores S, head %d of %d", vs->head + 1, s->heads);
+        snprintf(a_title, sizeof a_title, "Weights A, head %d of %d", vs->head + 1, s->heads);
+    }
     const float *offs = vs->animating ? vs->row_offset : NULL;
     Heatmap_Result hs, ha;
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "S",
                                .r = sr,
-                               .title = "Scores S",
+                               .title = s_title,
                                .caption = caption,
                                .values = a->S,
                                .rows = s->n,
@@ -416,10 +491,13 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "A",
                                .r = ar,
-                               .title = "Weights A",
-                               .caption = compact ? "softmax of each row of S · colours 0 to 1"
-                                                  : "A = softmax of each row of S; each row sums "
-                                                    "to 1",
+                               .title = a_title,
+                               .caption = causal    ? "softmax of each row of S; masked weights "
+                                                      "are exactly 0"
+                                          : compact ? "softmax of each row of S · colours 0 to 1"
+                                                    : "A = softmax of each row of S; each row "
+                                                      "sums to 1",
+                               .causal = causal,
                                .values = a->A,
                                .rows = s->n,
                                .cols = s->n,
@@ -514,6 +592,10 @@ static void layout_compact(Ui *ui, View_State *vs, const Model *m, Rect r,
     rect_cut_top(&r, 6);
     if (e->main_tab == 0) {
         int n = m->scene.n;
+        if (m->scene.heads > 1) {
+            heads_strip(ui, vs, m, rect_cut_top(&r, fminf(80, r.h * 0.2f)));
+            rect_cut_top(&r, 6);
+        }
         /* side by side or stacked: whichever gives the bigger cells */
         float beside = fminf(((r.w - t->pad) * 0.5f - HEAT_EDGE_W) / n, (r.h - HEAT_EDGE_H) / n);
         float stacked = fminf((r.w - HEAT_EDGE_W) / n, ((r.h - t->pad) * 0.5f - HEAT_EDGE_H) / n);
@@ -572,6 +654,10 @@ void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (!wide) {
         right = rect_cut_right(&r, r.w * 0.42f);
         rect_cut_right(&r, t->pad);
+    }
+    if (s->heads > 1) {
+        heads_strip(ui, vs, m, rect_cut_top(&heat, fminf(96, heat.h * 0.24f)));
+        rect_cut_top(&heat, t->pad);
     }
     Rect sr = rect_cut_left(&heat, (heat.w - t->pad) * 0.5f);
     rect_cut_left(&heat, t->pad);

@@ -161,6 +161,30 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         draw_heatmap(ui->dl, grid, d->values, rows, cols, d->vmin, d->vmax, d->map);
     }
 
+    /* masked cells (−∞ before the softmax, as the causal mask makes them):
+     * grey, struck through where the cells are big enough, never a colour
+     * of the scale */
+    bool any_masked = false;
+    for (int i = 0; i < rows && !moving; i++) {
+        int j = 0;
+        while (j < cols) {
+            while (j < cols && isfinite(d->values[(long)i * cols + j]) && !(d->causal && j > i))
+                j++;
+            int from = j;
+            while (j < cols && (!isfinite(d->values[(long)i * cols + j]) || (d->causal && j > i)))
+                j++;
+            if (j == from) continue;
+            any_masked = true;
+            Rect run = {grid.x + from * cw, grid.y + i * ch, (j - from) * cw, ch};
+            draw_rect(ui->dl, run, rgba(58, 60, 68, 255));
+            for (int k = from; k < j && cw >= 12 && ch >= 12; k++)
+                draw_line(ui->dl, grid.x + k * cw + 3, grid.y + (i + 1) * ch - 3,
+                          grid.x + (k + 1) * cw - 3, grid.y + i * ch + 3, 1,
+                          rgba(110, 114, 126, 255));
+        }
+    }
+    res->masked = any_masked;
+
     /* labels. Up to HEATMAP_ALL_LABELS rows and columns every one keeps its
      * label: row labels shrink to the cell height, column labels go on two
      * staggered lines when a cell is narrower than the longest. Beyond that,
@@ -215,6 +239,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
             int dec = try_sci ? 1 : d->decimals - form;
             float widest = 0;
             for (long k = 0; k < (long)rows * cols && widest + 4 <= cw; k++) {
+                if (!isfinite(d->values[k])) continue;
                 char buf[32];
                 heatmap_number(d->values[k], dec, try_sci, buf, sizeof buf);
                 widest = fmaxf(widest, ui_text_width(ui, FONT_MONO, ns, buf));
@@ -229,6 +254,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
                 float v = d->values[i * cols + j];
+                if (!isfinite(v) || (d->causal && j > i)) continue; /* masked: see the hover */
                 Color bg = colormap_sample(d->map, (v - d->vmin) / (d->vmax - d->vmin));
                 Color fg =
                     color_luminance(bg) > 0.5f ? rgba(0, 0, 0, 255) : rgba(255, 255, 255, 255);

@@ -34,6 +34,7 @@ typedef struct Heatmap_Desc {
     bool highlighted; /* a lesson points at this panel */
     bool stretch;     /* cells fill the area instead of staying square */
     bool no_legend;   /* the caption states the colour range instead (compact layouts) */
+    bool causal;      /* cells above the diagonal are masked, whatever they hold (A's zeros) */
 } Heatmap_Desc;
 
 typedef struct Heatmap_Result {
@@ -41,6 +42,7 @@ typedef struct Heatmap_Result {
     int clicked_row;          /* row label or cell clicked, or -1 */
     Rect grid;                /* where the cells were drawn */
     float cell_w, cell_h;
+    bool masked; /* some cells are masked (−∞): drawn grey, struck through */
 } Heatmap_Result;
 
 void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res);

@@ -232,7 +232,8 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         vs->scaling.resample++;
     const Attn *a = &m->derived.attn;
     float smax = 0;
-    for (long k = 0; k < (long)s->n * s->n; k++) smax = fmaxf(smax, fabsf(a->S[k]));
+    for (long k = 0; k < (long)s->n * s->n; k++)
+        if (isfinite(a->S[k])) smax = fmaxf(smax, fabsf(a->S[k])); /* masked: −∞ */
     if (vs->scaling.lock <= 0) vs->scaling.lock = fmaxf(smax, 1e-3f);
     if (narrow) scaling_switches(ui, vs, m, body, smax);
 
@@ -469,13 +470,18 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
              "max\u00a0|Attention(PX)\u00a0−\u00a0P·Attention(X)|\u00a0=\u00a0%.1e   "
              "max\u00a0|A(PX)\u00a0−\u00a0P·A(X)·Pᵀ|\u00a0=\u00a0%.1e",
              p->max_diff_O, p->max_diff_A);
+    bool slots = s->pos == POS_SIN || s->mask == MASK_CAUSAL; /* what sees slots */
     const char *why =
-        same ? (s->pos == POS_SIN ? "Equal up to float rounding (positions are on but this order "
-                                    "matches the original)."
-                                  : "Equal up to float rounding: without positions, attention "
-                                    "cannot see order — outputs move with their tokens.")
-             : "Different: positions were added by slot, so the same words in a "
-               "new order get new outputs.";
+        same ? (slots ? "Equal up to float rounding (positions or the mask are on, but this "
+                        "order matches the original)."
+                      : "Equal up to float rounding: without positions, attention cannot see "
+                        "order — outputs move with their tokens.")
+        : s->mask == MASK_CAUSAL
+            ? "Different: the causal mask is defined by slot, like positions — query i sees the "
+              "keys in slots 1 to i, whichever words now sit there, so a new order gives new "
+              "outputs."
+            : "Different: positions were added by slot, so the same words in a new order get "
+              "new outputs.";
     Rect probe = rect_inset(r, 8);
     float h1 = ui_text_wrapped(ui, probe, FONT_BOLD, t->text_size, t->text, line, false);
     float h2 = ui_text_wrapped(ui, probe, FONT_SANS, t->small_size, t->text, why, false);

@@ -15,7 +15,7 @@
 void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
+    const Attn *a = view_attn(vs, m);
     int n = s->n, i = vs->selected;
     char title[96];
     snprintf(title, sizeof title, "Query %d: %s", i + 1, s->tokens[i]);
@@ -68,7 +68,8 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
                 }
     }
     float smax = 0;
-    for (int j = 0; j < n; j++) smax = fmaxf(smax, fabsf(a->S[i * n + j]));
+    for (int j = 0; j < n; j++)
+        if (isfinite(a->S[i * n + j])) smax = fmaxf(smax, fabsf(a->S[i * n + j]));
     if (smax < 1e-6f) smax = 1;
     for (int k = 0; k < rows; k++) {
         int j = order[k];
@@ -81,9 +82,11 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
         ui_label_fit(ui, rect_inset(lab, 2), FONT_SANS, fs, ALIGN_RIGHT, lc, s->tokens[j]);
         float sv = a->S[i * n + j], av = a->A[i * n + j];
         char num[24];
-        snprintf(num, sizeof num, "%.2f", (double)sv);
-        ui_label(ui, rect_inset(numr, 2), FONT_MONO, fs, ALIGN_RIGHT, t->text, num);
-        if (col_bar > 0) {
+        bool masked = !isfinite(sv); /* the causal mask: a key after the query */
+        snprintf(num, sizeof num, masked ? "−∞" : "%.2f", (double)sv);
+        ui_label(ui, rect_inset(numr, 2), FONT_MONO, fs, ALIGN_RIGHT,
+                 masked ? t->text_dim : t->text, num);
+        if (col_bar > 0 && !masked) {
             Rect bar = rect_inset(sc, 3);
             float mid = bar.x + bar.w * 0.5f, len = sv / smax * bar.w * 0.5f;
             Color sc_col = colormap_sample(COLORMAP_DIVERGING, 0.5f + 0.5f * sv / smax);
@@ -175,14 +178,15 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
 
 float matrix_max_abs(const float *x, long count) {
     float m = 0;
-    for (long k = 0; k < count; k++) m = fmaxf(m, fabsf(x[k]));
+    for (long k = 0; k < count; k++)
+        if (isfinite(x[k])) m = fmaxf(m, fabsf(x[k])); /* a masked score is no size */
     return m > 1e-6f ? m : 1;
 }
 
 void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *const *labels) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
+    const Attn *a = view_attn(vs, m);
     int n = s->n;
     bool qk_plane = s->d_k == 2;
     /* with d_k = 2 the plane shows q and k as arrows, beside their strips:

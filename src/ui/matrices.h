@@ -2,7 +2,8 @@
  * (and the q–k plane when d_k = 2), X, and the selected query's row with its
  * output built as a weighted sum.
  *
- *   float matrix_max_abs(const float *x, long count)    the largest |x|, at least 1e-6
+ *   float matrix_max_abs(const float *x, long count)
+ *       the largest finite |x| (masked scores are −∞), at least 1e-6
  *   void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r,
  *       const char *const *labels)
  *   void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r)

@@ -304,7 +304,12 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
         const char *label = d->short_label ? d->short_label : d->label;
         float lw =
             label ? fminf(ui_text_width(ui, FONT_SANS, t->text_size, label) + 8, r.w * 0.4f) : 0;
-        float vw = ui_text_width(ui, FONT_MONO, t->text_size, vbuf) + 8;
+        /* room for the widest value, so the track does not move as the value changes */
+        char widest[48];
+        snprintf(widest, sizeof widest, d->format ? d->format : "%g", (double)d->max);
+        float vw = fmaxf(ui_text_width(ui, FONT_MONO, t->text_size, vbuf),
+                         ui_text_width(ui, FONT_MONO, t->text_size, widest)) +
+                   8;
         if (label)
             ui_label_fit(ui, rect_cut_left(&row, lw), FONT_SANS, t->text_size, ALIGN_LEFT, t->text,
                          label);

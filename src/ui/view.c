@@ -15,11 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 
-void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size) {
+void view_explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t size) {
     /* 1-based indices, as in the formulas: s_ij for query i and key j. With
      * two-digit indices a comma keeps s₁₂,₃ readable. */
     const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
+
     int n = s->n;
     char si[24], sj[24], ij[56];
     subscript(i + 1, si, sizeof si);
@@ -28,6 +28,12 @@ void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size) {
     double dot = 0;
     for (int r = 0; r < s->d_k; r++) dot += (double)a->Q[i * s->d_k + r] * a->K[j * s->d_k + r];
     char sline[200];
+    if (!isfinite(a->S[i * n + j])) { /* the causal mask */
+        snprintf(buf, size,
+                 "s%s = −∞: masked — key %d (%s) comes after query %d (%s), so a%s = 0 exactly", ij,
+                 j + 1, s->tokens[j], i + 1, s->tokens[i], ij);
+        return;
+    }
     if (s->scaled)
         snprintf(sline, sizeof sline, "s%s = ⟨q%s,k%s⟩/√d_k = %.2f/√%d = %.2f", ij, si, sj, dot,
                  s->d_k, (double)a->S[i * n + j]);
@@ -399,16 +405,20 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
     char buf[600];
     const Scene *s = &m->scene;
     if (vs->hover_row >= 0 && vs->hover_col >= 0 && !err) {
-        view_explain_cell(m, vs->hover_row, vs->hover_col, buf, sizeof buf);
+        view_explain_cell(m, view_attn(vs, m), vs->hover_row, vs->hover_col, buf, sizeof buf);
     } else if (vs->hover_text[0] && !err) {
         snprintf(buf, sizeof buf, "%s", vs->hover_text);
     } else if (vs->status[0]) {
         snprintf(buf, sizeof buf, "%s", vs->status);
     } else {
+        char more[64] = "";
+        if (s->heads > 1) snprintf(more, sizeof more, "   H = %d heads", s->heads);
+        if (s->mask == MASK_CAUSAL)
+            snprintf(more + strlen(more), sizeof more - strlen(more), "   causal mask");
         snprintf(buf, sizeof buf,
-                 "n = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s   ·   F1 for help",
+                 "n = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s%s   ·   F1 for help",
                  s->n, s->d, s->d_k, s->d_v, s->scaled ? "scores ÷ √d_k" : "unscaled",
-                 pos_mode_name(s->pos));
+                 pos_mode_name(s->pos), more);
     }
     ui_label_fit(ui, rect_inset(r, 8), FONT_SANS, t->text_size, ALIGN_LEFT,
                  err ? t->error_text : t->text, buf);
@@ -628,6 +638,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */
     if (!model_update(m)) view_set_status(vs, true, "Out of memory computing attention");
     vs->labs_ready = labs_derive(vs, m);
+    if (vs->head >= m->scene.heads) vs->head = 0; /* fewer heads now */
     if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
     if (vs->selected < 0) vs->selected = 0;
     animate(ui, vs, m);

@@ -4,7 +4,7 @@
  * actions, so undo, lessons and tests drive the same path as the mouse.
  *
  *   void view_frame(Ui *ui, View_State *vs, Model *m)    build the frame's draw list, apply input
- *   void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size)
+ *   void view_explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t size)
  *       the arithmetic behind s_ij and a_ij
  */
 #ifndef ATTN_VIEW_H
@@ -13,6 +13,6 @@
 #include "view_state.h"
 
 void view_frame(Ui *ui, View_State *vs, Model *m);
-void view_explain_cell(const Model *m, int i, int j, char *buf, size_t size);
+void view_explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t size);
 
 #endif

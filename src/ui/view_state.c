@@ -61,6 +61,11 @@ void subscript(int i, char *buf, size_t size) {
     buf[k] = '\0';
 }
 
+const Attn *view_attn(const View_State *vs, const Model *m) {
+    int h = vs->head >= 0 && vs->head < m->scene.heads ? vs->head : 0;
+    return derived_head(&m->derived, h);
+}
+
 Action view_shuffle(View_State *vs, const Scene *s) {
     return (Action){.kind = ACTION_SHUFFLE,
                     .seed = s->seed + UINT64_C(7919) * (uint64_t)(++vs->shuffle_count)};

@@ -13,6 +13,8 @@
  *       an animation is running, or actions wait for the next frame
  *   void view_act(View_State *vs, Action a)
  *       queue a change to the scene; the next frame applies it before it lays out
+ *   const Attn *view_attn(const View_State *vs, const Model *m)
+ *       the attention of the head on show (the first when there are fewer heads now)
  *   Action view_shuffle(View_State *vs, const Scene *s)
  *       a shuffle that differs from the last one asked for
  *   void view_slider_gesture(View_State *vs)
@@ -98,7 +100,9 @@ typedef struct Lesson_Session {
 
 typedef struct View_State {
     View view;
-    int selected; /* query row */
+    int selected;  /* query row */
+    int head;      /* the head S, A, the strips and the query show (0-based) */
+    bool y_arrows; /* the plane shows x_i → x_i + y_i */
     Colormap weight_map;
     /* hover, set during the frame */
     int hover_row, hover_col; /* S or A cell, or -1 */
@@ -170,6 +174,7 @@ void view_set_status(View_State *vs, bool error, const char *fmt, ...);
 bool view_wants_frames(const View_State *vs);
 double view_wake_in(const View_State *vs);
 void view_act(View_State *vs, Action a);
+const Attn *view_attn(const View_State *vs, const Model *m);
 Action view_shuffle(View_State *vs, const Scene *s);
 void view_slider_gesture(View_State *vs);
 void subscript(int i, char *buf, size_t size);

@@ -112,6 +112,8 @@ Test(explorer, clicking_a_chip_selects_the_query) {
 }
 
 Test(explorer, slider_sets_dk_on_a_log_scale) {
+    h.h = 1200; /* rows tall enough for the label over the track */
+    harness_frame(&h);
     const Ui_Record *sl = harness_find(&h, "slider", "dk", -1);
     /* the track spans the lower half of the widget, inset by 8 on each side */
     float y = sl->r.y + sl->r.h * 0.75f, x0 = sl->r.x + 8, x1 = sl->r.x + sl->r.w - 8;
@@ -246,7 +248,7 @@ Test(explorer, hovering_a_score_cell_explains_it_with_the_current_numbers) {
     const Ui_Record *S = harness_find(&h, "panel", "S", -1);
     (void)S;
     char buf[600];
-    view_explain_cell(&h.m, 1, 2, buf, sizeof buf);
+    view_explain_cell(&h.m, &h.m.derived.attn, 1, 2, buf, sizeof buf);
     const Attn *a = &h.m.derived.attn;
     double dot = 0;
     for (int r = 0; r < 16; r++) dot += (double)a->Q[1 * 16 + r] * a->K[2 * 16 + r];
@@ -668,4 +670,36 @@ Test(explorer, the_sentence_editor_selects_copies_cuts_and_pastes) {
     harness_key(&h, KEY_ENTER, 0, false, false);
     cr_assert_not(h.vs.editing);
     cr_assert_eq(h.m.scene.n, 2);
+}
+
+Test(explorer, heads_and_the_mask_are_set_and_shown_from_the_controls) {
+    /* the mask: a switch; a masked cell explains itself on hover */
+    const Ui_Record *mk = harness_find(&h, "toggle", "mask", -1);
+    harness_click(&h, rect_cx(mk), rect_cy(mk));
+    cr_assert_eq(h.m.scene.mask, MASK_CAUSAL);
+    const Ui_Record *g = harness_find(&h, "grid", "S", -1);
+    float cw = g->r.w / 6, ch = g->r.h / 6;
+    harness_move(&h, g->r.x + 4.5f * cw, g->r.y + 1.5f * ch); /* query 2, key 5 */
+    cr_assert(harness_drew_text(&h, "= −∞: masked — key 5 (the) comes after query 2 (cat)"),
+              "the hover says why the cell is empty");
+    /* heads: the slider by keyboard, then a head picked from the small multiples */
+    const Ui_Record *hs = harness_find(&h, "slider", "heads", -1);
+    harness_click(&h, hs->r.x + 2, hs->r.y + hs->r.h * 0.6f); /* the far left: H = 1 */
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_eq(h.m.scene.heads, 3);
+    harness_find(&h, "panel", "heads", -1);
+    const Ui_Record *third = harness_find(&h, "button", "head", 2);
+    harness_click(&h, rect_cx(third), rect_cy(third));
+    cr_assert_eq(h.vs.head, 2);
+    cr_assert_eq(view_attn(&h.vs, &h.m), derived_head(&h.m.derived, 2), "S and A show head 3");
+    cr_assert(harness_drew_text(&h, "Scores S, head 3 of 3"));
+    /* fewer heads again: the view falls back to head 1 */
+    harness_act(&h, action_set(SET_HEADS, 1));
+    harness_frame(&h);
+    cr_assert_eq(h.vs.head, 0);
+    /* Y as arrows in the plane */
+    const Ui_Record *y = harness_find(&h, "toggle", "y_arrows", -1);
+    harness_click(&h, rect_cx(y), rect_cy(y));
+    cr_assert(h.vs.y_arrows);
 }
