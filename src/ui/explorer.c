@@ -564,9 +564,9 @@ static void follow_lesson(View_State *vs) {
     static const struct {
         const char *panel;
         int main, side;
-    } map[] = {{"S", 0, -1},        {"A", 0, -1}, {"Q", 1, -1},        {"K", 1, -1},
-               {"V", 1, -1},        {"O", 1, -1}, {"qk_plane", 1, -1}, {"query", 2, -1},
-               {"controls", -1, 0}, {"X", -1, 1}};
+    } map[] = {{"S", 0, -1},     {"A", 0, -1},        {"heads", 0, -1}, {"Q", 1, -1},
+               {"K", 1, -1},     {"V", 1, -1},        {"O", 1, -1},     {"qk_plane", 1, -1},
+               {"query", 2, -1}, {"controls", -1, 0}, {"X", -1, 1}};
     for (size_t k = 0; k < sizeof map / sizeof *map; k++)
         if (!strcmp(h, map[k].panel)) {
             if (map[k].main >= 0) e->main_tab = map[k].main;
