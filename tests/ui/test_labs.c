@@ -192,3 +192,18 @@ Test(labs, a_narrow_permutation_lab_keeps_every_matrix_a_tab_away) {
         for (int j = 0; j < 3; j++) cr_assert(panel_shown(rows[k][j]), "tab %d: %s", k, rows[k][j]);
     }
 }
+
+Test(labs, the_mask_breaks_equivariance_and_the_verdict_says_why) {
+    h.vs.view = VIEW_PERMUTATION;
+    harness_act(&h, action_set(SET_MASK, MASK_CAUSAL));
+    harness_frame(&h);
+    cr_assert_leq(h.m.labs.perm.max_diff_O, 1e-5, "the original order: nothing to compare");
+    harness_key(&h, KEY_CHAR, 'r', false, false);
+    cr_assert_gt(h.m.labs.perm.max_diff_O, 1e-2, "reversed under the mask: %g",
+                 h.m.labs.perm.max_diff_O);
+    cr_assert(harness_drew_text(&h, "the causal mask is defined by slot"));
+    /* and without the mask the same reversal changes nothing */
+    harness_act(&h, action_set(SET_MASK, MASK_NONE));
+    harness_frame(&h);
+    cr_assert_leq(h.m.labs.perm.max_diff_O, 1e-5);
+}
