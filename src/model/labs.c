@@ -92,16 +92,12 @@ bool labs_curves(Labs *labs, const Scene *s) {
     if (c->valid && c->key == key) return true;
     if (!grow_full(labs, s->n)) return false;
     int n = s->n, d = s->d, w = LAB_FULL_WIDTH;
-    proj_fill(s->seed, PROJ_Q, 0, d, w, labs->wq);
-    proj_fill(s->seed, PROJ_K, 0, d, w, labs->wk);
-    /* X + P, row by row, into qf as a staging area */
+    /* X + P, the same for every seed */
     memcpy(labs->xp, s->X, sizeof(float) * (size_t)n * d);
     if (s->pos == POS_SIN) {
         posenc_sinusoidal(n, d, s->pos_strength, labs->pos);
         mat_add(labs->xp, labs->pos, (size_t)n * d, labs->xp);
     }
-    mat_mul(labs->xp, labs->wq, n, d, w, labs->qf);
-    mat_mul(labs->xp, labs->wk, n, d, w, labs->kf);
     c->count = 0;
     for (int k = 0; k < LAB_CURVE_POINTS; k++) {
         int dk = (int)lround(pow(2.0, k / 2.0));
@@ -109,16 +105,39 @@ bool labs_curves(Labs *labs, const Scene *s) {
     }
     int rows[LAB_CURVE_ROWS], m = n < LAB_CURVE_ROWS ? n : LAB_CURVE_ROWS;
     for (int k = 0; k < m; k++) rows[k] = (int)((long)k * n / m);
-    stats_width_curves(&(Width_Curves_Desc){.Q = labs->qf,
-                                            .K = labs->kf,
-                                            .n = n,
-                                            .w = w,
-                                            .rows = rows,
-                                            .row_count = m,
-                                            .dks = c->dks,
-                                            .dk_count = c->count,
-                                            .scratch = labs->scratch},
-                       &(Width_Curves){c->ent_scaled, c->max_scaled, c->ent_raw, c->max_raw});
+    double *mean[4] = {c->ent_scaled, c->max_scaled, c->ent_raw, c->max_raw};
+    for (int q = 0; q < 4; q++)
+        for (int k = 0; k < c->count; k++) {
+            mean[q][k] = 0;
+            c->lo[q][k] = INFINITY;
+            c->hi[q][k] = -INFINITY;
+        }
+    /* one random draw of W_Q, W_K is noisy; the proof speaks of the
+     * expectation: average over several seeds and keep their spread */
+    for (int seed = 0; seed < LAB_CURVE_SEEDS; seed++) {
+        uint32_t sd = s->seed + (uint32_t)seed;
+        proj_fill(sd, PROJ_Q, 0, d, w, labs->wq);
+        proj_fill(sd, PROJ_K, 0, d, w, labs->wk);
+        mat_mul(labs->xp, labs->wq, n, d, w, labs->qf);
+        mat_mul(labs->xp, labs->wk, n, d, w, labs->kf);
+        double one[4][LAB_CURVE_POINTS];
+        stats_width_curves(&(Width_Curves_Desc){.Q = labs->qf,
+                                                .K = labs->kf,
+                                                .n = n,
+                                                .w = w,
+                                                .rows = rows,
+                                                .row_count = m,
+                                                .dks = c->dks,
+                                                .dk_count = c->count,
+                                                .scratch = labs->scratch},
+                           &(Width_Curves){one[0], one[1], one[2], one[3]});
+        for (int q = 0; q < 4; q++)
+            for (int k = 0; k < c->count; k++) {
+                mean[q][k] += one[q][k] / LAB_CURVE_SEEDS;
+                c->lo[q][k] = fmin(c->lo[q][k], one[q][k]);
+                c->hi[q][k] = fmax(c->hi[q][k], one[q][k]);
+            }
+    }
     c->key = key;
     c->valid = true;
     return true;

@@ -31,6 +31,7 @@
 #define LAB_HIST_BINS    41
 #define LAB_CURVE_POINTS 21 /* d_k = 2^(k/2), k = 0 … 20: 1 … 1024 */
 #define LAB_CURVE_ROWS   64 /* queries averaged over (evenly spread when n is larger) */
+#define LAB_CURVE_SEEDS  8  /* projection seeds averaged over: the curves are an expectation */
 #define LAB_FULL_WIDTH   ATTN_MAX_DK
 
 typedef struct Lab_Experiment {
@@ -49,8 +50,11 @@ typedef struct Lab_Curves {
     uint64_t key; /* hash of what the curves depend on: X, positions, seed */
     int count;
     int dks[LAB_CURVE_POINTS];
+    /* means over LAB_CURVE_SEEDS projection seeds (the scene's seed and the
+     * ones after it), and the least and greatest of them: the spread */
     double ent_scaled[LAB_CURVE_POINTS], max_scaled[LAB_CURVE_POINTS];
     double ent_raw[LAB_CURVE_POINTS], max_raw[LAB_CURVE_POINTS];
+    double lo[4][LAB_CURVE_POINTS], hi[4][LAB_CURVE_POINTS]; /* same order as above */
 } Lab_Curves;
 
 typedef struct Lab_Permutation {

@@ -103,8 +103,9 @@ static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int 
 
 /* A curve against d_k on a log axis 1…1024, two series, a marker at d_k. */
 static void width_plot(Ui *ui, Rect r, const char *title, const char *name, const int *dks,
-                       int count, const double *scaled, const double *raw, double ymax, int dk_now,
-                       bool scaled_now, const char *y_label) {
+                       int count, const double *scaled, const double *raw,
+                       const double *const band[4], double ymax, int dk_now, bool scaled_now,
+                       const char *y_label) {
     const Theme *t = ui->theme;
     float title_h = ui_panel_wrapped(ui, r, title, false);
     ui_record(ui, "panel", name, -1, r);
@@ -152,6 +153,22 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
                   t->text_dim, y_label);
     const double *series[2] = {scaled, raw};
     const Color colours[2] = {t->accent, t->query};
+    /* the spread over the seeds: a faint band behind each mean */
+    for (int s = 0; s < 2 && band; s++) {
+        Color c = colours[s];
+        c.a = 60;
+        const double *lo = band[2 * s], *hi = band[2 * s + 1];
+        for (int k = 1; k < count; k++) {
+            float x0 = plot.x + plot.w * logf((float)dks[k - 1]) / lmax;
+            float x1 = plot.x + plot.w * logf((float)dks[k]) / lmax;
+            float a0 = plot.y + plot.h * (1 - (float)(hi[k - 1] / ymax));
+            float b0 = plot.y + plot.h * (1 - (float)(lo[k - 1] / ymax));
+            float a1 = plot.y + plot.h * (1 - (float)(hi[k] / ymax));
+            float b1 = plot.y + plot.h * (1 - (float)(lo[k] / ymax));
+            draw_triangle(ui->dl, (float[3]){x0, x1, x1}, (float[3]){a0, a1, b1}, c);
+            draw_triangle(ui->dl, (float[3]){x0, x1, x0}, (float[3]){a0, b1, b0}, c);
+        }
+    }
     for (int s = 0; s < 2; s++) {
         float px = 0, py = 0;
         for (int c = 0; c < count; c++) {
@@ -271,10 +288,12 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
     char ylab[48];
     snprintf(ylab, sizeof ylab, "uniform = ln %d = %.2f", s->n, log((double)s->n));
+    const double *const ent_band[4] = {c->lo[0], c->hi[0], c->lo[2], c->hi[2]};
+    const double *const max_band[4] = {c->lo[1], c->hi[1], c->lo[3], c->hi[3]};
     width_plot(ui, ent, "Mean entropy of A's rows", "entropy_plot", c->dks, c->count, c->ent_scaled,
-               c->ent_raw, fmax(log((double)s->n), 1e-3), s->d_k, s->scaled, ylab);
+               c->ent_raw, ent_band, fmax(log((double)s->n), 1e-3), s->d_k, s->scaled, ylab);
     width_plot(ui, top, "Mean max weight of A's rows", "max_plot", c->dks, c->count, c->max_scaled,
-               c->max_raw, 1.0, s->d_k, s->scaled, "one-hot = 1");
+               c->max_raw, max_band, 1.0, s->d_k, s->scaled, "one-hot = 1");
 
     Rect sr = narrow ? r : rect_cut_left(&r, fminf(r.w * 0.62f, r.w - 220));
     if (!narrow) rect_cut_left(&r, t->pad);

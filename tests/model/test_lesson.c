@@ -5,10 +5,12 @@
 #include "model/lesson.h"
 #include "model/lesson_check.h"
 #include "model/lesson_directives.h"
+#include "model/labs.h"
 #include "model/lesson_goals.h"
 #include "model/scene_file.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -327,4 +329,45 @@ Test(lesson, every_keyword_of_the_table_parses_and_nothing_else_does) {
     const char text[] = "# T\n\n## S\n\n```attnlab\nfrobnicate 3\n```\n";
     cr_assert_not(lesson_parse(&lesson, text, sizeof text - 1, "kw.md", err, sizeof err));
     cr_assert_str_eq(err, "kw.md:6: unknown directive 'frobnicate'");
+}
+
+/* Lesson 5 step 5 says: unscaled, as d_k grows, the mean largest weight
+ * climbs towards 1 and the entropy falls towards 0, while the scaled curves
+ * stay put. The scaling lab's curves (a mean over LAB_CURVE_SEEDS seeds) must
+ * show exactly that for the lesson's scene. */
+Test(lesson, lesson_5s_claim_about_the_curves_holds_for_its_scene) {
+    char err[1024], path[1024];
+    snprintf(path, sizeof path, "%s/lessons/05-why-scale.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    static Scene s;
+    static Model m;
+    static Labs lab;
+    snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
+    cr_assert(scene_load(&s, path, &vocab, err, sizeof err), "%s", err);
+    cr_assert(model_init(&m, &s, &vocab));
+    Lesson_Env env = {.m = &m, .data_dir = test_env("ATTNLAB_DATA")};
+    cr_assert(lesson_apply(&lesson, lesson.setup_first, lesson.setup_count, &env, err, sizeof err),
+              "%s", err);
+    for (int i = 0; i < m.scene.n; i++)
+        for (int j = 0; j < i; j++)
+            cr_assert(strcmp(m.scene.tokens[i], m.scene.tokens[j]),
+                      "no word twice: tied duplicates cap a row's largest weight at 1/2");
+    cr_assert(labs_curves(&lab, &m.scene));
+    const Lab_Curves *c = &lab.curves;
+    int last = c->count - 1, at16 = 0;
+    while (c->dks[at16] != 16) at16++;
+    cr_assert_eq(c->dks[last], 1024);
+    /* "climbs towards 1" / "falls towards 0": within a tenth at d_k = 1024 */
+    cr_assert_geq(c->max_raw[last], 0.9, "unscaled mean max at 1024: %g", c->max_raw[last]);
+    cr_assert_geq(c->max_raw[last] - c->max_raw[at16], 0.2, "and it climbed from d_k = 16");
+    cr_assert_leq(c->ent_raw[last], 0.1 * log(m.scene.n), "entropy at 1024: %g", c->ent_raw[last]);
+    /* "the scaled curves stay put": within 0.1 of their value at d_k = 1 everywhere */
+    for (int k = 0; k <= last; k++) {
+        cr_assert(fabs(c->max_scaled[k] - c->max_scaled[0]) <= 0.1, "scaled max at %d moved",
+                  c->dks[k]);
+        cr_assert(c->lo[1][k] <= c->max_scaled[k] && c->max_scaled[k] <= c->hi[1][k],
+                  "the band holds the mean");
+    }
+    labs_free(&lab);
+    model_free(&m);
 }
