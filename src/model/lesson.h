@@ -59,7 +59,8 @@ typedef enum Directive_Kind {
     ACT_ROTATE,
     ACT_RESTORE,
     ACT_HIGHLIGHT,
-    ACT_SET, /* a setting with no directive of its own (heads, mask): from the settings table */
+    ACT_SET,  /* a setting with no directive of its own (heads, mask): from the settings table */
+    ACT_AXIS, /* the scaling lab's raw histogram: one fixed axis, or its own */
 } Directive_Kind;
 
 typedef struct Lesson_Action {

@@ -89,6 +89,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"highlight", ACT_HIGHLIGHT, "highlight PANEL"},
     {"heads", ACT_SET, "heads N"},
     {"mask", ACT_SET, "mask none|causal"},
+    {"axis", ACT_AXIS, "axis fixed|auto"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
 };
@@ -187,6 +188,13 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         a->value = value;
         break;
     }
+    case ACT_AXIS:
+        NEED(2);
+        if (strcmp(w[1], "fixed") && strcmp(w[1], "auto"))
+            return lesson_fail(p, line, "axis: expected 'fixed' or 'auto', not '%s'", w[1]), false;
+        if (!(a = new_action(p, line))) return false;
+        a->i = !strcmp(w[1], "fixed");
+        break;
     case ACT_SCALE:
         NEED(2);
         if (strcmp(w[1], "on") && strcmp(w[1], "off"))

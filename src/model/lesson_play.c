@@ -142,6 +142,9 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             ok = act(m, action_set((Setting_Id)a->setting, a->value), l, a,
                      setting((Setting_Id)a->setting)->lesson, err, errsz);
             break;
+        case ACT_AXIS:
+            env->fixed_axis = a->i != 0;
+            break;
         case ACT_HIGHLIGHT:
             snprintf(env->highlight, sizeof env->highlight, "%s",
                      strcmp(a->text, "none") ? a->text : "");

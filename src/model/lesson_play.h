@@ -10,14 +10,16 @@
 
 #include "lesson.h"
 
-/* What lesson actions and goals act on: the model plus the two pieces of
- * view state a lesson can set (which view, which query) and its highlight. */
+/* What lesson actions and goals act on: the model plus the pieces of view
+ * state a lesson can set (which view, which query, the histogram's axis)
+ * and its highlight. */
 typedef struct Lesson_Env {
     Model *m;
     const char *data_dir; /* scenes are read from data_dir/assets/scenes */
     int view;
     int selected;
     char highlight[32];
+    bool fixed_axis; /* the scaling lab's raw histogram keeps one axis */
 } Lesson_Env;
 
 bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz);

@@ -293,6 +293,8 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         return fail(why, whysz, "scene %s: a scene file cannot be opened from the window", a->text);
     case ACT_HIGHLIGHT:
         return true;
+    case ACT_AXIS:
+        return toggle_to(p, "fixed_axis", a->i != 0, p->vs.scaling.fixed_axis, why, whysz);
     case ACT_SET:
         if (a->setting == SET_HEADS) return slide_to(p, "heads", SET_HEADS, a->value, why, whysz);
         if (a->setting == SET_MASK)

@@ -50,9 +50,11 @@ static float lerp(float a, float b, float t) {
 
 /* A histogram of counts over [lo, hi] with a density curve over it (scaled
  * to counts: density × samples × bin width). */
+/* axis: the range drawn; the bins' own [lo, hi] when 0, else ±axis, so a
+ * distribution that widens with d_k is seen to widen */
 static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int bins, double lo,
-                      double hi, int samples, double theory_var, Color bar, const char *curve_label,
-                      const char *stats_line) {
+                      double hi, double axis, int samples, double theory_var, Color bar,
+                      const char *curve_label, const char *stats_line) {
     const Theme *t = ui->theme;
     float title_h = ui_panel_wrapped(ui, r, title, false);
     ui_record(ui, "panel", title[0] == 'R' ? "hist_raw" : "hist_scaled", -1, r);
@@ -69,17 +71,24 @@ static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int 
     int maxc = 1;
     for (int b = 0; b < bins; b++) maxc = counts[b] > maxc ? counts[b] : maxc;
     double ymax = fmax(peak, (double)maxc) * 1.1;
-    float bw = plot.w / bins;
+    /* the drawn range: the bins' own, or a fixed one around them */
+    double alo = axis > 0 ? -axis : lo, ahi = axis > 0 ? axis : hi;
+    float bw = plot.w * (float)(width / (ahi - alo));
+    float x0 = plot.x + plot.w * (float)((lo - alo) / (ahi - alo));
     for (int b = 0; b < bins; b++) {
         float h = (float)(counts[b] / ymax) * plot.h;
-        draw_rect(ui->dl, (Rect){plot.x + b * bw + 0.5f, plot.y + plot.h - h, bw - 1, h}, bar);
+        draw_rect(ui->dl,
+                  (Rect){x0 + b * bw + 0.5f * fminf(bw, 1), plot.y + plot.h - h,
+                         fmaxf(bw - fminf(bw, 1), 0.5f), h},
+                  bar);
     }
     /* the theory's density, as a polyline */
     float px = 0, py = 0;
-    for (int k = 0; k <= 120; k++) {
-        double x = lo + (hi - lo) * k / 120.0;
+    const int steps = 360; /* fine enough for a narrow peak on a fixed axis */
+    for (int k = 0; k <= steps; k++) {
+        double x = alo + (ahi - alo) * k / (double)steps;
         double y = samples * width * stats_normal_pdf(x, theory_var);
-        float sx = plot.x + plot.w * (float)k / 120.0f,
+        float sx = plot.x + plot.w * (float)k / (float)steps,
               sy = plot.y + plot.h - (float)(y / ymax) * plot.h;
         if (k) draw_line(ui->dl, px, py, sx, sy, 2.5f, t->highlight);
         px = sx;
@@ -87,9 +96,9 @@ static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int 
     }
     draw_text(ui->dl, FONT_SANS, t->small_size, plot.x + plot.w - 6, plot.y + 4, ALIGN_RIGHT,
               t->highlight, curve_label);
-    const double marks[5] = {lo, lo / 2, 0, hi / 2, hi};
+    const double marks[5] = {alo, alo / 2, 0, ahi / 2, ahi};
     for (int k = 0; k < 5; k++) {
-        float sx = lerp(plot.x, plot.x + plot.w, (float)((marks[k] - lo) / (hi - lo)));
+        float sx = lerp(plot.x, plot.x + plot.w, (float)((marks[k] - alo) / (ahi - alo)));
         char buf[24];
         snprintf(buf, sizeof buf, "%.3g", marks[k]);
         draw_line(ui->dl, sx, plot.y + plot.h, sx, plot.y + plot.h + 4, 1.5f, t->text_dim);
@@ -265,12 +274,26 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     snprintf(line, sizeof line, "mean %.3f (theory 0)   variance %.2f (theory d_k = %d)",
              e->stats.raw_mean, e->stats.raw_var, e->d_k);
     snprintf(curve, sizeof curve, "N(0, %d)", e->d_k);
-    histogram(ui, hr, "Raw ⟨q, k⟩", e->hist_raw, LAB_HIST_BINS, e->raw_lo, e->raw_hi, e->samples,
-              (double)e->d_k, t->query, curve, line);
+    /* fixed axis: ±4 SD at the widest head, so the raw spread is seen to grow */
+    double raw_axis = vs->scaling.fixed_axis ? 4 * sqrt((double)ATTN_MAX_DK) : 0;
+
+    histogram(ui, hr, "Raw ⟨q, k⟩", e->hist_raw, LAB_HIST_BINS, e->raw_lo, e->raw_hi, raw_axis,
+              e->samples, (double)e->d_k, t->query, curve, line);
+    {
+        Rect hb = rect_inset(hr, t->pad);
+        float tw = fminf(hb.w * 0.5f, 150);
+        bool fixed = vs->scaling.fixed_axis;
+        if (ui_toggle(ui, "fixed_axis", -1,
+                      (Rect){hb.x + hb.w - tw, hb.y - 4, tw,
+                             ui_line_height(ui, FONT_BOLD, t->title_size) + 6},
+                      "fixed axis", &fixed) &
+            UI_CHANGED)
+            vs->scaling.fixed_axis = fixed;
+    }
     snprintf(line, sizeof line, "mean %.3f (theory 0)   variance %.3f (theory 1)",
              e->stats.scaled_mean, e->stats.scaled_var);
     histogram(ui, left, "Scaled ⟨q, k⟩/√d_k", e->hist_scaled, LAB_HIST_BINS, e->scaled_lo,
-              e->scaled_hi, e->samples, 1.0, t->accent, "N(0, 1)", line);
+              e->scaled_hi, 0, e->samples, 1.0, t->accent, "N(0, 1)", line);
 
     /* the scene: entropy and max weight against d_k, then S with a held colour range */
     const Lab_Curves *c = &m->labs.curves;

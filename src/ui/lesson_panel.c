@@ -15,8 +15,11 @@
  * that follow all show the scene the step asks for. */
 
 static Lesson_Env env_of(View_State *vs, Model *m) {
-    Lesson_Env env = {
-        .m = m, .data_dir = vs->session.data_dir, .view = (int)vs->view, .selected = vs->selected};
+    Lesson_Env env = {.m = m,
+                      .data_dir = vs->session.data_dir,
+                      .view = (int)vs->view,
+                      .selected = vs->selected,
+                      .fixed_axis = vs->scaling.fixed_axis};
     snprintf(env.highlight, sizeof env.highlight, "%s", vs->session.highlight);
     return env;
 }
@@ -24,6 +27,7 @@ static Lesson_Env env_of(View_State *vs, Model *m) {
 static void env_back(View_State *vs, const Lesson_Env *env) {
     vs->view = (View)env->view;
     vs->selected = env->selected;
+    vs->scaling.fixed_axis = env->fixed_axis;
     snprintf(vs->session.highlight, sizeof vs->session.highlight, "%s", env->highlight);
 }
 

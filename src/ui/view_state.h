@@ -66,7 +66,8 @@ typedef struct Explorer_State {
 typedef struct Scaling_State {
     int samples;
     uint64_t resample;
-    float lock; /* the S colour range held while d_k moves; 0 = take it now */
+    float lock;      /* the S colour range held while d_k moves; 0 = take it now */
+    bool fixed_axis; /* the raw histogram keeps one axis for every d_k */
 } Scaling_State;
 
 typedef enum Lesson_Go {

@@ -207,3 +207,21 @@ Test(labs, the_mask_breaks_equivariance_and_the_verdict_says_why) {
     harness_frame(&h);
     cr_assert_leq(h.m.labs.perm.max_diff_O, 1e-5);
 }
+
+Test(labs, the_fixed_axis_keeps_the_raw_histogram_still_while_d_k_grows) {
+    h.vs.view = VIEW_SCALING;
+    harness_frame(&h);
+    const Ui_Record *tg = harness_find(&h, "toggle", "fixed_axis", -1);
+    harness_click(&h, rect_cx(tg), rect_cy(tg));
+    cr_assert(h.vs.scaling.fixed_axis);
+    /* the axis ticks read ±128 (4 SD at d_k = 1024), whatever d_k is */
+    for (int dk = 4; dk <= 1024; dk *= 16) {
+        harness_act(&h, action_set(SET_DK, dk));
+        harness_frame(&h);
+        cr_assert(harness_drew_text(&h, "128") && harness_drew_text(&h, "-128"), "d_k %d", dk);
+    }
+    harness_act(&h, action_set(SET_DK, 16));
+    harness_click(&h, rect_cx(tg), rect_cy(tg));
+    harness_frame(&h);
+    cr_assert_not(harness_drew_text(&h, "-128"), "its own axis again: ±4·√16");
+}
