@@ -2,6 +2,7 @@
  * answers without a window (--export, --experiment, …) or opens the app. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/stats.h"
+#include "core/train.h"
 #include "model/export.h"
 #include "model/lesson.h"
 #include "model/lesson_check.h"
@@ -87,6 +88,64 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
     return failed ? 2 : 0;
 }
 
+/* --train TASK: train one head, print what happened as one JSON object.
+ * Everything but steps_per_s is the same for the same arguments. */
+static int train(const Cli_Options *o) {
+    Train_Desc desc = {.task = (Train_Task)o->train_task,
+                       .optimizer = (Train_Optimizer)o->train_optimizer,
+                       .seed = o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 1,
+                       .d_k = o->has[SET_DK] ? (int)o->value[SET_DK] : 0,
+                       .positions = o->has[SET_POS] && o->value[SET_POS] == POS_SIN,
+                       .unscaled = o->has[SET_SCALED] && o->value[SET_SCALED] == 0,
+                       .lr = o->train_lr};
+    static Trainer t;
+    if (!train_init(&t, &desc)) {
+        fprintf(stderr, "attnlab: --train: out of memory\n");
+        return 1;
+    }
+    long steps = o->train_steps, every = steps > 400 ? steps / 200 : 1;
+    double *values = malloc(sizeof(double) * (size_t)(steps / every + 1));
+    long *at = malloc(sizeof(long) * (size_t)(steps / every + 1));
+    if (!values || !at) {
+        free(values);
+        free(at);
+        train_free(&t);
+        fprintf(stderr, "attnlab: --train: out of memory\n");
+        return 1;
+    }
+    int kept = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long k = 1; k <= steps; k++) {
+        double loss = train_step(&t);
+        if (k % every == 0 || k == 1) {
+            at[kept] = k;
+            values[kept++] = loss;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    double accuracy, final = train_eval(&t, &accuracy);
+    printf("{\n  \"task\": \"%s\",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"n\": %d,\n"
+           "  \"vocab\": %d,\n  \"d\": %d,\n  \"d_k\": %d,\n  \"d_v\": %d,\n"
+           "  \"positions\": %s,\n  \"scaled\": %s,\n  \"optimizer\": \"%s\",\n  \"lr\": %.17g,\n",
+           desc.task == TRAIN_MATCH ? "match" : "previous", steps, (unsigned long long)desc.seed,
+           t.n, t.vocab, t.d, t.d_k, t.d_v, desc.positions ? "true" : "false",
+           desc.unscaled ? "false" : "true", desc.optimizer == TRAIN_SGD ? "sgd" : "adam",
+           t.desc.lr);
+    printf("  \"loss\": {\"steps\": [");
+    for (int k = 0; k < kept; k++) printf(k ? ", %ld" : "%ld", at[k]);
+    printf("], \"values\": [");
+    for (int k = 0; k < kept; k++) printf(k ? ", %.9g" : "%.9g", values[k]);
+    printf("]},\n  \"final_loss\": %.9g,\n  \"chance_loss\": %.9g,\n  \"accuracy\": %.6g,\n"
+           "  \"steps_per_s\": %.1f\n}\n",
+           final, train_chance(t.n), accuracy, secs > 0 ? (double)steps / secs : 0);
+    free(values);
+    free(at);
+    train_free(&t);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -105,6 +164,7 @@ int main(int argc, char **argv) {
         return 0;
     }
 
+    if (opts.mode == CLI_TRAIN) return train(&opts); /* needs no data files */
     char data_dir[4096], path[4200];
     if (!paths_find_data(data_dir, sizeof data_dir, err, sizeof err)) {
         cli_report("", err);

@@ -69,6 +69,9 @@ void cli_usage(FILE *f) {
           "  --by-input            with --check-lessons: also meet every goal with mouse and\n"
           "                        keyboard input only, at --size (default 1600x900)\n"
           "  --bench               measure frame and recompute times, print JSON\n"
+          "  --train match|previous  train one head on a toy task and print JSON: with\n"
+          "                        --steps N (1 to 1000000; default 3000), --lr F,\n"
+          "                        --optimizer adam|sgd, and --seed, --pos, --dk, --no-scale\n"
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
           "\n"
@@ -161,6 +164,7 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
         [CLI_EXPERIMENT] = "--experiment",
         [CLI_CHECK_LESSONS] = "--check-lessons",
         [CLI_BENCH] = "--bench",
+        [CLI_TRAIN] = "--train",
     };
     if (o->mode != CLI_WINDOW && o->mode != m)
         return fail(err, errsz, opt, "cannot be combined with %s", names[o->mode]);
@@ -173,6 +177,7 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
 static const char *const valued[] = {
     "--scene",    "--lesson", "--tokens",     "--perm",       "--view",    "--size",
     "--ui-scale", "--export", "--screenshot", "--experiment", "--samples", "--check-lessons",
+    "--train",    "--steps",  "--lr",         "--optimizer",
 };
 static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench",
                                     "--help",       "--version", "--by-input"};
@@ -301,8 +306,33 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             if (!set_mode(o, CLI_CHECK_LESSONS, name, err, errsz)) return false;
         } else if (!strcmp(name, "--bench")) {
             if (!set_mode(o, CLI_BENCH, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--train")) {
+            if (strcmp(value, "match") && strcmp(value, "previous"))
+                return fail(err, errsz, name, "'%s' is not a task (match, previous)", value);
+            o->train_task = !strcmp(value, "previous"); /* TRAIN_MATCH 0, TRAIN_PREVIOUS 1 */
+            if (!set_mode(o, CLI_TRAIN, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--steps")) {
+            if (!parse_int(name, value, 1, 1000000, &iv, err, errsz)) return false;
+            o->train_steps = (long)iv;
+        } else if (!strcmp(name, "--lr")) {
+            Text_Num r = text_parse_f64(value, 1e-9, 1e3, &fv);
+            if (r != TEXT_NUM_OK) {
+                char why[200];
+                text_num_message(r, value, false, 1e-9, 1e3, why, sizeof why);
+                return fail(err, errsz, name, "%s", why);
+            }
+            o->train_lr = fv;
+        } else if (!strcmp(name, "--optimizer")) {
+            if (strcmp(value, "adam") && strcmp(value, "sgd"))
+                return fail(err, errsz, name, "'%s' is not an optimizer (adam, sgd)", value);
+            o->train_optimizer = !strcmp(value, "sgd"); /* TRAIN_ADAM 0, TRAIN_SGD 1 */
         }
     }
+    if ((o->train_steps || o->train_lr || o->train_optimizer) && o->mode != CLI_TRAIN) {
+        snprintf(err, errsz, "attnlab: --steps, --lr and --optimizer: only used with --train");
+        return false;
+    }
+    if (o->mode == CLI_TRAIN && !o->train_steps) o->train_steps = 3000;
     if (o->by_input && o->mode != CLI_CHECK_LESSONS) {
         snprintf(err, errsz, "attnlab: --by-input: only used with --check-lessons");
         return false;

@@ -35,6 +35,7 @@ typedef enum Cli_Mode {
     CLI_EXPERIMENT,
     CLI_CHECK_LESSONS,
     CLI_BENCH,
+    CLI_TRAIN,
 } Cli_Mode;
 
 typedef enum Cli_Export { EXPORT_JSON = 0, EXPORT_CSV } Cli_Export;
@@ -59,6 +60,11 @@ typedef struct Cli_Options {
     int samples;
     bool has_samples;
     bool by_input; /* --check-lessons: goals met through input events too */
+    /* --train */
+    int train_task; /* a Train_Task */
+    long train_steps;
+    double train_lr; /* 0: the optimizer's default */
+    int train_optimizer;
 } Cli_Options;
 
 bool cli_parse(int argc, char **argv, Cli_Options *opts, char *err, size_t errsz);

@@ -45,6 +45,15 @@ for r in frames["results"]:
 PY
 
 echo
+echo "== training: n = 8, d = d_k = d_v = 16, batch 32, Adam, one core (target 2000 steps/s)"
+./attnlab --train match --steps 3000 > build/bench/train.json
+python3 - <<'PY'
+import json
+d = json.load(open("build/bench/train.json"))
+print(f"{d['steps_per_s']:.0f} steps/s; final/chance {d['final_loss'] / d['chance_loss']:.3f}")
+PY
+
+echo
 echo "== variance experiment: d_k = 1024, 10^6 samples (2·10^9 normal draws)"
 # best of three, since this machine's timings swing by a quarter run to run
 best=$(for k in 1 2 3; do

@@ -381,7 +381,9 @@ Test(cli, help_and_version) {
                           "--size",         "--fullscreen", "--ui-scale",
                           "--export",       "--screenshot", "--dump-ui",
                           "--experiment",   "--samples",    "--check-lessons",
-                          "--bench",        "--version",    "--by-input"};
+                          "--bench",        "--version",    "--by-input",
+                          "--train",        "--steps",      "--lr",
+                          "--optimizer"};
     for (size_t k = 0; k < sizeof must / sizeof *must; k++)
         cr_assert(strstr(r.out, must[k]), "--help does not mention %s", must[k]);
     /* the man page lists every option too (groff writes '-' as '\-') */
@@ -504,4 +506,47 @@ Test(cli, a_bad_lesson_file_exits_2_naming_file_and_line) {
     cr_assert(strstr(r.err, "bad-unknown-directive.md:6: unknown directive 'frobnicate'\n"), "%s",
               r.err);
     run_free(&r);
+}
+
+Test(cli, train_prints_one_json_object_and_refuses_bad_values) {
+    static const struct {
+        const char *args, *msg;
+    } bad[] = {
+        {"--train foo", "attnlab: --train: 'foo' is not a task (match, previous)\n"},
+        {"--train match --steps 0", "attnlab: --steps: 0 is out of range (1 to 1000000)\n"},
+        {"--train match --steps -5", "attnlab: --steps: -5 is out of range (1 to 1000000)\n"},
+        {"--train match --lr 0", "attnlab: --lr: 0 is out of range (1e-09 to 1000)\n"},
+        {"--train match --lr nan", "attnlab: --lr: 'nan' is not a finite number\n"},
+        {"--train match --optimizer rms",
+         "attnlab: --optimizer: 'rms' is not an optimizer (adam, sgd)\n"},
+        {"--steps 10", "attnlab: --steps, --lr and --optimizer: only used with --train\n"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        Run r = run_attnlab(bad[k].args);
+        cr_assert_eq(r.status, 2, "%s", bad[k].args);
+        cr_assert_str_eq(r.err, bad[k].msg);
+        run_free(&r);
+    }
+    /* the same arguments, the same output (but for the speed) */
+    Run a = run_attnlab("--train previous --pos sin --steps 300 --seed 5");
+    Run b = run_attnlab("--train previous --pos sin --steps 300 --seed 5");
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cJSON *ja = cJSON_Parse(a.out), *jb = cJSON_Parse(b.out);
+    cr_assert(ja && jb, "one JSON object");
+    cJSON_DeleteItemFromObject(ja, "steps_per_s");
+    cJSON_DeleteItemFromObject(jb, "steps_per_s");
+    cr_assert(cJSON_Compare(ja, jb, true), "two runs differ");
+    cr_assert_str_eq(cJSON_GetObjectItem(ja, "task")->valuestring, "previous");
+    cr_assert_eq(cJSON_GetObjectItem(ja, "steps")->valueint, 300);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(ja, "positions")));
+    cr_assert_float_eq(cJSON_GetObjectItem(ja, "chance_loss")->valuedouble, log(7.0), 1e-8);
+    const cJSON *loss = cJSON_GetObjectItem(ja, "loss");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(loss, "steps")),
+                 cJSON_GetArraySize(cJSON_GetObjectItem(loss, "values")));
+    double final = cJSON_GetObjectItem(ja, "final_loss")->valuedouble;
+    cr_assert(isfinite(final) && final >= 0);
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    run_free(&a);
+    run_free(&b);
 }

@@ -1,0 +1,288 @@
+/* Training one attention head; see train.h. */
+#include "train.h"
+
+#include "posenc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double train_chance(int n) {
+    return log((double)(n - 1));
+}
+
+static int pick(Rng *r, int below) {
+    return (int)(rng_next_u64(r) % (uint64_t)below);
+}
+
+void train_sentence(Train_Task task, int n, int vocab, Rng *r, int *tokens, int *targets) {
+    if (task == TRAIN_MATCH) {
+        /* id = colour·4 + kind·2 + number; n/2 colours, each on both kinds */
+        int colours = vocab / 4, chosen[TRAIN_N], order[TRAIN_N];
+        for (int c = 0; c < colours && c < TRAIN_N; c++) chosen[c] = c;
+        for (int c = 0; c < n / 2; c++) { /* n/2 distinct colours */
+            int j = c + pick(r, colours - c), tmp = chosen[c];
+            chosen[c] = chosen[j];
+            chosen[j] = tmp;
+        }
+        int ids[TRAIN_N];
+        for (int c = 0; c < n / 2; c++)
+            for (int kind = 0; kind < 2; kind++)
+                ids[2 * c + kind] = chosen[c] * 4 + kind * 2 + pick(r, 2);
+        for (int i = 0; i < n; i++) order[i] = i;
+        for (int i = n - 1; i > 0; i--) {
+            int j = pick(r, i + 1), tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        for (int i = 0; i < n; i++) tokens[i] = ids[order[i]];
+        /* each names its partner: the same colour, the other kind */
+        for (int i = 0; i < n; i++) {
+            int partner = order[i] ^ 1;
+            targets[i] = ids[partner];
+        }
+        return;
+    }
+    /* previous: n distinct words */
+    int pool[TRAIN_VOCAB];
+    for (int k = 0; k < vocab; k++) pool[k] = k;
+    for (int i = 0; i < n; i++) {
+        int j = i + pick(r, vocab - i), tmp = pool[i];
+        pool[i] = pool[j];
+        pool[j] = tmp;
+        tokens[i] = pool[i];
+    }
+    targets[0] = -1; /* nothing to its left */
+    for (int i = 1; i < n; i++) targets[i] = tokens[i - 1];
+}
+
+static double gauss(Rng *r, double sd) {
+    return rng_gaussian(r) * sd;
+}
+
+bool train_init(Trainer *t, const Train_Desc *desc) {
+    memset(t, 0, sizeof *t);
+    t->desc = *desc;
+    t->d = desc->d ? desc->d : 16;
+    t->d_k = desc->d_k ? desc->d_k : 16;
+    t->d_v = desc->d_v ? desc->d_v : 16;
+    t->vocab = TRAIN_VOCAB;
+    t->n = TRAIN_N;
+    if (t->desc.lr <= 0) t->desc.lr = desc->optimizer == TRAIN_SGD ? 0.5 : 0.01;
+    int d = t->d, dk = t->d_k, dv = t->d_v, V = t->vocab, n = t->n;
+    t->count = (long)V * d + 2L * d * dk + (long)d * dv + (long)dv * V;
+    t->param = calloc((size_t)t->count, sizeof(double));
+    t->grad = calloc((size_t)t->count, sizeof(double));
+    t->m1 = calloc((size_t)t->count, sizeof(double));
+    t->m2 = calloc((size_t)t->count, sizeof(double));
+    t->P = calloc((size_t)n * d, sizeof(double));
+    /* X, Q, K, V, S, A, O, Z and their gradients, for one sentence */
+    long per = 2L * (n * d + 2L * n * dk + n * dv + 2L * n * n + n * dv + (long)n * V);
+    t->scratch = calloc((size_t)per, sizeof(double));
+    t->held_tokens = malloc(sizeof(int) * TRAIN_HELDOUT * n);
+    t->held_targets = malloc(sizeof(int) * TRAIN_HELDOUT * n);
+    if (!t->param || !t->grad || !t->m1 || !t->m2 || !t->P || !t->scratch || !t->held_tokens ||
+        !t->held_targets) {
+        train_free(t);
+        return false;
+    }
+    t->E = t->param;
+    t->W_Q = t->E + (long)V * d;
+    t->W_K = t->W_Q + (long)d * dk;
+    t->W_V = t->W_K + (long)d * dk;
+    t->W_U = t->W_V + (long)d * dv;
+    Rng r;
+    rng_seed_stream(&r, desc->seed, 0x7A1Bull, 1);
+    double wsd = desc->init > 0 ? desc->init : 1 / sqrt((double)d);
+    for (long k = 0; k < (long)V * d; k++) t->E[k] = gauss(&r, 1);
+    for (long k = 0; k < (long)d * dk; k++) t->W_Q[k] = gauss(&r, wsd);
+    for (long k = 0; k < (long)d * dk; k++) t->W_K[k] = gauss(&r, wsd);
+    for (long k = 0; k < (long)d * dv; k++) t->W_V[k] = gauss(&r, 1 / sqrt((double)d));
+    for (long k = 0; k < (long)dv * V; k++) t->W_U[k] = gauss(&r, 1 / sqrt((double)dv));
+    if (desc->positions) {
+        float pf[TRAIN_N * 64];
+        if (d <= 64) {
+            posenc_sinusoidal(n, d, 1.0f, pf);
+            for (long k = 0; k < (long)n * d; k++) t->P[k] = pf[k];
+        }
+    }
+    rng_seed_stream(&t->data, desc->seed, 0x7A1Bull, 2);
+    Rng held;
+    rng_seed_stream(&held, desc->seed, 0x7A1Bull, 3);
+    for (int s = 0; s < TRAIN_HELDOUT; s++)
+        train_sentence(desc->task, n, V, &held, t->held_tokens + s * n, t->held_targets + s * n);
+    return true;
+}
+
+void train_free(Trainer *t) {
+    free(t->param);
+    free(t->grad);
+    free(t->m1);
+    free(t->m2);
+    free(t->P);
+    free(t->scratch);
+    free(t->held_tokens);
+    free(t->held_targets);
+    memset(t, 0, sizeof *t);
+}
+
+/* c = a·b for row-major a (r×k) and b (k×m). */
+static void mm(const double *a, const double *b, int r, int k, int m, double *c) {
+    for (int i = 0; i < r; i++) {
+        double *ci = c + (long)i * m;
+        for (int j = 0; j < m; j++) ci[j] = 0;
+        for (int p = 0; p < k; p++) {
+            double av = a[(long)i * k + p];
+            const double *bp = b + (long)p * m;
+            for (int j = 0; j < m; j++) ci[j] += av * bp[j];
+        }
+    }
+}
+
+/* c += aᵀ·b for a (r×k), b (r×m): c is k×m. */
+static void mm_ta(const double *a, const double *b, int r, int k, int m, double *c) {
+    for (int i = 0; i < r; i++)
+        for (int p = 0; p < k; p++) {
+            double av = a[(long)i * k + p];
+            if (av == 0) continue;
+            const double *bi = b + (long)i * m;
+            double *cp = c + (long)p * m;
+            for (int j = 0; j < m; j++) cp[j] += av * bi[j];
+        }
+}
+
+/* c = a·bᵀ for a (r×k), b (m×k): c is r×m. */
+static void mm_tb(const double *a, const double *b, int r, int k, int m, double *c) {
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < m; j++) {
+            double s = 0;
+            for (int p = 0; p < k; p++) s += a[(long)i * k + p] * b[(long)j * k + p];
+            c[(long)i * m + j] = s;
+        }
+}
+
+/* Softmax of each row of s (r×m) into a, the maximum subtracted first. */
+static void softmax_rows(const double *s, int r, int m, double *a) {
+    for (int i = 0; i < r; i++) {
+        const double *si = s + (long)i * m;
+        double mx = si[0], sum = 0;
+        for (int j = 1; j < m; j++) mx = fmax(mx, si[j]);
+        for (int j = 0; j < m; j++) sum += a[(long)i * m + j] = exp(si[j] - mx);
+        for (int j = 0; j < m; j++) a[(long)i * m + j] /= sum;
+    }
+}
+
+/* Forward (and, if wanted, backward) for one sentence; returns its summed
+ * loss, adds its gradient (scaled by weight) into t->grad, counts the right
+ * guesses in *right. */
+static double sentence(Trainer *t, const int *tok, const int *tgt, double weight, bool want_grad,
+                       int *right) {
+    int n = t->n, d = t->d, dk = t->d_k, dv = t->d_v, V = t->vocab;
+    double *X = t->scratch, *Q = X + n * d, *K = Q + n * dk, *Vv = K + n * dk, *S = Vv + n * dv;
+    double *A = S + n * n, *O = A + n * n, *Z = O + n * dv;
+    double *dX = Z + (long)n * V, *dQ = dX + n * d, *dK = dQ + n * dk, *dV = dK + n * dk;
+    double *dS = dV + n * dv, *dA = dS + n * n, *dO = dA + n * n, *dZ = dO + n * dv;
+    double c = t->desc.unscaled ? 1 : 1 / sqrt((double)dk);
+    for (int i = 0; i < n; i++)
+        for (int p = 0; p < d; p++) X[i * d + p] = t->E[(long)tok[i] * d + p] + t->P[i * d + p];
+    mm(X, t->W_Q, n, d, dk, Q);
+    mm(X, t->W_K, n, d, dk, K);
+    mm(X, t->W_V, n, d, dv, Vv);
+    mm_tb(Q, K, n, dk, n, S);
+    for (int k = 0; k < n * n; k++) S[k] *= c;
+    softmax_rows(S, n, n, A);
+    mm(A, Vv, n, n, dv, O);
+    mm(O, t->W_U, n, dv, V, Z);
+    /* cross-entropy on the scored rows; dZ = softmax − one-hot */
+    double loss = 0;
+    softmax_rows(Z, n, V, dZ);
+    for (int i = 0; i < n; i++) {
+        double *zi = dZ + (long)i * V;
+        if (tgt[i] < 0) {
+            for (int v = 0; v < V; v++) zi[v] = 0;
+            continue;
+        }
+        loss -= log(fmax(zi[tgt[i]], 1e-300));
+        int best = 0;
+        for (int v = 1; v < V; v++)
+            if (Z[(long)i * V + v] > Z[(long)i * V + best]) best = v;
+        *right += best == tgt[i];
+        zi[tgt[i]] -= 1;
+        for (int v = 0; v < V; v++) zi[v] *= weight;
+    }
+    if (!want_grad) return loss;
+    double *gE = t->grad, *gQ = gE + (long)V * d, *gK = gQ + (long)d * dk, *gV = gK + (long)d * dk;
+    double *gU = gV + (long)d * dv;
+    mm_ta(O, dZ, n, dv, V, gU);      /* dW_U = Oᵀ dZ */
+    mm_tb(dZ, t->W_U, n, V, dv, dO); /* dO = dZ W_Uᵀ */
+    mm_tb(dO, Vv, n, dv, n, dA);     /* dA = dO Vᵀ */
+    memset(dV, 0, sizeof(double) * (size_t)n * dv);
+    mm_ta(A, dO, n, n, dv, dV);   /* dV = Aᵀ dO */
+    for (int i = 0; i < n; i++) { /* through the softmax, then the scale */
+        double dot = 0;
+        for (int j = 0; j < n; j++) dot += A[i * n + j] * dA[i * n + j];
+        for (int j = 0; j < n; j++) dS[i * n + j] = A[i * n + j] * (dA[i * n + j] - dot) * c;
+    }
+    mm(dS, K, n, n, dk, dQ); /* dQ = dS K */
+    memset(dK, 0, sizeof(double) * (size_t)n * dk);
+    mm_ta(dS, Q, n, n, dk, dK); /* dK = dSᵀ Q */
+    mm_ta(X, dQ, n, d, dk, gQ);
+    mm_ta(X, dK, n, d, dk, gK);
+    mm_ta(X, dV, n, d, dv, gV);
+    /* dX = dQ W_Qᵀ + dK W_Kᵀ + dV W_Vᵀ, into the embeddings of the tokens */
+    mm_tb(dQ, t->W_Q, n, dk, d, dX);
+    for (int i = 0; i < n; i++)
+        for (int p = 0; p < d; p++) {
+            double s = dX[i * d + p];
+            for (int k = 0; k < dk; k++) s += dK[i * dk + k] * t->W_K[(long)p * dk + k];
+            for (int k = 0; k < dv; k++) s += dV[i * dv + k] * t->W_V[(long)p * dv + k];
+            gE[(long)tok[i] * d + p] += s;
+        }
+    return loss;
+}
+
+double train_loss_grad(Trainer *t, const int *tokens, const int *targets, int count,
+                       bool want_grad) {
+    int scored = 0, right = 0;
+    for (int s = 0; s < count; s++)
+        for (int i = 0; i < t->n; i++) scored += targets[s * t->n + i] >= 0;
+    if (want_grad) memset(t->grad, 0, sizeof(double) * (size_t)t->count);
+    double total = 0, w = scored ? 1.0 / scored : 0;
+    for (int s = 0; s < count; s++)
+        total += sentence(t, tokens + s * t->n, targets + s * t->n, w, want_grad, &right);
+    return scored ? total / scored : 0;
+}
+
+double train_eval(Trainer *t, double *accuracy) {
+    int scored = 0, right = 0, n = t->n;
+    double total = 0;
+    for (int s = 0; s < TRAIN_HELDOUT; s++) {
+        for (int i = 0; i < n; i++) scored += t->held_targets[s * n + i] >= 0;
+        total += sentence(t, t->held_tokens + s * n, t->held_targets + s * n, 0, false, &right);
+    }
+    if (accuracy) *accuracy = scored ? (double)right / scored : 0;
+    return scored ? total / scored : 0;
+}
+
+double train_step(Trainer *t) {
+    int tokens[TRAIN_BATCH * TRAIN_N], targets[TRAIN_BATCH * TRAIN_N];
+    for (int s = 0; s < TRAIN_BATCH; s++)
+        train_sentence(t->desc.task, t->n, t->vocab, &t->data, tokens + s * t->n,
+                       targets + s * t->n);
+    double loss = train_loss_grad(t, tokens, targets, TRAIN_BATCH, true);
+    t->steps++;
+    double lr = t->desc.lr;
+    if (t->desc.optimizer == TRAIN_SGD) {
+        for (long k = 0; k < t->count; k++) t->param[k] -= lr * t->grad[k];
+        return loss;
+    }
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    double c1 = 1 - pow(b1, (double)t->steps), c2 = 1 - pow(b2, (double)t->steps);
+    for (long k = 0; k < t->count; k++) {
+        double g = t->grad[k];
+        t->m1[k] = b1 * t->m1[k] + (1 - b1) * g;
+        t->m2[k] = b2 * t->m2[k] + (1 - b2) * g * g;
+        t->param[k] -= lr * (t->m1[k] / c1) / (sqrt(t->m2[k] / c2) + eps);
+    }
+    return loss;
+}
