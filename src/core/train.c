@@ -286,3 +286,12 @@ double train_step(Trainer *t) {
     }
     return loss;
 }
+
+void train_attention(Trainer *t, const int *tokens, double *A) {
+    int targets[TRAIN_N], right = 0;
+    for (int i = 0; i < t->n; i++) targets[i] = -1; /* nothing scored: only the forward pass */
+    sentence(t, tokens, targets, 0, false, &right);
+    int n = t->n, d = t->d, dk = t->d_k, dv = t->d_v;
+    const double *a = t->scratch + n * d + 2L * n * dk + n * dv + (long)n * n; /* after X Q K V S */
+    memcpy(A, a, sizeof(double) * (size_t)n * n);
+}

@@ -33,6 +33,8 @@
  *   void train_sentence(Train_Task task, int n, int vocab, Rng *r, int *tokens, int *targets)
  *       one sentence of the task
  *   double train_chance(int n)    ln(n − 1)
+ *   void train_attention(Trainer *t, const int *tokens, double *A)
+ *       the head's weights A (n×n) for one sentence, as trained so far
  */
 #ifndef ATTN_TRAIN_H
 #define ATTN_TRAIN_H
@@ -82,5 +84,6 @@ double train_loss_grad(Trainer *t, const int *tokens, const int *targets, int co
                        bool want_grad);
 void train_sentence(Train_Task task, int n, int vocab, Rng *r, int *tokens, int *targets);
 double train_chance(int n);
+void train_attention(Trainer *t, const int *tokens, double *A);
 
 #endif

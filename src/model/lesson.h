@@ -59,8 +59,10 @@ typedef enum Directive_Kind {
     ACT_ROTATE,
     ACT_RESTORE,
     ACT_HIGHLIGHT,
-    ACT_SET,  /* a setting with no directive of its own (heads, mask): from the settings table */
-    ACT_AXIS, /* the scaling lab's raw histogram: one fixed axis, or its own */
+    ACT_SET,   /* a setting with no directive of its own (heads, mask): from the settings table */
+    ACT_AXIS,  /* the scaling lab's raw histogram: one fixed axis, or its own */
+    ACT_TRAIN, /* start training a head on a task: i = task, x = 1 with positions */
+    ACT_STEPS, /* train i more steps */
 } Directive_Kind;
 
 typedef struct Lesson_Action {
@@ -93,6 +95,8 @@ typedef enum Cond_Kind {
     COND_D,
     COND_N,
     COND_SETTING, /* a setting (heads, mask) compared with a value: i is its Setting_Id */
+    COND_LOSS,    /* the training lab's held-out loss */
+    COND_TRAINED, /* the training lab's step count */
 } Cond_Kind;
 
 typedef enum Cmp { CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ } Cmp;

@@ -11,20 +11,38 @@
 #include <string.h>
 
 static const char *const panel_names[] = {
-    "plane",       "controls",
-    "S",           "A",
-    "Q",           "K",
-    "V",           "query",
-    "qk_plane",    "O",
-    "X",           "heads",
-    "experiment",  "hist_raw",
-    "hist_scaled", "entropy_plot",
-    "max_plot",    "scaling_controls",
-    "P",           "reorder",
-    "verdict",     "A_PX",
-    "A_P",         "A_diff",
-    "O_PX",        "O_P",
-    "O_diff",      "none",
+    "plane",
+    "controls",
+    "S",
+    "A",
+    "Q",
+    "K",
+    "V",
+    "query",
+    "qk_plane",
+    "O",
+    "X",
+    "heads",
+    "train_controls",
+    "train_loss",
+    "train_A",
+    "train_bilinear",
+    "experiment",
+    "hist_raw",
+    "hist_scaled",
+    "entropy_plot",
+    "max_plot",
+    "scaling_controls",
+    "P",
+    "reorder",
+    "verdict",
+    "A_PX",
+    "A_P",
+    "A_diff",
+    "O_PX",
+    "O_P",
+    "O_diff",
+    "none",
 };
 
 /* ---- directives ---------------------------------------------------------- */
@@ -90,6 +108,8 @@ static const Lesson_Keyword action_keywords[] = {
     {"heads", ACT_SET, "heads N"},
     {"mask", ACT_SET, "mask none|causal"},
     {"axis", ACT_AXIS, "axis fixed|auto"},
+    {"train", ACT_TRAIN, "train match|previous [sin]"},
+    {"steps", ACT_STEPS, "steps N"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
 };
@@ -112,6 +132,8 @@ static const Lesson_Keyword cond_keywords[] = {
     {"selected", COND_SELECTED, "selected TOKEN"},
     {"heads", COND_SETTING, "heads CMP N"},
     {"mask", COND_SETTING, "mask none|causal"},
+    {"loss", COND_LOSS, "loss CMP NUMBER"},
+    {"trained", COND_TRAINED, "trained CMP N"},
 };
 
 #define COUNT(a) ((int)(sizeof a / sizeof *a))
@@ -188,6 +210,22 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         a->value = value;
         break;
     }
+    case ACT_TRAIN:
+        if (nw < 2 || nw > 3 || (strcmp(w[1], "match") && strcmp(w[1], "previous")) ||
+            (nw == 3 && strcmp(w[2], "sin")))
+            return lesson_fail(p, line, "train: expected '%s'", kw->usage), false;
+        if (!(a = new_action(p, line))) return false;
+        a->i = !strcmp(w[1], "previous");
+        a->x = nw == 3 ? 1.0f : 0.0f;
+        break;
+    case ACT_STEPS:
+        NEED(2);
+        if (!parse_long(w[1], 1, 100000, &v))
+            return lesson_fail(p, line, "steps: '%s' is not a whole number from 1 to 100000", w[1]),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->i = (int)v;
+        break;
     case ACT_AXIS:
         NEED(2);
         if (strcmp(w[1], "fixed") && strcmp(w[1], "auto"))
@@ -359,6 +397,13 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
                   : !strcmp(k, "mean-max")     ? COND_MEAN_MAX
                   : !strcmp(k, "mean-entropy") ? COND_MEAN_ENTROPY
                                                : COND_PERM_DIFF;
+        if (!parse_cmp(w[1], &c->cmp))
+            return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
+        if (!parse_double(w[2], &c->value))
+            return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
+    } else if (!strcmp(k, "loss") || !strcmp(k, "trained")) {
+        if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
+        c->kind = !strcmp(k, "loss") ? COND_LOSS : COND_TRAINED;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))

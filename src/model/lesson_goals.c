@@ -93,6 +93,16 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
         case COND_SETTING:
             ok = compare(setting_get(s, (Setting_Id)c->i), c->cmp, c->value);
             break;
+        case COND_LOSS:
+        case COND_TRAINED:
+            if (!m->train.ready) {
+                ok = false;
+                break;
+            }
+            train_lab_derive(&m->train);
+            ok = compare(c->kind == COND_LOSS ? m->train.held_loss : (double)m->train.trainer.steps,
+                         c->cmp, c->value);
+            break;
         case COND_MEAN_MAX:
         case COND_MEAN_ENTROPY: {
             double sum = 0;
@@ -153,6 +163,12 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
             break;
         case COND_VIEW:
             snprintf(one, sizeof one, "open the %s view", view_name((View)c->i));
+            break;
+        case COND_LOSS:
+            snprintf(one, sizeof one, "held-out loss %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_TRAINED:
+            snprintf(one, sizeof one, "trained %s %g steps", ops[c->cmp], c->value);
             break;
         case COND_SETTING: {
             const Setting *st = setting((Setting_Id)c->i);

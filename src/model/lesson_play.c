@@ -142,6 +142,21 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             ok = act(m, action_set((Setting_Id)a->setting, a->value), l, a,
                      setting((Setting_Id)a->setting)->lesson, err, errsz);
             break;
+        case ACT_TRAIN:
+            if (!train_lab_reset(
+                    &m->train,
+                    &(Train_Desc){.task = (Train_Task)a->i, .positions = a->x != 0, .seed = 1})) {
+                snprintf(err, errsz, "%s:%d: train: out of memory", l->path, a->line);
+                return false;
+            }
+            m->train.running = false; /* steps come from 'steps N' or the student */
+            break;
+        case ACT_STEPS:
+            if (!train_lab_run(&m->train, a->i)) {
+                snprintf(err, errsz, "%s:%d: steps: out of memory", l->path, a->line);
+                return false;
+            }
+            break;
         case ACT_AXIS:
             env->fixed_axis = a->i != 0;
             break;

@@ -76,6 +76,7 @@ void model_free(Model *m) {
     clear(m->redo, &m->redo_count);
     derived_free(&m->derived);
     labs_free(&m->labs);
+    train_lab_free(&m->train);
 }
 
 bool model_update(Model *m) {

@@ -28,6 +28,7 @@
 
 #include "action.h"
 #include "labs.h"
+#include "train_lab.h"
 #include "scene.h"
 
 #define MODEL_UNDO_DEPTH 200
@@ -46,8 +47,9 @@ typedef struct Model {
     int redo_count;
     int gesture_depth;
     bool gesture_recorded;
-    Labs labs;  /* the scaling and permutation labs' derived data, on demand */
-    Scene next; /* scratch for whoever builds a scene to load (a lesson's scene file) */
+    Labs labs;       /* the scaling and permutation labs' derived data, on demand */
+    Train_Lab train; /* the training lab: not part of the scene, not undone */
+    Scene next;      /* scratch for whoever builds a scene to load (a lesson's scene file) */
 } Model;
 
 bool model_init(Model *m, const Scene *scene, const Vocab *vocab);

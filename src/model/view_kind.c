@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static const char *const names[VIEW_COUNT] = {"explorer", "scaling", "permutation"};
+static const char *const names[VIEW_COUNT] = {"explorer", "scaling", "permutation", "train"};
 
 const char *view_name(View v) {
     return v >= 0 && v < VIEW_COUNT ? names[v] : "?";
@@ -19,5 +19,5 @@ bool view_parse(const char *name, View *dest) {
 }
 
 const char *view_names_list(void) {
-    return "explorer, scaling, permutation";
+    return "explorer, scaling, permutation, train";
 }

@@ -293,6 +293,26 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         return fail(why, whysz, "scene %s: a scene file cannot be opened from the window", a->text);
     case ACT_HIGHLIGHT:
         return true;
+    case ACT_TRAIN: {
+        const Ui_Record *r = reveal(p, "button", "train_task", a->i);
+        if (!r) return fail(why, whysz, "%s", "no task button on screen (is the Train view open?)");
+        click(p, r->r);
+        if (!toggle_to(p, "train_pos", a->x != 0, p->model.train.desc.positions, why, whysz))
+            return false;
+        const Ui_Record *reset = reveal(p, "button", "train_reset", -1);
+        if (!reset) return fail(why, whysz, "%s", "no reset button on screen");
+        click(p, reset->r);
+        return true;
+    }
+    case ACT_STEPS: {
+        if (a->i % 100) return fail(why, whysz, "%s", "steps come 100 at a time from the window");
+        for (int k = 0; k < a->i / 100; k++) {
+            const Ui_Record *r = reveal(p, "button", "train_more", -1);
+            if (!r) return fail(why, whysz, "%s", "no +100 steps button on screen");
+            click(p, r->r);
+        }
+        return true;
+    }
     case ACT_AXIS:
         return toggle_to(p, "fixed_axis", a->i != 0, p->vs.scaling.fixed_axis, why, whysz);
     case ACT_SET:

@@ -8,7 +8,7 @@
 #include "matrices.h"
 #include "plane.h"
 
-#define EXPLORER_COMPACT_W 900.0f
+#define EXPLORER_COMPACT_W 1100.0f
 #define EXPLORER_COMPACT_H 430.0f
 
 #include <math.h>

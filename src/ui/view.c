@@ -6,6 +6,7 @@
 #include "explorer.h"
 #include "labs.h"
 #include "lesson_panel.h"
+#include "train_view.h"
 
 #include "../core/text.h"
 #include "../gfx/utf8.h"
@@ -52,9 +53,10 @@ static void top_bar(Ui *ui, View_State *vs, Rect r) {
     Rect row = rect_inset(r, 8);
     Rect title = rect_cut_left(&row, 110);
     ui_label(ui, title, FONT_BOLD, t->title_size + 3, ALIGN_LEFT, t->text, "attnlab");
-    static const char *const tabs[VIEW_COUNT] = {"1 Explorer", "2 Scaling", "3 Permutation"};
+    static const char *const tabs[VIEW_COUNT] = {"1 Explorer", "2 Scaling", "3 Permutation",
+                                                 "4 Train"};
     for (int v = 0; v < VIEW_COUNT; v++) {
-        Rect b = rect_cut_left(&row, t->text_size * 8.2f);
+        Rect b = rect_cut_left(&row, t->text_size * (v == VIEW_TRAIN ? 5.2f : 8.2f));
         rect_cut_left(&row, 6);
         if (ui_button(ui, "tab", v, b, tabs[v], vs->view == (View)v) & UI_CLICKED)
             vs->view = (View)v;
@@ -427,7 +429,7 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
 static void help_overlay(Ui *ui, View_State *vs) {
     const Theme *t = ui->theme;
     static const char *const lines[][2] = {
-        {"1  2  3", "Explorer · Scaling lab · Permutation lab"},
+        {"1  2  3  4", "Explorer · Scaling lab · Permutation lab · Train"},
         {"drag a point", "move that token's embedding x_i"},
         {"drag a chip", "reorder the sentence (rows and columns follow)"},
         {"click a row / chip", "select the query shown on the right"},
@@ -478,6 +480,7 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (ui_key_char(ui, '1')) vs->view = VIEW_EXPLORER;
     if (ui_key_char(ui, '2')) vs->view = VIEW_SCALING;
     if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;
+    if (ui_key_char(ui, '4')) vs->view = VIEW_TRAIN;
     if (ui_key_char(ui, 'r')) view_act(vs, action_of(ACTION_REVERSE));
     if (ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
     if (ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));
@@ -614,6 +617,9 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     case VIEW_PERMUTATION:
         permutation_frame(ui, vs, m, r);
         break;
+    case VIEW_TRAIN:
+        train_frame(ui, vs, m, r);
+        break;
     default:
         break;
     }
@@ -634,7 +640,8 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     /* input → actions → model → derived data, then one layout */
     ui->keyboard_busy = vs->editing || vs->typing_dk; /* typing: keys are text */
     shortcuts(ui, vs, m);
-    view_apply(vs, m);        /* what last frame's widgets and this frame's keys asked for */
+    view_apply(vs, m); /* what last frame's widgets and this frame's keys asked for */
+    if (vs->view == VIEW_TRAIN) train_update(ui, vs, m); /* a slice of training, if playing */
     lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */
     if (!model_update(m)) view_set_status(vs, true, "Out of memory computing attention");
     vs->labs_ready = labs_derive(vs, m);

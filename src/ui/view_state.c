@@ -16,6 +16,7 @@ void view_init(View_State *vs) {
     vs->explorer.axis0 = 0;
     vs->explorer.axis1 = 1;
     vs->scaling.samples = 2000;
+    vs->train_req = (Train_Request){.task = -1, .positions = -1, .scaled = -1};
 }
 
 void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
@@ -39,7 +40,8 @@ double view_wake_in(const View_State *vs) {
 
 bool view_wants_frames(const View_State *vs) {
     /* actions waiting: the next frame applies them and shows the result */
-    return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->chip_autoscroll;
+    return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->chip_autoscroll ||
+           (vs->view == VIEW_TRAIN && vs->train_running);
 }
 
 void view_act(View_State *vs, Action a) {

@@ -78,6 +78,15 @@ typedef enum Lesson_Go {
     LESSON_GO_LAST
 } Lesson_Go;
 
+/* What the Train view's controls asked for this frame; the next frame
+ * carries it out before it lays out. -1 (or 0 for lr, dk): unchanged. */
+typedef struct Train_Request {
+    bool toggle_run, reset;
+    long more_steps;
+    int task, positions, scaled, dk;
+    double lr;
+} Train_Request;
+
 typedef struct Lesson_Session {
     Lesson *lesson;
     Scene *saved; /* the student's own scene, given back on leaving */
@@ -155,6 +164,11 @@ typedef struct View_State {
     unsigned long shuffle_count;
     Explorer_State explorer;
     Scaling_State scaling;
+    Train_Request train_req;
+    bool train_running;           /* mirrors the lab's play/pause, for view_wants_frames */
+    double train_rate;            /* steps per second, as last measured */
+    double train_rate_t0;         /* when that measurement started (view time) */
+    long train_rate_steps0;       /* and the step count then */
     int perm_tab;                 /* narrow permutation lab: 0 the weights, 1 the outputs */
     char perm_seen_highlight[32]; /* the lesson highlight it last followed */
     Lesson_Session session;       /* the lesson being taken, if any */

@@ -444,7 +444,7 @@ Test(cli, every_shipped_goal_can_be_met_with_mouse_and_keys_at_projector_sizes) 
                  test_env("ATTNLAB_DATA"), sizes[k]);
         Run r = run_attnlab(args);
         cr_assert_eq(r.status, 0, "%s: %s", sizes[k], r.err);
-        cr_assert(strstr(r.out, "10 passed, 0 failed\n"), "%s", r.out);
+        cr_assert(strstr(r.out, "11 passed, 0 failed\n"), "%s", r.out);
         cr_assert(strstr(r.out, "met by input"), "%s", r.out);
         run_free(&r);
     }

@@ -324,14 +324,14 @@ Test(explorer, layout_fits_from_small_to_large_without_overlap) {
      * the explorer shows every panel (plane, controls, S, A, X, Q, K, V, O,
      * the query) until the room is small, then the plane, its controls, S
      * and A, with the rest a tab away */
-    const int min_panels[VIEW_COUNT] = {10, 6, 8};
+    const int min_panels[VIEW_COUNT] = {10, 6, 8, 4};
     for (int v = 0; v < VIEW_COUNT; v++) {
         h.vs.view = (View)v;
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
             h.w = sizes[k][0];
             h.h = sizes[k][1];
             harness_frame(&h);
-            bool small = h.w < 1000 || h.h < 620;
+            bool small = h.w < 1120 || h.h < 620;
             check_panels(v == VIEW_EXPLORER && small ? 4 : min_panels[v]);
         }
     }

@@ -1,0 +1,64 @@
+/* The training lab; see train_lab.h. */
+#include "train_lab.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool train_lab_reset(Train_Lab *l, const Train_Desc *desc) {
+    bool running = l->ready && l->running;
+    train_lab_free(l);
+    if (!train_init(&l->trainer, desc)) return false;
+    l->desc = *desc;
+    l->ready = true;
+    l->running = running;
+    l->stride = 1;
+    l->derived_at = -1;
+    /* the example: the held-out batch's first sentence */
+    memcpy(l->example, l->trainer.held_tokens, sizeof l->example);
+    return true;
+}
+
+bool train_lab_run(Train_Lab *l, long steps) {
+    if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1})) return false;
+    for (long k = 0; k < steps; k++) {
+        l->pending_sum += train_step(&l->trainer);
+        if (++l->pending_count < l->stride) continue;
+        if (l->points == TRAIN_LAB_POINTS) { /* full: every other point goes, the stride doubles */
+            for (int p = 0; p < TRAIN_LAB_POINTS / 2; p++)
+                l->loss[p] = 0.5 * (l->loss[2 * p] + l->loss[2 * p + 1]);
+            l->points = TRAIN_LAB_POINTS / 2;
+            l->stride *= 2;
+        }
+        l->loss[l->points++] = l->pending_sum / (double)l->pending_count;
+        l->pending_sum = 0;
+        l->pending_count = 0;
+    }
+    return true;
+}
+
+void train_lab_derive(Train_Lab *l) {
+    if (!l->ready || l->derived_at == l->trainer.steps) return;
+    Trainer *t = &l->trainer;
+    l->held_loss = train_eval(t, &l->held_accuracy);
+    train_attention(t, l->example, l->example_A);
+    int d = t->d, dk = t->d_k;
+    for (int a = 0; a < d && a < 64; a++)
+        for (int b = 0; b < d && b < 64; b++) {
+            double s = 0;
+            for (int k = 0; k < dk; k++) s += t->W_Q[a * dk + k] * t->W_K[b * dk + k];
+            l->bilinear[a * d + b] = s;
+        }
+    l->derived_at = t->steps;
+}
+
+void train_lab_free(Train_Lab *l) {
+    if (l->ready) train_free(&l->trainer);
+    memset(l, 0, sizeof *l);
+}
+
+void train_token_name(Train_Task task, int id, char *buf, size_t size) {
+    if (task == TRAIN_MATCH) /* colour A…H, upper or lower case for the kind, then the number */
+        snprintf(buf, size, "%c%d", (id / 2) % 2 ? 'a' + id / 4 : 'A' + id / 4, id % 2 + 1);
+    else
+        snprintf(buf, size, "w%02d", id);
+}

@@ -1,0 +1,51 @@
+/* The training lab's state: one head being trained (core/train.h), its loss
+ * so far, and what the Train view and lessons read from it. Training only
+ * ever advances by whole steps, so where it stands depends on the seed and
+ * the step count, never on how fast frames come.
+ *
+ *   bool train_lab_reset(Train_Lab *l, const Train_Desc *desc)
+ *       start again from step 0 with these settings; false when out of memory
+ *   bool train_lab_run(Train_Lab *l, long steps)
+ *       that many more steps (starting with the default settings if none yet)
+ *   void train_lab_derive(Train_Lab *l)
+ *       the held-out loss and accuracy, the example sentence's A and W_Q·W_Kᵀ, for the step
+ *       training stands at (recomputed only when it moved)
+ *   void train_lab_free(Train_Lab *l)
+ *   void train_token_name(Train_Task task, int id, char *buf, size_t size)
+ *       "B1", "b2" (colour, kind by case, number) for match; "w07" for previous
+ */
+#ifndef ATTN_TRAIN_LAB_H
+#define ATTN_TRAIN_LAB_H
+
+#include "../core/train.h"
+
+#include <stddef.h>
+
+#define TRAIN_LAB_POINTS 512 /* loss points kept; older ones thin out by halves */
+
+typedef struct Train_Lab {
+    bool ready;
+    bool running; /* the Train view's play/pause */
+    Train_Desc desc;
+    Trainer trainer;
+    /* the training loss, one point per `stride` steps (their mean) */
+    int points;
+    long stride;
+    double loss[TRAIN_LAB_POINTS];
+    double pending_sum;
+    long pending_count;
+    /* derived for the step training stands at */
+    long derived_at; /* -1: not yet */
+    double held_loss, held_accuracy;
+    int example[TRAIN_N];
+    double example_A[TRAIN_N * TRAIN_N];
+    double bilinear[64 * 64]; /* W_Q·W_Kᵀ, d×d */
+} Train_Lab;
+
+bool train_lab_reset(Train_Lab *l, const Train_Desc *desc);
+bool train_lab_run(Train_Lab *l, long steps);
+void train_lab_derive(Train_Lab *l);
+void train_lab_free(Train_Lab *l);
+void train_token_name(Train_Task task, int id, char *buf, size_t size);
+
+#endif

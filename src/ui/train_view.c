@@ -1,0 +1,232 @@
+/* The Train view; see train_view.h. */
+#include "train_view.h"
+
+#include "heatmap.h"
+#include "labs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- before the layout ------------------------------------------------------ */
+
+void train_update(const Ui *ui, View_State *vs, Model *m) {
+    Train_Lab *l = &m->train;
+    Train_Request *q = &vs->train_req;
+    if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1})) {
+        view_set_status(vs, true, "Out of memory for the training lab");
+        return;
+    }
+    /* a new setting starts training again: the curve is of one set-up */
+    Train_Desc desc = l->desc;
+    bool again = q->reset;
+    if (q->task >= 0 && (Train_Task)q->task != desc.task)
+        desc.task = (Train_Task)q->task, again = true;
+    if (q->positions >= 0 && (q->positions != 0) != desc.positions)
+        desc.positions = q->positions != 0, again = true;
+    if (q->scaled >= 0 && (q->scaled == 0) != desc.unscaled)
+        desc.unscaled = q->scaled == 0, again = true;
+    if (q->dk > 0 && q->dk != (desc.d_k ? desc.d_k : 16)) desc.d_k = q->dk, again = true;
+    if (q->lr > 0 && q->lr != desc.lr) desc.lr = q->lr, again = true;
+    if (again && !train_lab_reset(l, &desc))
+        view_set_status(vs, true, "Out of memory for training");
+    if (q->toggle_run) l->running = !l->running;
+    if (q->more_steps > 0) train_lab_run(l, q->more_steps);
+    *q = (Train_Request){.task = -1, .positions = -1, .scaled = -1};
+    if (l->running) train_lab_run(l, TRAIN_SLICE);
+    vs->train_running = l->running;
+    /* steps per second of view time, measured over about a second */
+    double now = ui->in.time;
+    if (now - vs->train_rate_t0 >= 1.0 || now < vs->train_rate_t0) {
+        long done = l->trainer.steps - vs->train_rate_steps0;
+        vs->train_rate = now > vs->train_rate_t0 && done > 0 ? done / (now - vs->train_rate_t0) : 0;
+        vs->train_rate_t0 = now;
+        vs->train_rate_steps0 = l->trainer.steps;
+    }
+    train_lab_derive(l);
+}
+
+/* ---- the panels ---------------------------------------------------------------- */
+
+/* The training loss on a log axis, with chance as a line. */
+static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    float title_h = ui_panel_wrapped(ui, r, "Training loss (log scale) and chance", false);
+    ui_record(ui, "panel", "train_loss", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect ticks = rect_cut_bottom(&body, lh + 2);
+    Rect yax = rect_cut_left(&body, 48);
+    Rect plot = body;
+    plot_frame(ui, plot);
+    const double lo = log(1e-3), hi = log(8.0);
+    for (int e = -3; e <= 0; e++) {
+        double v = pow(10, e);
+        float sy = plot.y + plot.h * (float)(1 - (log(v) - lo) / (hi - lo));
+        char buf[16];
+        snprintf(buf, sizeof buf, "%g", v);
+        draw_line(ui->dl, plot.x, sy, plot.x + plot.w, sy, 1, t->grid);
+        draw_text(ui->dl, FONT_MONO, t->small_size, yax.x + yax.w - 4, sy - lh * 0.5f, ALIGN_RIGHT,
+                  t->text_dim, buf);
+    }
+    double chance = train_chance(TRAIN_N);
+    float cy = plot.y + plot.h * (float)(1 - (log(chance) - lo) / (hi - lo));
+    draw_line(ui->dl, plot.x, cy, plot.x + plot.w, cy, 2, t->highlight);
+    draw_text(ui->dl, FONT_SANS, t->small_size, plot.x + plot.w - 4, cy - lh - 2, ALIGN_RIGHT,
+              t->highlight, "chance ln 7");
+    long steps = l->trainer.steps;
+    char buf[48];
+    snprintf(buf, sizeof buf, "%ld steps", steps);
+    draw_text(ui->dl, FONT_MONO, t->small_size, plot.x + plot.w, ticks.y + 2, ALIGN_RIGHT,
+              t->text_dim, buf);
+    draw_text(ui->dl, FONT_MONO, t->small_size, plot.x, ticks.y + 2, ALIGN_LEFT, t->text_dim, "0");
+    if (l->points < 2) return;
+    float px = 0, py = 0;
+    for (int k = 0; k < l->points; k++) {
+        double v = fmin(fmax(l->loss[k], 1e-3), 8.0);
+        float sx = plot.x + plot.w * (float)k / (float)(l->points - 1);
+        float sy = plot.y + plot.h * (float)(1 - (log(v) - lo) / (hi - lo));
+        if (k) draw_line(ui->dl, px, py, sx, sy, 2.5f, t->query);
+        px = sx;
+        py = sy;
+    }
+}
+
+static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    Train_Request *q = &vs->train_req;
+    ui_panel(ui, r, "Train one head", false);
+    ui_record(ui, "panel", "train_controls", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    float row_h = fminf(44, body.h / 8.0f);
+    Rect row = rect_cut_top(&body, row_h);
+    float bw = (row.w - 12) / 3;
+    Rect b = rect_cut_left(&row, bw);
+    rect_cut_left(&row, 6);
+    if (ui_button(ui, "train_play", -1, rect_inset(b, 2), l->running ? "❚❚ Pause" : "▶ Play",
+                  l->running) &
+        UI_CLICKED)
+        q->toggle_run = true;
+    b = rect_cut_left(&row, bw);
+    rect_cut_left(&row, 6);
+    if (ui_button(ui, "train_more", -1, rect_inset(b, 2), "+100 steps", false) & UI_CLICKED)
+        q->more_steps += 100;
+    if (ui_button(ui, "train_reset", -1, rect_inset(row, 2), "⟲ Reset", false) & UI_CLICKED)
+        q->reset = true;
+    row = rect_cut_top(&body, row_h);
+    static const char *const tasks[2] = {"match", "previous"};
+    for (int k = 0; k < 2; k++) {
+        Rect tb = k ? row : rect_cut_left(&row, (row.w - 6) * 0.5f);
+        if (!k) rect_cut_left(&row, 6);
+        if (ui_button(ui, "train_task", k, rect_inset(tb, 2), tasks[k], (int)l->desc.task == k) &
+            UI_CLICKED)
+            q->task = k;
+    }
+    row = rect_cut_top(&body, row_h);
+    Rect half = rect_cut_left(&row, row.w * 0.5f);
+    bool pos = l->desc.positions, scaled = !l->desc.unscaled;
+    if (ui_toggle(ui, "train_pos", -1, half, "positions", &pos) & UI_CHANGED) q->positions = pos;
+    if (ui_toggle(ui, "train_scale", -1, row, "÷ √d_k", &scaled) & UI_CHANGED) q->scaled = scaled;
+    float lr = (float)l->trainer.desc.lr;
+    if (ui_slider(ui, "train_lr", -1, rect_cut_top(&body, row_h), &lr,
+                  &(Slider_Desc){.min = 1e-4f,
+                                 .max = 1,
+                                 .log = true,
+                                 .label = "learning rate",
+                                 .short_label = "lr",
+                                 .format = "%.4f"}) &
+        UI_CHANGED)
+        q->lr = lr;
+    float dk = (float)l->trainer.d_k;
+    if (ui_slider(ui, "train_dk", -1, rect_cut_top(&body, row_h), &dk,
+                  &(Slider_Desc){.min = 1,
+                                 .max = 256,
+                                 .log = true,
+                                 .integer = true,
+                                 .label = "d_k",
+                                 .short_label = "d_k",
+                                 .format = "%.0f"}) &
+        UI_CHANGED)
+        q->dk = (int)dk;
+    /* where training stands */
+    char text[400];
+    double chance = train_chance(TRAIN_N);
+    snprintf(text, sizeof text,
+             "step %ld · held-out loss %.3f (chance %.3f, %.0f %% of it) · accuracy %.1f %% · "
+             "%.0f steps/s",
+             l->trainer.steps, l->held_loss, chance, 100 * l->held_loss / chance,
+             100 * l->held_accuracy, vs->train_rate);
+    rect_cut_top(&body, 6);
+    ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, true);
+}
+
+void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Train_Lab *l = &m->train;
+    if (!l->ready) return; /* out of memory: the status line says so */
+    Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.3f, 260), 420));
+    rect_cut_left(&r, t->pad);
+    controls(ui, vs, l, left);
+    Rect top = rect_cut_top(&r, (r.h - t->pad) * 0.45f);
+    rect_cut_top(&r, t->pad);
+    loss_plot(ui, l, top);
+    /* the example sentence's A, and what W_Q and W_K have learned */
+    const Trainer *tr = &l->trainer;
+    int n = tr->n, d = tr->d;
+    char names[TRAIN_N][8];
+    const char *labels[TRAIN_N];
+    for (int i = 0; i < n; i++) {
+        train_token_name(l->desc.task, l->example[i], names[i], sizeof names[i]);
+        labels[i] = names[i];
+    }
+    float A[TRAIN_N * TRAIN_N], B[64 * 64];
+    for (int k = 0; k < n * n; k++) A[k] = (float)l->example_A[k];
+    float bmax = 1e-6f;
+    for (int k = 0; k < d * d; k++) {
+        B[k] = (float)l->bilinear[k];
+        bmax = fmaxf(bmax, fabsf(B[k]));
+    }
+    Rect ar = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
+    rect_cut_left(&r, t->pad);
+    Heatmap_Result res;
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.name = "train_A",
+                               .r = ar,
+                               .title = "A of one held-out sentence",
+                               .caption = l->desc.task == TRAIN_MATCH
+                                              ? "each token should look at its colour's other kind"
+                                              : "each token should look one place to the left",
+                               .values = A,
+                               .rows = n,
+                               .cols = n,
+                               .vmin = 0,
+                               .vmax = 1,
+                               .map = vs->weight_map,
+                               .row_labels = labels,
+                               .col_labels = labels,
+                               .row_axis = "query",
+                               .col_axis = "key",
+                               .numbers = true,
+                               .decimals = 2,
+                               .selected_row = -1,
+                               .mark_row = -1,
+                               .mark_col = -1},
+               &res);
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.name = "train_bilinear",
+                               .r = r,
+                               .title = "W_Q·W_Kᵀ: the learned bilinear form",
+                               .caption = "score = x_i · (W_Q W_Kᵀ) · x_j, before scaling",
+                               .values = B,
+                               .rows = d,
+                               .cols = d,
+                               .vmin = -bmax,
+                               .vmax = bmax,
+                               .map = COLORMAP_DIVERGING,
+                               .selected_row = -1,
+                               .mark_row = -1,
+                               .mark_col = -1},
+               &res);
+}

@@ -1,0 +1,19 @@
+/* The Train view: one head learning a toy task, live.
+ *
+ *   void train_update(const Ui *ui, View_State *vs, Model *m)
+ *       before the frame lays out: the requests of last frame's controls, then (while playing)
+ *       TRAIN_SLICE more steps, then the derived pictures
+ *   void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r)
+ */
+#ifndef ATTN_TRAIN_VIEW_H
+#define ATTN_TRAIN_VIEW_H
+
+#include "view_state.h"
+
+#define TRAIN_SLICE                                                                                \
+    20 /* steps per frame while playing: the result never depends on the frame rate */
+
+void train_update(const Ui *ui, View_State *vs, Model *m);
+void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r);
+
+#endif

@@ -1,0 +1,63 @@
+/* src/ui/train_view.c: the Train view trains live, by whole steps, and ends
+ * where a trainer with the same settings and step count ends, however the
+ * frames came. */
+#include "harness.h"
+#include "ui/train_view.h"
+
+static Harness h;
+
+static void open_default(void) {
+    harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
+    h.vs.view = VIEW_TRAIN;
+    harness_frame(&h);
+}
+
+static void close_default(void) {
+    harness_close(&h);
+}
+
+TestSuite(train_view, .init = open_default, .fini = close_default);
+
+static void click(const char *name, int index) {
+    const Ui_Record *b = harness_find(&h, "button", name, index);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+}
+
+Test(train_view, play_trains_by_slices_and_pause_stops) {
+    cr_assert(h.m.train.ready);
+    cr_assert_eq(h.m.train.trainer.steps, 0);
+    click("train_play", -1);
+    cr_assert(h.m.train.running);
+    cr_assert(view_wants_frames(&h.vs), "a running trainer asks for frames");
+    long before = h.m.train.trainer.steps;
+    for (int k = 0; k < 10; k++) harness_frame(&h); /* each is a frame and its calm frame */
+    cr_assert_eq(h.m.train.trainer.steps - before, 20 * TRAIN_SLICE, "whole slices, one per frame");
+    click("train_play", -1);
+    cr_assert_not(h.m.train.running);
+    long paused = h.m.train.trainer.steps;
+    for (int k = 0; k < 5; k++) harness_frame(&h);
+    cr_assert_eq(h.m.train.trainer.steps, paused);
+    cr_assert(harness_drew_text(&h, "held-out loss"), "the numbers are on screen");
+}
+
+Test(train_view, the_result_depends_on_the_steps_not_the_frames) {
+    click("train_task", 1); /* previous */
+    const Ui_Record *pos = harness_find(&h, "toggle", "train_pos", -1);
+    harness_click(&h, rect_cx(pos), rect_cy(pos));
+    cr_assert_eq(h.m.train.desc.task, TRAIN_PREVIOUS);
+    cr_assert(h.m.train.desc.positions);
+    cr_assert_eq(h.m.train.trainer.steps, 0, "a new task starts again");
+    for (int k = 0; k < 3; k++) click("train_more", -1);
+    cr_assert_eq(h.m.train.trainer.steps, 300);
+    /* the same 300 steps with no window at all */
+    static Trainer t;
+    cr_assert(train_init(&t, &h.m.train.desc));
+    for (int k = 0; k < 300; k++) train_step(&t);
+    cr_assert_eq(memcmp(t.param, h.m.train.trainer.param, sizeof(double) * (size_t)t.count), 0,
+                 "the same parameters, bit for bit");
+    double acc, loss = train_eval(&t, &acc);
+    train_free(&t);
+    cr_assert_eq(loss, h.m.train.held_loss);
+    click("train_reset", -1);
+    cr_assert_eq(h.m.train.trainer.steps, 0);
+}
