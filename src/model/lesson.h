@@ -61,7 +61,8 @@ typedef enum Directive_Kind {
     ACT_HIGHLIGHT,
     ACT_SET,   /* a setting with no directive of its own (heads, mask): from the settings table */
     ACT_AXIS,  /* the scaling lab's raw histogram: one fixed axis, or its own */
-    ACT_TRAIN, /* start training a head on a task: i = task, x = 1 with positions */
+    ACT_TRAIN, /* start training a head: i = task, x = 1 with positions, y = 1 to compare
+                  with the other scaling, n = d_k (0: the default) */
     ACT_STEPS, /* train i more steps */
 } Directive_Kind;
 
@@ -94,9 +95,10 @@ typedef enum Cond_Kind {
     COND_X, /* one coordinate of one token's embedding */
     COND_D,
     COND_N,
-    COND_SETTING, /* a setting (heads, mask) compared with a value: i is its Setting_Id */
-    COND_LOSS,    /* the training lab's held-out loss */
-    COND_TRAINED, /* the training lab's step count */
+    COND_SETTING,    /* a setting (heads, mask) compared with a value: i is its Setting_Id */
+    COND_LOSS,       /* the training lab's held-out loss */
+    COND_TRAINED,    /* the training lab's step count */
+    COND_LOSS_OTHER, /* the held-out loss of the head compared with (the other scaling) */
 } Cond_Kind;
 
 typedef enum Cmp { CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ } Cmp;

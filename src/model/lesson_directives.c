@@ -108,7 +108,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"heads", ACT_SET, "heads N"},
     {"mask", ACT_SET, "mask none|causal"},
     {"axis", ACT_AXIS, "axis fixed|auto"},
-    {"train", ACT_TRAIN, "train match|previous [sin]"},
+    {"train", ACT_TRAIN, "train match|previous [sin] [compare] [dk N]"},
     {"steps", ACT_STEPS, "steps N"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
@@ -134,6 +134,7 @@ static const Lesson_Keyword cond_keywords[] = {
     {"mask", COND_SETTING, "mask none|causal"},
     {"loss", COND_LOSS, "loss CMP NUMBER"},
     {"trained", COND_TRAINED, "trained CMP N"},
+    {"loss-other", COND_LOSS_OTHER, "loss-other CMP NUMBER"},
 };
 
 #define COUNT(a) ((int)(sizeof a / sizeof *a))
@@ -210,14 +211,26 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         a->value = value;
         break;
     }
-    case ACT_TRAIN:
-        if (nw < 2 || nw > 3 || (strcmp(w[1], "match") && strcmp(w[1], "previous")) ||
-            (nw == 3 && strcmp(w[2], "sin")))
+    case ACT_TRAIN: {
+        if (nw < 2 || (strcmp(w[1], "match") && strcmp(w[1], "previous")))
             return lesson_fail(p, line, "train: expected '%s'", kw->usage), false;
         if (!(a = new_action(p, line))) return false;
         a->i = !strcmp(w[1], "previous");
-        a->x = nw == 3 ? 1.0f : 0.0f;
+        for (int k = 2; k < nw; k++) {
+            if (!strcmp(w[k], "sin")) {
+                a->x = 1;
+            } else if (!strcmp(w[k], "compare")) {
+                a->y = 1;
+            } else if (!strcmp(w[k], "dk") && k + 1 < nw && parse_long(w[k + 1], 1, 256, &v)) {
+                a->n = (int)v;
+                k++;
+            } else {
+                return lesson_fail(p, line, "train: expected '%s', not '%s'", kw->usage, w[k]),
+                       false;
+            }
+        }
         break;
+    }
     case ACT_STEPS:
         NEED(2);
         if (!parse_long(w[1], 1, 100000, &v))
@@ -401,9 +414,11 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
-    } else if (!strcmp(k, "loss") || !strcmp(k, "trained")) {
+    } else if (!strcmp(k, "loss") || !strcmp(k, "trained") || !strcmp(k, "loss-other")) {
         if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
-        c->kind = !strcmp(k, "loss") ? COND_LOSS : COND_TRAINED;
+        c->kind = !strcmp(k, "loss")      ? COND_LOSS
+                  : !strcmp(k, "trained") ? COND_TRAINED
+                                          : COND_LOSS_OTHER;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))

@@ -95,12 +95,15 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
             break;
         case COND_LOSS:
         case COND_TRAINED:
-            if (!m->train.ready) {
+        case COND_LOSS_OTHER:
+            if (!m->train.ready || (c->kind == COND_LOSS_OTHER && !m->train.compare)) {
                 ok = false;
                 break;
             }
             train_lab_derive(&m->train);
-            ok = compare(c->kind == COND_LOSS ? m->train.held_loss : (double)m->train.trainer.steps,
+            ok = compare(c->kind == COND_LOSS      ? m->train.held_loss
+                         : c->kind == COND_TRAINED ? (double)m->train.trainer.steps
+                                                   : m->train.held_loss_other,
                          c->cmp, c->value);
             break;
         case COND_MEAN_MAX:
@@ -169,6 +172,10 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
             break;
         case COND_TRAINED:
             snprintf(one, sizeof one, "trained %s %g steps", ops[c->cmp], c->value);
+            break;
+        case COND_LOSS_OTHER:
+            snprintf(one, sizeof one, "the other scaling's held-out loss %s %g", ops[c->cmp],
+                     c->value);
             break;
         case COND_SETTING: {
             const Setting *st = setting((Setting_Id)c->i);

@@ -4,10 +4,19 @@
 #include <stdio.h>
 #include <string.h>
 
-bool train_lab_reset(Train_Lab *l, const Train_Desc *desc) {
+bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare) {
     bool running = l->ready && l->running;
     train_lab_free(l);
     if (!train_init(&l->trainer, desc)) return false;
+    if (compare) {
+        Train_Desc flip = *desc;
+        flip.unscaled = !desc->unscaled;
+        if (!train_init(&l->other, &flip)) {
+            train_free(&l->trainer);
+            return false;
+        }
+        l->compare = true;
+    }
     l->desc = *desc;
     l->ready = true;
     l->running = running;
@@ -19,18 +28,22 @@ bool train_lab_reset(Train_Lab *l, const Train_Desc *desc) {
 }
 
 bool train_lab_run(Train_Lab *l, long steps) {
-    if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1})) return false;
+    if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1}, false)) return false;
     for (long k = 0; k < steps; k++) {
         l->pending_sum += train_step(&l->trainer);
+        if (l->compare) l->pending_other += train_step(&l->other);
         if (++l->pending_count < l->stride) continue;
         if (l->points == TRAIN_LAB_POINTS) { /* full: every other point goes, the stride doubles */
-            for (int p = 0; p < TRAIN_LAB_POINTS / 2; p++)
+            for (int p = 0; p < TRAIN_LAB_POINTS / 2; p++) {
                 l->loss[p] = 0.5 * (l->loss[2 * p] + l->loss[2 * p + 1]);
+                l->loss_other[p] = 0.5 * (l->loss_other[2 * p] + l->loss_other[2 * p + 1]);
+            }
             l->points = TRAIN_LAB_POINTS / 2;
             l->stride *= 2;
         }
+        l->loss_other[l->points] = l->pending_other / (double)l->pending_count;
         l->loss[l->points++] = l->pending_sum / (double)l->pending_count;
-        l->pending_sum = 0;
+        l->pending_sum = l->pending_other = 0;
         l->pending_count = 0;
     }
     return true;
@@ -40,6 +53,7 @@ void train_lab_derive(Train_Lab *l) {
     if (!l->ready || l->derived_at == l->trainer.steps) return;
     Trainer *t = &l->trainer;
     l->held_loss = train_eval(t, &l->held_accuracy);
+    if (l->compare) l->held_loss_other = train_eval(&l->other, NULL);
     train_attention(t, l->example, l->example_A);
     int d = t->d, dk = t->d_k;
     for (int a = 0; a < d && a < 64; a++)
@@ -53,6 +67,7 @@ void train_lab_derive(Train_Lab *l) {
 
 void train_lab_free(Train_Lab *l) {
     if (l->ready) train_free(&l->trainer);
+    if (l->compare) train_free(&l->other);
     memset(l, 0, sizeof *l);
 }
 

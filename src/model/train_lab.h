@@ -3,8 +3,10 @@
  * ever advances by whole steps, so where it stands depends on the seed and
  * the step count, never on how fast frames come.
  *
- *   bool train_lab_reset(Train_Lab *l, const Train_Desc *desc)
- *       start again from step 0 with these settings; false when out of memory
+ *   bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare)
+ *       start again from step 0 with these settings; with compare, a second head with the
+ *       other scaling (÷√d_k on/off) trains beside it on the same batches; false when out of
+ *       memory
  *   bool train_lab_run(Train_Lab *l, long steps)
  *       that many more steps (starting with the default settings if none yet)
  *   void train_lab_derive(Train_Lab *l)
@@ -28,21 +30,25 @@ typedef struct Train_Lab {
     bool running; /* the Train view's play/pause */
     Train_Desc desc;
     Trainer trainer;
+    bool compare; /* `other` trains too: the same, with the other scaling */
+    Trainer other;
     /* the training loss, one point per `stride` steps (their mean) */
     int points;
     long stride;
     double loss[TRAIN_LAB_POINTS];
-    double pending_sum;
+    double loss_other[TRAIN_LAB_POINTS];
+    double pending_sum, pending_other;
     long pending_count;
     /* derived for the step training stands at */
     long derived_at; /* -1: not yet */
     double held_loss, held_accuracy;
+    double held_loss_other; /* with compare */
     int example[TRAIN_N];
     double example_A[TRAIN_N * TRAIN_N];
     double bilinear[64 * 64]; /* W_Q·W_Kᵀ, d×d */
 } Train_Lab;
 
-bool train_lab_reset(Train_Lab *l, const Train_Desc *desc);
+bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare);
 bool train_lab_run(Train_Lab *l, long steps);
 void train_lab_derive(Train_Lab *l);
 void train_lab_free(Train_Lab *l);

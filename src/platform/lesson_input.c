@@ -299,6 +299,17 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         click(p, r->r);
         if (!toggle_to(p, "train_pos", a->x != 0, p->model.train.desc.positions, why, whysz))
             return false;
+        if (!toggle_to(p, "train_compare", a->y != 0, p->model.train.compare, why, whysz))
+            return false;
+        if (a->n > 0) { /* d_k: the slider, by its arrow keys */
+            const Ui_Record *dk = reveal(p, "slider", "train_dk", -1);
+            if (!dk) return fail(why, whysz, "%s", "no d_k slider on screen");
+            click_at(p, dk->r.x + dk->r.w * 0.5f, dk->r.y + dk->r.h * 0.75f);
+            for (int k = 0; k < 600 && p->model.train.trainer.d_k != a->n; k++)
+                key(p, p->model.train.trainer.d_k < a->n ? KEY_RIGHT : KEY_LEFT, 0, 0);
+            if (p->model.train.trainer.d_k != a->n)
+                return fail(why, whysz, "%s", "the d_k slider never reached the value");
+        }
         const Ui_Record *reset = reveal(p, "button", "train_reset", -1);
         if (!reset) return fail(why, whysz, "%s", "no reset button on screen");
         click(p, reset->r);

@@ -13,7 +13,7 @@
 void train_update(const Ui *ui, View_State *vs, Model *m) {
     Train_Lab *l = &m->train;
     Train_Request *q = &vs->train_req;
-    if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1})) {
+    if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1}, false)) {
         view_set_status(vs, true, "Out of memory for the training lab");
         return;
     }
@@ -28,11 +28,13 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
         desc.unscaled = q->scaled == 0, again = true;
     if (q->dk > 0 && q->dk != (desc.d_k ? desc.d_k : 16)) desc.d_k = q->dk, again = true;
     if (q->lr > 0 && q->lr != desc.lr) desc.lr = q->lr, again = true;
-    if (again && !train_lab_reset(l, &desc))
+    bool compare = l->compare;
+    if (q->compare >= 0 && (q->compare != 0) != compare) compare = q->compare != 0, again = true;
+    if (again && !train_lab_reset(l, &desc, compare))
         view_set_status(vs, true, "Out of memory for training");
     if (q->toggle_run) l->running = !l->running;
     if (q->more_steps > 0) train_lab_run(l, q->more_steps);
-    *q = (Train_Request){.task = -1, .positions = -1, .scaled = -1};
+    *q = (Train_Request){.task = -1, .positions = -1, .scaled = -1, .compare = -1};
     if (l->running) train_lab_run(l, TRAIN_SLICE);
     vs->train_running = l->running;
     /* steps per second of view time, measured over about a second */
@@ -81,15 +83,32 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
     draw_text(ui->dl, FONT_MONO, t->small_size, plot.x + plot.w, ticks.y + 2, ALIGN_RIGHT,
               t->text_dim, buf);
     draw_text(ui->dl, FONT_MONO, t->small_size, plot.x, ticks.y + 2, ALIGN_LEFT, t->text_dim, "0");
+    /* with compare, the same head with the other scaling beside it */
+    Color colours[2] = {l->desc.unscaled ? t->query : t->accent,
+                        l->desc.unscaled ? t->accent : t->query};
+    if (l->compare) {
+        const char *names[2] = {l->desc.unscaled ? "unscaled" : "÷ √d_k",
+                                l->desc.unscaled ? "÷ √d_k" : "unscaled"};
+        float lx = plot.x + 8;
+        for (int c = 0; c < 2; c++) {
+            draw_line(ui->dl, lx, plot.y + 10, lx + 22, plot.y + 10, 3, colours[c]);
+            draw_text(ui->dl, FONT_SANS, t->small_size, lx + 28, plot.y + 10 - lh * 0.5f,
+                      ALIGN_LEFT, t->text, names[c]);
+            lx += 40 + ui_text_width(ui, FONT_SANS, t->small_size, names[c]);
+        }
+    }
     if (l->points < 2) return;
-    float px = 0, py = 0;
-    for (int k = 0; k < l->points; k++) {
-        double v = fmin(fmax(l->loss[k], 1e-3), 8.0);
-        float sx = plot.x + plot.w * (float)k / (float)(l->points - 1);
-        float sy = plot.y + plot.h * (float)(1 - (log(v) - lo) / (hi - lo));
-        if (k) draw_line(ui->dl, px, py, sx, sy, 2.5f, t->query);
-        px = sx;
-        py = sy;
+    for (int c = 0; c < (l->compare ? 2 : 1); c++) {
+        const double *loss = c ? l->loss_other : l->loss;
+        float px = 0, py = 0;
+        for (int k = 0; k < l->points; k++) {
+            double v = fmin(fmax(loss[k], 1e-3), 8.0);
+            float sx = plot.x + plot.w * (float)k / (float)(l->points - 1);
+            float sy = plot.y + plot.h * (float)(1 - (log(v) - lo) / (hi - lo));
+            if (k) draw_line(ui->dl, px, py, sx, sy, 2.5f, colours[c]);
+            px = sx;
+            py = sy;
+        }
     }
 }
 
@@ -100,7 +119,7 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     ui_record(ui, "panel", "train_controls", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    float row_h = fminf(44, body.h / 8.0f);
+    float row_h = fminf(44, body.h / 9.0f);
     Rect row = rect_cut_top(&body, row_h);
     float bw = (row.w - 12) / 3;
     Rect b = rect_cut_left(&row, bw);
@@ -111,7 +130,7 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
         q->toggle_run = true;
     b = rect_cut_left(&row, bw);
     rect_cut_left(&row, 6);
-    if (ui_button(ui, "train_more", -1, rect_inset(b, 2), "+100 steps", false) & UI_CLICKED)
+    if (ui_button(ui, "train_more", -1, rect_inset(b, 2), "+100", false) & UI_CLICKED)
         q->more_steps += 100;
     if (ui_button(ui, "train_reset", -1, rect_inset(row, 2), "⟲ Reset", false) & UI_CLICKED)
         q->reset = true;
@@ -129,6 +148,11 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     bool pos = l->desc.positions, scaled = !l->desc.unscaled;
     if (ui_toggle(ui, "train_pos", -1, half, "positions", &pos) & UI_CHANGED) q->positions = pos;
     if (ui_toggle(ui, "train_scale", -1, row, "÷ √d_k", &scaled) & UI_CHANGED) q->scaled = scaled;
+    bool compare = l->compare;
+    if (ui_toggle(ui, "train_compare", -1, rect_cut_top(&body, row_h), "compare ÷√d_k on/off",
+                  &compare) &
+        UI_CHANGED)
+        q->compare = compare;
     float lr = (float)l->trainer.desc.lr;
     if (ui_slider(ui, "train_lr", -1, rect_cut_top(&body, row_h), &lr,
                   &(Slider_Desc){.min = 1e-4f,
@@ -158,6 +182,11 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
              "%.0f steps/s",
              l->trainer.steps, l->held_loss, chance, 100 * l->held_loss / chance,
              100 * l->held_accuracy, vs->train_rate);
+    if (l->compare) {
+        size_t used = strlen(text);
+        snprintf(text + used, sizeof text - used, " · the other scaling: held-out loss %.3f",
+                 l->held_loss_other);
+    }
     rect_cut_top(&body, 6);
     ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, true);
 }

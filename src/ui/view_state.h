@@ -83,7 +83,7 @@ typedef enum Lesson_Go {
 typedef struct Train_Request {
     bool toggle_run, reset;
     long more_steps;
-    int task, positions, scaled, dk;
+    int task, positions, scaled, dk, compare;
     double lr;
 } Train_Request;
 

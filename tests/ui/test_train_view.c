@@ -4,6 +4,8 @@
 #include "harness.h"
 #include "ui/train_view.h"
 
+#include <math.h>
+
 static Harness h;
 
 static void open_default(void) {
@@ -60,4 +62,16 @@ Test(train_view, the_result_depends_on_the_steps_not_the_frames) {
     cr_assert_eq(loss, h.m.train.held_loss);
     click("train_reset", -1);
     cr_assert_eq(h.m.train.trainer.steps, 0);
+}
+
+Test(train_view, compare_trains_the_other_scaling_beside_it) {
+    const Ui_Record *c = harness_find(&h, "toggle", "train_compare", -1);
+    harness_click(&h, rect_cx(c), rect_cy(c));
+    cr_assert(h.m.train.compare);
+    cr_assert_neq(h.m.train.other.desc.unscaled, h.m.train.desc.unscaled, "the other scaling");
+    click("train_more", -1);
+    cr_assert_eq(h.m.train.trainer.steps, 100);
+    cr_assert_eq(h.m.train.other.steps, 100, "on the same step count");
+    cr_assert(isfinite(h.m.train.held_loss_other));
+    cr_assert(harness_drew_text(&h, "unscaled"), "the legend names both curves");
 }
