@@ -35,7 +35,13 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
     if (q->toggle_run) l->running = !l->running;
     if (q->more_steps > 0) train_lab_run(l, q->more_steps);
     *q = (Train_Request){.task = -1, .positions = -1, .scaled = -1, .compare = -1};
-    if (l->running) train_lab_run(l, TRAIN_SLICE);
+    /* a slice costs about the same whatever the width: fewer steps for a
+     * wide head (and for two), so frames stay quick; the steps themselves
+     * are the same steps, so the result never depends on the slicing */
+    if (l->running) {
+        long slice = TRAIN_SLICE * 16 / (l->trainer.d_k * (l->compare ? 2 : 1));
+        train_lab_run(l, slice < 1 ? 1 : slice > TRAIN_SLICE ? TRAIN_SLICE : slice);
+    }
     vs->train_running = l->running;
     /* steps per second of view time, measured over about a second */
     double now = ui->in.time;
@@ -121,18 +127,21 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
     float row_h = fminf(44, body.h / 9.0f);
     Rect row = rect_cut_top(&body, row_h);
-    float bw = (row.w - 12) / 3;
+    float bw = (row.w - 18) / 4;
     Rect b = rect_cut_left(&row, bw);
     rect_cut_left(&row, 6);
-    if (ui_button(ui, "train_play", -1, rect_inset(b, 2), l->running ? "❚❚ Pause" : "▶ Play",
-                  l->running) &
+    if (ui_button(ui, "train_play", -1, rect_inset(b, 2), l->running ? "❚❚" : "▶", l->running) &
         UI_CLICKED)
         q->toggle_run = true;
     b = rect_cut_left(&row, bw);
     rect_cut_left(&row, 6);
+    if (ui_button(ui, "train_one", -1, rect_inset(b, 2), "+1", false) & UI_CLICKED)
+        q->more_steps += 1;
+    b = rect_cut_left(&row, bw);
+    rect_cut_left(&row, 6);
     if (ui_button(ui, "train_more", -1, rect_inset(b, 2), "+100", false) & UI_CLICKED)
         q->more_steps += 100;
-    if (ui_button(ui, "train_reset", -1, rect_inset(row, 2), "⟲ Reset", false) & UI_CLICKED)
+    if (ui_button(ui, "train_reset", -1, rect_inset(row, 2), "⟲", false) & UI_CLICKED)
         q->reset = true;
     row = rect_cut_top(&body, row_h);
     static const char *const tasks[2] = {"match", "previous"};

@@ -2,7 +2,8 @@
  *
  *   void train_update(const Ui *ui, View_State *vs, Model *m)
  *       before the frame lays out: the requests of last frame's controls, then (while playing)
- *       TRAIN_SLICE more steps, then the derived pictures
+ *       a slice of steps (TRAIN_SLICE at d_k = 16, fewer for wider or compared heads), then
+ *       the derived pictures
  *   void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r)
  */
 #ifndef ATTN_TRAIN_VIEW_H

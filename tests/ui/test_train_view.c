@@ -75,3 +75,9 @@ Test(train_view, compare_trains_the_other_scaling_beside_it) {
     cr_assert(isfinite(h.m.train.held_loss_other));
     cr_assert(harness_drew_text(&h, "unscaled"), "the legend names both curves");
 }
+
+Test(train_view, one_step_at_a_time) {
+    click("train_one", -1);
+    click("train_one", -1);
+    cr_assert_eq(h.m.train.trainer.steps, 2);
+}
