@@ -47,7 +47,8 @@ typedef struct Rect {
     float x, y, w, h;
 } Rect;
 
-typedef enum Font_Id { FONT_SANS = 0, FONT_BOLD, FONT_MONO, FONT_COUNT } Font_Id;
+/* FONT_ITALIC is the math italic: variables in formulas */
+typedef enum Font_Id { FONT_SANS = 0, FONT_BOLD, FONT_MONO, FONT_ITALIC, FONT_COUNT } Font_Id;
 typedef enum Align { ALIGN_LEFT = 0, ALIGN_CENTER = 1, ALIGN_RIGHT = 2 } Align;
 
 typedef enum Draw_Kind {

@@ -14,6 +14,7 @@ static const char *const face_files[FONT_COUNT] = {
     [FONT_SANS] = "DejaVuSans.ttf",
     [FONT_BOLD] = "DejaVuSans-Bold.ttf",
     [FONT_MONO] = "DejaVuSansMono.ttf",
+    [FONT_ITALIC] = "DejaVuSans-Oblique.ttf",
 };
 
 static void clear_atlas(Font_Atlas *a) {
@@ -157,7 +158,12 @@ const Glyph *font_glyph(Font_Atlas *a, Font_Id font, int px, uint32_t cp) {
     if (!TTF_GlyphIsProvided32(f, cp)) cp = TTF_GlyphIsProvided32(f, 0xFFFD) ? 0xFFFD : '?';
     int minx, maxx, miny, maxy, advance;
     if (TTF_GlyphMetrics32(f, cp, &minx, &maxx, &miny, &maxy, &advance) != 0) return NULL;
-    Glyph g = {.key_cp = cp, .font = (uint16_t)font, .px = (uint16_t)px, .advance = (float)advance};
+    Glyph g = {.key_cp = cp,
+               .font = (uint16_t)font,
+               .px = (uint16_t)px,
+               .advance = (float)advance,
+               .ink_top = (int16_t)(maxy > miny ? maxy : 0),
+               .ink_bottom = (int16_t)(maxy > miny ? miny : 0)};
     if (a->gpu && cp != ' ' && maxx > minx) {
         SDL_Surface *s = TTF_RenderGlyph32_Blended(f, cp, (SDL_Color){255, 255, 255, 255});
         if (!s) return NULL;
@@ -233,7 +239,35 @@ static float metric_line_height(void *ctx, Font_Id font, float size) {
     return (float)height / a->scale;
 }
 
+static float metric_ascent(void *ctx, Font_Id font, float size) {
+    Font_Atlas *a = ctx;
+    int ascent, height;
+    font_metrics(a, font, font_pixel_size(size, a->scale), &ascent, &height);
+    return (float)ascent / a->scale;
+}
+
+static void metric_ink(void *ctx, Font_Id font, float size, const char *text, int len, float *above,
+                       float *below) {
+    Font_Atlas *a = ctx;
+    int px = font_pixel_size(size, a->scale), top = 0, bottom = 0;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        uint32_t cp;
+        p = utf8_next(p, &cp);
+        const Glyph *g = font_glyph(a, font, px, cp);
+        if (!g) continue;
+        if (g->ink_top > top) top = g->ink_top;
+        if (g->ink_bottom < bottom) bottom = g->ink_bottom;
+    }
+    *above = (float)top / a->scale;
+    *below = (float)-bottom / a->scale;
+}
+
 Text_Metrics font_text_metrics(Font_Atlas *a, float scale) {
     a->scale = scale > 0 ? scale : 1;
-    return (Text_Metrics){.ctx = a, .width = metric_width, .line_height = metric_line_height};
+    return (Text_Metrics){.ctx = a,
+                          .width = metric_width,
+                          .line_height = metric_line_height,
+                          .ascent = metric_ascent,
+                          .ink = metric_ink};
 }

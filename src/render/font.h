@@ -6,7 +6,7 @@
  * atlas fills up it is cleared and refilled on the next frame.
  *
  *   bool font_load(Font_Atlas *a, const char *data_dir, bool gpu, char *err, size_t errsz)
- *       open the three faces; with gpu, make the atlas texture (without, glyphs are only measured)
+ *       open the four faces; with gpu, make the atlas texture (without, glyphs are only measured)
  *   void font_unload(Font_Atlas *a)
  *   const Glyph *font_glyph(Font_Atlas *a, Font_Id font, int px, uint32_t cp)
  *       cached or freshly rasterized glyph
@@ -36,10 +36,11 @@
 typedef struct Glyph {
     uint32_t key_cp; /* code point, 0 = empty slot */
     uint16_t font, px;
-    int16_t x0;      /* bitmap left, relative to the pen position */
-    uint16_t w, h;   /* bitmap size; top is the line top */
-    uint16_t ax, ay; /* position in the atlas */
-    float advance;   /* pixels */
+    int16_t x0;                  /* bitmap left, relative to the pen position */
+    uint16_t w, h;               /* bitmap size; top is the line top */
+    uint16_t ax, ay;             /* position in the atlas */
+    float advance;               /* pixels */
+    int16_t ink_top, ink_bottom; /* ink above (+) and below (-) the baseline, pixels */
 } Glyph;
 
 typedef struct Font_Metric {
