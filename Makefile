@@ -131,8 +131,8 @@ $(BUILD)/tests/replay_scene: $(BUILD)/tests/fuzz/fuzz_scene.o $(BUILD)/tests/fuz
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
 $(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
-$(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+$(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
 $(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI) $(BUILD)/src/platform/cli.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
 
@@ -236,6 +236,7 @@ fuzz: deps-fuzz
 	@tests/fuzz/big_seeds.sh build/fuzz
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  extra=""; [ $$t = cli ] && extra="$(SRC_GFX) $(SRC_UI) src/platform/cli.c"; \
+	  [ $$t = math ] && extra="$(SRC_GFX) $(SRC_UI)"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(FUZZ_SRC) $$extra \
 	    $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm; \
 	  mkdir -p build/fuzz/corpus_$$t; \

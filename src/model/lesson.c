@@ -69,6 +69,7 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
         return 0;
     }
     case MD_BLOCK_P:
+        p->para_first_span = l->span_count;
         lesson_add_span(p, SPAN_PARAGRAPH, 0, "", 0);
         return 0;
     case MD_BLOCK_LI:
@@ -121,6 +122,19 @@ static int leave_block(MD_BLOCKTYPE type, void *detail, void *user) {
     } else if (type == MD_BLOCK_CODE) {
         if (p->code_len) flush_code_line(p);
         p->in_code = false;
+    } else if (type == MD_BLOCK_P) {
+        /* a formula alone in its paragraph is display math */
+        int math = -1, others = 0;
+        for (int k = p->para_first_span + 1; k < l->span_count; k++) {
+            const Lesson_Span *sp = &l->spans[k];
+            bool blank =
+                sp->kind == SPAN_TEXT && strspn(l->text + sp->off, " \t\n") >= (size_t)sp->len;
+            if (sp->kind == SPAN_MATH)
+                math = math < 0 ? k : -2;
+            else if (!blank)
+                others++;
+        }
+        if (math >= 0 && !others) l->spans[math].style |= STYLE_DISPLAY;
     }
     return 0;
 }
@@ -131,7 +145,13 @@ static int enter_span(MD_SPANTYPE type, void *detail, void *user) {
     if (type == MD_SPAN_STRONG) p->style |= STYLE_BOLD;
     if (type == MD_SPAN_EM) p->style |= STYLE_EMPH;
     if (type == MD_SPAN_CODE) p->style |= STYLE_CODE;
-    if (type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY) p->style |= STYLE_MATH;
+    if (type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY) {
+        p->in_math = true;
+        p->math_display = type == MD_SPAN_LATEXMATH_DISPLAY;
+        p->math_len = 0;
+        p->math_too_long = false;
+        p->math_line = p->last_line;
+    }
     return 0;
 }
 
@@ -141,7 +161,13 @@ static int leave_span(MD_SPANTYPE type, void *detail, void *user) {
     if (type == MD_SPAN_STRONG) p->style &= ~STYLE_BOLD;
     if (type == MD_SPAN_EM) p->style &= ~STYLE_EMPH;
     if (type == MD_SPAN_CODE) p->style &= ~STYLE_CODE;
-    if (type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY) p->style &= ~STYLE_MATH;
+    if ((type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY) && p->in_math) {
+        p->in_math = false;
+        if (p->math_too_long)
+            return lesson_fail(p, p->math_line, "formula longer than %d bytes", LESSON_MATH_BYTES);
+        lesson_math(p, p->math, p->math_len, p->math_display);
+        return p->failed;
+    }
     return 0;
 }
 
@@ -185,15 +211,24 @@ static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
         }
         return p->failed;
     }
+    if (p->in_math) { /* the formula is set whole when its span ends */
+        if (p->math_len == 0 && line > 0) p->math_line = line;
+        bool brk = type == MD_TEXT_SOFTBR || type == MD_TEXT_BR;
+        size_t add = brk ? 1 : size;
+        if (p->math_len + add > sizeof p->math) {
+            p->math_too_long = true;
+            return 0;
+        }
+        memcpy(p->math + p->math_len, brk ? " " : text, add);
+        p->math_len += add;
+        return 0;
+    }
     switch (type) {
     case MD_TEXT_SOFTBR:
         lesson_add_span(p, SPAN_TEXT, p->style, " ", 1);
         break;
     case MD_TEXT_BR:
         lesson_add_span(p, SPAN_BREAK, 0, "", 0);
-        break;
-    case MD_TEXT_LATEXMATH:
-        lesson_math(p, text, size, p->style, 0);
         break;
     case MD_TEXT_ENTITY:
         if (size == 5 && !strncmp(text, "&amp;", 5))
@@ -244,7 +279,14 @@ bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, cha
     p.line_start[0] = 0;
     for (size_t k = 0, at = 1; k < len; k++)
         if (text[k] == '\n') p.line_start[at++] = k + 1;
+    p.tex = malloc(sizeof *p.tex);
+    if (!p.tex) {
+        free(p.line_start);
+        snprintf(err, errsz, "%s: out of memory", name);
+        return false;
+    }
     bool ok = parse_text(&p, l, text, len);
+    free(p.tex);
     free(p.line_start);
     return ok;
 }

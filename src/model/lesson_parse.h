@@ -10,6 +10,7 @@
 #define ATTN_LESSON_PARSE_H
 
 #include "lesson.h"
+#include "tex.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,9 +32,15 @@ typedef struct Lesson_Parse {
     bool code_too_long;
     int code_len, code_line_no, last_line;
     int style; /* current inline style bits */
-    bool in_math;
-    int cur_step;       /* -1 before the first step */
-    size_t *line_start; /* offset of each line's first byte */
+    bool in_math, math_display;
+    char math[LESSON_MATH_BYTES]; /* the formula being collected */
+    size_t math_len;
+    bool math_too_long;
+    int math_line;
+    Tex *tex;            /* for checking each formula */
+    int para_first_span; /* where the open paragraph's spans start */
+    int cur_step;        /* -1 before the first step */
+    size_t *line_start;  /* offset of each line's first byte */
     int line_count;
     bool heading_too_long;
     Lesson_Goal *open_goal; /* the last goal, waiting for its solution */

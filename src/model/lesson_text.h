@@ -1,10 +1,11 @@
-/* Lesson text to styled spans: Markdown text runs and LaTeX math turned into
- * Unicode with sub- and superscript runs.
+/* Lesson text to styled spans: Markdown text runs, and formulas kept as TeX
+ * (checked here, set as boxes by ui/math_layout).
  *
  *   void lesson_add_span(Lesson_Parse *p, int kind, int style, const char *s, size_t n)
  *       append a span (plain text merges into the run before it)
- *   void lesson_math(Lesson_Parse *p, const char *s, size_t n, int base_style, int depth)
- *       a formula's TeX as spans; nesting past LESSON_MAX_MATH_DEPTH is an error
+ *   void lesson_math(Lesson_Parse *p, const char *s, size_t n, bool display)
+ *       a formula as a SPAN_MATH; one tex_parse cannot set is an error at p->math_line,
+ *       and the first unknown command goes to the lesson's tex_problem
  */
 #ifndef ATTN_LESSON_TEXT_H
 #define ATTN_LESSON_TEXT_H
@@ -12,6 +13,6 @@
 #include "lesson_parse.h"
 
 void lesson_add_span(Lesson_Parse *p, int kind, int style, const char *s, size_t n);
-void lesson_math(Lesson_Parse *p, const char *s, size_t n, int base_style, int depth);
+void lesson_math(Lesson_Parse *p, const char *s, size_t n, bool display);
 
 #endif

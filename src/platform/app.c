@@ -26,7 +26,8 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
                        Lesson_Index *index, char *err, size_t errsz) {
     *lesson = malloc(sizeof **lesson);
     *saved = malloc(sizeof **saved);
-    if (!*lesson || !*saved) {
+    vs->session.math = malloc(sizeof *vs->session.math);
+    if (!*lesson || !*saved || !vs->session.math) {
         snprintf(err, errsz, "attnlab: out of memory for lessons");
         return false;
     }
@@ -87,6 +88,7 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
 void app_shutdown(App *a) {
     free(a->lesson);
     free(a->lesson_saved);
+    free(a->vs.session.math);
     if (a->model_ready) model_free(&a->model);
     if (a->render_ready) render_shutdown(&a->render);
     if (a->dl_ready) draw_free(&a->dl);

@@ -25,7 +25,8 @@
  *       the UI zoom the layout allows in a window of w × h points
  *   bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson,
  *                          Scene **saved, Lesson_Index *index, char *err, size_t errsz)
- *       lesson storage, the lesson menu and --lesson, for the app and --dump-ui
+ *       lesson storage (the lesson, the scene to give back, vs->session.math), the lesson menu
+ *       and --lesson, for the app and --dump-ui; the caller frees all three
  */
 #ifndef ATTN_APP_H
 #define ATTN_APP_H

@@ -1,6 +1,8 @@
 /* The command line; see cli.h. No SDL here, so it is tested without a window. */
 #include "cli.h"
 
+#include "../model/tex.h"
+
 #include "../core/perm.h"
 #include "../core/text.h"
 #include "../model/action.h"
@@ -62,6 +64,8 @@ void cli_usage(FILE *f) {
           "Without a window:\n"
           "  --export json|csv     print every matrix of the computation and exit\n"
           "  --screenshot FILE.png render one frame of --view at --size and exit\n"
+          "  --render-math TEX     with --screenshot: just this formula, display style, tight\n"
+          "                        on the lesson panel's background (scaled by --ui-scale)\n"
           "  --dump-ui             print the laid-out interface as JSON and exit\n"
           "  --experiment variance run the score-scaling experiment at --dk and exit\n"
           "  --samples N           samples for --experiment (1 to 1000000; default 10000)\n"
@@ -156,6 +160,22 @@ static bool parse_perm(const char *v, Cli_Options *o, char *err, size_t errsz) {
     return true;
 }
 
+/* --render-math: a formula the window could not set, or with an unknown
+ * command, is refused here with the parser's words. */
+static bool check_formula(const char *tex, char *err, size_t errsz) {
+    Tex *t = malloc(sizeof *t);
+    if (!t) return fail(err, errsz, "--render-math", "out of memory");
+    char why[200];
+    bool ok = tex_parse(t, tex, strlen(tex), why, sizeof why);
+    if (!ok)
+        fail(err, errsz, "--render-math", "%s", why);
+    else if (t->unknown)
+        ok = fail(err, errsz, "--render-math", "unknown TeX command %.*s",
+                  t->unknown_len > 60 ? 60 : t->unknown_len, t->unknown);
+    free(t);
+    return ok;
+}
+
 static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, size_t errsz) {
     static const char *const names[] = {
         [CLI_EXPORT] = "--export",
@@ -175,9 +195,9 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
 /* Options that take a value, so "--size 800x600" and "--size=800x600" both
  * work; scene settings are settings.h's (all take a value but the switches). */
 static const char *const valued[] = {
-    "--scene",    "--lesson", "--tokens",     "--perm",       "--view",    "--size",
-    "--ui-scale", "--export", "--screenshot", "--experiment", "--samples", "--check-lessons",
-    "--train",    "--steps",  "--lr",         "--optimizer",
+    "--scene",    "--lesson", "--tokens",     "--perm",       "--view",        "--size",
+    "--ui-scale", "--export", "--screenshot", "--experiment", "--samples",     "--check-lessons",
+    "--train",    "--steps",  "--lr",         "--optimizer",  "--render-math",
 };
 static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench",
                                     "--help",       "--version", "--by-input"};
@@ -291,6 +311,9 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
                 return fail(err, errsz, name, "'%s' must end in .png", value);
             o->screenshot_path = value;
             if (!set_mode(o, CLI_SCREENSHOT, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--render-math")) {
+            if (!check_formula(value, err, errsz)) return false;
+            o->render_math = value;
         } else if (!strcmp(name, "--dump-ui")) {
             if (!set_mode(o, CLI_DUMP_UI, name, err, errsz)) return false;
         } else if (!strcmp(name, "--experiment")) {
@@ -335,6 +358,10 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
     if (o->mode == CLI_TRAIN && !o->train_steps) o->train_steps = 3000;
     if (o->by_input && o->mode != CLI_CHECK_LESSONS) {
         snprintf(err, errsz, "attnlab: --by-input: only used with --check-lessons");
+        return false;
+    }
+    if (o->render_math && o->mode != CLI_SCREENSHOT) {
+        snprintf(err, errsz, "attnlab: --render-math: needs --screenshot FILE.png");
         return false;
     }
     if (o->has_samples && o->mode != CLI_EXPERIMENT) {

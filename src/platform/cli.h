@@ -56,6 +56,7 @@ typedef struct Cli_Options {
     float ui_scale;
     Cli_Export export_format;
     const char *screenshot_path;
+    const char *render_math; /* with --screenshot: only this formula */
     const char *check_dir;
     int samples;
     bool has_samples;

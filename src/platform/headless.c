@@ -5,6 +5,7 @@
 #include "../model/jsonw.h"
 #include "../render/font.h"
 #include "../render/image.h"
+#include "../ui/lesson_panel.h"
 
 #include <SDL_ttf.h>
 #include <math.h>
@@ -17,8 +18,50 @@
 /* Headless modes run a virtual clock: this far apart, every animation ends. */
 #define HEADLESS_SETTLE_SECONDS 60.0
 
+/* --render-math: one formula, as tight as the lesson panel's padding allows. */
+static int render_math(App *a) {
+    const Cli_Options *o = a->desc->opts;
+    char err[1024];
+    float z = o->ui_scale;
+    render_set_scale(&a->render, z);
+    Rect need = lesson_formula_figure(&a->ui, &a->vs, &a->model, o->render_math, false);
+    int w = (int)ceilf(need.w * z), h = (int)ceilf(need.h * z);
+    if (w < 1 || h < 1) {
+        fprintf(stderr, "attnlab: --render-math: the formula could not be set\n");
+        return 2;
+    }
+    if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
+        cli_report("", err);
+        return 1;
+    }
+    /* twice: the first fills the glyph atlas */
+    for (int pass = 0; pass < 2 || render_wants_redraw(&a->render); pass++) {
+        ui_begin(&a->ui, &a->in, (float)w / z, (float)h / z);
+        a->ui.px_scale = z;
+        lesson_formula_figure(&a->ui, &a->vs, &a->model, o->render_math, true);
+        ui_end(&a->ui);
+        render_frame(&a->render, &a->dl, w, h, a->ui.theme->panel);
+        if (pass > 4) break;
+    }
+    unsigned char *px = malloc((size_t)w * h * 4);
+    if (!px) {
+        fprintf(stderr, "attnlab: out of memory for a %dx%d picture\n", w, h);
+        return 1;
+    }
+    render_read_rgba(&a->render, w, h, px);
+    render_offscreen_end(&a->render);
+    bool ok = image_save_png(o->screenshot_path, w, h, px, err, sizeof err);
+    free(px);
+    if (!ok) {
+        cli_report("attnlab: ", err);
+        return 1;
+    }
+    return 0;
+}
+
 int headless_screenshot(App *a) {
     const Cli_Options *o = a->desc->opts;
+    if (o->render_math) return render_math(a);
     char err[1024];
     int w = o->width, h = o->height;
     if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
@@ -230,6 +273,7 @@ int headless_dump_ui(const App_Desc *desc) {
     }
     free(lesson);
     free(saved);
+    free(vs->session.math);
     model_free(model);
     draw_free(dl);
     font_unload(atlas);

@@ -19,6 +19,7 @@ typedef struct Player {
     Ui_Record records[UI_MAX_RECORDS];
     Ui_Input in;
     Scene start, saved;
+    Math_Scratch math;
     float before[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* X before a drag */
     float w, h;
     int frames;
@@ -364,6 +365,7 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         view_init(&p->vs);
         p->vs.session.lesson = l;
         p->vs.session.saved = &p->saved;
+        p->vs.session.math = &p->math;
         p->vs.session.data_dir = data_dir;
         p->vs.session.pending = true; /* as --lesson opens it */
         p->in.mx = p->in.my = -1000;

@@ -4,6 +4,7 @@
 #include "lesson_panel.h"
 
 #include "../model/lesson_goals.h"
+#include "math_layout.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -189,106 +190,245 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
                                             ls->goal_why[k], sizeof ls->goal_why[k]);
 }
 
-/* ---- text: spans with word wrap ------------------------------------------------ */
+/* ---- text: spans with word wrap, and formulas set as boxes -------------------- */
 
 typedef struct Piece {
     const char *s;
     int len, style;
+    bool math;  /* s[len] is a formula's TeX */
+    float x, w; /* on the line */
+    float h, d; /* above and below the baseline */
 } Piece;
+
+#define LINE_PIECES 96
+
+typedef struct Text_Layout {
+    Ui *ui;
+    const Model *m;
+    View_State *vs;
+    Rect r;
+    bool draw;
+    float y, x, indent, lh, asc, desc; /* top of the line being built, the pen */
+    Piece line[LINE_PIECES];
+    int count;
+    Piece word[24];
+    int parts;
+    float word_w;
+    bool bullet; /* the line being built starts a list item */
+} Text_Layout;
 
 static Font_Id piece_font(int style) {
     return (style & STYLE_CODE) ? FONT_MONO : (style & STYLE_BOLD) ? FONT_BOLD : FONT_SANS;
 }
 
-static float piece_size(const Theme *t, int style) {
-    float base = t->text_size;
-    return (style & (STYLE_SUB | STYLE_SUP)) ? base * 0.72f : base;
-}
-
 static Color piece_color(const Theme *t, int style) {
-    if (style & STYLE_MATH) return rgba(255, 214, 140, 255);
     if (style & STYLE_CODE) return rgba(170, 220, 255, 255);
     if (style & STYLE_EMPH) return t->highlight;
     return t->text;
 }
 
-/* Lay out one step's spans in r; returns the height used. Draws only when draw. */
-static float layout_text(Ui *ui, const Lesson *l, const Lesson_Step *st, Rect r, bool draw) {
+static bool lesson_value(void *ctx, const Tex_Value *v, char *out, size_t outsz) {
+    const Text_Layout *tl = ctx;
+    const Scene *s = &tl->m->scene;
+    const Attn *a = view_attn(tl->vs, tl->m);
+    switch (v->kind) {
+    case TEX_VALUE_DK:
+        snprintf(out, outsz, "%d", s->d_k);
+        return true;
+    case TEX_VALUE_N:
+        snprintf(out, outsz, "%d", s->n);
+        return true;
+    case TEX_VALUE_D:
+        snprintf(out, outsz, "%d", s->d);
+        return true;
+    case TEX_VALUE_WEIGHT:
+    case TEX_VALUE_SCORE:
+        break;
+    }
+    if (!a || v->i > a->n || v->j > a->n) return false;
+    float x = (v->kind == TEX_VALUE_WEIGHT ? a->A : a->S)[(v->i - 1) * a->n + (v->j - 1)];
+    if (isinf(x))
+        snprintf(out, outsz, "%s∞", x < 0 ? "−" : "");
+    else
+        snprintf(out, outsz, v->kind == TEX_VALUE_WEIGHT ? "%.3f" : "%.2f", (double)x);
+    if (out[0] == '-') { /* a real minus sign, as in the rest of the formula */
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "−%s", out + 1);
+        snprintf(out, outsz, "%s", tmp);
+    }
+    return true;
+}
+
+/* Parse and set one formula into the session's scratch; false if it cannot
+ * be set (the parser refused it at load, so only a bug gets here). */
+static bool set_formula(Text_Layout *tl, const char *s, int len, float size, bool display) {
+    Math_Scratch *ms = tl->vs->session.math;
+    char err[200];
+    if (!ms || !tex_parse(&ms->tex, s, (size_t)len, err, sizeof err)) return false;
+    Math_Desc md = {.tm = &tl->ui->tm,
+                    .size = size,
+                    .display = display,
+                    .value = lesson_value,
+                    .value_ctx = tl};
+    math_layout(&ms->layout, &ms->tex, &md);
+    return true;
+}
+
+/* formulas in warm white, live values in the highlight colour, unknown commands in red */
+static Math_Colors formula_colors(const Theme *t) {
+    return (Math_Colors){
+        .text = rgba(255, 214, 140, 255), .value = t->highlight, .error = rgba(255, 110, 100, 255)};
+}
+
+/* Draw the line built so far, on one baseline, and start the next. */
+static void end_line(Text_Layout *tl) {
+    Ui *ui = tl->ui;
     const Theme *t = ui->theme;
-    float lh = ui_line_height(ui, FONT_SANS, t->text_size) * 1.12f;
-    float x = r.x, y = r.y, indent = 0;
-    bool first = true;
-    Piece word[24];
-    int parts = 0;
-    float word_w = 0;
-#define FLUSH_WORD()                                                                               \
-    do {                                                                                           \
-        if (parts) {                                                                               \
-            if (x + word_w > r.x + r.w && x > r.x + indent) {                                      \
-                x = r.x + indent;                                                                  \
-                y += lh;                                                                           \
-            }                                                                                      \
-            for (int q = 0; q < parts; q++) {                                                      \
-                float sz = piece_size(t, word[q].style);                                           \
-                float dy = (word[q].style & STYLE_SUB)   ? t->text_size * 0.42f                    \
-                           : (word[q].style & STYLE_SUP) ? -t->text_size * 0.08f                   \
-                                                         : 0;                                      \
-                float w =                                                                          \
-                    ui_text_widthn(ui, piece_font(word[q].style), sz, word[q].s, word[q].len);     \
-                if (draw && y + lh <= r.y + r.h + 1)                                               \
-                    draw_textn(ui->dl, piece_font(word[q].style), sz, x, y + dy, ALIGN_LEFT,       \
-                               piece_color(t, word[q].style), word[q].s, word[q].len);             \
-                x += w;                                                                            \
-            }                                                                                      \
-            parts = 0;                                                                             \
-            word_w = 0;                                                                            \
-        }                                                                                          \
-    } while (0)
-    for (int k = st->span_first; k < st->span_first + st->span_count; k++) {
-        const Lesson_Span *sp = &l->spans[k];
-        if (sp->kind != SPAN_TEXT) {
-            FLUSH_WORD();
-            if (sp->kind == SPAN_BREAK) {
-                x = r.x + indent;
-                y += lh;
+    if (tl->count == 0 && !tl->bullet) return;
+    float asc = tl->asc, desc = tl->desc;
+    for (int k = 0; k < tl->count; k++) {
+        asc = fmaxf(asc, tl->line[k].h + 2);
+        desc = fmaxf(desc, tl->line[k].d + 2);
+    }
+    float base = tl->y + asc;
+    bool visible = tl->y + asc + desc <= tl->r.y + tl->r.h + 1;
+    if (tl->draw && visible) {
+        if (tl->bullet)
+            draw_text(ui->dl, FONT_BOLD, t->text_size, tl->r.x + 6, base - tl->asc, ALIGN_LEFT,
+                      t->text_dim, "•");
+        for (int k = 0; k < tl->count; k++) {
+            const Piece *pc = &tl->line[k];
+            if (pc->math) {
+                Math_Colors mc = formula_colors(t);
+                if (set_formula(tl, pc->s, pc->len, t->text_size, false))
+                    math_draw(ui->dl, &tl->vs->session.math->layout, pc->x, base, &mc);
                 continue;
             }
-            if (!first) y += lh * (sp->kind == SPAN_ITEM ? 1.0f : 1.45f);
+            Font_Id f = piece_font(pc->style);
+            float a = ui->tm.ascent ? ui->tm.ascent(ui->tm.ctx, f, t->text_size) : tl->asc;
+            draw_textn(ui->dl, f, t->text_size, pc->x, base - a, ALIGN_LEFT,
+                       piece_color(t, pc->style), pc->s, pc->len);
+        }
+    }
+    tl->y += asc + desc + tl->lh * 0.12f;
+    tl->x = tl->r.x + tl->indent;
+    tl->count = 0;
+    tl->bullet = false;
+}
+
+/* Put the word collected so far on the line, or on a new line if it does not fit. */
+static void end_word(Text_Layout *tl) {
+    if (!tl->parts) return;
+    if (tl->x + tl->word_w > tl->r.x + tl->r.w && tl->x > tl->r.x + tl->indent) end_line(tl);
+    for (int q = 0; q < tl->parts; q++) {
+        if (tl->count == LINE_PIECES) end_line(tl);
+        Piece pc = tl->word[q];
+        pc.x = tl->x;
+        tl->line[tl->count++] = pc;
+        tl->x += pc.w;
+    }
+    tl->parts = 0;
+    tl->word_w = 0;
+}
+
+static void add_piece(Text_Layout *tl, Piece pc) {
+    if (tl->parts == (int)(sizeof tl->word / sizeof *tl->word)) end_word(tl);
+    tl->word[tl->parts++] = pc;
+    tl->word_w += pc.w;
+}
+
+/* Lay out one step's spans in r; returns the height used. Draws only when draw. */
+static float layout_text(Ui *ui, View_State *vs, const Model *m, const Lesson *l,
+                         const Lesson_Step *st, Rect r, bool draw) {
+    const Theme *t = ui->theme;
+    Text_Layout tl = {.ui = ui, .m = m, .vs = vs, .r = r, .draw = draw, .y = r.y, .x = r.x};
+    tl.lh = ui_line_height(ui, FONT_SANS, t->text_size);
+    tl.asc = ui->tm.ascent ? ui->tm.ascent(ui->tm.ctx, FONT_SANS, t->text_size) : tl.lh * 0.8f;
+    tl.desc = tl.lh - tl.asc;
+    bool first = true;
+    for (int k = st->span_first; k < st->span_first + st->span_count; k++) {
+        const Lesson_Span *sp = &l->spans[k];
+        const char *s = l->text + sp->off, *end = s + sp->len;
+        if (sp->kind == SPAN_MATH && (sp->style & STYLE_DISPLAY)) {
+            end_word(&tl);
+            end_line(&tl);
+            float size = t->text_size * 1.08f;
+            if (!set_formula(&tl, s, sp->len, size, true)) continue;
+            const Math_Layout *L = &vs->session.math->layout;
+            if (L->w > r.w - tl.indent && L->w > 0) { /* too wide: smaller, down to 60 % */
+                size *= fmaxf((r.w - tl.indent) / L->w, 0.6f);
+                set_formula(&tl, s, sp->len, size, true);
+            }
+            float top = tl.y + tl.lh * 0.3f, base = top + fmaxf(L->h, tl.asc);
+            float x = r.x + tl.indent + fmaxf((r.w - tl.indent - L->w) / 2, 0);
+            Math_Colors mc = formula_colors(t);
+            if (draw && base + L->d <= r.y + r.h + 1) math_draw(ui->dl, L, x, base, &mc);
+            tl.y = base + fmaxf(L->d, tl.desc) + tl.lh * 0.3f;
             first = false;
-            indent = sp->kind == SPAN_ITEM ? 22 : 0;
-            x = r.x + indent;
-            if (sp->kind == SPAN_ITEM && draw)
-                draw_text(ui->dl, FONT_BOLD, t->text_size, r.x + 6, y, ALIGN_LEFT, t->text_dim,
-                          "•");
             continue;
         }
-        const char *s = l->text + sp->off, *end = s + sp->len;
+        if (sp->kind == SPAN_MATH) {
+            if (!set_formula(&tl, s, sp->len, t->text_size, false)) continue;
+            const Math_Layout *L = &vs->session.math->layout;
+            add_piece(
+                &tl,
+                (Piece){.s = s, .len = sp->len, .math = true, .w = L->w, .h = L->h, .d = L->d});
+            continue;
+        }
+        if (sp->kind != SPAN_TEXT) {
+            end_word(&tl);
+            if (sp->kind == SPAN_BREAK) {
+                if (tl.count == 0) tl.y += tl.lh;
+                end_line(&tl);
+                continue;
+            }
+            end_line(&tl);
+            if (!first) tl.y += tl.lh * (sp->kind == SPAN_ITEM ? 0.0f : 0.45f);
+            first = false;
+            tl.indent = sp->kind == SPAN_ITEM ? 22 : 0;
+            tl.x = r.x + tl.indent;
+            tl.bullet = sp->kind == SPAN_ITEM;
+            continue;
+        }
         while (s < end) {
             if (*s == ' ' || *s == '\n') {
-                FLUSH_WORD();
-                if (x > r.x + indent) x += ui_text_width(ui, FONT_SANS, t->text_size, " ");
+                end_word(&tl);
+                if (tl.x > r.x + tl.indent) tl.x += ui_text_width(ui, FONT_SANS, t->text_size, " ");
                 s++;
                 continue;
             }
             const char *e = s;
             while (e < end && *e != ' ' && *e != '\n') e++;
-            if (parts < 24) {
-                word[parts] = (Piece){s, (int)(e - s), sp->style};
-                word_w += ui_text_widthn(ui, piece_font(sp->style), piece_size(t, sp->style), s,
-                                         (int)(e - s));
-                parts++;
-            }
+            float w = ui_text_widthn(ui, piece_font(sp->style), t->text_size, s, (int)(e - s));
+            add_piece(&tl, (Piece){.s = s, .len = (int)(e - s), .style = sp->style, .w = w});
             s = e;
         }
     }
-    FLUSH_WORD();
-#undef FLUSH_WORD
-    return first && x == r.x ? 0 : y - r.y + lh;
+    end_word(&tl);
+    end_line(&tl);
+    return tl.y - r.y;
+}
+
+/* ---- one formula alone, for --render-math ------------------------------------ */
+
+Rect lesson_formula_figure(Ui *ui, View_State *vs, const Model *m, const char *tex, bool draw) {
+    const Theme *t = ui->theme;
+    Text_Layout tl = {.ui = ui, .m = m, .vs = vs};
+    float pad = t->pad;
+    if (!set_formula(&tl, tex, (int)strlen(tex), t->text_size * 1.08f, true)) return (Rect){0};
+    const Math_Layout *L = &vs->session.math->layout;
+    Rect r = {0, 0, ceilf(L->w + 2 * pad), ceilf(L->h + L->d + 2 * pad)};
+    if (draw) {
+        Math_Colors mc = formula_colors(t);
+        draw_rect(ui->dl, r, t->panel);
+        math_draw(ui->dl, L, pad, pad + L->h, &mc);
+    }
+    return r;
 }
 
 /* ---- the panel ---------------------------------------------------------------------- */
 
-void lesson_frame(Ui *ui, View_State *vs, Rect r) {
+void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Lesson *l = vs->session.lesson;
     const Lesson_Step *st = &l->steps[vs->session.step];
@@ -339,7 +479,7 @@ void lesson_frame(Ui *ui, View_State *vs, Rect r) {
     Rect goals = rect_cut_bottom(&body, fminf(goals_total, body.h * 0.6f));
     /* a step longer than the panel scrolls with the mouse wheel; the last
      * line of the area then says so instead of showing text */
-    float full = layout_text(ui, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);
+    float full = layout_text(ui, vs, m, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);
     Rect text = body;
     Rect hint = {0};
     if (full > body.h) hint = rect_cut_bottom(&text, glh);
@@ -348,7 +488,7 @@ void lesson_frame(Ui *ui, View_State *vs, Rect r) {
     if (vs->session.scroll > room) vs->session.scroll = room;
     if (vs->session.scroll < 0) vs->session.scroll = 0;
     draw_clip(ui->dl, text);
-    layout_text(ui, l, st,
+    layout_text(ui, vs, m, l, st,
                 (Rect){text.x, text.y - vs->session.scroll, text.w, text.h + vs->session.scroll},
                 true);
     draw_noclip(ui->dl);

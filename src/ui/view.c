@@ -605,7 +605,7 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     if (vs->session.active) {
         Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 340), 560));
         rect_cut_right(&r, t->pad);
-        lesson_frame(ui, vs, lr);
+        lesson_frame(ui, vs, m, lr);
     }
     switch (vs->view) {
     case VIEW_EXPLORER:

@@ -29,6 +29,7 @@
 #include "../model/lesson_index.h"
 #include "../model/lesson_play.h"
 #include "../model/model.h"
+#include "math_layout.h"
 #include "ui.h"
 
 #define VIEW_ANIM_SECONDS   0.25
@@ -89,7 +90,8 @@ typedef struct Train_Request {
 
 typedef struct Lesson_Session {
     Lesson *lesson;
-    Scene *saved; /* the student's own scene, given back on leaving */
+    Scene *saved;       /* the student's own scene, given back on leaving */
+    Math_Scratch *math; /* where the panel sets each formula */
     View saved_view;
     const Lesson_Index *index;
     const char *data_dir; /* lesson scenes come from data_dir/assets/scenes */

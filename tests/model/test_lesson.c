@@ -80,6 +80,67 @@ static bool has_text(const Lesson *l, int step, const char *needle, int style) {
     return false;
 }
 
+static bool has_math(const Lesson *l, int step, const char *tex, bool display) {
+    const Lesson_Step *st = &l->steps[step];
+    for (int k = st->span_first; k < st->span_first + st->span_count; k++) {
+        const Lesson_Span *sp = &l->spans[k];
+        if (sp->kind == SPAN_MATH && sp->len == (int)strlen(tex) &&
+            !memcmp(l->text + sp->off, tex, strlen(tex)))
+            return ((sp->style & STYLE_DISPLAY) != 0) == display;
+    }
+    return false;
+}
+
+Test(lesson, a_formula_alone_in_its_paragraph_is_display_math) {
+    static const char text[] = "# T\n\n## S\n\nInline $a_i$ here.\n\n$b = \\frac{1}{2}$\n\n"
+                               "  $c$  \n\nand $$d$$ too\n\n$e$ $f$\n";
+    char err[512];
+    cr_assert(lesson_parse(&lesson, text, strlen(text), "t.md", err, sizeof err), "%s", err);
+    cr_assert(has_math(&lesson, 0, "a_i", false));
+    cr_assert(has_math(&lesson, 0, "b = \\frac{1}{2}", true));
+    cr_assert(has_math(&lesson, 0, "c", true), "spaces around it do not count");
+    cr_assert(has_math(&lesson, 0, "d", true), "$$…$$ is display math");
+    cr_assert(has_math(&lesson, 0, "e", false), "two formulas in one paragraph are inline");
+    cr_assert(has_math(&lesson, 0, "f", false));
+}
+
+Test(lesson, an_unknown_tex_command_is_named_with_its_line_but_the_lesson_opens) {
+    static const char text[] = "# T\n\n## S\n\nFine $x$.\n\nThen $a + \\frobnicate{b}$ and "
+                               "$\\other$.\n";
+    char err[512];
+    cr_assert(lesson_parse(&lesson, text, strlen(text), "t.md", err, sizeof err), "%s", err);
+    cr_assert_str_eq(lesson.tex_problem, "t.md:7: unknown TeX command \\frobnicate");
+}
+
+Test(lesson, a_formula_tex_cannot_set_is_an_error_at_its_line) {
+    static const char *const bad[] = {
+        "# T\n\n## S\n\nok\n\n$\\frac{a}{b$\n",
+        "# T\n\n## S\n\nok\n\n$x^a^b$\n",
+        "# T\n\n## S\n\nok\n\n$\\left( x$\n",
+    };
+    static const char *const says[] = {"t.md:7: a { is never closed", "t.md:7: double superscript",
+                                       "t.md:7: \\left has no \\right"};
+    for (int k = 0; k < 3; k++) {
+        char err[512];
+        cr_assert_not(lesson_parse(&lesson, bad[k], strlen(bad[k]), "t.md", err, sizeof err));
+        cr_assert(!strncmp(err, says[k], strlen(says[k])), "'%s' does not start with '%s'", err,
+                  says[k]);
+    }
+}
+
+Test(lesson, a_formula_longer_than_the_limit_is_an_error_not_cut) {
+    size_t n = LESSON_MATH_BYTES + 100, len = 0;
+    char *t = malloc(n + 64);
+    len += (size_t)sprintf(t, "# T\n\n## S\n\n$");
+    memset(t + len, 'x', LESSON_MATH_BYTES + 1);
+    len += LESSON_MATH_BYTES + 1;
+    len += (size_t)sprintf(t + len, "$\n");
+    char err[512];
+    cr_assert_not(lesson_parse(&lesson, t, len, "t.md", err, sizeof err));
+    cr_assert_str_eq(err, "t.md:5: formula longer than 4096 bytes");
+    free(t);
+}
+
 Test(lesson, parses_title_steps_text_and_directives) {
     char err[512];
     cr_assert(lesson_parse(&lesson, sample, strlen(sample), "sample.md", err, sizeof err), "%s",
@@ -89,10 +150,10 @@ Test(lesson, parses_title_steps_text_and_directives) {
     cr_assert_str_eq(lesson.steps[0].title, "One");
     cr_assert_eq(lesson.setup_count, 1);
     cr_assert_eq(lesson.actions[lesson.setup_first].kind, ACT_SCENE);
-    /* the introduction opens the first step; LaTeX became Unicode with sub/superscripts */
-    cr_assert(has_text(&lesson, 0, "√", STYLE_MATH));
-    cr_assert(has_text(&lesson, 0, "⟨", STYLE_MATH));
-    cr_assert(has_text(&lesson, 0, "ij", STYLE_MATH | STYLE_SUB));
+    /* the introduction opens the first step; its formula is kept whole, as TeX, inline */
+    cr_assert(
+        has_math(&lesson, 0, "s_{ij} = \\frac{\\langle q_i, k_j \\rangle}{\\sqrt{d_k}}", false));
+    cr_assert_str_empty(lesson.tex_problem);
     cr_assert(has_text(&lesson, 0, "bold", STYLE_BOLD));
     cr_assert(has_text(&lesson, 0, "list", STYLE_EMPH));
     cr_assert(has_text(&lesson, 0, "code", STYLE_CODE));
@@ -181,12 +242,28 @@ Test(lesson, sixty_thousand_nested_superscripts_are_an_error_not_a_crash) {
     memcpy(t + half + 60000, "$\n", 3);
     len = half + 60000 + 2;
     cr_assert_leq(len, LESSON_FILE_MAX);
+    /* a formula that long is refused before it is parsed */
+    expect_parse_error(t, len, "big.md:5: formula longer than 4096 bytes");
+}
+
+Test(lesson, forty_nested_superscripts_fit_the_length_but_not_the_depth) {
+    size_t len, half;
+    char *open = big_lesson("# T\n\n## S\n\n$", "x^{", 40, "", &half);
+    char *t = malloc(half + 40 + 3);
+    cr_assert(t);
+    memcpy(t, open, half);
+    free(open);
+    memset(t + half, '}', 40);
+    memcpy(t + half + 40, "$\n", 3);
+    len = half + 40 + 2;
     expect_parse_error(t, len, "big.md:5: formula nested deeper than 32 levels");
 }
 
 Test(lesson, twenty_thousand_nested_fractions_are_an_error_not_a_crash) {
     size_t len;
     char *t = big_lesson("# T\n\n## S\n\n$", "\\frac{", 20000, "1$\n", &len);
+    expect_parse_error(t, len, "big.md:5: formula longer than 4096 bytes");
+    t = big_lesson("# T\n\n## S\n\n$", "\\frac{", 40, "1$\n", &len);
     expect_parse_error(t, len, "big.md:5: formula nested deeper than 32 levels");
 }
 

@@ -5,60 +5,13 @@
 #include "model/scene_file.h"
 #include "platform/cli.h"
 #include "test_util.h"
+#include "platform/run.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef struct Run {
-    int status;
-    char *out, *err;
-} Run;
-
-static char *slurp(FILE *f) {
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) buf = realloc(buf, cap *= 2);
-    }
-    buf[n] = '\0';
-    return buf;
-}
-
-/* Run the binary with a shell-quoted argument string, after an optional
- * environment assignment ("NAME=value"). */
-static Run run_attnlab_env(const char *env, const char *args) {
-    char errpath[] = "/tmp/attnlab-stderr-XXXXXX";
-    int fd = mkstemp(errpath);
-    cr_assert(fd >= 0);
-    close(fd);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s '%s' %s 2>'%s'", env, test_env("ATTNLAB_BIN"), args, errpath);
-    FILE *p = popen(cmd, "r");
-    cr_assert(p);
-    Run r;
-    r.out = slurp(p);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    FILE *e = fopen(errpath, "r");
-    r.err = slurp(e);
-    fclose(e);
-    unlink(errpath);
-    return r;
-}
-
-static Run run_attnlab(const char *args) {
-    return run_attnlab_env("", args);
-}
-
-static void run_free(Run *r) {
-    free(r->out);
-    free(r->err);
-}
 
 static bool parse(const char *const *args, int n, Cli_Options *o, char *err) {
     char *argv[32] = {"attnlab"};
@@ -383,7 +336,7 @@ Test(cli, help_and_version) {
                           "--experiment",   "--samples",    "--check-lessons",
                           "--bench",        "--version",    "--by-input",
                           "--train",        "--steps",      "--lr",
-                          "--optimizer"};
+                          "--optimizer",    "--render-math"};
     for (size_t k = 0; k < sizeof must / sizeof *must; k++)
         cr_assert(strstr(r.out, must[k]), "--help does not mention %s", must[k]);
     /* the man page lists every option too (groff writes '-' as '\-') */

@@ -6,6 +6,7 @@
 static Harness h;
 static Lesson lesson;
 static Scene saved;
+static Math_Scratch math;
 
 static void open_lesson(void) {
     harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
@@ -15,6 +16,7 @@ static void open_lesson(void) {
     cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
     h.vs.session.lesson = &lesson;
     h.vs.session.saved = &saved;
+    h.vs.session.math = &math;
     h.vs.session.data_dir = test_env("ATTNLAB_DATA");
 }
 
@@ -161,4 +163,41 @@ Test(lesson_panel, show_me_and_leave_work_from_the_keyboard) {
     tab_to("lesson_leave");
     harness_key(&h, KEY_CHAR, ' ', false, false);
     cr_assert_not(h.vs.session.active, "Space on the focused \"Leave\" leaves");
+}
+
+/* The text as the panel writes a live value: a weight to 3 places, a score
+ * to 2, with a real minus sign. */
+static void value_text(float x, int places, char *out, size_t outsz) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.*f", places, (double)x);
+    if (buf[0] == '-')
+        snprintf(out, outsz, "−%s", buf + 1);
+    else
+        snprintf(out, outsz, "%s", buf);
+}
+
+Test(lesson_panel, live_values_in_a_formula_follow_a_drag_while_it_happens) {
+    char err[256], weight[64], score[64];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_key(&h, KEY_RIGHT, 0, false, false); /* "Softmax makes weights": \val{a_{32}} */
+    harness_frame(&h);
+    int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"),
+        cat = lesson_find_token(&h.m.scene, "cat");
+    cr_assert(sat == 2 && cat == 1, "the lesson names query 3 and key 2");
+    value_text(h.m.derived.attn.A[sat * n + cat], 3, weight, sizeof weight);
+    value_text(h.m.derived.attn.S[sat * n + cat], 2, score, sizeof score);
+    cr_assert(harness_drew_text(&h, weight), "a_32 = %s is not on screen", weight);
+    cr_assert(harness_drew_text(&h, score), "s_32 = %s is not on screen", score);
+    /* drag cat: the numbers change in the frames of the drag, not after it */
+    const Ui_Record *p = harness_find(&h, "point", "token", cat);
+    float x0 = rect_cx(p), y0 = rect_cy(p);
+    harness_press(&h, x0, y0);
+    for (int k = 1; k <= 6; k++) harness_move(&h, x0 + 10.0f * k, y0 + 12.0f * k);
+    harness_frame(&h);
+    char now[64];
+    value_text(h.m.derived.attn.A[sat * n + cat], 3, now, sizeof now);
+    cr_assert_str_neq(now, weight, "the drag changed the weight");
+    cr_assert(harness_drew_text(&h, now), "mid-drag, a_32 = %s is not on screen", now);
+    cr_assert_not(harness_drew_text(&h, weight), "the old value %s is still shown", weight);
+    harness_release(&h);
 }
