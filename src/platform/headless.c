@@ -18,6 +18,25 @@
 /* Headless modes run a virtual clock: this far apart, every animation ends. */
 #define HEADLESS_SETTLE_SECONDS 60.0
 
+/* Read the offscreen picture back and write it to --screenshot's file. */
+static int save_offscreen(App *a, int w, int h) {
+    char err[1024];
+    unsigned char *px = malloc((size_t)w * h * 4);
+    if (!px) {
+        fprintf(stderr, "attnlab: out of memory for a %dx%d screenshot\n", w, h);
+        return 1;
+    }
+    render_read_rgba(&a->render, w, h, px);
+    render_offscreen_end(&a->render);
+    bool ok = image_save_png(a->desc->opts->screenshot_path, w, h, px, err, sizeof err);
+    free(px);
+    if (!ok) {
+        cli_report("attnlab: ", err);
+        return 1;
+    }
+    return 0;
+}
+
 /* --render-math: one formula, as tight as the lesson panel's padding allows. */
 static int render_math(App *a) {
     const Cli_Options *o = a->desc->opts;
@@ -43,20 +62,7 @@ static int render_math(App *a) {
         render_frame(&a->render, &a->dl, w, h, a->ui.theme->panel);
         if (pass > 4) break;
     }
-    unsigned char *px = malloc((size_t)w * h * 4);
-    if (!px) {
-        fprintf(stderr, "attnlab: out of memory for a %dx%d picture\n", w, h);
-        return 1;
-    }
-    render_read_rgba(&a->render, w, h, px);
-    render_offscreen_end(&a->render);
-    bool ok = image_save_png(o->screenshot_path, w, h, px, err, sizeof err);
-    free(px);
-    if (!ok) {
-        cli_report("attnlab: ", err);
-        return 1;
-    }
-    return 0;
+    return save_offscreen(a, w, h);
 }
 
 int headless_screenshot(App *a) {
@@ -78,20 +84,7 @@ int headless_screenshot(App *a) {
         app_draw(a, w, h, z);
     }
     if (render_wants_redraw(&a->render)) app_draw(a, w, h, z);
-    unsigned char *px = malloc((size_t)w * h * 4);
-    if (!px) {
-        fprintf(stderr, "attnlab: out of memory for a %dx%d screenshot\n", w, h);
-        return 1;
-    }
-    render_read_rgba(&a->render, w, h, px);
-    render_offscreen_end(&a->render);
-    bool ok = image_save_png(o->screenshot_path, w, h, px, err, sizeof err);
-    free(px);
-    if (!ok) {
-        cli_report("attnlab: ", err);
-        return 1;
-    }
-    return 0;
+    return save_offscreen(a, w, h);
 }
 
 /* ---- --bench: frame times measured headless ------------------------------ */

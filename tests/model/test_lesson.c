@@ -229,33 +229,32 @@ static void expect_parse_error(char *text, size_t len, const char *want) {
     cr_assert_str_eq(err, want);
 }
 
-Test(lesson, sixty_thousand_nested_superscripts_are_an_error_not_a_crash) {
-    /* 240 KB of "x^{" then as many "}": this overflowed the stack before the
-     * depth limit */
-    size_t len, half;
-    char *open = big_lesson("# T\n\n## S\n\n$", "x^{", 60000, "", &half);
-    char *t = malloc(half + 60000 + 3);
+/* A lesson whose one formula is "x^{" count times, then as many "}". */
+static char *nested_superscripts(int count, size_t *len) {
+    size_t half;
+    char *open = big_lesson("# T\n\n## S\n\n$", "x^{", count, "", &half);
+    char *t = malloc(half + (size_t)count + 3);
     cr_assert(t);
     memcpy(t, open, half);
     free(open);
-    memset(t + half, '}', 60000);
-    memcpy(t + half + 60000, "$\n", 3);
-    len = half + 60000 + 2;
-    cr_assert_leq(len, LESSON_FILE_MAX);
-    /* a formula that long is refused before it is parsed */
+    memset(t + half, '}', (size_t)count);
+    memcpy(t + half + count, "$\n", 3);
+    *len = half + (size_t)count + 2;
+    cr_assert_leq(*len, LESSON_FILE_MAX);
+    return t;
+}
+
+Test(lesson, sixty_thousand_nested_superscripts_are_an_error_not_a_crash) {
+    /* 240 KB of "x^{" then as many "}": this overflowed the stack before the
+     * depth limit; a formula that long is now refused before it is parsed */
+    size_t len;
+    char *t = nested_superscripts(60000, &len);
     expect_parse_error(t, len, "big.md:5: formula longer than 4096 bytes");
 }
 
 Test(lesson, forty_nested_superscripts_fit_the_length_but_not_the_depth) {
-    size_t len, half;
-    char *open = big_lesson("# T\n\n## S\n\n$", "x^{", 40, "", &half);
-    char *t = malloc(half + 40 + 3);
-    cr_assert(t);
-    memcpy(t, open, half);
-    free(open);
-    memset(t + half, '}', 40);
-    memcpy(t + half + 40, "$\n", 3);
-    len = half + 40 + 2;
+    size_t len;
+    char *t = nested_superscripts(40, &len);
     expect_parse_error(t, len, "big.md:5: formula nested deeper than 32 levels");
 }
 
