@@ -74,7 +74,7 @@ TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests
 FUZZ_TARGETS  := scene lesson cli math
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
-.PHONY: all run test check bench clean install uninstall deps deps-test deps-fuzz format format-check \
+.PHONY: all run test check bench clean distclean web test-web deps-web install uninstall deps deps-test deps-fuzz format format-check \
         fuzz memcheck deps-bench golden
 
 all: $(BIN)
@@ -178,8 +178,65 @@ test: deps-test
 	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory check
 	@$(MAKE) --no-print-directory SANITIZE=1 check
-	@echo "All tests passed (normal and sanitizer builds)."
+	@$(MAKE) --no-print-directory test-web
+	@echo "All tests passed (normal and sanitizer builds, and the browser build)."
 endif
+
+
+# ---------------------------------------------------------------------------
+# The browser build: the same C code with Debian's emscripten and WebGL2, as
+# a static site in build/web/ (index.html, attnlab.js, .wasm, .data). Its C
+# libraries come from Debian's source packages (tests/web/build-deps.sh,
+# cached in build/web-deps/). `make test-web` drives it in headless chromium.
+WEB      := build/web
+WEB_DEPS := build/web-deps
+WEB_SRC  := $(SRC_CORE) $(SRC_GFX) $(SRC_MODEL) $(SRC_UI) $(SRC_RENDER) \
+            $(filter-out src/platform/sdl_app.c src/platform/headless.c,$(SRC_PLATFORM)) \
+            src/platform/web/web_app.c src/main.c
+WEB_OBJ  := $(patsubst %.c,build/web-obj/%.o,$(WEB_SRC))
+WEB_DATA := assets/fonts assets/scenes assets/vocab.tsv shaders lessons
+WEB_CFLAGS := $(WARN) -O2 -MMD -MP -DATTNLAB_DATADIR='"/attnlab"' -I$(WEB_DEPS)/include \
+              -I$(WEB_DEPS)/include/SDL2 -I$(WEB_DEPS)/include/cjson
+WEB_LDFLAGS := -O2 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 \
+               -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 \
+               -sEXPORTED_FUNCTIONS=_main,_web_open,_web_share,_web_notice,_web_describe \
+               -sEXPORTED_RUNTIME_METHODS=ccall,FS,addRunDependency,removeRunDependency \
+               --js-library src/platform/web/library.js \
+               $(foreach d,$(WEB_DATA),--preload-file $(d)@/attnlab/$(d)) \
+               -L$(WEB_DEPS)/lib -lSDL2_ttf -lfreetype -lSDL2_image -lSDL2 -lcjson -lmd4c
+export NODE_PATH := /usr/share/nodejs
+
+web: deps-web $(WEB_DEPS)/.ready $(WEB)/attnlab.js $(WEB)/index.html
+	@du -ch $(WEB)/index.html $(WEB)/attnlab.js $(WEB)/attnlab.wasm $(WEB)/attnlab.data | tail -1 | \
+	  sed 's/total/in build\/web (try: python3 -m http.server -d build\/web)/'
+
+$(WEB_DEPS)/.ready: tests/web/build-deps.sh
+	@tests/web/build-deps.sh $(CURDIR)/$(WEB_DEPS)
+	@touch $@
+
+build/web-obj/%.o: %.c $(WEB_DEPS)/.ready
+	@mkdir -p $(dir $@)
+	emcc $(WEB_CFLAGS) -c -o $@ $<
+
+$(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DATA) -type f)
+	emcc -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
+
+$(WEB)/index.html: assets/web/index.html
+	@mkdir -p $(WEB)
+	cp $< $@
+
+# npm comes with some builds of nodejs (NodeSource's), and conflicts with
+# Debian's npm package there: install it only where the command is missing.
+deps-web:
+	$(call install_missing,$(DEB_WEB),$(PKG_APP))
+	$(if $(shell command -v npm),,$(call install_missing,npm,))
+	@tests/web/deb-src.sh
+
+# Browser tests: puppeteer-core (pinned in tests/web/package-lock.json)
+# driving Debian's chromium against build/web served on localhost.
+test-web: web
+	@cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }
+	@node tests/web/test.mjs $(WEB)
 
 # Golden images (tests/golden/): regenerate after a visual change made on
 # purpose; tests/platform/test_golden.c compares against them.
@@ -192,7 +249,11 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	./$(BIN)
 
+# clean keeps build/web-deps: the browser's libraries take minutes to build
+# and depend only on Debian's sources (distclean removes them too).
 clean:
+	rm -rf attnlab $(filter-out build/web-deps,$(wildcard build/*))
+distclean:
 	rm -rf build attnlab
 
 # ---------------------------------------------------------------------------
@@ -280,6 +341,7 @@ format-check:
 DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
             libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev fonts-dejavu-core \
             libgl1-mesa-dri libegl-mesa0
+DEB_WEB  := $(DEB_APP) libcglm-dev emscripten cmake chromium nodejs dpkg-dev
 DEB_TEST := $(DEB_APP) libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3
 
 define install_missing

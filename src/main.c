@@ -19,6 +19,7 @@
 #include <SDL_ttf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define ATTNLAB_VERSION "0.1.0"
@@ -151,10 +152,23 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &start);
     static Cli_Options opts;
     char err[1024];
+    static char notice[1024]; /* in the browser: what was wrong with the page's address */
     if (!cli_parse(argc, argv, &opts, err, sizeof err)) {
         cli_report("", err);
+#ifdef __EMSCRIPTEN__
+        /* a page still opens: with the defaults, and the message on screen */
+        snprintf(notice, sizeof notice, "%s — the defaults are shown", err);
+        cli_parse(1, argv, &opts, err, sizeof err);
+#else
         return 2;
+#endif
     }
+#ifdef __EMSCRIPTEN__
+    if (opts.mode != CLI_WINDOW) { /* --export, --screenshot … have no page to write to */
+        snprintf(notice, sizeof notice, "attnlab: only the window runs in the browser");
+        opts.mode = CLI_WINDOW;
+    }
+#endif
     if (opts.mode == CLI_HELP) {
         cli_usage(stdout);
         return 0;
@@ -196,6 +210,15 @@ int main(int argc, char **argv) {
         cli_report("", err);
         status = 2;
     }
+#ifdef __EMSCRIPTEN__
+    if (status != 0) { /* the default scene, with the message on screen */
+        snprintf(notice, sizeof notice, "%s%s — the default scene is shown",
+                 strncmp(err, "attnlab: ", 9) ? "attnlab: " : "", err);
+        paths_join(data_dir, "assets/scenes/default.json", path, sizeof path);
+        opts.scene_path = NULL;
+        status = scene_load(&scene, path, &vocab, err, sizeof err) ? 0 : 2;
+    }
+#endif
     if (status == 0) {
         static Derived derived;
         switch (opts.mode) {
@@ -218,6 +241,7 @@ int main(int argc, char **argv) {
                                          .vocab = &vocab,
                                          .data_dir = data_dir,
                                          .scene_path = opts.scene_path,
+                                         .notice = notice[0] ? notice : NULL,
                                          .start_ms = start.tv_sec * 1e3 + start.tv_nsec / 1e6});
             break;
         }

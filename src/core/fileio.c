@@ -155,7 +155,10 @@ bool file_write_atomic(const char *path, File_Writer write, const void *ctx, cha
         return false;
     }
     /* Keep the permissions of the file being replaced; a new file gets the
-     * usual 0666 less the umask instead of mkstemp's 0600. */
+     * usual 0666 less the umask instead of mkstemp's 0600. In the browser the
+     * umask is 0777, which would leave the file unreadable: mkstemp's 0600
+     * stays, and the page hands the file to the user as a download. */
+#ifndef __EMSCRIPTEN__
     struct stat st;
     mode_t mode;
     if (stat(path, &st) == 0) {
@@ -166,6 +169,7 @@ bool file_write_atomic(const char *path, File_Writer write, const void *ctx, cha
         mode = 0666 & ~mask;
     }
     fchmod(fd, mode);
+#endif
     FILE *f = fdopen(fd, "wb");
     if (!f) {
         snprintf(err, errsz, "%s: %s", path, strerror(errno));

@@ -5,6 +5,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdbool.h>
 
 /* C11 threads where the C library has them (glibc, musl); one after the

@@ -8,6 +8,7 @@
 #include "../model/export.h"
 #include "../model/scene_file.h"
 #include "../render/image.h"
+#include "../ui/lesson_panel.h"
 #include "lesson_scan.h"
 #include "paths.h"
 
@@ -34,11 +35,18 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
     char dir[4200], why[600];
     /* --lesson first: if it is bad, that one line is all the user sees */
     if (desc->opts->lesson_path) {
-        if (!lesson_load(*lesson, desc->opts->lesson_path, why, sizeof why)) {
+        if (lesson_load(*lesson, desc->opts->lesson_path, why, sizeof why)) {
+            vs->session.pending = true;
+        } else {
+#ifdef __EMSCRIPTEN__
+            /* the page opens anyway, saying which lesson it could not open */
+            cli_report("attnlab: ", why);
+            view_set_status(vs, true, "attnlab: %.400s", why);
+#else
             snprintf(err, errsz, "attnlab: %s", why);
             return false;
+#endif
         }
-        vs->session.pending = true;
     }
     paths_join(desc->data_dir, "lessons", dir, sizeof dir);
     if (!lesson_index_scan(index, dir, why, sizeof why)) index->count = 0; /* menu says none */
@@ -81,6 +89,7 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
     view_init(&a->vs);
     a->vs.view = a->desc->opts->view;
     a->zoom = a->desc->opts->ui_scale;
+    if (desc->notice) view_set_status(&a->vs, true, "%.400s", desc->notice);
     return app_setup_lessons(&a->vs, a->desc, &a->lesson, &a->lesson_saved, &a->lesson_index, err,
                              errsz);
 }
@@ -138,6 +147,12 @@ static void stamped_name(const char *prefix, const char *ext, char *dest, size_t
 }
 
 /* F12: the window as a PNG. Shift+F12: only the panel under the mouse. */
+/* A file the user asked for is written: the frame's result names it. */
+static void wrote(App *a, const char *path) {
+    snprintf(a->wrote, sizeof a->wrote, "%s", path);
+    a->pending.wrote = a->wrote;
+}
+
 static void window_screenshot(App *a, bool panel_only) {
     int fw = a->fb_w, fh = a->fb_h;
     unsigned char *px = malloc((size_t)fw * fh * 4);
@@ -180,10 +195,12 @@ static void window_screenshot(App *a, bool panel_only) {
         what = hit->name;
     }
     stamped_name(panel_only ? "attnlab-panel" : "attnlab", ".png", name, sizeof name);
-    if (w > 0 && h > 0 && image_save_png(name, w, h, px, err, sizeof err))
+    if (w > 0 && h > 0 && image_save_png(name, w, h, px, err, sizeof err)) {
         view_set_status(&a->vs, false, "Saved %s (%s)", name, what);
-    else
+        wrote(a, name);
+    } else {
         view_set_status(&a->vs, true, "%.400s", w > 0 && h > 0 ? err : "empty panel");
+    }
     free(px);
 }
 
@@ -197,9 +214,10 @@ static void window_export(App *a) {
     char name[96], err[512];
     stamped_name("attnlab-export", ".json", name, sizeof name);
     model_update(&a->model);
-    if (file_write_atomic(name, write_export, a, err, sizeof err))
+    if (file_write_atomic(name, write_export, a, err, sizeof err)) {
         view_set_status(&a->vs, false, "Exported every matrix to %s", name);
-    else
+        wrote(a, name);
+    } else
         view_set_status(&a->vs, true, "Not exported — %.400s", err);
 }
 
@@ -231,10 +249,50 @@ static void set_zoom(App *a, int direction) {
 static void save_scene(App *a) {
     const char *path = a->desc->scene_path ? a->desc->scene_path : "attnlab-scene.json";
     char err[1024];
-    if (scene_save(&a->model.scene, path, err, sizeof err))
+    if (scene_save(&a->model.scene, path, err, sizeof err)) {
         view_set_status(&a->vs, false, "Saved %s", path);
-    else
+        wrote(a, path);
+    } else
         view_set_status(&a->vs, true, "Not saved — %s (the scene in the window is unchanged)", err);
+}
+
+/* A scene or a lesson dropped on the window or picked in the page. A file
+ * that does not load changes nothing and says why, once, in the status line. */
+static void open_file(App *a, const char *path) {
+    size_t n = strlen(path);
+    char err[1024];
+    if (n == 0) {
+        view_set_status(&a->vs, true, "Not opened — its path is longer than %d bytes",
+                        (int)sizeof a->queue[0].text - 1);
+        return;
+    }
+    if (n > 3 && !strcmp(path + n - 3, ".md")) {
+        /* load beside the open lesson, so a bad file leaves it as it was */
+        Lesson *l = malloc(sizeof *l);
+        if (!l) {
+            view_set_status(&a->vs, true, "Not opened — out of memory");
+            return;
+        }
+        if (!lesson_load(l, path, err, sizeof err)) {
+            view_set_status(&a->vs, true, "Not opened — %.400s", err);
+            free(l);
+            return;
+        }
+        if (a->vs.session.active) lesson_leave(&a->vs, &a->model);
+        *a->lesson = *l;
+        free(l);
+        a->vs.session.pending = true; /* entered before the next frame lays out */
+        return;
+    }
+    if (!scene_load(&a->model.next, path, a->desc->vocab, err, sizeof err)) {
+        view_set_status(&a->vs, true, "Not opened — %.400s", err);
+        return;
+    }
+    if (!model_apply(&a->model, &(Action){.kind = ACTION_LOAD_SCENE, .scene = &a->model.next}, err,
+                     sizeof err))
+        view_set_status(&a->vs, true, "Not opened — %.400s", err);
+    else
+        view_set_status(&a->vs, false, "Opened %.400s", path);
 }
 
 static void reload_shaders(App *a) {
@@ -362,6 +420,9 @@ static void apply_event(App *a, const App_Event *e) {
     case APP_EV_PASTE:
         a->in.paste = a->paste;
         a->in.paste_len = a->paste_len;
+        break;
+    case APP_EV_OPEN:
+        open_file(a, e->text);
         break;
     }
 }

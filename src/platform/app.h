@@ -45,6 +45,8 @@ typedef struct App_Desc {
     const char *data_dir;
     const char *scene_path; /* --scene, or NULL: Ctrl+S then writes attnlab-scene.json */
     double start_ms;        /* CLOCK_MONOTONIC when main began, for --bench */
+    const char
+        *notice; /* a message for the status line at start (the page's bad option), or NULL */
 } App_Desc;
 
 /* What the app does on its own, whatever key a backend maps to it (a browser
@@ -73,6 +75,7 @@ typedef enum App_Event_Kind {
     APP_EV_TEXT,
     APP_EV_COMMAND,
     APP_EV_PASTE, /* the text is the App's paste buffer (app_paste) */
+    APP_EV_OPEN,  /* open the file named by text: a scene (.json) or a lesson (.md) */
 } App_Event_Kind;
 
 typedef struct App_Event {
@@ -82,7 +85,7 @@ typedef struct App_Event {
     Ui_Key key;          /* key */
     char ch;             /* key: the character for KEY_CHAR */
     unsigned char mods;  /* key: UI_MOD_* */
-    char text[32];       /* text: UTF-8 typed text */
+    char text[512];      /* text: UTF-8 typed text; open: the file's path */
     App_Command command; /* command */
 } App_Event;
 
@@ -98,6 +101,8 @@ typedef struct App_Frame_Result {
     const char *clipboard; /* text copied or cut this frame, for the system clipboard, or NULL */
     bool quit;             /* the user asked to quit */
     bool toggle_fullscreen; /* the user asked for fullscreen on/off */
+    const char *wrote;      /* a file the user asked for was written this frame (a browser
+                               downloads it), or NULL */
 } App_Frame_Result;
 
 #define APP_MAX_EVENTS  256
@@ -122,6 +127,7 @@ typedef struct App {
     App_Event queue[APP_MAX_EVENTS];
     int queued;
     App_Frame_Result pending; /* quit / fullscreen asked by commands this frame */
+    char wrote[512];          /* the file behind App_Frame_Result.wrote */
     char paste[APP_PASTE_BYTES];
     size_t paste_len; /* the whole paste's length, even when it did not fit */
 } App;

@@ -5,7 +5,7 @@
 #include <SDL.h>
 #include <math.h>
 #include <SDL_ttf.h>
-#include <epoxy/gl.h>
+#include "gl.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include "../core/fileio.h"
 
 #include <assert.h>
-#include <epoxy/gl.h>
+#include "gl.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +42,16 @@ static unsigned int compile(const char *data_dir, const char *name, GLenum type,
     size_t len;
     snprintf(path, sizeof path, "%s/shaders/%s", data_dir, name);
     if (!file_read_all(path, 1 << 20, &src, &len, err, errsz)) return 0;
+    /* the file's "#version 330 core" line gives way to the context's own */
+    size_t skip = 0;
+    if (len >= 8 && !memcmp(src, "#version", 8)) {
+        while (skip < len && src[skip] != '\n') skip++;
+        if (skip < len) skip++;
+    }
     GLuint sh = glCreateShader(type);
-    const GLchar *text = src;
-    GLint n = (GLint)len;
-    glShaderSource(sh, 1, &text, &n);
+    const GLchar *text[2] = {RENDER_GLSL_PREFIX, src + skip};
+    GLint n[2] = {(GLint)strlen(RENDER_GLSL_PREFIX), (GLint)(len - skip)};
+    glShaderSource(sh, 2, text, n);
     glCompileShader(sh);
     free(src);
     GLint ok = 0;

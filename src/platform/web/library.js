@@ -1,0 +1,22 @@
+// What the C side of the page asks of the browser (web_app.c).
+mergeInto(LibraryManager.library, {
+  // A file the user asked for (Ctrl+S, Ctrl+E, F12/Ctrl+P) becomes a download.
+  web_download: function (pathPtr) {
+    var path = UTF8ToString(pathPtr);
+    var data = FS.readFile(path);
+    var name = path.split('/').pop();
+    var type = /\.png$/.test(name) ? 'image/png' : 'application/json';
+    var url = URL.createObjectURL(new Blob([data], { type: type }));
+    var a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+  },
+  // The app is up: the page may show itself.
+  web_started: function () {
+    if (Module.onStarted) Module.onStarted();
+  },
+});

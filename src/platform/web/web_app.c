@@ -1,0 +1,184 @@
+/* The browser backend: the same App as the desktop's, in a canvas with a
+ * WebGL2 (OpenGL ES 3.0) context. The browser owns the loop: each animation
+ * frame calls frame(), which drains SDL's events and draws only when the app
+ * asked for a frame (input, an animation, a message that expires), so an idle
+ * page costs nothing but the check.
+ *
+ * The page (assets/web/index.html) talks to it through exported functions:
+ * web_open (a file dropped or picked, already written into the in-memory
+ * file system), web_share (the scene, written for a link), web_notice (a
+ * message for the status line) and web_describe (what is on screen, for
+ * tests). Files the user asks for
+ * (Ctrl+S, Ctrl+E, F12 or Ctrl+P) are handed to the page as downloads
+ * (library.js). */
+#include "../app.h"
+#include "../sdl_app.h"
+#include "../sdl_events.h"
+
+#include "../../model/scene_file.h"
+#include "../../model/view_kind.h"
+
+#include <SDL.h>
+#include <emscripten.h>
+#include <stdio.h>
+#include <string.h>
+
+/* a JSON string literal of s, quotes included */
+static void json_string(char *dest, size_t size, const char *s) {
+    size_t n = 0;
+    if (size < 3) return;
+    dest[n++] = '"';
+    for (; *s && n + 8 < size; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            dest[n++] = '\\';
+            dest[n++] = (char)c;
+        } else if (c < 0x20) {
+            n += (size_t)snprintf(dest + n, size - n, "\\u%04x", c);
+        } else {
+            dest[n++] = (char)c;
+        }
+    }
+    dest[n++] = '"';
+    dest[n] = '\0';
+}
+
+/* library.js */
+extern void web_download(const char *path);
+extern void web_started(void); /* after the first frame */
+
+typedef struct Web_App {
+    App app;
+    App_Desc desc;
+    char data_dir[256], scene_path[512];
+    SDL_Window *win;
+    SDL_GLContext gl;
+    Uint64 t0;
+    bool redraw, quit, shown;
+    double wake_at; /* seconds on the app's clock, or -1 */
+} Web_App;
+
+/* The page's one app. The exported functions below are called by the page
+ * with no context of their own, so they find it here. */
+static Web_App web;
+
+static double now(const Web_App *w) {
+    return (double)(SDL_GetPerformanceCounter() - w->t0) / (double)SDL_GetPerformanceFrequency();
+}
+
+static void frame(void *arg) {
+    Web_App *w = arg;
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) w->redraw |= sdl_events_handle(&w->app, &e, &w->quit);
+    double t = now(w);
+    bool editing = w->app.vs.editing || w->app.vs.typing_dk;
+    if (!w->redraw && !editing && !(w->wake_at >= 0 && t >= w->wake_at)) return;
+    App_Frame f = {.time = t};
+    SDL_GL_GetDrawableSize(w->win, &f.fb_w, &f.fb_h);
+    SDL_GetWindowSize(w->win, &f.win_w, &f.win_h);
+    App_Frame_Result r = app_frame(&w->app, &f);
+    if (!w->shown) { /* the first frame is on screen: the page stops saying "loading" */
+        w->shown = true;
+        web_started();
+    }
+    if (r.clipboard) SDL_SetClipboardText(r.clipboard);
+    if (r.wrote) web_download(r.wrote);
+    w->redraw = r.more;
+    w->wake_at = r.wake_in >= 0 ? t + r.wake_in : -1;
+}
+
+EMSCRIPTEN_KEEPALIVE void web_open(const char *path) {
+    App_Event o = {.kind = APP_EV_OPEN};
+    if (strlen(path) < sizeof o.text) snprintf(o.text, sizeof o.text, "%s", path);
+    app_event(&web.app, &o);
+    web.redraw = true;
+}
+
+/* The scene as a file for a "Share" link; NULL (with the reason in the
+ * status line) if it cannot be written. */
+EMSCRIPTEN_KEEPALIVE const char *web_share(void) {
+    static const char path[] = "/tmp/attnlab-share.json";
+    char err[600];
+    web.redraw = true;
+    if (!model_update(&web.app.model) || !scene_save(&web.app.model.scene, path, err, sizeof err)) {
+        view_set_status(&web.app.vs, true, "Not shared — %.400s", err);
+        return NULL;
+    }
+    return path;
+}
+
+/* What the page shows, as JSON: the view, the open lesson, the status line,
+ * and every widget of the last frame with its rectangle in CSS pixels (what
+ * --dump-ui prints on the desktop), so a test can aim its clicks. */
+EMSCRIPTEN_KEEPALIVE const char *web_describe(void) {
+    static char out[1 << 18];
+    const App *a = &web.app;
+    float z = a->ui.w > 0 ? (float)a->win_w / a->ui.w : 1; /* logical units → CSS pixels */
+    size_t n = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        int put = snprintf(out + n, sizeof out - n, __VA_ARGS__);                                  \
+        if (put < 0 || (size_t)put >= sizeof out - n) return "{\"error\": \"too long\"}";          \
+        n += (size_t)put;                                                                          \
+    } while (0)
+    const Lesson_Session *ls = &a->vs.session;
+    char lesson[300] = "null", status[700] = "";
+    if (ls->active && ls->lesson) json_string(lesson, sizeof lesson, ls->lesson->title);
+    json_string(status, sizeof status, a->vs.status);
+    PUT("{\"view\": \"%s\", \"lesson\": %s, \"step\": %d, \"status\": %s, \"items\": [",
+        view_name(a->vs.view), lesson, ls->active ? ls->step : -1, status);
+    for (int k = 0; k < a->ui.record_count; k++) {
+        const Ui_Record *r = &a->ui.records[k];
+        PUT("%s{\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, %.1f, "
+            "%.1f]}",
+            k ? ", " : "", r->kind, r->name, r->index, (double)(r->r.x * z), (double)(r->r.y * z),
+            (double)(r->r.w * z), (double)(r->r.h * z));
+    }
+    PUT("]}");
+#undef PUT
+    return out;
+}
+
+EMSCRIPTEN_KEEPALIVE void web_notice(const char *text, int error) {
+    view_set_status(&web.app.vs, error != 0, "%.400s", text);
+    web.redraw = true;
+}
+
+int app_run(const App_Desc *desc) {
+    Web_App *w = &web;
+    /* main's frame is unwound when the browser takes over the loop: keep
+     * what the app goes on using */
+    w->desc = *desc;
+    snprintf(w->data_dir, sizeof w->data_dir, "%s", desc->data_dir);
+    w->desc.data_dir = w->data_dir;
+    if (desc->scene_path) {
+        snprintf(w->scene_path, sizeof w->scene_path, "%s", desc->scene_path);
+        w->desc.scene_path = w->scene_path;
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "attnlab: cannot start SDL video: %s\n", SDL_GetError());
+        return 2;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    w->win = SDL_CreateWindow("attnlab", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                              desc->opts->width, desc->opts->height,
+                              SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!w->win || !(w->gl = SDL_GL_CreateContext(w->win))) {
+        fprintf(stderr, "attnlab: this browser gives no WebGL2 context: %s\n", SDL_GetError());
+        return 2;
+    }
+    char err[1024];
+    if (!app_init(&w->app, &w->desc, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    SDL_StartTextInput();
+    w->t0 = SDL_GetPerformanceCounter();
+    w->redraw = true;
+    w->wake_at = -1;
+    emscripten_set_main_loop_arg(frame, w, 0, 1); /* does not return */
+    return 0;
+}

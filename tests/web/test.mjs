@@ -1,0 +1,285 @@
+// Browser tests of the web build (make test-web): Debian's chromium, headless
+// with software WebGL (SwiftShader), driven by puppeteer-core against
+// build/web served on localhost. Each check prints one line; the first
+// failure stops the run with exit status 1.
+//
+//   node tests/web/test.mjs build/web
+import puppeteer from 'puppeteer-core';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const root = path.resolve(process.argv[2] || 'build/web');
+const top = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// ---- a static server, as any web host would be --------------------------------
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
+                '.data': 'application/octet-stream' };
+const server = http.createServer((req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  const file = path.join(root, rel.endsWith('/') ? rel + 'index.html' : rel);
+  if (!file.startsWith(root)) { res.writeHead(403); res.end(); return; }
+  fs.readFile(file, (err, data) => {
+    if (err) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+    res.end(data);
+  });
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-web-'));
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-chromium-')),
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+         '--disable-background-networking', '--disable-component-update', '--no-first-run',
+         '--disable-sync', '--disable-quic'],
+});
+
+let failed = false;
+async function check(name, fn) {
+  try {
+    await fn();
+    console.log(`ok  ${name}`);
+  } catch (err) {
+    console.log(`FAIL  ${name}: ${err.message}`);
+    failed = true;
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+// ---- pages ------------------------------------------------------------------------
+async function open(query = '', { width = 1280, height = 720, scale = 1 } = {}) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewport({ width, height, deviceScaleFactor: scale });
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  await page.goto(base + query);
+  await page.waitForFunction('window.attnlabReady === true', { timeout: 30000 });
+  await idle(page);
+  return { page, errors };
+}
+
+const describe = (page) =>
+  page.evaluate(() => JSON.parse(Module.ccall('web_describe', 'string', [], [])));
+
+async function idle(page) { // a few animation frames: the app's queued actions land
+  await page.evaluate(() => new Promise((ok) => {
+    let n = 0;
+    const tick = () => (++n >= 6 ? ok() : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  }));
+}
+
+function item(d, kind, id, index = -1) {
+  const it = d.items.find((x) => x.kind === kind && x.id === id && (index < 0 || x.index === index));
+  assert(it, `no ${kind} '${id}'${index >= 0 ? ' #' + index : ''} on screen`);
+  return it;
+}
+const centre = (it) => [it.rect[0] + it.rect[2] / 2, it.rect[1] + it.rect[3] / 2];
+
+async function click(page, it) {
+  const [x, y] = centre(it);
+  await page.mouse.click(x, y);
+  await idle(page);
+}
+
+async function shortcut(page, key) {
+  await page.keyboard.down('Control');
+  await page.keyboard.press(key);
+  await page.keyboard.up('Control');
+  await idle(page);
+}
+
+// The file a download left, once it is complete.
+async function download(name) {
+  const file = path.join(downloads, name);
+  for (let t = 0; t < 100; t++) {
+    if (fs.existsSync(file)) {
+      const text = fs.readFileSync(file, 'utf8');
+      fs.unlinkSync(file);
+      return text;
+    }
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error(`no download named ${name}`);
+}
+
+async function savedScene(page, name = 'attnlab-scene.json') {
+  await shortcut(page, 's');
+  return JSON.parse(await download(name));
+}
+
+// ---- PNG pixels, to see that something was drawn -------------------------------------
+function colours(png) {
+  let at = 8, w = 0, h = 0, type = 0;
+  const idat = [];
+  while (at < png.length) {
+    const len = png.readUInt32BE(at), kind = png.toString('ascii', at + 4, at + 8);
+    const body = png.subarray(at + 8, at + 8 + len);
+    if (kind === 'IHDR') { w = body.readUInt32BE(0); h = body.readUInt32BE(4); type = body[9]; }
+    if (kind === 'IDAT') idat.push(body);
+    at += 12 + len;
+  }
+  const bpp = type === 6 ? 4 : 3, stride = w * bpp, raw = zlib.inflateSync(Buffer.concat(idat));
+  const px = Buffer.alloc(stride * h), seen = new Set();
+  for (let y = 0; y < h; y++) {
+    const f = raw[y * (stride + 1)], row = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? px[y * stride + x - bpp] : 0, b = y ? px[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y ? px[(y - 1) * stride + x - bpp] : 0;
+      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f];
+      px[y * stride + x] = (row[x] + pred) & 255;
+    }
+    for (let x = 0; x < w; x++) {
+      const o = y * stride + x * bpp;
+      seen.add((px[o] << 16) | (px[o + 1] << 8) | px[o + 2]);
+    }
+  }
+  return seen.size;
+}
+
+// ---- the checks ------------------------------------------------------------------------
+await check('the site is complete and at most 6 MB', async () => {
+  let total = 0;
+  for (const f of ['index.html', 'attnlab.js', 'attnlab.wasm', 'attnlab.data']) {
+    assert(fs.existsSync(path.join(root, f)), `${f} is missing`);
+    total += fs.statSync(path.join(root, f)).size;
+  }
+  assert(total <= 6 * 1024 * 1024, `${(total / 1048576).toFixed(1)} MB`);
+});
+
+await check('the page loads with no errors and draws the explorer', async () => {
+  const { page, errors } = await open();
+  const first = await page.evaluate(() => window.attnlabFirstFrameMs);
+  const d = await describe(page);
+  assert(d.view === 'explorer', `view ${d.view}`);
+  const n = colours(await page.screenshot());
+  assert(n > 200, `only ${n} colours on screen`);
+  assert(errors.length === 0, `console errors: ${errors.join(' | ')}`);
+  console.log(`    first frame after ${Math.round(first)} ms`);
+  await page.close();
+});
+
+await check('the canvas fills the window, follows a resize, and is sharp on HiDPI', async () => {
+  const { page } = await open('', { width: 1000, height: 700, scale: 2 });
+  const size = () => page.evaluate(() => [Module.canvas.width, Module.canvas.height]);
+  let [w, h] = await size();
+  assert(w === 2000 && h === 1400, `canvas ${w}x${h} at devicePixelRatio 2`);
+  await page.setViewport({ width: 1400, height: 800, deviceScaleFactor: 2 });
+  await new Promise((ok) => setTimeout(ok, 300));
+  await idle(page);
+  [w, h] = await size();
+  assert(w === 2800 && h === 1600, `canvas ${w}x${h} after the resize`);
+  const d = await describe(page);
+  const right = Math.max(...d.items.map((it) => it.rect[0] + it.rect[2]));
+  assert(right > 1300 && right <= 1400, `the layout reaches ${right} of 1400 CSS pixels`);
+  await page.close();
+});
+
+await check('URL options set the view and the scene', async () => {
+  const { page, errors } = await open('?view=scaling&dk=64&tokens=the+dog+barked&pos=sin');
+  const d = await describe(page);
+  assert(d.view === 'scaling', `view ${d.view}`);
+  const s = await savedScene(page);
+  assert(JSON.stringify(s.tokens) === '["the","dog","barked"]', `tokens ${JSON.stringify(s.tokens)}`);
+  assert(s.d_k === 64, `d_k ${s.d_k}`);
+  assert(s.pos === 'sin', `pos ${s.pos}`);
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
+await check('a bad URL option is one line on the page, and the defaults load', async () => {
+  const { page } = await open('?dk=abc');
+  const shown = await page.$eval('#message', (e) => (e.style.display === 'block' ? e.textContent : ''));
+  assert(/^attnlab: --dk: 'abc' is not a whole number/.test(shown), `message: '${shown}'`);
+  const d = await describe(page);
+  assert(d.status.includes("--dk: 'abc'"), `status line: ${d.status}`);
+  const s = await savedScene(page);
+  assert(s.d_k === 16, `d_k ${s.d_k}`);
+  await page.close();
+});
+
+let dragged;
+await check('a drag on an embedding point changes the saved scene, which the app reads back', async () => {
+  const { page } = await open();
+  const before = await savedScene(page);
+  const p = item(await describe(page), 'point', 'token', 1);
+  const [x, y] = centre(p);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k++) await page.mouse.move(x + 5 * k, y + 4 * k);
+  await page.mouse.up();
+  await idle(page);
+  const after = await savedScene(page);
+  const d = before.X[0].length;
+  assert(after.X[1][0] > before.X[1][0] && after.X[1][1] < before.X[1][1], 'token 1 did not move right and down');
+  for (let i = 0; i < before.X.length; i++)
+    if (i !== 1) for (let c = 0; c < d; c++) assert(after.X[i][c] === before.X[i][c], `token ${i} moved`);
+  const desktop = path.join(top, 'attnlab');
+  if (fs.existsSync(desktop)) {
+    const file = path.join(downloads, 'check.json');
+    fs.writeFileSync(file, JSON.stringify(after));
+    execFileSync(desktop, ['--scene', file, '--export', 'json'], { stdio: 'pipe' });
+  }
+  dragged = { page, scene: after };
+});
+
+await check('a Share link opens exactly the same scene', async () => {
+  assert(dragged, 'needs the dragged scene');
+  const { page, scene } = dragged;
+  await page.click('#share-button');
+  await page.waitForFunction(() => document.getElementById('share').value.includes('#scene='));
+  const link = await page.$eval('#share', (e) => e.value);
+  const other = await open(link.slice(base.length));
+  const again = await savedScene(other.page, 'shared.json');
+  assert(JSON.stringify(again) === JSON.stringify(scene), 'the shared scene differs');
+  assert(other.errors.length === 0, other.errors.join(' | '));
+  await other.page.close();
+  await page.close();
+});
+
+await check('a lesson opens from the menu, and everything works offline once loaded', async () => {
+  const { page, errors } = await open();
+  await page.setOfflineMode(true);
+  await click(page, item(await describe(page), 'button', 'lessons'));
+  await click(page, item(await describe(page), 'button', 'lesson_item', 0));
+  await idle(page);
+  const d = await describe(page);
+  assert(d.lesson === '1 · Tokens become vectors', `lesson ${d.lesson}`);
+  assert(d.step === 0, `step ${d.step}`);
+  await page.keyboard.press('ArrowRight');
+  await idle(page);
+  assert((await describe(page)).step === 1, 'the → key did not reach step 2');
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
+await check('a lesson named in the URL opens, and a scene opened from a file replaces the scene', async () => {
+  const { page } = await open('?lesson=05-why-scale');
+  assert((await describe(page)).lesson === '5 · Why divide by √d_k', 'lesson 5 is not open');
+  const file = path.join(downloads, 'two.json');
+  fs.copyFileSync(path.join(top, 'assets/scenes/two-dims.json'), file);
+  const picker = await page.$('#picker');
+  await picker.uploadFile(file);
+  await new Promise((ok) => setTimeout(ok, 300));
+  await idle(page);
+  const d = await describe(page);
+  assert(/^Opened /.test(d.status), `status: ${d.status}`);
+  await page.close();
+});
+
+await browser.close();
+server.close();
+fs.rmSync(downloads, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
