@@ -428,41 +428,53 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
 
 static void help_overlay(Ui *ui, View_State *vs) {
     const Theme *t = ui->theme;
-    static const char *const lines[][2] = {
-        {"1  2  3  4", "Explorer · Scaling lab · Permutation lab · Train"},
-        {"drag a point", "move that token's embedding x_i"},
-        {"drag a chip", "reorder the sentence (rows and columns follow)"},
-        {"click a row / chip", "select the query shown on the right"},
-        {"↑  ↓", "select the query above · below"},
-        {"hover a cell", "see the arithmetic behind s_ij and a_ij"},
-        {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)"},
-        {"R  S  T  I", "reverse · shuffle · rotate by one · restore the order"},
-        {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", "undo · redo"},
-        {"Ctrl+S", "save the scene"},
-        {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom in · out · reset"},
-        {"F11", "fullscreen"},
-        {"F12   Shift+F12", "PNG of the window · of the panel under the mouse"},
-        {"Ctrl+E", "export every matrix as JSON"},
-        {"F5", "reload shaders"},
-        {"← →  PgUp PgDn", "previous · next lesson step"},
-        {"Home  End", "first · last lesson step"},
-        {"Tab  Shift+Tab", "move the focus from control to control"},
-        {"Space  Enter", "press the focused button or switch"},
-        {"← → ↑ ↓  Home  End", "move the focused slider"},
-        {"F1  or  ?", "this help · Esc closes it"},
+    /* where: 0 everywhere, 1 the desktop only, 2 the browser only (it keeps
+     * F5, F11 and Ctrl+Q, and F12 may open its tools) */
+    static const struct {
+        const char *keys, *does;
+        int where;
+    } lines[] = {
+        {"1  2  3  4", "Explorer · Scaling lab · Permutation lab · Train", 0},
+        {"drag a point", "move that token's embedding x_i", 0},
+        {"drag a chip", "reorder the sentence (rows and columns follow)", 0},
+        {"click a row / chip", "select the query shown on the right", 0},
+        {"↑  ↓", "select the query above · below", 0},
+        {"hover a cell", "see the arithmetic behind s_ij and a_ij", 0},
+        {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)", 0},
+        {"R  S  T  I", "reverse · shuffle · rotate by one · restore the order", 0},
+        {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", "undo · redo", 0},
+        {"Ctrl+S", "save the scene", 1},
+        {"Ctrl+S", "download the scene", 2},
+        {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom in · out · reset", 0},
+        {"F11", "fullscreen", 1},
+        {"F12   Shift+F12", "PNG of the window · of the panel under the mouse", 1},
+        {"Ctrl+P  (or F12)   +Shift", "download a PNG of the window · of the panel under the mouse",
+         2},
+        {"Ctrl+E", "export every matrix as JSON", 1},
+        {"Ctrl+E", "download every matrix as JSON", 2},
+        {"drop a file, or Open…", "open a scene (.json) or a lesson (.md)", 2},
+        {"F5", "reload shaders", 1},
+        {"← →  PgUp PgDn", "previous · next lesson step", 0},
+        {"Home  End", "first · last lesson step", 0},
+        {"Tab  Shift+Tab", "move the focus from control to control", 0},
+        {"Space  Enter", "press the focused button or switch", 0},
+        {"← → ↑ ↓  Home  End", "move the focused slider", 0},
+        {"F1  or  ?", "this help · Esc closes it", 0},
     };
-    int count = (int)(sizeof lines / sizeof *lines);
+    int skip = vs->in_browser ? 1 : 2, count = 0;
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) count += lines[k].where != skip;
     float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 6;
     bool closed;
     Rect body = ui_modal(ui, 820, lh * (float)count + 90, "Keys and gestures", "help", &closed);
     /* a low window: rows close up, and the type gets smaller if it must */
     lh = fminf(lh, body.h / (float)count);
     float fs = ui_line_height(ui, FONT_SANS, t->text_size) <= lh ? t->text_size : t->small_size;
-    for (int k = 0; k < count; k++) {
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+        if (lines[k].where == skip) continue;
         Rect row = rect_cut_top(&body, lh);
         Rect key = rect_cut_left(&row, body.w * 0.42f);
-        ui_label_fit(ui, key, FONT_BOLD, fs, ALIGN_LEFT, t->highlight, lines[k][0]);
-        ui_label_fit(ui, row, FONT_SANS, fs, ALIGN_LEFT, t->text, lines[k][1]);
+        ui_label_fit(ui, key, FONT_BOLD, fs, ALIGN_LEFT, t->highlight, lines[k].keys);
+        ui_label_fit(ui, row, FONT_SANS, fs, ALIGN_LEFT, t->text, lines[k].does);
     }
     if (closed) vs->help = false;
 }

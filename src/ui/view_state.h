@@ -156,6 +156,7 @@ typedef struct View_State {
     char seen_tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
     /* overlays and messages */
     bool help;
+    bool in_browser; /* the web page: the help lists the browser's keys */
     char status[512];
     bool status_error;
     double status_time;     /* when it was set */

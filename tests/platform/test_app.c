@@ -8,7 +8,9 @@
 #include "gl_fixture.h"
 #include "test_util.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static Gl_Fixture gl;
 static App *app;
@@ -212,4 +214,68 @@ Test(app, copy_hands_the_selection_to_the_system_and_paste_takes_it_back) {
     frame();
     cr_assert_str_eq(app->vs.edit, "a dog ran");
     cr_assert(strstr(app->vs.status, "4195 bytes"), "%s", app->vs.status);
+}
+
+static void open_event(const char *path) {
+    App_Event o = {.kind = APP_EV_OPEN};
+    size_t n = strlen(path);
+    cr_assert_lt(n, sizeof o.text);
+    memcpy(o.text, path, n + 1);
+    app_event(app, &o);
+    frame();
+}
+
+/* A file dropped on the window (or picked in the page) opens: a scene
+ * replaces the scene as one undo step, a lesson starts; a bad file changes
+ * nothing and says why. */
+Test(app, a_dropped_scene_or_lesson_opens_and_a_bad_file_changes_nothing) {
+    char path[1200];
+    Scene *before = malloc(sizeof *before);
+    *before = app->model.scene;
+    snprintf(path, sizeof path, "%s/assets/scenes/two-dims.json", test_env("ATTNLAB_DATA"));
+    open_event(path);
+    cr_assert_str_eq(app->model.scene.tokens[0], "king");
+    cr_assert(strstr(app->vs.status, "Opened"), "%s", app->vs.status);
+    app_event(app,
+              &(App_Event){.kind = APP_EV_KEY, .key = KEY_CHAR, .ch = 'z', .mods = UI_MOD_CTRL});
+    frame();
+    cr_assert(scene_equal(&app->model.scene, before), "one undo brings the old scene back");
+
+    snprintf(path, sizeof path, "%s/lessons/bad-dk-range.md", test_env("ATTNLAB_TESTDATA"));
+    open_event(path);
+    cr_assert(scene_equal(&app->model.scene, before), "a bad lesson changes nothing");
+    cr_assert_not(app->vs.session.active);
+    cr_assert(strstr(app->vs.status, "Not opened") && strstr(app->vs.status, "bad-dk-range.md:"),
+              "%s", app->vs.status);
+    open_event("/nonexistent/scene.json");
+    cr_assert(strstr(app->vs.status, "Not opened"), "%s", app->vs.status);
+    open_event(""); /* a path too long for the event arrives empty */
+    cr_assert(strstr(app->vs.status, "longer than"), "%s", app->vs.status);
+
+    snprintf(path, sizeof path, "%s/lessons/03-scores-softmax-outputs.md",
+             test_env("ATTNLAB_DATA"));
+    open_event(path);
+    frame();
+    cr_assert(app->vs.session.active);
+    cr_assert_str_eq(app->vs.session.lesson->title, "3 · Scores, softmax and the weighted sum");
+    free(before);
+}
+
+/* A file the user asked for is named in the frame's result: the page downloads it. */
+Test(app, a_saved_file_is_named_in_the_frame_result) {
+    char dir[] = "/tmp/attnlab-wrote-XXXXXX", cwd[1024];
+    cr_assert(mkdtemp(dir));
+    cr_assert(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(dir), 0);
+    app_event(app, &(App_Event){.kind = APP_EV_COMMAND, .command = APP_CMD_EXPORT});
+    App_Frame_Result r = one_frame();
+    cr_assert_not_null(r.wrote);
+    cr_assert(!strncmp(r.wrote, "attnlab-export-", 15), "%s", r.wrote);
+    cr_assert_eq(access(r.wrote, F_OK), 0, "%s was not written", r.wrote);
+    r = one_frame();
+    cr_assert_null(r.wrote, "only the frame that wrote it names it");
+    cr_assert_eq(chdir(cwd), 0);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }

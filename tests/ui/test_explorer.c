@@ -277,6 +277,20 @@ Test(explorer, help_overlay_opens_and_closes) {
     cr_assert_not(h.vs.help);
 }
 
+/* A browser keeps F5, F11 and Ctrl+Q: the page's help lists what it offers instead. */
+Test(explorer, the_help_lists_the_keys_of_where_it_runs) {
+    harness_key(&h, KEY_F1, 0, false, false);
+    cr_assert(harness_drew_text(&h, "reload shaders"));
+    cr_assert_not(harness_drew_text(&h, "download the scene"));
+    h.vs.in_browser = true;
+    harness_frame(&h);
+    cr_assert(harness_drew_text(&h, "download the scene"));
+    cr_assert(harness_drew_text(&h, "Ctrl+P"));
+    cr_assert(harness_drew_text(&h, "open a scene (.json) or a lesson (.md)"));
+    cr_assert_not(harness_drew_text(&h, "reload shaders"));
+    cr_assert_not(harness_drew_text(&h, "fullscreen"));
+}
+
 Test(explorer, ctrl_s_asks_the_platform_to_save) {
     harness_key(&h, KEY_CHAR, 's', true, false);
     cr_assert(h.vs.want_save);

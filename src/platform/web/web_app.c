@@ -175,6 +175,7 @@ int app_run(const App_Desc *desc) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
+    w->app.vs.in_browser = true;
     SDL_StartTextInput();
     w->t0 = SDL_GetPerformanceCounter();
     w->redraw = true;
