@@ -76,3 +76,11 @@ PY
 )
 echo "attnlab: ${best} s   numpy peer: ${peer} s   peer / attnlab: $(python3 -c "print(f'{$peer / $best:.1f}x')")" \
   | tee build/bench/experiment.txt
+
+echo
+echo "== browser: the web build's first frame (make web)"
+if make --no-print-directory web >/dev/null 2>&1 && (cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }); then
+    node tests/web/test.mjs build/web --first-frame 5
+else
+    echo "browser build unavailable (make web failed); skipped"
+fi

@@ -4,6 +4,8 @@
 // failure stops the run with exit status 1.
 //
 //   node tests/web/test.mjs build/web
+//   node tests/web/test.mjs build/web --first-frame N   (make bench: the median
+//       time from navigation to the first drawn frame over N loads)
 import puppeteer from 'puppeteer-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -149,6 +151,23 @@ function colours(png) {
   return seen.size;
 }
 
+// ---- make bench: time to the first frame ----------------------------------------------
+const firstFrame = process.argv.indexOf('--first-frame');
+if (firstFrame > 0) {
+  const runs = Number(process.argv[firstFrame + 1] || 5), times = [];
+  for (let k = 0; k < runs; k++) {
+    const { page } = await open();
+    times.push(await page.evaluate(() => window.attnlabFirstFrameMs));
+    await page.close();
+  }
+  times.sort((a, b) => a - b);
+  console.log(`first frame in headless chromium (SwiftShader WebGL), 1280x720: median ${Math.round(times[runs >> 1])} ms ` +
+              `over ${runs} loads (min ${Math.round(times[0])}, max ${Math.round(times[runs - 1])}; target 2000 ms)`);
+  await browser.close();
+  server.close();
+  process.exit(0);
+}
+
 // ---- the checks ------------------------------------------------------------------------
 await check('the site is complete and at most 6 MB', async () => {
   let total = 0;
@@ -197,6 +216,17 @@ await check('URL options set the view and the scene', async () => {
   assert(s.pos === 'sin', `pos ${s.pos}`);
   assert(errors.length === 0, errors.join(' | '));
   await page.close();
+});
+
+await check('every view draws in the browser', async () => {
+  for (const view of ['scaling', 'permutation', 'train']) {
+    const { page, errors } = await open(`?view=${view}`);
+    assert((await describe(page)).view === view, `not the ${view} view`);
+    const n = colours(await page.screenshot());
+    assert(n > 200, `${view}: only ${n} colours on screen`);
+    assert(errors.length === 0, `${view}: ${errors.join(' | ')}`);
+    await page.close();
+  }
 });
 
 await check('a bad URL option is one line on the page, and the defaults load', async () => {
