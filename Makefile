@@ -6,7 +6,8 @@
 #                   build and an AddressSanitizer + UBSan build
 #   make test SANITIZE=1   only the sanitizer pass
 #   make bench      print performance figures
-#   make deps       check for and install the Debian packages the app needs
+#   make deps       check for and install the Debian packages the app and its
+#                   browser build need (make run installs only the app's)
 #   make format     apply clang-format;  make format-check  verify it
 #   make clean
 #
@@ -74,7 +75,7 @@ TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests
 FUZZ_TARGETS  := scene lesson cli math
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
-.PHONY: all run test check bench clean distclean web test-web deps-web install uninstall deps deps-test deps-fuzz format format-check \
+.PHONY: all run test check bench clean distclean web test-web deps-web deps-app install uninstall deps deps-test deps-fuzz format format-check \
         fuzz memcheck deps-bench golden
 
 all: $(BIN)
@@ -245,7 +246,7 @@ golden: all
 	SDL_VIDEODRIVER=offscreen ATTNLAB_DATA=$(CURDIR) tests/golden/render.sh $(CURDIR)/attnlab $(CURDIR)/tests/golden
 	@echo "golden: $$(ls tests/golden/*.png | wc -l) states rendered into tests/golden/"
 
-run: deps
+run: deps-app
 	@$(MAKE) --no-print-directory all
 	./$(BIN)
 
@@ -367,7 +368,9 @@ define install_missing
 	fi
 endef
 
-deps:
+# deps: everything the app and its browser build need; run needs only the app's
+deps: deps-app deps-web
+deps-app:
 	$(call install_missing,$(DEB_APP),$(PKG_APP))
 deps-test:
 	$(call install_missing,$(DEB_TEST),$(PKG_APP) $(PKG_TEST))
