@@ -26,7 +26,21 @@ const char *colormap_name(Colormap map) {
     return names[map];
 }
 
+static float linear(unsigned char v) {
+    float c = v / 255.0f;
+    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
 float color_luminance(Color c) {
-    /* Rec. 709 weights on sRGB values: good enough to pick black or white text. */
-    return (0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b) / 255.0f;
+    return 0.2126f * linear(c.r) + 0.7152f * linear(c.g) + 0.0722f * linear(c.b);
+}
+
+float color_contrast(Color a, Color b) {
+    float la = color_luminance(a), lb = color_luminance(b);
+    return (fmaxf(la, lb) + 0.05f) / (fminf(la, lb) + 0.05f);
+}
+
+Color color_text_on(Color bg) {
+    /* black wins from L = 0.179 up: there both give √(1.05 / 0.05) ≈ 4.58 */
+    return color_luminance(bg) >= 0.1791f ? (Color){0, 0, 0, 255} : (Color){255, 255, 255, 255};
 }

@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLI_MIN_SIZE 16
-#define CLI_MAX_SIZE 16384
-
 /* "  --dk N                query/key width d_k (1 to 1024)", from the table */
 static void usage_setting(FILE *f, const Setting *st) {
     char left[40];
@@ -64,6 +61,7 @@ void cli_usage(FILE *f) {
           "Without a window:\n"
           "  --export json|csv     print every matrix of the computation and exit\n"
           "  --screenshot FILE.png render one frame of --view at --size and exit\n"
+          "  --theme T             dark (default), light (pale projectors) or contrast; F2 cycles\n"
           "  --render-math TEX     with --screenshot: just this formula, display style, tight\n"
           "                        on the lesson panel's background (scaled by --ui-scale)\n"
           "  --dump-ui             print the laid-out interface as JSON and exit\n"
@@ -197,7 +195,7 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
 static const char *const valued[] = {
     "--scene",    "--lesson", "--tokens",     "--perm",       "--view",        "--size",
     "--ui-scale", "--export", "--screenshot", "--experiment", "--samples",     "--check-lessons",
-    "--train",    "--steps",  "--lr",         "--optimizer",  "--render-math",
+    "--train",    "--steps",  "--lr",         "--optimizer",  "--render-math", "--theme",
 };
 static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench",
                                     "--help",       "--version", "--by-input"};
@@ -292,11 +290,17 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             if (!parse_int("--size height", x + 1, CLI_MIN_SIZE, CLI_MAX_SIZE, &iv, err, errsz))
                 return false;
             o->height = (int)iv;
+            o->has_size = true;
+        } else if (!strcmp(name, "--theme")) {
+            if (!theme_by_name(value, &o->theme))
+                return fail(err, errsz, name, "'%s' is not one of: dark, light, contrast", value);
+            o->has_theme = true;
         } else if (!strcmp(name, "--fullscreen")) {
             o->fullscreen = true;
         } else if (!strcmp(name, "--ui-scale")) {
             if (!parse_float(name, value, 0.75, 3.0, &fv, err, errsz)) return false;
             o->ui_scale = (float)fv;
+            o->has_ui_scale = true;
         } else if (!strcmp(name, "--export")) {
             if (!strcmp(value, "json"))
                 o->export_format = EXPORT_JSON;

@@ -24,6 +24,10 @@
 #include "../model/scene.h"
 #include "../model/settings.h"
 #include "../model/view_kind.h"
+#include "../ui/theme.h"
+
+#define CLI_MIN_SIZE 16 /* --size, each side */
+#define CLI_MAX_SIZE 16384
 
 typedef enum Cli_Mode {
     CLI_WINDOW = 0,
@@ -52,6 +56,8 @@ typedef struct Cli_Options {
     int perm_n;
     View view;
     int width, height;
+    bool has_size, has_ui_scale, has_theme; /* given on the command line: they win over prefs.h */
+    Theme_Id theme;
     bool fullscreen;
     float ui_scale;
     Cli_Export export_format;

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "headless.h"
+#include "prefs.h"
 #include "sdl_events.h"
 
 #include <SDL.h>
@@ -25,7 +26,33 @@ typedef struct Sdl_App {
     SDL_GLContext gl;
     Uint64 t0;
     bool quit;
+    Prefs saved;      /* what the settings file holds, as far as this run knows */
+    bool save_failed; /* said once; not again */
 } Sdl_App;
+
+/* The window remembers its theme and zoom as they change, and its size when
+ * it closes (prefs.h). A settings file that cannot be written is said once. */
+static void remember(Sdl_App *s, bool closing) {
+    Prefs p = s->saved;
+    p.has_theme = p.has_zoom = true;
+    p.theme = s->app.vs.theme;
+    p.zoom = s->app.zoom;
+    if (closing && !(SDL_GetWindowFlags(s->win) & SDL_WINDOW_FULLSCREEN_DESKTOP)) {
+        SDL_GetWindowSize(s->win, &p.width, &p.height);
+        p.has_size = p.width >= CLI_MIN_SIZE && p.height >= CLI_MIN_SIZE;
+    }
+    if (p.has_theme == s->saved.has_theme && p.theme == s->saved.theme &&
+        p.has_zoom == s->saved.has_zoom && p.zoom == s->saved.zoom &&
+        p.has_size == s->saved.has_size && p.width == s->saved.width && p.height == s->saved.height)
+        return;
+    char err[1200];
+    if (prefs_save(&p, err, sizeof err))
+        s->saved = p;
+    else if (!s->save_failed) {
+        s->save_failed = true;
+        cli_report("attnlab: warning: settings not saved: ", err);
+    }
+}
 
 static bool open_window(Sdl_App *a, int w, int h, bool hidden, bool fullscreen, char *err,
                         size_t errsz) {
@@ -111,7 +138,9 @@ static int window_loop(Sdl_App *s) {
         if (r.clipboard) SDL_SetClipboardText(r.clipboard);
         redraw = r.more;
         wake_in = r.wake_in;
+        remember(s, false);
     }
+    remember(s, true);
     return 0;
 }
 
@@ -138,8 +167,17 @@ int app_run(const App_Desc *desc) {
     if (headless && !getenv("SDL_VIDEODRIVER")) SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
     char err[1024];
     int status;
-    bool window =
-        open_window(s, o->width, o->height, headless, o->fullscreen && !headless, err, sizeof err);
+    /* the window (not a screenshot or a benchmark) starts as it was left,
+     * unless the command line says otherwise */
+    Prefs prefs = {0};
+    if (!headless) {
+        char warn[1200];
+        if (!prefs_load(&prefs, warn, sizeof warn)) cli_report("attnlab: warning: ", warn);
+        s->saved = prefs;
+    }
+    int w = o->has_size || !prefs.has_size ? o->width : prefs.width;
+    int h = o->has_size || !prefs.has_size ? o->height : prefs.height;
+    bool window = open_window(s, w, h, headless, o->fullscreen && !headless, err, sizeof err);
     if (!window) {
         cli_report("", err);
         status = 2;
@@ -151,6 +189,8 @@ int app_run(const App_Desc *desc) {
     } else if (headless) {
         status = headless_screenshot(&s->app);
     } else {
+        if (!o->has_theme && prefs.has_theme) s->app.vs.theme = prefs.theme;
+        if (!o->has_ui_scale && prefs.has_zoom) s->app.zoom = prefs.zoom;
         SDL_StartTextInput();
         status = window_loop(s);
     }

@@ -53,6 +53,7 @@ static void key_event(App *a, const SDL_KeyboardEvent *k) {
         {SDLK_PAGEUP, KEY_PAGEUP},  {SDLK_PAGEDOWN, KEY_PAGEDOWN}, {SDLK_RETURN, KEY_ENTER},
         {SDLK_KP_ENTER, KEY_ENTER}, {SDLK_ESCAPE, KEY_ESCAPE},     {SDLK_BACKSPACE, KEY_BACKSPACE},
         {SDLK_DELETE, KEY_DELETE},  {SDLK_TAB, KEY_TAB},           {SDLK_F1, KEY_F1},
+        {SDLK_F2, KEY_F2},
     };
     App_Event e = {.kind = APP_EV_KEY, .mods = mods_of(k->keysym.mod)};
     for (size_t i = 0; i < sizeof map / sizeof *map; i++) {

@@ -82,7 +82,7 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     vs->explorer.plane = pm;
 
     /* grid, axes and ticks in data units */
-    draw_rect(ui->dl, plot, rgba(20, 22, 27, 255));
+    draw_rect(ui->dl, plot, t->plot);
     float step = pm.span / 2;
     for (int k = -2; k <= 2; k++) {
         float sx, sy;
@@ -110,8 +110,8 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
             float x0, y0, x1, y1;
             plane_to_screen(&pm, s->X[i * s->d + a0], s->X[i * s->d + a1], &x0, &y0);
             plane_to_screen(&pm, dv->attn.Xp[i * s->d + a0], dv->attn.Xp[i * s->d + a1], &x1, &y1);
-            draw_arrow(ui->dl, x0, y0, x1, y1, 1.5f, 8, rgba(200, 200, 200, 110));
-            draw_circle_outline(ui->dl, x1, y1, 4, 1.5f, rgba(200, 200, 200, 140));
+            draw_arrow(ui->dl, x0, y0, x1, y1, 1.5f, 8, t->faint);
+            draw_circle_outline(ui->dl, x1, y1, 4, 1.5f, t->faint);
         }
     }
 
@@ -183,7 +183,7 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
         }
         Color c = i == vs->mark_key ? t->key : i == vs->selected ? t->query : t->text;
         prad[i] = (vs->explorer.drag_point == i || hov) ? 10 : crowd ? 4 : 8;
-        draw_circle(ui->dl, sx, sy, prad[i] + 2, rgba(0, 0, 0, 200));
+        draw_circle(ui->dl, sx, sy, prad[i] + 2 * t->line, t->point_ring);
         draw_circle(ui->dl, sx, sy, prad[i], c);
     }
     /* Labels never pile up: the ones the eye is on first (dragged, hovered,
@@ -269,7 +269,7 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
                                        .format = "%.0f"});
     Rect num = {rk.x + rk.w - 70, rk.y, 70, rk.h * 0.5f};
     if (vs->typing_dk) {
-        draw_round_rect(ui->dl, num, 4, rgba(16, 18, 22, 255));
+        draw_round_rect(ui->dl, num, 4, t->field);
         draw_rect_outline(ui->dl, num, 4, 2, t->accent);
         char shown[16];
         snprintf(shown, sizeof shown, "%s|", vs->dk_text);
@@ -429,7 +429,7 @@ static void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r) {
         char name[16];
         snprintf(name, sizeof name, "%d", h + 1);
         ui_label(ui, cap, FONT_SANS, t->small_size, ALIGN_CENTER,
-                 h == vs->head ? rgba(0, 0, 0, 255) : t->text, name);
+                 h == vs->head ? t->on_bright : t->text, name);
     }
 }
 

@@ -18,7 +18,7 @@ static void legend(Ui *ui, Rect r, float vmin, float vmax, Colormap map, const c
     for (int k = 0; k < LEGEND_STEPS; k++)
         grid[k] = vmax - (vmax - vmin) * ((float)k + 0.5f) / LEGEND_STEPS;
     draw_heatmap(ui->dl, bar, grid, LEGEND_STEPS, 1, vmin, vmax, map);
-    draw_rect_outline(ui->dl, bar, 0, 1, t->panel_border);
+    draw_rect_outline(ui->dl, bar, 0, t->line, t->panel_border);
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
     const float ticks[3] = {vmax, (vmin + vmax) * 0.5f, vmin};
     for (int k = 0; k < 3; k++) {
@@ -145,7 +145,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     for (int i = 0; i < rows && d->row_offset; i++) moving |= d->row_offset[i] != 0;
     for (int j = 0; j < cols && d->col_offset; j++) moving |= d->col_offset[j] != 0;
     if (moving && rows * cols <= 64 * 64) {
-        draw_rect(ui->dl, grid, rgba(0, 0, 0, 255));
+        draw_rect(ui->dl, grid, t->plot);
         draw_clip(ui->dl, grid);
         for (int i = 0; i < rows; i++) {
             float oy = d->row_offset ? d->row_offset[i] * ch : 0;
@@ -176,11 +176,10 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
             if (j == from) continue;
             any_masked = true;
             Rect run = {grid.x + from * cw, grid.y + i * ch, (j - from) * cw, ch};
-            draw_rect(ui->dl, run, rgba(58, 60, 68, 255));
+            draw_rect(ui->dl, run, t->masked);
             for (int k = from; k < j && cw >= 12 && ch >= 12; k++)
                 draw_line(ui->dl, grid.x + k * cw + 3, grid.y + (i + 1) * ch - 3,
-                          grid.x + (k + 1) * cw - 3, grid.y + i * ch + 3, 1,
-                          rgba(110, 114, 126, 255));
+                          grid.x + (k + 1) * cw - 3, grid.y + i * ch + 3, 1, t->masked_mark);
         }
     }
     res->masked = any_masked;
@@ -256,10 +255,17 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
                 float v = d->values[i * cols + j];
                 if (!isfinite(v) || (d->causal && j > i)) continue; /* masked: see the hover */
                 Color bg = colormap_sample(d->map, (v - d->vmin) / (d->vmax - d->vmin));
-                Color fg =
-                    color_luminance(bg) > 0.5f ? rgba(0, 0, 0, 255) : rgba(255, 255, 255, 255);
+                Color fg = color_text_on(bg);
                 char buf[32];
                 heatmap_number(v, decimals, sci, buf, sizeof buf);
+                if (t->plates) { /* high contrast: each number on a plate of its own */
+                    float w = ui_text_width(ui, FONT_MONO, ns, buf) + 4;
+                    draw_rect(ui->dl,
+                              (Rect){grid.x + (j + 0.5f) * cw - w * 0.5f,
+                                     grid.y + (i + 0.5f) * ch - nlh * 0.5f, w, nlh},
+                              rgba(0, 0, 0, 255));
+                    fg = rgba(255, 255, 255, 255);
+                }
                 draw_text(ui->dl, FONT_MONO, ns, grid.x + (j + 0.5f) * cw,
                           grid.y + (i + 0.5f) * ch - nlh * 0.5f, ALIGN_CENTER, fg, buf);
             }
@@ -269,10 +275,10 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     if (cw >= 12 && ch >= 12) {
         for (int k = 1; k < rows; k++)
             draw_line(ui->dl, grid.x, grid.y + k * ch, grid.x + grid.w, grid.y + k * ch, 1,
-                      rgba(0, 0, 0, 90));
+                      t->cell_line);
         for (int k = 1; k < cols; k++)
             draw_line(ui->dl, grid.x + k * cw, grid.y, grid.x + k * cw, grid.y + grid.h, 1,
-                      rgba(0, 0, 0, 90));
+                      t->cell_line);
     }
     if (d->selected_row >= 0 && d->selected_row < rows)
         draw_rect_outline(ui->dl,

@@ -40,8 +40,8 @@ static void follow_lesson(View_State *vs) {
 /* ---- small plotting helpers ----------------------------------------------- */
 
 void plot_frame(Ui *ui, Rect r) {
-    draw_rect(ui->dl, r, rgba(20, 22, 27, 255));
-    draw_rect_outline(ui->dl, r, 0, 1, ui->theme->panel_border);
+    draw_rect(ui->dl, r, ui->theme->plot);
+    draw_rect_outline(ui->dl, r, 0, ui->theme->line, ui->theme->panel_border);
 }
 
 static float lerp(float a, float b, float t) {
@@ -531,8 +531,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                   2 * ui_line_height(ui, FONT_SANS, t->small_size) + 22;
     Rect verdict = rect_cut_top(&r, fmaxf(h1 + h2 + 20, least));
     rect_cut_top(&r, t->pad);
-    draw_round_rect(ui->dl, verdict, t->radius,
-                    same ? rgba(20, 70, 55, 255) : rgba(90, 45, 20, 255));
+    draw_round_rect(ui->dl, verdict, t->radius, same ? t->good_bg : t->bad_bg);
     ui_record(ui, "panel", "verdict", -1, verdict);
     Rect v1 = rect_inset(verdict, 8);
     rect_cut_top(&v1, ui_text_wrapped(ui, v1, FONT_BOLD, t->text_size, t->text, line, true) + 4);

@@ -222,7 +222,7 @@ static Font_Id piece_font(int style) {
 }
 
 static Color piece_color(const Theme *t, int style) {
-    if (style & STYLE_CODE) return rgba(170, 220, 255, 255);
+    if (style & STYLE_CODE) return t->code;
     if (style & STYLE_EMPH) return t->highlight;
     return t->text;
 }
@@ -276,8 +276,7 @@ static bool set_formula(Text_Layout *tl, const char *s, int len, float size, boo
 
 /* formulas in warm white, live values in the highlight colour, unknown commands in red */
 static Math_Colors formula_colors(const Theme *t) {
-    return (Math_Colors){
-        .text = rgba(255, 214, 140, 255), .value = t->highlight, .error = rgba(255, 110, 100, 255)};
+    return (Math_Colors){.text = t->math, .value = t->highlight, .error = t->math_error};
 }
 
 /* Draw the line built so far, on one baseline, and start the next. */
@@ -500,8 +499,7 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         int met = vs->session.goal_state[k];
         Rect row = rect_cut_top(&goals, goal_h[k]);
         Rect box = rect_inset(row, 2);
-        draw_round_rect(ui->dl, box, t->radius,
-                        met == 1 ? rgba(20, 70, 55, 255) : rgba(44, 48, 58, 255));
+        draw_round_rect(ui->dl, box, t->radius, met == 1 ? t->good_bg : t->goal_bg);
         Rect inner = rect_inset(box, 8);
         Rect mark = rect_cut_left(&inner, 30);
         ui_label(ui, (Rect){mark.x, mark.y, mark.w, glh}, FONT_BOLD, t->title_size, ALIGN_LEFT,

@@ -96,7 +96,7 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
         }
         rect_cut_left(&row, 6); /* the score's digits never touch the weight's */
         Rect wb = rect_inset(row, 3);
-        draw_rect(ui->dl, wb, rgba(20, 22, 27, 255));
+        draw_rect(ui->dl, wb, t->plot);
         draw_rect(ui->dl, (Rect){wb.x, wb.y + 2, wb.w * av, wb.h - 4},
                   colormap_sample(vs->weight_map, av));
         snprintf(num, sizeof num, "%.3f", (double)av);
@@ -122,7 +122,7 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
 
     /* o_i = Σ_j a_ij v_j, tip to tail in the plane of v[0], v[1] */
     if (out_h <= 0) return;
-    draw_line(ui->dl, out.x, out.y, out.x + out.w, out.y, 1, t->panel_border);
+    draw_line(ui->dl, out.x, out.y, out.x + out.w, out.y, t->line, t->panel_border);
     Rect oh = rect_cut_top(&out, lh + 6);
     ui_label_fit(ui, oh, FONT_SANS, fs, ALIGN_LEFT, t->text,
                  s->d_v >= 2 ? "o_i = Σ_j a_ij v_j   (v[0], v[1] plane)"
@@ -134,7 +134,7 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     vmax = nice_span(fmaxf(vmax * 1.1f, 0.5f));
     float side = fminf(out.w, out.h);
     Plane_Map pm = {.r = {out.x + (out.w - side) * 0.5f, out.y, side, side}, .span = vmax};
-    draw_rect(ui->dl, pm.r, rgba(20, 22, 27, 255));
+    draw_rect(ui->dl, pm.r, t->plot);
     float ox, oy;
     plane_to_screen(&pm, 0, 0, &ox, &oy);
     draw_line(ui->dl, pm.r.x, oy, pm.r.x + pm.r.w, oy, 1, t->grid);
@@ -143,7 +143,7 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     for (int j = 0; j < n && n <= 64; j++) {
         float vx, vy;
         plane_to_screen(&pm, a->V[j * dv], dv >= 2 ? a->V[j * dv + 1] : 0, &vx, &vy);
-        draw_circle(ui->dl, vx, vy, 3, j == vs->mark_key ? t->key : rgba(140, 146, 158, 255));
+        draw_circle(ui->dl, vx, vy, 3, j == vs->mark_key ? t->key : t->text_dim);
     }
     float px = 0, py = 0;
     for (int k = 0; k < n; k++) {
@@ -161,8 +161,10 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (w >= 0.1f && hypotf(x1 - x0, y1 - y0) > 18) {
             char piece[64];
             snprintf(piece, sizeof piece, "%.2f·v(%s)", (double)w, s->tokens[j]);
+            /* the arrow fades with its weight; its words stay readable */
             draw_text(ui->dl, FONT_SANS, fs * 0.85f, (x0 + x1) * 0.5f + 4,
-                      (y0 + y1) * 0.5f - lh * 0.5f, ALIGN_LEFT, c, piece);
+                      (y0 + y1) * 0.5f - lh * 0.5f, ALIGN_LEFT,
+                      j == vs->mark_key ? t->key : t->value, piece);
         }
         px = nx;
         py = ny;
@@ -252,7 +254,7 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
         fmaxf(matrix_max_abs(a->Q, (long)n * 2), matrix_max_abs(a->K, (long)n * 2)) * 1.1f);
     float side = fminf(body.w, body.h);
     Plane_Map pm = {.r = {body.x + (body.w - side) * 0.5f, body.y, side, side}, .span = span};
-    draw_rect(ui->dl, pm.r, rgba(20, 22, 27, 255));
+    draw_rect(ui->dl, pm.r, t->plot);
     float ox, oy;
     plane_to_screen(&pm, 0, 0, &ox, &oy);
     draw_line(ui->dl, pm.r.x, oy, pm.r.x + pm.r.w, oy, 1, t->grid);

@@ -9,7 +9,7 @@ void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm) {
     memset(ui, 0, sizeof *ui);
     ui->dl = dl;
     ui->tm = tm;
-    ui->theme = &theme_default;
+    ui->theme = theme_get(THEME_DARK, false);
 }
 
 void ui_input_spent(Ui_Input *in) {
@@ -216,7 +216,7 @@ void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted) {
     if (highlighted)
         draw_rect_outline(ui->dl, rect_inset(r, -3), t->radius + 3, 3, t->highlight);
     else
-        draw_rect_outline(ui->dl, r, t->radius, 1, t->panel_border);
+        draw_rect_outline(ui->dl, r, t->radius, t->line, t->panel_border);
     if (title) {
         float lh = ui_line_height(ui, FONT_BOLD, t->title_size);
         ui_label_fit(ui, (Rect){r.x + t->pad, r.y + t->pad * 0.6f, r.w - 2 * t->pad, lh}, FONT_BOLD,
@@ -240,10 +240,11 @@ int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bo
     int res = 0;
     if (ui->active == id && ui->in.released && ui_hit(ui, r)) res |= UI_CLICKED;
     if (focusable(ui, id, r, UI_FOCUS_BUTTON) && key_press(ui)) res |= UI_CLICKED;
-    Color bg = selected ? t->accent : t->panel_border;
-    if (ui->hot == id && !selected) bg = rgba(78, 84, 98, 255);
-    if (ui->active == id) bg = rgba(100, 110, 128, 255);
+    Color bg = selected ? t->accent : t->button;
+    if (ui->hot == id && !selected) bg = t->button_hot;
+    if (ui->active == id) bg = t->button_down;
     draw_round_rect(ui->dl, r, t->radius, bg);
+    if (t->line > 1) draw_rect_outline(ui->dl, r, t->radius, t->line, t->panel_border);
     ui_label_fit(ui, rect_inset(r, 4), FONT_SANS, t->text_size, ALIGN_CENTER,
                  selected ? t->accent_text : t->text, label);
     return res;
@@ -263,7 +264,8 @@ int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bo
     }
     float sw = 40, sh = 22;
     Rect track = {r.x, r.y + (r.h - sh) * 0.5f, sw, sh};
-    draw_round_rect(ui->dl, track, sh * 0.5f, *value ? t->accent : t->panel_border);
+    draw_round_rect(ui->dl, track, sh * 0.5f, *value ? t->accent : t->button);
+    if (t->line > 1) draw_rect_outline(ui->dl, track, sh * 0.5f, t->line, t->panel_border);
     float knob_x = *value ? track.x + sw - sh * 0.5f : track.x + sh * 0.5f;
     draw_circle(ui->dl, knob_x, track.y + sh * 0.5f, sh * 0.5f - 3, t->text);
     if (ui->hot == id)
@@ -392,7 +394,7 @@ Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, boo
     h = fminf(ui->h - 40, h);
     Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
     draw_layer(ui->dl); /* over everything, text included */
-    draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, rgba(0, 0, 0, 150));
+    draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, ui->theme->dim);
     ui_panel(ui, box, title, false);
     ui_record(ui, "panel", name, -1, box);
     *closed = ui_key(ui, KEY_ESCAPE) || (ui->in.pressed && !ui_hit(ui, box));

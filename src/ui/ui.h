@@ -81,6 +81,7 @@ typedef enum Ui_Key {
     KEY_DELETE,
     KEY_TAB,
     KEY_F1,
+    KEY_F2,
     KEY_CHAR, /* a printable key with no text meaning: shortcut letters; see Ui_Input.key_char */
 } Ui_Key;
 

@@ -230,7 +230,7 @@ static void edit_sentence(Ui *ui, View_State *vs, Rect r) {
     } else if (ui->active == id && ui->in.down) {
         vs->edit_cursor = edit_offset_at(ui, vs, fs, ui->in.mx);
     }
-    draw_round_rect(ui->dl, box, t->radius, rgba(16, 18, 22, 255));
+    draw_round_rect(ui->dl, box, t->radius, t->field);
     draw_rect_outline(ui->dl, box, t->radius, 2, t->accent);
     float w = ui_text_width(ui, FONT_SANS, fs, vs->edit);
     float cx = ui_text_widthn(ui, FONT_SANS, fs, vs->edit, vs->edit_cursor);
@@ -384,11 +384,12 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
             ui->active = ui_id("chip", i);
         }
         bool sel = i == vs->selected, key = i == vs->hover_col && vs->hover_row >= 0;
-        Color bg = sel ? t->query : key ? t->key : t->panel_border;
+        Color bg = sel ? t->query : key ? t->key : t->button;
         if (dragging) bg = t->accent;
         draw_round_rect(ui->dl, chip, h * 0.5f, bg);
+        if (t->line > 1) draw_rect_outline(ui->dl, chip, h * 0.5f, t->line, t->panel_border);
         if (i == vs->hover_token && !sel) draw_rect_outline(ui->dl, chip, h * 0.5f, 2, t->text_dim);
-        ui_label(ui, chip, FONT_SANS, fs, ALIGN_CENTER, sel || key ? rgba(0, 0, 0, 255) : t->text,
+        ui_label(ui, chip, FONT_SANS, fs, ALIGN_CENTER, sel || key ? t->on_bright : t->text,
                  s->tokens[i]);
         if (dragging) draw_layer(ui->dl);
     }
@@ -459,6 +460,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"Tab  Shift+Tab", "move the focus from control to control", 0},
         {"Space  Enter", "press the focused button or switch", 0},
         {"← → ↑ ↓  Home  End", "move the focused slider", 0},
+        {"F2", "theme: dark · light (for pale projectors) · high contrast", 0},
         {"F1  or  ?", "this help · Esc closes it", 0},
     };
     int skip = vs->in_browser ? 1 : 2, count = 0;
@@ -484,6 +486,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
 static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (vs->editing || vs->typing_dk) return;
     if (ui_key(ui, KEY_F1) || ui_key_char(ui, '?')) vs->help = !vs->help;
+    if (ui_key(ui, KEY_F2)) vs->theme = (Theme_Id)((vs->theme + 1) % THEME_COUNT);
     if (vs->help || vs->session.menu) return;
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL)) view_act(vs, action_of(ACTION_UNDO));
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL | UI_MOD_SHIFT) || ui_shortcut(ui, 'y', UI_MOD_CTRL))
@@ -646,7 +649,7 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
 
 void view_frame(Ui *ui, View_State *vs, Model *m) {
     /* small windows (or big zoom) get the compact type sizes */
-    ui->theme = (ui->w < 1300 || ui->h < 760) ? &theme_compact : &theme_default;
+    ui->theme = theme_get(vs->theme, ui->w < 1300 || ui->h < 760);
     vs->now = ui->in.time;
     if (view_wake_in(vs) == 0) vs->status[0] = '\0'; /* a message had its time */
     /* input → actions → model → derived data, then one layout */

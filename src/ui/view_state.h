@@ -157,6 +157,7 @@ typedef struct View_State {
     /* overlays and messages */
     bool help;
     bool in_browser; /* the web page: the help lists the browser's keys */
+    Theme_Id theme;  /* F2 cycles it */
     char status[512];
     bool status_error;
     double status_time;     /* when it was set */

@@ -336,7 +336,7 @@ Test(cli, help_and_version) {
                           "--experiment",   "--samples",    "--check-lessons",
                           "--bench",        "--version",    "--by-input",
                           "--train",        "--steps",      "--lr",
-                          "--optimizer",    "--render-math"};
+                          "--optimizer",    "--render-math",  "--theme"};
     for (size_t k = 0; k < sizeof must / sizeof *must; k++)
         cr_assert(strstr(r.out, must[k]), "--help does not mention %s", must[k]);
     /* the man page lists every option too (groff writes '-' as '\-') */

@@ -185,3 +185,33 @@ Test(e2e, quick_taps_act_as_clicks_in_a_real_window, .timeout = 120) {
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* F2 and Ctrl+= in a real window are remembered for the next start; the
+ * command line's --size wins over the remembered size. */
+Test(e2e, the_theme_and_zoom_are_remembered_between_runs, .timeout = 120) {
+    char dir[] = "/tmp/attnlab-e2e-XXXXXX", cmd[2048], *text;
+    cr_assert(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "'%s/tests/e2e/theme_persists.sh' '%s' '%s'",
+             test_env("ATTNLAB_DATA"), test_env("ATTNLAB_BIN"), dir);
+    cr_assert_eq(system(cmd), 0, "the X session failed: %s", cmd);
+    char path[1200], err[512];
+    size_t len;
+    snprintf(path, sizeof path, "%s/first.json", dir);
+    cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
+    cr_assert(strstr(text, "\"theme\": \"light\""), "%s", text);
+    cr_assert(strstr(text, "\"ui_scale\": 1.1"), "%s", text);
+    cr_assert(strstr(text, "\"window\": [1200, 800]"), "%s", text);
+    free(text);
+    /* the second run started light and zoomed, and wrote that back unchanged */
+    snprintf(path, sizeof path, "%s/attnlab/settings.json", dir);
+    cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
+    cr_assert(strstr(text, "\"theme\": \"light\"") && strstr(text, "\"ui_scale\": 1.1"), "%s",
+              text);
+    free(text);
+    snprintf(path, sizeof path, "%s/stderr", dir);
+    cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
+    cr_assert_eq(len, 0, "warnings: %s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}

@@ -31,7 +31,7 @@ static void up(void) {
     cr_assert(draw_init(&dl, &(Draw_Desc){0}));
     ui_init(&ui, &dl, (Text_Metrics){.width = stub_width, .line_height = stub_line_height});
     ui_begin(&ui, &(Ui_Input){.mx = -100, .my = -100}, 1600, 900);
-    ui.theme = &theme_compact;
+    ui.theme = theme_get(THEME_DARK, true);
 }
 
 static void down(void) {
