@@ -37,7 +37,7 @@ LDFLAGS  ?=
 # pkg-config modules, per layer: core and gfx need none (libc + libm).
 PKG_MODEL    := libcjson md4c
 PKG_UI       := cglm
-PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image cglm
+PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image cglm cairo freetype2
 PKG_PLATFORM := sdl2
 PKG_APP      := $(PKG_MODEL) $(PKG_UI) $(PKG_RENDER) $(PKG_PLATFORM)
 PKG_TEST     := criterion
@@ -340,10 +340,10 @@ format-check:
 # pkg-config modules on other systems), then installs what is missing: with
 # apt-get as root, else with `sudo -n`, else it prints the exact command.
 DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
-            libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev fonts-dejavu-core \
+            libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev libcairo2-dev fonts-dejavu-core \
             libgl1-mesa-dri libegl-mesa0
 DEB_WEB  := $(DEB_APP) libcglm-dev emscripten cmake chromium nodejs dpkg-dev
-DEB_TEST := $(DEB_APP) libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3
+DEB_TEST := $(DEB_APP) poppler-utils libxml2-utils libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3
 
 define install_missing
 	@if command -v dpkg-query >/dev/null 2>&1; then \

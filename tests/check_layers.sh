@@ -19,7 +19,7 @@ declare -A system=(
   [gfx]=""
   [model]="cjson md4c"
   [ui]="cglm"
-  [render]="SDL epoxy GLES3 cairo cglm"
+  [render]="SDL epoxy GLES3 cairo cairo-ft cairo-pdf cairo-svg ft2build cglm"
   [platform]="*"   # the platform layer may use anything
 )
 libc='assert|ctype|dirent|errno|fcntl|float|inttypes|limits|locale|math|signal|stdalign|stdarg|stdatomic|stdbool|stddef|stdint|stdio|stdlib|string|strings|threads|time|unistd|sys/[a-z]+'

@@ -7,6 +7,7 @@
 #include "../core/fileio.h"
 #include "../model/export.h"
 #include "../model/scene_file.h"
+#include "../render/figure.h"
 #include "../render/image.h"
 #include "../ui/lesson_panel.h"
 #include "lesson_scan.h"
@@ -205,6 +206,54 @@ static void window_screenshot(App *a, bool panel_only) {
     free(px);
 }
 
+/* Ctrl+Shift+E / Ctrl+Shift+F: the window, or the panel under the mouse, as
+ * a vector PDF for slides. The frame is laid out again with the mouse away
+ * and no focus ring, so neither a hover outline nor the ring is in it. */
+static void window_figure(App *a, bool panel_only) {
+    float scale = pixel_scale(a, a->fb_w), zoom = effective_zoom(a);
+    Rect area = {0, 0, (float)a->fb_w / scale, (float)a->fb_h / scale};
+    const char *what = "window";
+    if (panel_only) {
+        const Ui_Record *hit = NULL;
+        for (int k = 0; k < a->ui.record_count; k++) {
+            const Ui_Record *r = &a->ui.records[k];
+            if (!strcmp(r->kind, "panel") && rect_contains(r->r, a->in.mx, a->in.my)) hit = r;
+        }
+        if (!hit) {
+            view_set_status(&a->vs, true,
+                            "Ctrl+Shift+F saves the panel under the mouse; there is none");
+            return;
+        }
+        area = hit->r;
+        what = hit->name;
+    }
+    Ui_Input saved = a->in;
+    bool ring = a->ui.focus_visible;
+    ui_input_spent(&a->in);
+    a->in.mx = a->in.my = -1e6f;
+    a->ui.focus_visible = false;
+    ui_begin(&a->ui, &a->in, area.w > 0 ? (float)a->fb_w / scale : 1, (float)a->fb_h / scale);
+    a->ui.px_scale = scale;
+    view_frame(&a->ui, &a->vs, &a->model);
+    ui_end(&a->ui);
+    a->in = saved;
+    a->ui.focus_visible = ring;
+    char name[96], err[1400];
+    stamped_name(panel_only ? "attnlab-panel" : "attnlab-figure", ".pdf", name, sizeof name);
+    Figure_Desc fd = {.path = name,
+                      .format = FIGURE_PDF,
+                      .data_dir = a->desc->data_dir,
+                      .area = area,
+                      .scale = zoom,
+                      .background = a->ui.theme->bg};
+    if (figure_write(&a->dl, &fd, err, sizeof err)) {
+        view_set_status(&a->vs, false, "Saved %s (%s, vector PDF)", name, what);
+        wrote(a, name);
+    } else {
+        view_set_status(&a->vs, true, "Not saved — %.400s", err);
+    }
+}
+
 static void write_export(FILE *f, const void *ctx) {
     const App *a = ctx;
     export_json(&a->model.scene, &a->model.derived, f);
@@ -316,6 +365,10 @@ static void run_command(App *a, App_Command c) {
         break;
     case APP_CMD_EXPORT:
         window_export(a);
+        break;
+    case APP_CMD_FIGURE:
+    case APP_CMD_FIGURE_PANEL:
+        window_figure(a, c == APP_CMD_FIGURE_PANEL);
         break;
     case APP_CMD_RELOAD_SHADERS:
         reload_shaders(a);

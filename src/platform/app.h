@@ -56,6 +56,8 @@ typedef enum App_Command {
     APP_CMD_SCREENSHOT,       /* the window as a PNG */
     APP_CMD_SCREENSHOT_PANEL, /* the panel under the mouse as a PNG */
     APP_CMD_EXPORT,           /* every matrix as JSON */
+    APP_CMD_FIGURE,           /* the window as a vector PDF */
+    APP_CMD_FIGURE_PANEL,     /* the panel under the mouse as a vector PDF */
     APP_CMD_RELOAD_SHADERS,
     APP_CMD_ZOOM_IN,
     APP_CMD_ZOOM_OUT,

@@ -65,6 +65,10 @@ void cli_usage(FILE *f) {
           "  --render-math TEX     with --screenshot: just this formula, display style, tight\n"
           "                        on the lesson panel's background (scaled by --ui-scale)\n"
           "  --dump-ui             print the laid-out interface as JSON and exit\n"
+          "  --export-figure FILE.pdf|FILE.svg|FILE.png [--panel ID] [--scale F]\n"
+          "        [--background theme|white|transparent]\n"
+          "                        the frame as a vector figure (PDF with real text, SVG)\n"
+          "                        or a PNG at any scale; --panel: one panel\n"
           "  --experiment variance run the score-scaling experiment at --dk and exit\n"
           "  --samples N           samples for --experiment (1 to 1000000; default 10000)\n"
           "  --check-lessons DIR   validate every lesson in DIR; exit 0 only if all pass\n"
@@ -183,6 +187,7 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
         [CLI_CHECK_LESSONS] = "--check-lessons",
         [CLI_BENCH] = "--bench",
         [CLI_TRAIN] = "--train",
+        [CLI_FIGURE] = "--export-figure",
     };
     if (o->mode != CLI_WINDOW && o->mode != m)
         return fail(err, errsz, opt, "cannot be combined with %s", names[o->mode]);
@@ -193,9 +198,11 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
 /* Options that take a value, so "--size 800x600" and "--size=800x600" both
  * work; scene settings are settings.h's (all take a value but the switches). */
 static const char *const valued[] = {
-    "--scene",    "--lesson", "--tokens",     "--perm",       "--view",        "--size",
-    "--ui-scale", "--export", "--screenshot", "--experiment", "--samples",     "--check-lessons",
-    "--train",    "--steps",  "--lr",         "--optimizer",  "--render-math", "--theme",
+    "--scene",     "--lesson",        "--tokens", "--perm",          "--view",
+    "--size",      "--ui-scale",      "--export", "--screenshot",    "--experiment",
+    "--samples",   "--check-lessons", "--train",  "--steps",         "--lr",
+    "--optimizer", "--render-math",   "--theme",  "--export-figure", "--panel",
+    "--scale",     "--background",
 };
 static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench",
                                     "--help",       "--version", "--by-input"};
@@ -315,6 +322,28 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
                 return fail(err, errsz, name, "'%s' must end in .png", value);
             o->screenshot_path = value;
             if (!set_mode(o, CLI_SCREENSHOT, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--export-figure")) {
+            size_t n = strlen(value);
+            if (n < 5 || (strcmp(value + n - 4, ".pdf") && strcmp(value + n - 4, ".svg") &&
+                          strcmp(value + n - 4, ".png")))
+                return fail(err, errsz, name, "'%s' must end in .pdf, .svg or .png", value);
+            o->figure_path = value;
+            if (!set_mode(o, CLI_FIGURE, name, err, errsz)) return false;
+        } else if (!strcmp(name, "--panel")) {
+            o->figure_panel = value;
+        } else if (!strcmp(name, "--scale")) {
+            if (!parse_float(name, value, 0.1, 16.0, &fv, err, errsz)) return false;
+            o->figure_scale = (float)fv;
+        } else if (!strcmp(name, "--background")) {
+            if (!strcmp(value, "theme"))
+                o->figure_background = FIGURE_BG_THEME;
+            else if (!strcmp(value, "white"))
+                o->figure_background = FIGURE_BG_WHITE;
+            else if (!strcmp(value, "transparent"))
+                o->figure_background = FIGURE_BG_TRANSPARENT;
+            else
+                return fail(err, errsz, name, "'%s' is not one of: theme, white, transparent",
+                            value);
         } else if (!strcmp(name, "--render-math")) {
             if (!check_formula(value, err, errsz)) return false;
             o->render_math = value;
@@ -364,6 +393,12 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         snprintf(err, errsz, "attnlab: --by-input: only used with --check-lessons");
         return false;
     }
+    if ((o->figure_panel || o->figure_scale || o->figure_background) && o->mode != CLI_FIGURE) {
+        snprintf(err, errsz,
+                 "attnlab: --panel, --scale and --background: only used with --export-figure");
+        return false;
+    }
+    if (!o->figure_scale) o->figure_scale = 1;
     if (o->render_math && o->mode != CLI_SCREENSHOT) {
         snprintf(err, errsz, "attnlab: --render-math: needs --screenshot FILE.png");
         return false;

@@ -40,7 +40,14 @@ typedef enum Cli_Mode {
     CLI_CHECK_LESSONS,
     CLI_BENCH,
     CLI_TRAIN,
+    CLI_FIGURE,
 } Cli_Mode;
+
+typedef enum Figure_Background {
+    FIGURE_BG_THEME = 0,
+    FIGURE_BG_WHITE,
+    FIGURE_BG_TRANSPARENT
+} Figure_Background;
 
 typedef enum Cli_Export { EXPORT_JSON = 0, EXPORT_CSV } Cli_Export;
 
@@ -63,6 +70,10 @@ typedef struct Cli_Options {
     Cli_Export export_format;
     const char *screenshot_path;
     const char *render_math; /* with --screenshot: only this formula */
+    /* --export-figure */
+    const char *figure_path, *figure_panel;
+    float figure_scale; /* 1: one point or pixel per window pixel */
+    Figure_Background figure_background;
     const char *check_dir;
     int samples;
     bool has_samples;

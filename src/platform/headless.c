@@ -4,6 +4,7 @@
 
 #include "../model/jsonw.h"
 #include "../render/font.h"
+#include "../render/figure.h"
 #include "../render/image.h"
 #include "../ui/lesson_panel.h"
 
@@ -191,8 +192,52 @@ int headless_bench(App *a, double process_start_ms) {
     return 0;
 }
 
+/* --export-figure: the laid-out frame through cairo, the window's or one
+ * panel's. Hover and focus marks are not drawn (the mouse is away and no key
+ * was pressed). */
+static int write_figure(const App_Desc *desc, const Ui *ui, const Draw_List *dl, float z) {
+    const Cli_Options *o = desc->opts;
+    Rect area = {0, 0, ui->w, ui->h};
+    if (o->figure_panel) {
+        const Ui_Record *hit = NULL;
+        char names[1200] = "";
+        for (int k = 0; k < ui->record_count; k++) {
+            const Ui_Record *r = &ui->records[k];
+            if (strcmp(r->kind, "panel") != 0) continue;
+            if (!hit && !strcmp(r->name, o->figure_panel)) hit = r;
+            char one[80];
+            snprintf(one, sizeof one, "%s%s", names[0] ? ", " : "", r->name);
+            if (!strstr(names, one) && strlen(names) + strlen(one) + 1 < sizeof names)
+                strcat(names, one);
+        }
+        if (!hit) {
+            fprintf(stderr,
+                    "attnlab: --panel: '%s' is not a panel of the %s view (its panels: %s)\n",
+                    o->figure_panel, view_name(o->view), names);
+            return 2;
+        }
+        area = hit->r;
+    }
+    Figure_Desc fd = {.path = o->figure_path,
+                      .data_dir = desc->data_dir,
+                      .area = area,
+                      .scale = z * o->figure_scale,
+                      .background = o->figure_background == FIGURE_BG_WHITE
+                                        ? (Color){255, 255, 255, 255}
+                                        : ui->theme->bg,
+                      .transparent = o->figure_background == FIGURE_BG_TRANSPARENT};
+    figure_format_of(o->figure_path, &fd.format);
+    char err[1400];
+    if (!figure_write(dl, &fd, err, sizeof err)) {
+        cli_report("attnlab: ", err);
+        return 1;
+    }
+    return 0;
+}
+
 /* --dump-ui: lay the interface out for --size and --view with real font
- * metrics but no window and no GL, and print every recorded item. */
+ * metrics but no window and no GL, and print every recorded item. With
+ * --export-figure, write the frame as a figure instead. */
 int headless_dump_ui(const App_Desc *desc) {
     const Cli_Options *o = desc->opts;
     char err[1024];
@@ -245,6 +290,10 @@ int headless_dump_ui(const App_Desc *desc) {
             view_frame(ui, vs, model);
             ui_end(ui);
         }
+        if (o->mode == CLI_FIGURE) {
+            status = write_figure(desc, ui, dl, z);
+            goto done;
+        }
         printf("{\n  \"size\": [%d, %d],\n  \"ui_scale\": %g,\n  \"view\": \"%s\",\n", o->width,
                o->height, (double)z, view_name(vs->view));
         printf("  \"items\": [\n");
@@ -264,6 +313,7 @@ int headless_dump_ui(const App_Desc *desc) {
         }
         printf("  ]\n}\n");
     }
+done:
     free(lesson);
     free(saved);
     free(vs->session.math);

@@ -4,7 +4,8 @@
  *
  *   int headless_screenshot(App *a)     --screenshot FILE.png: one settled frame
  *   int headless_bench(App *a, double process_start_ms)   --bench: drags at n = 6 … 512
- *   int headless_dump_ui(const App_Desc *desc)   --dump-ui: the laid-out interface as JSON
+ *   int headless_dump_ui(const App_Desc *desc)
+ *       --dump-ui: the laid-out interface as JSON; --export-figure: the frame through cairo
  * Each returns the process exit status.
  */
 #ifndef ATTN_HEADLESS_H

@@ -155,7 +155,7 @@ int app_run(const App_Desc *desc) {
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
-    if (o->mode == CLI_DUMP_UI) return headless_dump_ui(desc);
+    if (o->mode == CLI_DUMP_UI || o->mode == CLI_FIGURE) return headless_dump_ui(desc);
     Sdl_App *s = calloc(1, sizeof *s);
     if (!s) {
         fprintf(stderr, "attnlab: out of memory\n");

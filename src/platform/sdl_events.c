@@ -24,7 +24,8 @@ static App_Command command_for(SDL_Keycode sym, Uint16 mod) {
     if (!ctrl) return APP_CMD_NONE;
     if (sym == SDLK_q) return APP_CMD_QUIT;
 #endif
-    if (sym == SDLK_e) return APP_CMD_EXPORT;
+    if (sym == SDLK_e) return shift ? APP_CMD_FIGURE : APP_CMD_EXPORT;
+    if (sym == SDLK_f && shift) return APP_CMD_FIGURE_PANEL;
     if (sym == SDLK_EQUALS || sym == SDLK_PLUS || sym == SDLK_KP_PLUS) return APP_CMD_ZOOM_IN;
     if (sym == SDLK_MINUS || sym == SDLK_KP_MINUS) return APP_CMD_ZOOM_OUT;
     if (sym == SDLK_0 || sym == SDLK_KP_0) return APP_CMD_ZOOM_RESET;

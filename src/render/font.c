@@ -17,6 +17,10 @@ static const char *const face_files[FONT_COUNT] = {
     [FONT_ITALIC] = "DejaVuSans-Oblique.ttf",
 };
 
+const char *font_file(Font_Id font) {
+    return (unsigned)font < FONT_COUNT ? face_files[font] : face_files[FONT_SANS];
+}
+
 static void clear_atlas(Font_Atlas *a) {
     memset(a->slots, 0, sizeof *a->slots * FONT_CACHE_SLOTS);
     a->shelf_x = a->shelf_y = a->shelf_h = 0;

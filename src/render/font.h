@@ -17,6 +17,8 @@
  *   float font_width_px(Font_Atlas *a, Font_Id font, int px, const char *text, int len)
  *   Text_Metrics font_text_metrics(Font_Atlas *a, float scale)
  *       Text_Metrics for the UI at a pixel scale
+ *   const char *font_file(Font_Id font)
+ *       the face's file in assets/fonts/ (the figure backend loads the same faces)
  */
 #ifndef ATTN_FONT_H
 #define ATTN_FONT_H
@@ -69,5 +71,6 @@ bool font_reset_if_full(Font_Atlas *a);
 int font_pixel_size(float size, float scale);
 float font_width_px(Font_Atlas *a, Font_Id font, int px, const char *text, int len);
 Text_Metrics font_text_metrics(Font_Atlas *a, float scale);
+const char *font_file(Font_Id font);
 
 #endif

@@ -452,6 +452,8 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"Ctrl+P  (or F12)   +Shift", "download a PNG of the window · of the panel under the mouse",
          2},
         {"Ctrl+E", "export every matrix as JSON", 1},
+        {"Ctrl+Shift+E  Ctrl+Shift+F", "vector PDF of the window · of the panel under the mouse",
+         1},
         {"Ctrl+E", "download every matrix as JSON", 2},
         {"drop a file, or Open…", "open a scene (.json) or a lesson (.md)", 2},
         {"F5", "reload shaders", 1},

@@ -279,3 +279,20 @@ Test(app, a_saved_file_is_named_in_the_frame_result) {
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* Ctrl+Shift+E: the window as a vector PDF, with its words as text. */
+Test(app, the_window_as_a_vector_figure) {
+    char dir[] = "/tmp/attnlab-figure-XXXXXX", cwd[1024], cmd[1400];
+    cr_assert(mkdtemp(dir));
+    cr_assert(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(dir), 0);
+    app_event(app, &(App_Event){.kind = APP_EV_COMMAND, .command = APP_CMD_FIGURE});
+    App_Frame_Result r = one_frame();
+    cr_assert_not_null(r.wrote, "%s", app->vs.status);
+    cr_assert(strstr(r.wrote, "attnlab-figure-") && strstr(r.wrote, ".pdf"), "%s", r.wrote);
+    snprintf(cmd, sizeof cmd, "pdftotext '%s' - | grep -q 'Weights A'", r.wrote);
+    cr_assert_eq(system(cmd), 0, "the PDF's text has no 'Weights A'");
+    cr_assert_eq(chdir(cwd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
