@@ -138,7 +138,10 @@ $(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/re
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
 
 # Tests find the binary and the data folder through the environment.
+# The window remembers settings and lesson progress in the user's folders:
+# tests keep theirs in build/, never in the real home.
 TEST_ENV = ATTNLAB_BIN=$(CURDIR)/$(BIN) ATTNLAB_DATA=$(CURDIR) ATTNLAB_TESTDATA=$(CURDIR)/tests/data \
+           XDG_CONFIG_HOME=$(CURDIR)/$(BUILD)/test-home/config XDG_DATA_HOME=$(CURDIR)/$(BUILD)/test-home/data \
            SDL_VIDEODRIVER=offscreen
 ifeq ($(SANITIZE),1)
 # Mesa's software GL driver keeps a few allocations until it is unloaded and

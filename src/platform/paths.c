@@ -3,6 +3,8 @@
 #include "paths.h"
 
 #include <SDL.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,4 +57,34 @@ bool paths_find_data(char *dest, size_t size, char *err, size_t errsz) {
              "executable and in %s; set ATTNLAB_DATA",
              ATTNLAB_DATADIR);
     return false;
+}
+
+bool paths_user_file(const char *xdg_var, const char *home_dir, const char *name, char *dest,
+                     size_t size) {
+    const char *xdg = getenv(xdg_var), *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(dest, size, "%s/attnlab/%s", xdg, name);
+    else if (home && home[0])
+        n = snprintf(dest, size, "%s/%s/attnlab/%s", home, home_dir, name);
+    else
+        return false;
+    return n > 0 && (size_t)n < size;
+}
+
+bool paths_make_parents(const char *path, char *err, size_t errsz) {
+    char dir[1200];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+        snprintf(err, errsz, "%.200s…: path too long", path);
+        return false;
+    }
+    for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+            snprintf(err, errsz, "%s: %s", dir, strerror(errno));
+            return false;
+        }
+        *slash = '/';
+    }
+    return true;
 }

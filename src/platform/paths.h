@@ -8,6 +8,15 @@
  *
  *   bool paths_find_data(char *dest, size_t size, char *err, size_t errsz)
  *   void paths_join(const char *dir, const char *rel, char *dest, size_t size)
+ *
+ * And where the user's own files go, by the XDG base directories:
+ *
+ *   bool paths_user_file(const char *xdg_var, const char *home_dir, const char *name,
+ *                        char *dest, size_t size)
+ *       $xdg_var/attnlab/name, or $HOME/home_dir/attnlab/name when the variable is unset
+ *       or not absolute; false if neither is set or the path does not fit
+ *   bool paths_make_parents(const char *path, char *err, size_t errsz)
+ *       create the folders leading to path
  */
 #ifndef ATTN_PATHS_H
 #define ATTN_PATHS_H
@@ -17,5 +26,8 @@
 
 bool paths_find_data(char *dest, size_t size, char *err, size_t errsz);
 void paths_join(const char *dir, const char *rel, char *dest, size_t size);
+bool paths_user_file(const char *xdg_var, const char *home_dir, const char *name, char *dest,
+                     size_t size);
+bool paths_make_parents(const char *path, char *err, size_t errsz);
 
 #endif

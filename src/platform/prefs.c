@@ -4,6 +4,7 @@
 
 #include "../core/fileio.h"
 #include "cli.h"
+#include "paths.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -16,15 +17,7 @@
 #define PREFS_MAX_BYTES 65536
 
 bool prefs_path(char *dest, size_t size) {
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(dest, size, "%s/attnlab/settings.json", xdg);
-    else if (home && home[0])
-        n = snprintf(dest, size, "%s/.config/attnlab/settings.json", home);
-    else
-        return false;
-    return n > 0 && (size_t)n < size;
+    return paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", dest, size);
 }
 
 bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
@@ -107,14 +100,6 @@ bool prefs_save(const Prefs *p, char *err, size_t errsz) {
         snprintf(err, errsz, "neither XDG_CONFIG_HOME nor HOME is set");
         return false;
     }
-    /* the folders on the way: …/attnlab may not exist yet */
-    for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-        *slash = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-            snprintf(err, errsz, "%s: %s", path, strerror(errno));
-            return false;
-        }
-        *slash = '/';
-    }
-    return file_write_atomic(path, write_prefs, p, err, errsz);
+    return paths_make_parents(path, err, errsz) &&
+           file_write_atomic(path, write_prefs, p, err, errsz);
 }

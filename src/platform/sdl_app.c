@@ -8,6 +8,7 @@
 #include "app.h"
 #include "headless.h"
 #include "prefs.h"
+#include "progress.h"
 #include "sdl_events.h"
 
 #include <SDL.h>
@@ -33,6 +34,15 @@ typedef struct Sdl_App {
 /* The window remembers its theme and zoom as they change, and its size when
  * it closes (prefs.h). A settings file that cannot be written is said once. */
 static void remember(Sdl_App *s, bool closing) {
+    Lesson_Progress *lp = &s->app.vs.session.progress;
+    if (lp->changed) {
+        char why[1200];
+        lp->changed = false;
+        if (!progress_save(lp, why, sizeof why) && !s->save_failed) {
+            s->save_failed = true;
+            cli_report("attnlab: warning: lesson progress not saved: ", why);
+        }
+    }
     Prefs p = s->saved;
     p.has_theme = p.has_zoom = true;
     p.theme = s->app.vs.theme;
@@ -190,6 +200,9 @@ int app_run(const App_Desc *desc) {
         status = headless_screenshot(&s->app);
     } else {
         if (!o->has_theme && prefs.has_theme) s->app.vs.theme = prefs.theme;
+        char warn[1200];
+        if (!progress_load(&s->app.vs.session.progress, warn, sizeof warn))
+            cli_report("attnlab: warning: ", warn);
         if (!o->has_ui_scale && prefs.has_zoom) s->app.zoom = prefs.zoom;
         SDL_StartTextInput();
         status = window_loop(s);

@@ -82,6 +82,49 @@ void lesson_leave(View_State *vs, Model *m) {
     view_set_status(vs, false, "Left the lesson; your own scene is back");
 }
 
+/* ---- progress ------------------------------------------------------------------ */
+
+static const char *file_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int progress_entry(const Lesson_Progress *p, const char *path) {
+    const char *name = file_name(path);
+    for (int k = 0; k < p->count; k++)
+        if (!strcmp(p->file[k], name)) return k;
+    return -1;
+}
+
+void lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step) {
+    int k = progress_entry(p, l->path);
+    if (k < 0) {
+        size_t n = strlen(file_name(l->path));
+        if (p->count == LESSON_INDEX_MAX || n >= sizeof p->file[0]) return;
+        k = p->count++;
+        memcpy(p->file[k], file_name(l->path), n + 1);
+        p->done[k] = 0;
+        p->changed = true;
+    }
+    if (p->steps[k] != l->step_count) {
+        p->steps[k] = l->step_count;
+        p->changed = true;
+    }
+    uint32_t bit = (uint32_t)1 << step;
+    if (!(p->done[k] & bit)) {
+        p->done[k] |= bit;
+        p->changed = true;
+    }
+}
+
+/* steps done of the lesson at path, and how many it has (0 when never opened) */
+static int progress_of(const Lesson_Progress *p, const char *path, int *steps) {
+    int k = progress_entry(p, path), n = 0;
+    *steps = k >= 0 ? p->steps[k] : 0;
+    for (int s = 0; k >= 0 && s < p->steps[k] && s < 32; s++) n += (p->done[k] >> s) & 1;
+    return n;
+}
+
 /* ---- "show me": play a goal's solution, one action at a time --------------- */
 
 static void show_me(const Ui *ui, View_State *vs, Model *m) {
@@ -185,9 +228,13 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
     /* the goals, against the scene this frame will show */
     if (!model_update(m)) return;
     const Lesson_Step *st = &ls->lesson->steps[ls->step];
-    for (int k = 0; k < st->goal_count; k++)
+    bool all = true;
+    for (int k = 0; k < st->goal_count; k++) {
         ls->goal_state[k] = lesson_goal_met(&st->goals[k], m, (int)vs->view, vs->selected,
                                             ls->goal_why[k], sizeof ls->goal_why[k]);
+        all &= ls->goal_state[k] == 1;
+    }
+    if (all) lesson_progress_mark(&ls->progress, ls->lesson, ls->step);
 }
 
 /* ---- text: spans with word wrap, and formulas set as boxes -------------------- */
@@ -557,7 +604,16 @@ void lesson_menu(Ui *ui, View_State *vs) {
                          t->error_text, ix->error[k]);
             continue;
         }
-        if (ui_button(ui, "lesson_item", k, b, ix->title[k], false) & UI_CLICKED) {
+        /* finished lessons are marked, begun ones say how far */
+        int steps, done = progress_of(&vs->session.progress, ix->path[k], &steps);
+        char label[200];
+        if (steps > 0 && done == steps)
+            snprintf(label, sizeof label, "✓ %s", ix->title[k]);
+        else if (done > 0)
+            snprintf(label, sizeof label, "%s  · %d of %d steps", ix->title[k], done, steps);
+        else
+            snprintf(label, sizeof label, "%s", ix->title[k]);
+        if (ui_button(ui, "lesson_item", k, b, label, false) & UI_CLICKED) {
             char err[700];
             if (!lesson_load(vs->session.lesson, ix->path[k], err, sizeof err)) {
                 view_set_status(vs, true, "%s", err);

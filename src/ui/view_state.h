@@ -24,6 +24,8 @@
 #ifndef ATTN_VIEW_STATE_H
 #define ATTN_VIEW_STATE_H
 
+#include <stdint.h>
+
 #include "../model/action.h"
 #include "../model/lesson.h"
 #include "../model/lesson_index.h"
@@ -88,6 +90,17 @@ typedef struct Train_Request {
     double lr;
 } Train_Request;
 
+/* Which steps of which lessons the student has done (every goal met, or
+ * read when a step has none), by lesson file name. The menu marks finished
+ * lessons; the platform keeps it between runs (platform/progress.h). */
+typedef struct Lesson_Progress {
+    int count;
+    char file[LESSON_INDEX_MAX][128]; /* the lesson's file name, without its folder */
+    int steps[LESSON_INDEX_MAX];      /* how many steps it has */
+    uint32_t done[LESSON_INDEX_MAX];  /* bit s: step s done (LESSON_MAX_STEPS ≤ 32) */
+    bool changed;                     /* since the platform last saved it */
+} Lesson_Progress;
+
 typedef struct Lesson_Session {
     Lesson *lesson;
     Scene *saved;       /* the student's own scene, given back on leaving */
@@ -108,6 +121,7 @@ typedef struct Lesson_Session {
     int show_goal, show_action;
     double show_t0;
     float show_from_x, show_from_y;
+    Lesson_Progress progress;
 } Lesson_Session;
 
 typedef struct View_State {

@@ -3,6 +3,7 @@
  * brightness on a real screenshot. */
 #define _POSIX_C_SOURCE 200809L
 #include "platform/prefs.h"
+#include "platform/progress.h"
 #include "platform/run.h"
 #include "test_util.h"
 
@@ -134,4 +135,43 @@ Test(prefs, the_light_theme_is_bright_on_screen) {
         cr_assert_geq(mean, 0.7, "%s view: mean luminance %.3f", views[v], mean);
     }
     unlink("/tmp/attnlab-light.png");
+}
+
+Test(prefs, lesson_progress_is_kept_and_a_bad_file_is_one_warning) {
+    setenv("XDG_DATA_HOME", home, 1);
+    Lesson_Progress p = {.count = 2}, q;
+    snprintf(p.file[0], sizeof p.file[0], "03-scores-softmax-outputs.md");
+    p.steps[0] = 4;
+    p.done[0] = 0xB; /* steps 0, 1, 3 */
+    snprintf(p.file[1], sizeof p.file[1], "ünïcode \"quoted\".md");
+    p.steps[1] = 2;
+    char err[1300];
+    cr_assert(progress_save(&p, err, sizeof err), "%s", err);
+    cr_assert(progress_load(&q, err, sizeof err), "%s", err);
+    cr_assert_eq(q.count, 2);
+    cr_assert_str_eq(q.file[0], p.file[0]);
+    cr_assert_eq(q.steps[0], 4);
+    cr_assert_eq(q.done[0], 0xBu);
+    cr_assert_str_eq(q.file[1], p.file[1]);
+    cr_assert_eq(q.done[1], 0u);
+    static const char *const bad[] = {
+        "{\"lessons\": [{\"file\": \"a.md\", \"steps\": 3, \"done\": [3]}]}",
+        "{\"lessons\": [{\"file\": \"../a.md\", \"steps\": 3, \"done\": []}]}",
+        "{\"lessons\": [{\"file\": \"a.md\", \"steps\": 99, \"done\": []}]}",
+        "{\"lessons\": 5}",
+        "nonsense",
+    };
+    char path[700];
+    snprintf(path, sizeof path, "%s/attnlab/progress.json", home);
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        FILE *f = fopen(path, "w");
+        cr_assert(f);
+        fputs(bad[k], f);
+        fclose(f);
+        char warn[1300] = "";
+        cr_assert_not(progress_load(&q, warn, sizeof warn), "%s was accepted", bad[k]);
+        cr_assert_eq(q.count, 0);
+        cr_assert(strstr(warn, "progress.json") && strstr(warn, "ignored"), "%s", warn);
+    }
+    unsetenv("XDG_DATA_HOME");
 }

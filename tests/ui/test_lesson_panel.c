@@ -201,3 +201,37 @@ Test(lesson_panel, live_values_in_a_formula_follow_a_drag_while_it_happens) {
     cr_assert_not(harness_drew_text(&h, weight), "the old value %s is still shown", weight);
     harness_release(&h);
 }
+
+/* A step is done when its goals are met (or it has none); the menu then
+ * says how far the lesson went, and marks it when every step is done. */
+Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
+    static Lesson_Index index;
+    index.count = 1;
+    snprintf(index.path[0], sizeof index.path[0], "%s", lesson.path);
+    snprintf(index.title[0], sizeof index.title[0], "%s", lesson.title);
+    h.vs.session.index = &index;
+    char err[256];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_frame(&h);
+    const Lesson_Progress *p = &h.vs.session.progress;
+    cr_assert_eq(p->count, 0, "step 1's goal is not met yet");
+    harness_key(&h, KEY_RIGHT, 0, false, false); /* step 2: make sat look at cat */
+    const Ui_Record *b = harness_find(&h, "button", "show_me", 0);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    run_frames(60);
+    cr_assert_eq(p->count, 1);
+    cr_assert_str_eq(p->file[0], "03-scores-softmax-outputs.md");
+    cr_assert_eq(p->steps[0], lesson.step_count);
+    cr_assert_eq(p->done[0], 1u << 1, "step 2 only");
+    cr_assert(p->changed, "the platform is told to save it");
+    h.vs.session.menu = true;
+    harness_frame(&h);
+    char want[200];
+    snprintf(want, sizeof want, "· 1 of %d steps", lesson.step_count);
+    cr_assert(harness_drew_text(&h, want), "the menu does not say '%s'", want);
+    for (int s = 0; s < lesson.step_count; s++)
+        lesson_progress_mark(&h.vs.session.progress, &lesson, s);
+    harness_frame(&h);
+    snprintf(want, sizeof want, "✓ %s", lesson.title);
+    cr_assert(harness_drew_text(&h, want), "a finished lesson is not marked");
+}
