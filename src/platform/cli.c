@@ -61,6 +61,7 @@ void cli_usage(FILE *f) {
           "Without a window:\n"
           "  --export json|csv     print every matrix of the computation and exit\n"
           "  --screenshot FILE.png render one frame of --view at --size and exit\n"
+          "  --presenter           big panels, the lesson as a caption strip, hover callouts (P)\n"
           "  --theme T             dark (default), light (pale projectors) or contrast; F2 cycles\n"
           "  --render-math TEX     with --screenshot: just this formula, display style, tight\n"
           "                        on the lesson panel's background (scaled by --ui-scale)\n"
@@ -204,8 +205,8 @@ static const char *const valued[] = {
     "--optimizer", "--render-math",   "--theme",  "--export-figure", "--panel",
     "--scale",     "--background",
 };
-static const char *const flags[] = {"--fullscreen", "--dump-ui", "--bench",
-                                    "--help",       "--version", "--by-input"};
+static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
+                                    "--help",       "--version",   "--by-input"};
 
 static bool is_in(const char *name, const char *const *list, size_t count) {
     for (size_t k = 0; k < count; k++)
@@ -304,6 +305,8 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->has_theme = true;
         } else if (!strcmp(name, "--fullscreen")) {
             o->fullscreen = true;
+        } else if (!strcmp(name, "--presenter")) {
+            o->presenter = true;
         } else if (!strcmp(name, "--ui-scale")) {
             if (!parse_float(name, value, 0.75, 3.0, &fv, err, errsz)) return false;
             o->ui_scale = (float)fv;

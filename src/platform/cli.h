@@ -66,6 +66,7 @@ typedef struct Cli_Options {
     bool has_size, has_ui_scale, has_theme; /* given on the command line: they win over prefs.h */
     Theme_Id theme;
     bool fullscreen;
+    bool presenter;
     float ui_scale;
     Cli_Export export_format;
     const char *screenshot_path;

@@ -281,6 +281,8 @@ int headless_dump_ui(const App_Desc *desc) {
         ui_init(ui, dl, font_text_metrics(atlas, z));
         ui->records = records;
         vs->view = o->view;
+        vs->theme = o->theme;
+        vs->presenter = o->presenter;
         Ui_Input in = {.mx = -1000, .my = -1000};
         for (int pass = 0; pass < 2; pass++) {
             in.time = pass * HEADLESS_SETTLE_SECONDS; /* as in screenshot_mode */

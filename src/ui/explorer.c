@@ -517,12 +517,12 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
                                .col_offset = offs,
                                .no_legend = compact},
                &ha);
-    if (hs.hover_row >= 0) {
-        vs->hover_row = hs.hover_row;
-        vs->hover_col = hs.hover_col;
-    } else if (ha.hover_row >= 0) {
-        vs->hover_row = ha.hover_row;
-        vs->hover_col = ha.hover_col;
+    const Heatmap_Result *hr = hs.hover_row >= 0 ? &hs : ha.hover_row >= 0 ? &ha : NULL;
+    if (hr) {
+        vs->hover_row = hr->hover_row;
+        vs->hover_col = hr->hover_col;
+        vs->hover_cell = (Rect){hr->grid.x + hr->hover_col * hr->cell_w,
+                                hr->grid.y + hr->hover_row * hr->cell_h, hr->cell_w, hr->cell_h};
     }
     int clicked = hs.clicked_row >= 0 ? hs.clicked_row : ha.clicked_row;
     if (clicked >= 0) vs->selected = clicked;
@@ -625,11 +625,42 @@ static void layout_compact(Ui *ui, View_State *vs, const Model *m, Rect r,
         x_panel(ui, vs, m, left);
 }
 
+/* Presenting: S and A as big as the room allows, beside the one panel the
+ * lesson step names (the embedding plane when it names S, A or nothing). */
+static void layout_presenter(Ui *ui, View_State *vs, const Model *m, Rect r, const char **labels) {
+    const Theme *t = ui->theme;
+    const char *h = vs->session.active ? vs->session.highlight : "";
+    Rect side = rect_cut_left(&r, fminf(fmaxf(r.w * 0.28f, 220), 520));
+    rect_cut_left(&r, t->pad);
+    if (m->scene.heads > 1) {
+        heads_strip(ui, vs, m, rect_cut_top(&r, fminf(96, r.h * 0.2f)));
+        rect_cut_top(&r, t->pad);
+    }
+    Rect sr = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
+    rect_cut_left(&r, t->pad);
+    scores_and_weights(ui, vs, m, sr, r, labels, false);
+    vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
+    if (!strcmp(h, "controls"))
+        controls(ui, vs, m, side, true);
+    else if (!strcmp(h, "X"))
+        x_panel(ui, vs, m, side);
+    else if (strchr("QKVO", h[0]) && h[0] && !h[1])
+        strips_panel(ui, vs, m, side, labels);
+    else if (!strcmp(h, "query") || !strcmp(h, "qk_plane"))
+        query_panel(ui, vs, m, side);
+    else
+        embedding_plane(ui, vs, m, side);
+}
+
 void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const char *labels[ATTN_MAX_TOKENS];
     for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
+    if (vs->presenter) {
+        layout_presenter(ui, vs, m, r, labels);
+        return;
+    }
     if (r.w < EXPLORER_COMPACT_W || r.h < EXPLORER_COMPACT_H) {
         layout_compact(ui, vs, m, r, labels);
         return;

@@ -482,10 +482,19 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     ui_record(ui, "panel", "lesson", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 6);
+    /* presenting, the lesson is a caption strip under the panels: its text
+     * on the left, goals and navigation on the right */
+    bool strip = vs->presenter;
+    Rect side = body;
+    if (strip) {
+        side = rect_cut_right(&body, fminf(body.w * 0.36f, 620));
+        rect_cut_right(&body, t->pad);
+    }
 
     /* navigation at the bottom: ← step n of m → , leave */
-    Rect nav = rect_cut_bottom(&body, 40);
-    rect_cut_bottom(&body, t->pad);
+    Rect nav = rect_cut_bottom(&side, 40);
+    rect_cut_bottom(&side, t->pad);
+    if (!strip) body = side;
     Rect prev = rect_cut_left(&nav, 54), next = rect_cut_right(&nav, 54);
     Rect leave = rect_cut_right(&nav, 84);
     rect_cut_right(&nav, 6);
@@ -510,7 +519,8 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* goals first, so each box is as tall as its wrapped text plus "show me" */
     char goal_text[LESSON_MAX_GOALS][340]; /* the draw list copies what it draws */
     float goal_h[LESSON_MAX_GOALS], goals_total = 0;
-    float text_w = body.w - 4 - 16 - 30;
+    /* in a strip, "show me" sits beside the goal rather than under it */
+    float text_w = strip ? side.w - 4 - 16 - 30 - 140 : body.w - 4 - 16 - 30;
     for (int k = 0; k < st->goal_count; k++) {
         char desc[300];
         int met = vs->session.goal_state[k];
@@ -519,10 +529,11 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  met < 0 ? vs->session.goal_why[k] : desc);
         goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
                                     t->text, goal_text[k], false) +
-                    30 + 32; /* the "show me" row and the box padding */
+                    (strip ? 0 : 30) + 32; /* the "show me" row and the box padding */
+        if (strip) goal_h[k] = fmaxf(goal_h[k], 30 + 16 + 4);
         goals_total += goal_h[k];
     }
-    Rect goals = rect_cut_bottom(&body, fminf(goals_total, body.h * 0.6f));
+    Rect goals = strip ? side : rect_cut_bottom(&body, fminf(goals_total, body.h * 0.6f));
     /* a step longer than the panel scrolls with the mouse wheel; the last
      * line of the area then says so instead of showing text */
     float full = layout_text(ui, vs, m, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);
@@ -551,7 +562,8 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect mark = rect_cut_left(&inner, 30);
         ui_label(ui, (Rect){mark.x, mark.y, mark.w, glh}, FONT_BOLD, t->title_size, ALIGN_LEFT,
                  met == 1 ? t->good : t->text_dim, met == 1 ? "✓" : "○");
-        Rect show = rect_cut_bottom(&inner, 30);
+        Rect show = strip ? rect_cut_right(&inner, 140) : rect_cut_bottom(&inner, 30);
+        if (strip) show = (Rect){show.x + 10, show.y, show.w - 10, 30};
         ui_text_wrapped(ui, (Rect){inner.x, inner.y, inner.w, inner.h}, FONT_SANS, t->text_size,
                         t->text, goal_text[k], true);
         if (met != 1) {

@@ -427,6 +427,36 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  err ? t->error_text : t->text, buf);
 }
 
+/* Presenting: what the status line would say of the hovered cell, large,
+ * beside the mouse, so the room can read the arithmetic. */
+static void hover_callout(Ui *ui, const View_State *vs, const Model *m) {
+    const Theme *t = ui->theme;
+    char text[600];
+    if (vs->hover_row >= 0 && vs->hover_col >= 0)
+        view_explain_cell(m, view_attn(vs, m), vs->hover_row, vs->hover_col, text, sizeof text);
+    else
+        snprintf(text, sizeof text, "%s", vs->hover_text);
+    if (!text[0] || ui->in.mx < 0 || ui->in.my < 0) return;
+    float fs = t->title_size * 1.25f, lh = ui_line_height(ui, FONT_SANS, fs);
+    float w = fminf(ui_text_width(ui, FONT_SANS, fs, text) + 2 * t->pad, ui->w - 8);
+    /* right of the cell, else left of it, else under it: never over it */
+    Rect c = vs->hover_row >= 0 ? vs->hover_cell : (Rect){ui->in.mx, ui->in.my, 0, 0};
+    Rect box = {c.x + c.w + 12, c.y + c.h * 0.5f - (lh + 2 * t->pad) * 0.5f, w, lh + 2 * t->pad};
+    if (box.x + box.w > ui->w - 4) box.x = c.x - 12 - box.w;
+    if (box.x < 4) {
+        box.x = fminf(fmaxf(4, c.x), ui->w - 4 - box.w);
+        box.y = c.y + c.h + 12;
+        if (box.y + box.h > ui->h - 4) box.y = c.y - 12 - box.h;
+    }
+    box.y = fminf(fmaxf(4, box.y), ui->h - 4 - box.h);
+    draw_layer(ui->dl); /* over the panels and their text */
+    draw_round_rect(ui->dl, box, t->radius, t->panel);
+    draw_rect_outline(ui->dl, box, t->radius, 2 * t->line, t->highlight);
+    ui_record(ui, "callout", "hover", -1, box);
+    ui_label_fit(ui, rect_inset(box, t->pad), FONT_SANS, fs, ALIGN_LEFT, t->text, text);
+    draw_layer(ui->dl);
+}
+
 static void help_overlay(Ui *ui, View_State *vs) {
     const Theme *t = ui->theme;
     /* where: 0 everywhere, 1 the desktop only, 2 the browser only (it keeps
@@ -463,6 +493,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"Space  Enter", "press the focused button or switch", 0},
         {"← → ↑ ↓  Home  End", "move the focused slider", 0},
         {"F2", "theme: dark · light (for pale projectors) · high contrast", 0},
+        {"P", "presenter layout: big panels, the lesson as a caption strip", 0},
         {"F1  or  ?", "this help · Esc closes it", 0},
     };
     int skip = vs->in_browser ? 1 : 2, count = 0;
@@ -489,6 +520,7 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (vs->editing || vs->typing_dk) return;
     if (ui_key(ui, KEY_F1) || ui_key_char(ui, '?')) vs->help = !vs->help;
     if (ui_key(ui, KEY_F2)) vs->theme = (Theme_Id)((vs->theme + 1) % THEME_COUNT);
+    if (ui_key_char(ui, 'p') || ui_key_char(ui, 'P')) vs->presenter = !vs->presenter;
     if (vs->help || vs->session.menu) return;
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL)) view_act(vs, action_of(ACTION_UNDO));
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL | UI_MOD_SHIFT) || ui_shortcut(ui, 'y', UI_MOD_CTRL))
@@ -609,8 +641,13 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     vs->hover_row = vs->hover_col = -1;
 
     Rect r = {0, 0, ui->w, ui->h}; /* the renderer clears to t->bg */
-    top_bar(ui, vs, rect_cut_top(&r, 52));
-    Rect status = rect_cut_bottom(&r, 36);
+    /* presenting: no tabs and no status line (the keys 1–4 and P still
+     * work, and hovering a cell shows its arithmetic beside it) */
+    Rect status = {0};
+    if (!vs->presenter) {
+        top_bar(ui, vs, rect_cut_top(&r, 52));
+        status = rect_cut_bottom(&r, 36);
+    }
     r = rect_inset(r, t->pad);
     /* chips first, but hover highlights from the panels below apply to them
      * next frame; keep last frame's hover for their colours */
@@ -619,7 +656,11 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     token_chips(ui, vs, m, rect_cut_top(&r, 48));
     vs->hover_row = vs->hover_col = -1;
     rect_cut_top(&r, t->pad);
-    if (vs->session.active) {
+    if (vs->session.active && vs->presenter) { /* a caption strip, at most 30 % high */
+        Rect lr = rect_cut_bottom(&r, fminf(ui->h * 0.3f, fmaxf(r.h * 0.4f, 120)));
+        rect_cut_bottom(&r, t->pad);
+        lesson_frame(ui, vs, m, lr);
+    } else if (vs->session.active) {
         Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 340), 560));
         rect_cut_right(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
@@ -640,7 +681,10 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     default:
         break;
     }
-    status_line(ui, vs, m, status);
+    if (vs->presenter)
+        hover_callout(ui, vs, m);
+    else
+        status_line(ui, vs, m, status);
     if (vs->help) help_overlay(ui, vs);
     if (vs->session.menu) lesson_menu(ui, vs);
     if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {

@@ -132,6 +132,7 @@ typedef struct View_State {
     Colormap weight_map;
     /* hover, set during the frame */
     int hover_row, hover_col; /* S or A cell, or -1 */
+    Rect hover_cell;          /* where that cell is */
     int hover_token;          /* chip or point, or -1 */
     int mark_key;             /* key column of the hovered cell, highlighted everywhere */
     char hover_text[256];     /* what the thing under the mouse is, for the status line */
@@ -172,6 +173,7 @@ typedef struct View_State {
     bool help;
     bool in_browser; /* the web page: the help lists the browser's keys */
     Theme_Id theme;  /* F2 cycles it */
+    bool presenter;  /* P: big panels, the lesson as a caption strip, callouts */
     char status[512];
     bool status_error;
     double status_time;     /* when it was set */

@@ -360,7 +360,8 @@ Test(cli, help_and_version) {
                           "--export-figure",
                           "--panel",
                           "--scale",
-                          "--background"};
+                          "--background",
+                          "--presenter"};
     for (size_t k = 0; k < sizeof must / sizeof *must; k++)
         cr_assert(strstr(r.out, must[k]), "--help does not mention %s", must[k]);
     /* the man page lists every option too (groff writes '-' as '\-') */

@@ -136,3 +136,32 @@ Test(dump_ui, the_permutation_lab_keeps_readable_cells_beside_a_lesson_on_a_proj
     c = smallest_cell(args, outputs, 3, 6, false);
     cr_assert_geq(c, 24, "output rows are %.1f px at 1920×1080 ×2 with lesson 6", c);
 }
+
+/* Presenting (--presenter, or P): the lesson is a caption strip at most 30 %
+ * of the window high, and the panels get the rest. */
+Test(dump_ui, presenting_gives_s_and_a_big_cells_over_a_caption_strip) {
+    static const char *const sa[2] = {"S", "A"};
+    char args[512];
+    snprintf(args, sizeof args, "--size 1920x1080 --ui-scale 2 --presenter --lesson %s/lessons/%s",
+             test_env("ATTNLAB_DATA"), "03-scores-softmax-outputs.md");
+    double c = smallest_cell(args, sa, 2, 6, true);
+    cr_assert_geq(c, 64, "S and A cells are %.1f px presenting lesson 3 at 1920×1080 ×2", c);
+    cJSON *root = dump(args);
+    double strip_h = -1, strip_y = -1;
+    bool tabs = false;
+    for (const cJSON *it = cJSON_GetObjectItem(root, "items")->child; it; it = it->next) {
+        const char *kind = cJSON_GetObjectItem(it, "kind")->valuestring,
+                   *id = cJSON_GetObjectItem(it, "id")->valuestring;
+        const cJSON *r = cJSON_GetObjectItem(it, "rect");
+        if (!strcmp(kind, "panel") && !strcmp(id, "lesson")) {
+            strip_y = cJSON_GetArrayItem(r, 1)->valuedouble;
+            strip_h = cJSON_GetArrayItem(r, 3)->valuedouble;
+        }
+        tabs |= !strcmp(kind, "button") && !strcmp(id, "tab");
+    }
+    cJSON_Delete(root);
+    cr_assert_gt(strip_h, 0, "no lesson strip");
+    cr_assert_leq(strip_h, 0.3 * 1080, "the strip is %.0f px high", strip_h);
+    cr_assert_gt(strip_y, 1080 * 0.6, "the strip is at the bottom (y = %.0f)", strip_y);
+    cr_assert_not(tabs, "presenting hides the view tabs (keys 1–4 stay)");
+}

@@ -3,6 +3,8 @@
 #include "harness.h"
 #include "ui/lesson_panel.h"
 
+#include <math.h>
+
 static Harness h;
 static Lesson lesson;
 static Scene saved;
@@ -234,4 +236,35 @@ Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
     harness_frame(&h);
     snprintf(want, sizeof want, "✓ %s", lesson.title);
     cr_assert(harness_drew_text(&h, want), "a finished lesson is not marked");
+}
+
+/* Presenting: P switches the layout; hovering a cell shows its arithmetic in a
+ * large callout beside it, not only in the (hidden) status line. */
+Test(lesson_panel, presenting_shows_the_arithmetic_beside_the_hovered_cell) {
+    harness_key(&h, KEY_CHAR, 'p', false, false);
+    cr_assert(h.vs.presenter);
+    const Ui_Record *g = harness_find(&h, "grid", "S", -1);
+    float cx = g->r.x + g->r.w * (2.5f / 6), cy = g->r.y + g->r.h * (1.5f / 6);
+    harness_move(&h, cx, cy);
+    harness_frame(&h);
+    cr_assert(h.vs.hover_row == 1 && h.vs.hover_col == 2, "hover %d %d", h.vs.hover_row,
+              h.vs.hover_col);
+    const Ui_Record *c = harness_find(&h, "callout", "hover", -1);
+    Rect cell = {g->r.x + g->r.w * 2 / 6, g->r.y + g->r.h / 6, g->r.w / 6, g->r.h / 6};
+    bool apart = c->r.x >= cell.x + cell.w || c->r.x + c->r.w <= cell.x ||
+                 c->r.y >= cell.y + cell.h || c->r.y + c->r.h <= cell.y;
+    cr_assert(apart, "the callout sits beside the cell, not over it");
+    cr_assert(c->r.x >= 0 && c->r.y >= 0 && c->r.x + c->r.w <= h.w && c->r.y + c->r.h <= h.h,
+              "and inside the window");
+    char want[600];
+    view_explain_cell(&h.m, view_attn(&h.vs, &h.m), 1, 2, want, sizeof want);
+    cr_assert(harness_drew_text(&h, want), "the callout does not say '%s'", want);
+    float biggest = 0;
+    for (int k = 0; k < h.dl.count; k++)
+        if (h.dl.cmds[k].kind == DRAW_TEXT && h.dl.cmds[k].text.x >= c->r.x &&
+            h.dl.cmds[k].text.y >= c->r.y)
+            biggest = fmaxf(biggest, h.dl.cmds[k].text.size);
+    cr_assert_gt(biggest, h.ui.theme->title_size, "its text is larger than a panel title");
+    harness_key(&h, KEY_CHAR, 'p', false, false);
+    cr_assert_not(h.vs.presenter);
 }
