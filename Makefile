@@ -223,6 +223,7 @@ build/web-obj/%.o: %.c $(WEB_DEPS)/.ready
 	emcc $(WEB_CFLAGS) -c -o $@ $<
 
 $(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DATA) -type f)
+	@mkdir -p $(WEB)
 	emcc -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
 
 $(WEB)/index.html: assets/web/index.html
