@@ -156,6 +156,16 @@ static void wrote(App *a, const char *path) {
     a->pending.wrote = a->wrote;
 }
 
+/* The innermost recorded panel under the mouse (later records sit on top), or NULL. */
+static const Ui_Record *panel_under_mouse(const App *a) {
+    const Ui_Record *hit = NULL;
+    for (int k = 0; k < a->ui.record_count; k++) {
+        const Ui_Record *r = &a->ui.records[k];
+        if (!strcmp(r->kind, "panel") && rect_contains(r->r, a->in.mx, a->in.my)) hit = r;
+    }
+    return hit;
+}
+
 static void window_screenshot(App *a, bool panel_only) {
     int fw = a->fb_w, fh = a->fb_h;
     unsigned char *px = malloc((size_t)fw * fh * 4);
@@ -172,12 +182,7 @@ static void window_screenshot(App *a, bool panel_only) {
     int x0 = 0, y0 = 0, w = fw, h = fh;
     const char *what = "window";
     if (panel_only) {
-        /* the innermost recorded panel under the mouse (later records sit on top) */
-        const Ui_Record *hit = NULL;
-        for (int k = 0; k < a->ui.record_count; k++) {
-            const Ui_Record *r = &a->ui.records[k];
-            if (!strcmp(r->kind, "panel") && rect_contains(r->r, a->in.mx, a->in.my)) hit = r;
-        }
+        const Ui_Record *hit = panel_under_mouse(a);
         if (!hit) {
             view_set_status(&a->vs, true,
                             "Shift+F12 saves the panel under the mouse; there is none");
@@ -215,11 +220,7 @@ static void window_figure(App *a, bool panel_only) {
     Rect area = {0, 0, (float)a->fb_w / scale, (float)a->fb_h / scale};
     const char *what = "window";
     if (panel_only) {
-        const Ui_Record *hit = NULL;
-        for (int k = 0; k < a->ui.record_count; k++) {
-            const Ui_Record *r = &a->ui.records[k];
-            if (!strcmp(r->kind, "panel") && rect_contains(r->r, a->in.mx, a->in.my)) hit = r;
-        }
+        const Ui_Record *hit = panel_under_mouse(a);
         if (!hit) {
             view_set_status(&a->vs, true,
                             "Ctrl+Shift+F saves the panel under the mouse; there is none");
