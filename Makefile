@@ -235,7 +235,7 @@ $(WEB)/index.html: assets/web/index.html
 deps-web:
 	$(call install_missing,$(DEB_WEB),$(PKG_APP))
 	$(if $(shell command -v npm),,$(call install_missing,npm,))
-	@tests/web/deb-src.sh
+	@[ -n "$$(ls $(WEB_DEPS)/.built-* 2>/dev/null)" ] || tests/web/deb-src.sh
 
 # Browser tests: puppeteer-core (pinned in tests/web/package-lock.json)
 # driving Debian's chromium against build/web served on localhost.
