@@ -149,7 +149,7 @@ ifeq ($(SANITIZE),1)
 # or suppress. Preloading the driver keeps it mapped, so that memory stays
 # reachable; leaks in attnlab's own code are still reported.
 MESA_SWRAST := $(firstword $(wildcard /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so))
-TEST_ENV += ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:verify_asan_link_order=0 \
+TEST_ENV += ATTNLAB_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:verify_asan_link_order=0 \
             LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 \
             $(if $(MESA_SWRAST),LD_PRELOAD=$(MESA_SWRAST))
 endif
