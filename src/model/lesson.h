@@ -142,6 +142,25 @@ typedef struct Lesson_Span {
     int off, len; /* into Lesson.text */
 } Lesson_Span;
 
+/* "predict": the student commits to an answer before the numbers that would
+ * give it away are shown. The answer is judged in the step's state after
+ * the 'after' actions, played on a copy (so a question can be about what
+ * reversing, or turning positions on, will do). */
+typedef enum Predict_Kind {
+    PREDICT_NONE = 0,
+    PREDICT_KEY, /* which key will TOKEN give the most weight: the student picks a token */
+    PREDICT_YES, /* yes or no: yes exactly when the conditions hold */
+} Predict_Kind;
+
+typedef struct Lesson_Predict {
+    Predict_Kind kind;
+    int line;
+    char token[32];               /* PREDICT_KEY: the query, a word or #position */
+    Lesson_Goal cond;             /* PREDICT_YES: its conditions */
+    int after_first, after_count; /* into Lesson.actions */
+    char question[200], why[240]; /* asked; said when it is revealed */
+} Lesson_Predict;
+
 typedef struct Lesson_Step {
     int line;
     char title[128];
@@ -149,6 +168,7 @@ typedef struct Lesson_Step {
     int act_first, act_count; /* set-up */
     Lesson_Goal goals[LESSON_MAX_GOALS];
     int goal_count;
+    Lesson_Predict predict;
 } Lesson_Step;
 
 typedef struct Lesson {

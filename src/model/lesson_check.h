@@ -1,8 +1,9 @@
 /* The lesson checker behind --check-lessons: plays every step from the
  * default scene the way a student who always succeeds would. Parse-level
  * problems are lesson_parse's; this refuses a formula with an unknown TeX
- * command (which the window would show in red), and finds goals already met
- * when their step starts and solutions that do not reach their goal.
+ * command (which the window would show in red), a prediction without one
+ * right answer in its step's state, goals already met when their step starts
+ * and solutions that do not reach their goal.
  *
  *   bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir,
  *                     char *err, size_t errsz)

@@ -86,7 +86,7 @@ static bool token_word_ok(const char *w) {
 /* One action from words; used for set-up lines and for each solution step. */
 /* Every directive keyword, once: what it makes and how it is written.
  * lessons/README.md documents exactly these (a test holds the two together);
- * goal and solution are the two keywords that are not actions. */
+ * goal, solution and predict are the keywords that are not actions. */
 static const Lesson_Keyword action_keywords[] = {
     {"scene", ACT_SCENE, "scene FILE"},
     {"tokens", ACT_TOKENS, "tokens WORD…"},
@@ -112,6 +112,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"steps", ACT_STEPS, "steps N"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
+    {"predict", -1, "predict key TOKEN | yes if CONDITION [after ACTIONS] : QUESTION | WHY"},
 };
 
 static const Lesson_Keyword cond_keywords[] = {
@@ -477,6 +478,121 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
     return true;
 }
 
+/* Conditions joined by 'and' into g (what names the directive in errors). */
+static bool parse_conds(Lesson_Parse *p, int line, char *body, Lesson_Goal *g, const char *what) {
+    char *cursor = body;
+    while (cursor && !p->failed) {
+        char *and = strstr(cursor, " and ");
+        if (and) *and = '\0';
+        char *w[8];
+        int nw = split(cursor, w, 8);
+        if (nw < 0)
+            return lesson_fail(p, line, "%s: a condition has more than 8 words", what), false;
+        if (nw == 0) return lesson_fail(p, line, "%s: empty condition", what), false;
+        if (g->cond_count == LESSON_MAX_CONDS)
+            return lesson_fail(p, line, "%s: at most %d conditions", what, LESSON_MAX_CONDS), false;
+        if (!parse_cond(p, line, w, nw, &g->conds[g->cond_count])) return false;
+        g->cond_count++;
+        cursor = and? and+5 : NULL;
+    }
+    return !p->failed;
+}
+
+/* Actions separated by ';', things a student does (what names the
+ * directive in errors): how many were added, or -1. */
+static int parse_action_list(Lesson_Parse *p, int line, const char *list, const char *what) {
+    int count = 0;
+    for (const char *seg = list; !p->failed;) {
+        const char *semi = strchr(seg, ';');
+        char piece[LESSON_MAX_LINE + 1];
+        snprintf(piece, sizeof piece, "%.*s", (int)(semi ? (size_t)(semi - seg) : strlen(seg)),
+                 seg);
+        char *pw = piece;
+        while (*pw && isspace((unsigned char)*pw)) pw++;
+        char *after = pw + strcspn(pw, " \t");
+        char rest_copy[LESSON_MAX_LINE + 1];
+        snprintf(rest_copy, sizeof rest_copy, "%s", after + strspn(after, " \t"));
+        rest_copy[strcspn(rest_copy, "\r\n")] = '\0';
+        char *w[LESSON_MAX_WORDS];
+        int nw = split(pw, w, LESSON_MAX_WORDS);
+        if (nw < 0)
+            return lesson_fail(p, line, "%s: an action has more than %d words", what,
+                               LESSON_MAX_WORDS),
+                   -1;
+        if (nw > 0) {
+            if (!strcmp(w[0], "highlight") || !strcmp(w[0], "scene"))
+                return lesson_fail(p, line, "%s: '%s' is not something a student does", what, w[0]),
+                       -1;
+            if (!parse_action(p, line, w, nw, rest_copy)) return -1;
+            count++;
+        }
+        if (!semi) break;
+        seg = semi + 1;
+    }
+    return p->failed ? -1 : count;
+}
+
+/* predict key TOKEN [after ACTIONS] : QUESTION | WHY
+ * predict yes if CONDITION [and CONDITION …] [after ACTIONS] : QUESTION | WHY */
+static void parse_predict(Lesson_Parse *p, int line, const char *rest) {
+    if (p->cur_step < 0) {
+        lesson_fail(p, line, "predictions belong to a step: put them after a '## Step' heading");
+        return;
+    }
+    Lesson_Step *st = &p->l->steps[p->cur_step];
+    if (st->predict.kind != PREDICT_NONE) {
+        lesson_fail(p, line, "one prediction per step");
+        return;
+    }
+    Lesson_Predict *pr = &st->predict;
+    memset(pr, 0, sizeof *pr);
+    pr->line = line;
+    char body[LESSON_MAX_LINE + 1];
+    snprintf(body, sizeof body, "%s", rest);
+    char *colon = strstr(body, " : "), *bar = colon ? strstr(colon + 3, " | ") : NULL;
+    if (!colon || !bar) {
+        lesson_fail(p, line,
+                    "predict: write it as 'predict key TOKEN : QUESTION | WHY' or "
+                    "'predict yes if CONDITION : QUESTION | WHY'");
+        return;
+    }
+    *colon = *bar = '\0';
+    const char *q = colon + 3, *why = bar + 3;
+    if (!q[0] || !why[0] || strlen(q) >= sizeof pr->question || strlen(why) >= sizeof pr->why) {
+        lesson_fail(p, line,
+                    "predict: the question (at most %d bytes) and the explanation (at "
+                    "most %d) must both be given",
+                    (int)sizeof pr->question - 1, (int)sizeof pr->why - 1);
+        return;
+    }
+    snprintf(pr->question, sizeof pr->question, "%s", q);
+    snprintf(pr->why, sizeof pr->why, "%s", why);
+    char *after = strstr(body, " after ");
+    if (after) *after = '\0';
+    if (!strncmp(body, "key ", 4)) {
+        char *w[4];
+        int nw = split(body + 4, w, 4);
+        if (nw != 1 || !token_word_ok(w[0]) || strlen(w[0]) >= sizeof pr->token) {
+            lesson_fail(p, line, "predict key: name one token, a word or #position");
+            return;
+        }
+        snprintf(pr->token, sizeof pr->token, "%s", w[0]);
+        pr->kind = PREDICT_KEY;
+    } else if (!strncmp(body, "yes if ", 7)) {
+        if (!parse_conds(p, line, body + 7, &pr->cond, "predict")) return;
+        pr->kind = PREDICT_YES;
+    } else {
+        lesson_fail(p, line, "predict: 'key TOKEN' or 'yes if CONDITION' comes first");
+        return;
+    }
+    pr->after_first = p->l->action_count;
+    if (after) {
+        int count = parse_action_list(p, line, after + 7, "predict … after");
+        if (count < 0) return;
+        pr->after_count = count;
+    }
+}
+
 void lesson_directive_line(Lesson_Parse *p, int line, char *text) {
     /* strip comments and surrounding space */
     char *hash = strchr(text, '#');
@@ -520,29 +636,7 @@ void lesson_directive_line(Lesson_Parse *p, int line, char *text) {
             }
             snprintf(g->label, sizeof g->label, "%s", colon + 3);
         }
-        /* conditions joined by 'and' */
-        char *cursor = body;
-        while (cursor && !p->failed) {
-            char *and = strstr(cursor, " and ");
-            if (and) *and = '\0';
-            char *w[8];
-            int nw = split(cursor, w, 8);
-            if (nw < 0) {
-                lesson_fail(p, line, "goal: a condition has more than 8 words");
-                return;
-            }
-            if (nw == 0) {
-                lesson_fail(p, line, "goal: empty condition");
-                return;
-            }
-            if (g->cond_count == LESSON_MAX_CONDS) {
-                lesson_fail(p, line, "goal: at most %d conditions", LESSON_MAX_CONDS);
-                return;
-            }
-            if (!parse_cond(p, line, w, nw, &g->conds[g->cond_count])) return;
-            g->cond_count++;
-            cursor = and? and+5 : NULL;
-        }
+        if (!parse_conds(p, line, body, g, "goal")) return;
         g->sol_first = l->action_count;
         p->open_goal = g;
         return;
@@ -554,37 +648,13 @@ void lesson_directive_line(Lesson_Parse *p, int line, char *text) {
             return;
         }
         g->sol_first = l->action_count;
-        /* actions separated by ';' */
-        for (const char *seg = rest; !p->failed;) {
-            const char *semi = strchr(seg, ';');
-            char piece[LESSON_MAX_LINE + 1];
-            snprintf(piece, sizeof piece, "%.*s", (int)(semi ? (size_t)(semi - seg) : strlen(seg)),
-                     seg);
-            char *pw = piece;
-            while (*pw && isspace((unsigned char)*pw)) pw++;
-            char *after = pw + strcspn(pw, " \t");
-            char rest_copy[LESSON_MAX_LINE + 1];
-            snprintf(rest_copy, sizeof rest_copy, "%s", after + strspn(after, " \t"));
-            rest_copy[strcspn(rest_copy, "\r\n")] = '\0';
-            char *w[LESSON_MAX_WORDS];
-            int nw = split(pw, w, LESSON_MAX_WORDS);
-            if (nw < 0) {
-                lesson_fail(p, line, "solution: an action has more than %d words",
-                            LESSON_MAX_WORDS);
-                return;
-            }
-            if (nw > 0) {
-                if (!strcmp(w[0], "highlight") || !strcmp(w[0], "scene")) {
-                    lesson_fail(p, line, "solution: '%s' is not something a student does", w[0]);
-                    return;
-                }
-                if (!parse_action(p, line, w, nw, rest_copy)) return;
-                g->sol_count++;
-            }
-            if (!semi) break;
-            seg = semi + 1;
-        }
-        if (g->sol_count == 0 && !p->failed) lesson_fail(p, line, "solution: no actions");
+        int count = parse_action_list(p, line, rest, "solution");
+        if (count == 0 && !p->failed) lesson_fail(p, line, "solution: no actions");
+        if (count > 0) g->sol_count = count;
+        return;
+    }
+    if (!strncmp(text, "predict", 7) && (text[7] == ' ' || text[7] == '\t')) {
+        parse_predict(p, line, rest);
         return;
     }
     char rest_copy[LESSON_MAX_LINE + 1];

@@ -1,12 +1,14 @@
 /* Goals checked against the live state; see lesson_goals.h. */
 #include "lesson_goals.h"
 
+#include "lesson_play.h"
 #include "settings.h"
 
 #include "../core/stats.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool compare(double v, Cmp c, double want) {
@@ -217,4 +219,49 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         }
         used += (size_t)snprintf(buf + used, size - used, k ? " and %s" : "%s", one);
     }
+}
+
+int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
+                         int selected, const char *data_dir, char *answer, size_t answersz,
+                         char *err, size_t errsz) {
+    Model *copy = malloc(sizeof *copy);
+    if (!copy || !model_init(copy, &m->scene, m->vocab)) {
+        free(copy);
+        snprintf(err, errsz, "predict: out of memory");
+        return -1;
+    }
+    Lesson_Env env = {.m = copy, .data_dir = data_dir, .view = view, .selected = selected};
+    int truth = -1;
+    if (!lesson_apply(l, pr->after_first, pr->after_count, &env, err, errsz) ||
+        !model_update(copy)) {
+        if (!err[0]) snprintf(err, errsz, "predict: out of memory");
+    } else if (pr->kind == PREDICT_YES) {
+        truth = lesson_goal_met(&pr->cond, copy, env.view, env.selected, err, errsz);
+        snprintf(answer, answersz, "%s", truth == 1 ? "yes" : "no");
+    } else {
+        const Scene *s = &copy->scene;
+        const float *a = copy->derived.attn.A;
+        int i = lesson_find_token(s, pr->token), n = s->n, best = 0;
+        if (i < 0) {
+            snprintf(err, errsz, "predict: no token '%s' in the scene at this step", pr->token);
+        } else {
+            for (int j = 1; j < n; j++)
+                if (a[i * n + j] > a[i * n + best]) best = j;
+            truth = 1;
+            /* another word within 0.001 of the top would make the answer a coin toss */
+            for (int j = 0; j < n; j++)
+                if (strcmp(s->tokens[j], s->tokens[best]) &&
+                    a[i * n + j] >= a[i * n + best] - 1e-3f) {
+                    snprintf(err, errsz,
+                             "predict: the top key of '%s' is a tie between '%s' and '%s'",
+                             pr->token, s->tokens[best], s->tokens[j]);
+                    truth = -1;
+                    break;
+                }
+            if (truth == 1) snprintf(answer, answersz, "%s", s->tokens[best]);
+        }
+    }
+    model_free(copy);
+    free(copy);
+    return truth;
 }

@@ -6,6 +6,13 @@
  *       computed on demand), the view shown and the query selected: 1 met, 0 not yet, -1
  *       cannot be evaluated (err says why)
  *   void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size)
+ *   int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
+ *                            int selected, const char *data_dir, char *answer, size_t answersz,
+ *                            char *err, size_t errsz)
+ *       the right answer, judged on a copy of m after the prediction's 'after' actions:
+ *       1 or 0 for yes/no; for a key, 1 with the key's word in answer. -1 (and err) when
+ *       it cannot be told: no such token, the top key a tie between different words, or
+ *       out of memory
  *       the goal's conditions in words, for a goal without a label
  */
 #ifndef ATTN_LESSON_GOALS_H
@@ -16,5 +23,8 @@
 int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char *err,
                     size_t errsz);
 void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
+int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
+                         int selected, const char *data_dir, char *answer, size_t answersz,
+                         char *err, size_t errsz);
 
 #endif

@@ -486,7 +486,9 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
                                .mark_col = -1,
                                .row_offset = offs,
                                .col_offset = offs,
-                               .no_legend = compact},
+                               .no_legend = compact,
+                               .hide_row_on = vs->session.hide_row >= 0,
+                               .hide_row = vs->session.hide_row},
                &hs);
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "A",
@@ -515,7 +517,9 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
                                .mark_col = -1,
                                .row_offset = offs,
                                .col_offset = offs,
-                               .no_legend = compact},
+                               .no_legend = compact,
+                               .hide_row_on = vs->session.hide_row >= 0,
+                               .hide_row = vs->session.hide_row},
                &ha);
     const Heatmap_Result *hr = hs.hover_row >= 0 ? &hs : ha.hover_row >= 0 ? &ha : NULL;
     if (hr) {

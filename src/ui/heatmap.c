@@ -254,6 +254,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
             for (int j = 0; j < cols; j++) {
                 float v = d->values[i * cols + j];
                 if (!isfinite(v) || (d->causal && j > i)) continue; /* masked: see the hover */
+                if (d->hide_row_on && i == d->hide_row) continue;
                 Color bg = colormap_sample(d->map, (v - d->vmin) / (d->vmax - d->vmin));
                 Color fg = color_text_on(bg);
                 char buf[32];
@@ -291,12 +292,22 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
 
     if (show_legend) legend(ui, legend_r, d->vmin, d->vmax, d->map, legend_fmt);
 
+    /* a row that waits for the lesson's prediction: blank, with a question mark */
+    if (d->hide_row_on && d->hide_row >= 0 && d->hide_row < rows) {
+        Rect row = {grid.x, grid.y + d->hide_row * ch, grid.w, ch};
+        draw_rect(ui->dl, row, t->panel);
+        draw_rect_outline(ui->dl, row, 0, t->line, t->highlight);
+        float qs = fminf(ch * 0.7f, t->title_size);
+        ui_label(ui, row, FONT_BOLD, qs, ALIGN_CENTER, t->highlight, "? predict first");
+    }
     /* hover and click: cells and row labels */
     if (ui_hit(ui, grid)) {
         res->hover_col = (int)((ui->in.mx - grid.x) / cw);
         res->hover_row = (int)((ui->in.my - grid.y) / ch);
         if (res->hover_col >= cols) res->hover_col = cols - 1;
         if (res->hover_row >= rows) res->hover_row = rows - 1;
+        if (d->hide_row_on && res->hover_row == d->hide_row) /* its numbers stay hidden */
+            res->hover_row = res->hover_col = -1;
         if (ui->in.pressed) res->clicked_row = res->hover_row;
     }
     Rect labels = {grid.x - label_w, grid.y, label_w, grid.h};

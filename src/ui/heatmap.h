@@ -35,6 +35,8 @@ typedef struct Heatmap_Desc {
     bool stretch;     /* cells fill the area instead of staying square */
     bool no_legend;   /* the caption states the colour range instead (compact layouts) */
     bool causal;      /* cells above the diagonal are masked, whatever they hold (A's zeros) */
+    bool hide_row_on; /* row hide_row waits for a prediction: drawn blank with "?" */
+    int hide_row;
 } Heatmap_Desc;
 
 typedef struct Heatmap_Result {

@@ -313,10 +313,16 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     snprintf(ylab, sizeof ylab, "uniform = ln %d = %.2f", s->n, log((double)s->n));
     const double *const ent_band[4] = {c->lo[0], c->hi[0], c->lo[2], c->hi[2]};
     const double *const max_band[4] = {c->lo[1], c->hi[1], c->lo[3], c->hi[3]};
-    width_plot(ui, ent, "Mean entropy of A's rows", "entropy_plot", c->dks, c->count, c->ent_scaled,
-               c->ent_raw, ent_band, fmax(log((double)s->n), 1e-3), s->d_k, s->scaled, ylab);
-    width_plot(ui, top, "Mean max weight of A's rows", "max_plot", c->dks, c->count, c->max_scaled,
-               c->max_raw, max_band, 1.0, s->d_k, s->scaled, "one-hot = 1");
+    if (vs->session.hide_verdict) { /* the curves would answer the prediction */
+        ui_hidden(ui, ent, "Mean entropy of A's rows", "entropy_plot");
+        ui_hidden(ui, top, "Mean max weight of A's rows", "max_plot");
+    } else {
+        width_plot(ui, ent, "Mean entropy of A's rows", "entropy_plot", c->dks, c->count,
+                   c->ent_scaled, c->ent_raw, ent_band, fmax(log((double)s->n), 1e-3), s->d_k,
+                   s->scaled, ylab);
+        width_plot(ui, top, "Mean max weight of A's rows", "max_plot", c->dks, c->count,
+                   c->max_scaled, c->max_raw, max_band, 1.0, s->d_k, s->scaled, "one-hot = 1");
+    }
 
     Rect sr = narrow ? r : rect_cut_left(&r, fminf(r.w * 0.62f, r.w - 220));
     if (!narrow) rect_cut_left(&r, t->pad);
@@ -367,6 +373,11 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     mean_h /= s->n;
     float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 4;
     char buf[96];
+    if (vs->session.hide_verdict) {
+        ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->highlight,
+                     "mean max a = ?  (predict first)");
+        return;
+    }
     snprintf(buf, sizeof buf, "mean max a = %.3f", mean_max);
     ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->text, buf);
     snprintf(buf, sizeof buf, "mean entropy = %.3f", mean_h);
@@ -531,11 +542,16 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                   2 * ui_line_height(ui, FONT_SANS, t->small_size) + 22;
     Rect verdict = rect_cut_top(&r, fmaxf(h1 + h2 + 20, least));
     rect_cut_top(&r, t->pad);
-    draw_round_rect(ui->dl, verdict, t->radius, same ? t->good_bg : t->bad_bg);
-    ui_record(ui, "panel", "verdict", -1, verdict);
-    Rect v1 = rect_inset(verdict, 8);
-    rect_cut_top(&v1, ui_text_wrapped(ui, v1, FONT_BOLD, t->text_size, t->text, line, true) + 4);
-    ui_text_wrapped(ui, v1, FONT_SANS, t->small_size, t->text, why, true);
+    if (vs->session.hide_verdict) {
+        ui_hidden(ui, verdict, NULL, "verdict");
+    } else {
+        draw_round_rect(ui->dl, verdict, t->radius, same ? t->good_bg : t->bad_bg);
+        ui_record(ui, "panel", "verdict", -1, verdict);
+        Rect v1 = rect_inset(verdict, 8);
+        rect_cut_top(&v1,
+                     ui_text_wrapped(ui, v1, FONT_BOLD, t->text_size, t->text, line, true) + 4);
+        ui_text_wrapped(ui, v1, FONT_SANS, t->small_size, t->text, why, true);
+    }
 
     /* two rows of three: A(PX) | P·A(X)·Pᵀ | ΔA  and  O(PX) | P·O(X) | ΔO.
      * Narrow, one row at a time under two tabs, so the cells keep their
@@ -594,6 +610,10 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect *row = k < 3 || narrow ? &rowA : &r;
         Rect cell = k % 3 == 2 ? *row : rect_cut_left(row, w3);
         if (k % 3 != 2) rect_cut_left(row, t->pad);
+        if (vs->session.hide_verdict && k % 3 == 2) { /* the differences give it away */
+            ui_hidden(ui, cell, cells6[k].title, cells6[k].name);
+            continue;
+        }
         Heatmap_Result hr;
         ui_heatmap(ui,
                    &(Heatmap_Desc){.name = cells6[k].name,

@@ -46,6 +46,7 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
     vs->session.step = step;
     vs->session.scroll = 0;
     vs->session.showing = false;
+    vs->session.predict_given = -1; /* a new step asks afresh */
     if (!ok)
         view_set_status(vs, true, "%s", err);
     else
@@ -62,6 +63,7 @@ bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz) {
         vs->session.saved_view = vs->view;
     }
     vs->session.active = true;
+    vs->session.predict_asked = vs->session.predict_hits = 0;
     go_to_step(vs, m, 0, true);
     return true;
 }
@@ -198,6 +200,8 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
         ls->leave = false;
         lesson_leave(vs, m);
     }
+    ls->hide_row = -1;
+    ls->hide_verdict = false;
     if (!ls->active) return;
     int go = ls->go, last = ls->lesson->step_count - 1;
     ls->go = LESSON_GO_NONE;
@@ -235,6 +239,14 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
         all &= ls->goal_state[k] == 1;
     }
     if (all) lesson_progress_mark(&ls->progress, ls->lesson, ls->step);
+    /* until the student commits, what would give the answer away stays hidden */
+    const Lesson_Predict *pr = &st->predict;
+    if (pr->kind != PREDICT_NONE && ls->predict_given < 0) {
+        if (pr->kind == PREDICT_KEY)
+            ls->hide_row = lesson_find_token(&m->scene, pr->token);
+        else
+            ls->hide_verdict = true;
+    }
 }
 
 /* ---- text: spans with word wrap, and formulas set as boxes -------------------- */
@@ -455,6 +467,85 @@ static float layout_text(Ui *ui, View_State *vs, const Model *m, const Lesson *l
     return tl.y - r.y;
 }
 
+/* ---- predict, then reveal --------------------------------------------------------- */
+
+static void judge(View_State *vs, const Model *m, int given) {
+    Lesson_Session *ls = &vs->session;
+    const Lesson_Predict *pr = &ls->lesson->steps[ls->step].predict;
+    char truth[64] = "", why[300] = "";
+    int t = lesson_predict_truth(ls->lesson, pr, m, (int)vs->view, vs->selected, ls->data_dir,
+                                 truth, sizeof truth, why, sizeof why);
+    ls->predict_given = given;
+    if (t < 0) { /* the lesson checker refuses such a step; say so rather than guess */
+        snprintf(ls->predict_error, sizeof ls->predict_error, "%s", why);
+        ls->predict_right = false;
+        return;
+    }
+    ls->predict_error[0] = '\0';
+    snprintf(ls->predict_truth, sizeof ls->predict_truth, "%s", truth);
+    ls->predict_right =
+        pr->kind == PREDICT_KEY ? !strcmp(m->scene.tokens[given], truth) : (given == 1) == (t == 1);
+    ls->predict_asked++;
+    ls->predict_hits += ls->predict_right;
+}
+
+/* The step's question, its answer buttons, then the verdict and why; the
+ * height it needs. Draws only when draw. */
+static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Predict *pr, Rect r,
+                         bool draw) {
+    const Theme *t = ui->theme;
+    Lesson_Session *ls = &vs->session;
+    Rect in = rect_inset(r, 8);
+    float y = in.y;
+    if (draw) {
+        draw_round_rect(ui->dl, rect_inset(r, 2), t->radius, t->goal_bg);
+        draw_rect_outline(ui->dl, rect_inset(r, 2), t->radius, t->line, t->highlight);
+        ui_record(ui, "panel", "predict", -1, r);
+    }
+    char q[260];
+    snprintf(q, sizeof q, "Predict: %s", pr->question);
+    y += ui_text_wrapped(ui, (Rect){in.x, y, in.w, 1e6f}, FONT_BOLD, t->text_size, t->highlight, q,
+                         draw) +
+         6;
+    if (ls->predict_given < 0) {
+        /* the answers: every token (a key), or yes and no */
+        float x = in.x, bh = 30;
+        int count = pr->kind == PREDICT_KEY ? m->scene.n : 2;
+        for (int k = 0; k < count; k++) {
+            const char *label = pr->kind == PREDICT_KEY ? m->scene.tokens[k] : k ? "No" : "Yes";
+            float bw = ui_text_width(ui, FONT_SANS, t->text_size, label) + 26;
+            if (x > in.x && x + bw > in.x + in.w) {
+                x = in.x;
+                y += bh + 6;
+            }
+            if (draw &&
+                ui_button(ui, "predict_answer", k, (Rect){x, y, bw, bh}, label, false) & UI_CLICKED)
+                judge(vs, m, pr->kind == PREDICT_KEY ? k : k == 0);
+            x += bw + 6;
+        }
+        return y + bh + 8 - r.y + 8;
+    }
+    char verdict[400];
+    if (ls->predict_error[0])
+        snprintf(verdict, sizeof verdict, "%s", ls->predict_error);
+    else if (ls->predict_right)
+        snprintf(verdict, sizeof verdict, "✓ Right: %s. %s", ls->predict_truth, pr->why);
+    else
+        snprintf(verdict, sizeof verdict, "✗ Not this time: it is %s. %s", ls->predict_truth,
+                 pr->why);
+    y += ui_text_wrapped(ui, (Rect){in.x, y, in.w, 1e6f}, FONT_SANS, t->text_size,
+                         ls->predict_right ? t->good : t->text, verdict, draw) +
+         4;
+    char tally[80];
+    snprintf(tally, sizeof tally, "Predictions so far: %d of %d right", ls->predict_hits,
+             ls->predict_asked);
+    if (draw)
+        ui_label(ui, (Rect){in.x, y, in.w, ui_line_height(ui, FONT_SANS, t->small_size)}, FONT_SANS,
+                 t->small_size, ALIGN_LEFT, t->text_dim, tally);
+    y += ui_line_height(ui, FONT_SANS, t->small_size);
+    return y - r.y + 8;
+}
+
 /* ---- one formula alone, for --render-math ------------------------------------ */
 
 Rect lesson_formula_figure(Ui *ui, View_State *vs, const Model *m, const char *tex, bool draw) {
@@ -534,6 +625,13 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         goals_total += goal_h[k];
     }
     Rect goals = strip ? side : rect_cut_bottom(&body, fminf(goals_total, body.h * 0.6f));
+    /* a prediction sits under the step's text, above the goals */
+    if (st->predict.kind != PREDICT_NONE) {
+        float need = predict_box(ui, vs, m, &st->predict, (Rect){body.x, 0, body.w, 0}, false);
+        Rect box = rect_cut_bottom(&body, fminf(need, body.h * (strip ? 0.8f : 0.5f)));
+        rect_cut_bottom(&body, t->pad);
+        predict_box(ui, vs, m, &st->predict, box, true);
+    }
     /* a step longer than the panel scrolls with the mouse wheel; the last
      * line of the area then says so instead of showing text */
     float full = layout_text(ui, vs, m, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);

@@ -19,6 +19,10 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     int n = s->n, i = vs->selected;
     char title[96];
     snprintf(title, sizeof title, "Query %d: %s", i + 1, s->tokens[i]);
+    if (i == vs->session.hide_row) { /* its weights wait for the lesson's prediction */
+        ui_hidden(ui, r, title, "query");
+        return;
+    }
     float title_h = ui_panel_wrapped(ui, r, title, false);
     ui_record(ui, "panel", "query", -1, r);
     Rect body = rect_inset(r, t->pad);

@@ -122,6 +122,15 @@ typedef struct Lesson_Session {
     double show_t0;
     float show_from_x, show_from_y;
     Lesson_Progress progress;
+    /* the step's prediction: the answer given (a token, or 1 yes / 0 no; -1 none yet) */
+    int predict_given;
+    bool predict_right;
+    char predict_truth[64];          /* the right answer, in words */
+    char predict_error[300];         /* why it could not be judged */
+    int predict_asked, predict_hits; /* the tally, this lesson */
+    /* what stays hidden until then: a query's row of S and A, or the verdicts */
+    int hide_row; /* -1 none */
+    bool hide_verdict;
 } Lesson_Session;
 
 typedef struct View_State {

@@ -447,3 +447,124 @@ Test(lesson, lesson_5s_claim_about_the_curves_holds_for_its_scene) {
     labs_free(&lab);
     model_free(&m);
 }
+
+/* ---- predict, then reveal ---------------------------------------------------- */
+
+Test(lesson, a_prediction_is_parsed_and_its_mistakes_are_one_line) {
+    static const char good[] =
+        "# T\n\n## S\n\n```attnlab\n"
+        "predict yes if perm-diff <= 1e-5 and pos sin after reverse; pos sin 1 : will it hold? "
+        "| because\n```\n\n## U\n\n```attnlab\npredict key #2 : which key? | that one\n```\n";
+    char err[512];
+    cr_assert(lesson_parse(&lesson, good, strlen(good), "p.md", err, sizeof err), "%s", err);
+    const Lesson_Predict *a = &lesson.steps[0].predict, *b = &lesson.steps[1].predict;
+    cr_assert_eq(a->kind, PREDICT_YES);
+    cr_assert_eq(a->cond.cond_count, 2);
+    cr_assert_eq(a->after_count, 2);
+    cr_assert_eq(lesson.actions[a->after_first].kind, ACT_REVERSE);
+    cr_assert_eq(lesson.actions[a->after_first + 1].kind, ACT_POS);
+    cr_assert_str_eq(a->question, "will it hold?");
+    cr_assert_str_eq(a->why, "because");
+    cr_assert_eq(b->kind, PREDICT_KEY);
+    cr_assert_str_eq(b->token, "#2");
+    cr_assert_eq(b->after_count, 0);
+    static const struct {
+        const char *directive, *says;
+    } bad[] = {
+        {"predict key sat : which? no reason", "p.md:8: predict: write it as"},
+        {"predict key sat : which? | why\npredict key cat : again? | why",
+         "p.md:9: one prediction per step"},
+        {"predict maybe sat : which? | why", "p.md:8: predict: 'key TOKEN' or 'yes if"},
+        {"predict key sat cat : which? | why", "p.md:8: predict key: name one token"},
+        {"predict yes if banana > 1 : which? | why", "p.md:8:"},
+        {"predict key sat after highlight A : which? | why",
+         "p.md:8: predict … after: 'highlight' is not something a student does"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[600];
+        snprintf(text, sizeof text, "# T\n\n## S\n\nSome text.\n\n```attnlab\n%s\n```\n",
+                 bad[k].directive);
+        cr_assert_not(lesson_parse(&lesson, text, strlen(text), "p.md", err, sizeof err),
+                      "accepted: %s", bad[k].directive);
+        cr_assert(!strncmp(err, bad[k].says, strlen(bad[k].says)), "'%s' does not start with '%s'",
+                  err, bad[k].says);
+    }
+}
+
+/* Every shipped prediction, judged in the state its step opens with (as the
+ * checker plays the lessons): the answers the lessons' explanations state. */
+Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
+    static const struct {
+        const char *file;
+        int step;
+        const char *answer;
+    } want[] = {
+        {"03-scores-softmax-outputs.md", 0, "the"},
+        {"05-why-scale.md", 4, "yes"},
+        {"06-permutation-equivariance.md", 0, "yes"},
+        {"07-position.md", 1, "no"},
+        {"09-causal-mask.md", 1, "the"},
+        {"09-causal-mask.md", 3, "no"},
+    };
+    int predictions = 0;
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        char path[1024], err[600], answer[64];
+        snprintf(path, sizeof path, "%s/lessons/%s", test_env("ATTNLAB_DATA"), want[k].file);
+        cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+        static Scene s;
+        static Model m;
+        snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
+        cr_assert(scene_load(&s, path, &vocab, err, sizeof err));
+        cr_assert(model_init(&m, &s, &vocab));
+        Lesson_Env env = {.m = &m, .data_dir = test_env("ATTNLAB_DATA")};
+        cr_assert(
+            lesson_apply(&lesson, lesson.setup_first, lesson.setup_count, &env, err, sizeof err),
+            "%s", err);
+        for (int st = 0; st <= want[k].step; st++) {
+            const Lesson_Step *step = &lesson.steps[st];
+            cr_assert(
+                lesson_apply(&lesson, step->act_first, step->act_count, &env, err, sizeof err),
+                "%s", err);
+            if (st == want[k].step) break;
+            for (int g = 0; g < step->goal_count; g++)
+                cr_assert(lesson_apply(&lesson, step->goals[g].sol_first, step->goals[g].sol_count,
+                                       &env, err, sizeof err),
+                          "%s", err);
+        }
+        const Lesson_Predict *pr = &lesson.steps[want[k].step].predict;
+        cr_assert_neq(pr->kind, PREDICT_NONE, "%s step %d has no prediction", want[k].file,
+                      want[k].step + 1);
+        cr_assert(model_update(&m));
+        Scene before = m.scene;
+        int t =
+            lesson_predict_truth(&lesson, pr, &m, env.view, env.selected, test_env("ATTNLAB_DATA"),
+                                 answer, sizeof answer, err, sizeof err);
+        cr_assert_geq(t, 0, "%s: %s", want[k].file, err);
+        cr_assert_str_eq(answer, want[k].answer, "%s step %d", want[k].file, want[k].step + 1);
+        cr_assert(scene_equal(&m.scene, &before), "judging plays the 'after' actions on a copy");
+        model_free(&m);
+        predictions++;
+    }
+    /* and the table is every prediction in the folder (the issue asks for at least 6) */
+    cr_assert_eq(predictions, 6);
+    static const char *const files[] = {"01-tokens-become-vectors.md",
+                                        "02-queries-keys-values.md",
+                                        "03-scores-softmax-outputs.md",
+                                        "04-matrix-form.md",
+                                        "05-why-scale.md",
+                                        "06-permutation-equivariance.md",
+                                        "07-position.md",
+                                        "08-what-weights-do-not-tell.md",
+                                        "09-causal-mask.md",
+                                        "10-many-heads.md",
+                                        "11-training.md"};
+    int found = 0;
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[1024], err[600];
+        snprintf(path, sizeof path, "%s/lessons/%s", test_env("ATTNLAB_DATA"), files[f]);
+        cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+        for (int st = 0; st < lesson.step_count; st++) found += lesson.steps[st].predict.kind != 0;
+    }
+    cr_assert_eq(found, predictions, "the lessons hold %d predictions, the table %d", found,
+                 predictions);
+}

@@ -268,3 +268,38 @@ Test(lesson_panel, presenting_shows_the_arithmetic_beside_the_hovered_cell) {
     harness_key(&h, KEY_CHAR, 'p', false, false);
     cr_assert_not(h.vs.presenter);
 }
+
+/* Predict, then reveal: lesson 3's first step asks which key "sat" favours.
+ * Until the student answers, sat's rows of S and A and its query panel are
+ * hidden; an answer is judged, explained and counted, and the rows return. */
+Test(lesson_panel, a_prediction_hides_the_answer_until_it_is_given) {
+    char err[256];
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_frame(&h);
+    int sat = lesson_find_token(&h.m.scene, "sat"), cat = lesson_find_token(&h.m.scene, "cat");
+    cr_assert_eq(h.vs.session.hide_row, sat);
+    cr_assert(harness_drew_text(&h, "? predict first"));
+    /* hovering the hidden row tells nothing */
+    const Ui_Record *g = harness_find(&h, "grid", "A", -1);
+    harness_move(&h, g->r.x + g->r.w * 0.5f, g->r.y + g->r.h * (sat + 0.5f) / h.m.scene.n);
+    cr_assert_eq(h.vs.hover_row, -1);
+    /* a wrong answer: cat */
+    const Ui_Record *b = harness_find(&h, "button", "predict_answer", cat);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    cr_assert_eq(h.vs.session.predict_given, cat);
+    cr_assert_not(h.vs.session.predict_right);
+    cr_assert(harness_drew_text(&h, "Not this time: it is the."), "the verdict names 'the'");
+    cr_assert(harness_drew_text(&h, "Predictions so far: 0 of 1 right"));
+    cr_assert_eq(h.vs.session.hide_row, -1, "the rows are back");
+    cr_assert_not(harness_drew_text(&h, "? predict first"));
+    /* back to the step: it asks again, and a right answer counts */
+    harness_key(&h, KEY_RIGHT, 0, false, false);
+    harness_key(&h, KEY_LEFT, 0, false, false);
+    cr_assert_eq(h.vs.session.predict_given, -1);
+    b = harness_find(&h, "button", "predict_answer", 0); /* "the" */
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    cr_assert(h.vs.session.predict_right);
+    cr_assert(harness_drew_text(&h, "Predictions so far: 1 of 2 right"));
+}
