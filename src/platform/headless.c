@@ -121,43 +121,86 @@ static void bench_scene(App *a, int n, Scene *s) {
     s->d_k = 64;
 }
 
+typedef enum Bench_Kind { BENCH_DRAG, BENCH_HOVER, BENCH_SLIDER } Bench_Kind;
+static const char *const bench_kind_names[] = {"drag", "hover", "slider"};
+
+/* The grid of the panel `name` in the last frame's records, or an empty rect. */
+static Rect bench_grid(const App *a, const char *name) {
+    for (int k = 0; k < a->ui.record_count; k++) {
+        const Ui_Record *r = &a->ui.records[k];
+        if (!strcmp(r->kind, "grid") && !strcmp(r->name, name)) return r->r;
+    }
+    return (Rect){0, 0, 0, 0};
+}
+
+/* One input of the kind a row measures, applied as the window would. */
+static void bench_input(App *a, Bench_Kind kind, int f, int n, Rect grid) {
+    char err[256];
+    switch (kind) {
+    case BENCH_DRAG: {
+        /* one token moves a little every frame */
+        Action move = action_move(f % n, 0, 0.01f * (float)(f % 7), 1, -0.01f * (float)(f % 5));
+        model_apply(&a->model, &move, err, sizeof err);
+        break;
+    }
+    case BENCH_HOVER: {
+        /* the pointer walks across S's cells, one cell a frame */
+        int cells = n < 8 ? n : 8;
+        float cw = grid.w / (float)n, ch = grid.h / (float)n;
+        a->in.mx = grid.x + cw * ((float)(f % cells) + 0.5f);
+        a->in.my = grid.y + ch * ((float)(f / cells % cells) + 0.5f);
+        break;
+    }
+    case BENCH_SLIDER: {
+        /* d_k is dragged back and forth: every score changes */
+        Action set = action_set(SET_DK, 32 + (f % 16) * 4);
+        model_apply(&a->model, &set, err, sizeof err);
+        break;
+    }
+    }
+}
+
 int headless_bench(App *a, double process_start_ms) {
-    /* n tokens with H heads: the sizes of the explorer's peer, and one
-     * layer of eight heads at the largest n */
-    static const int ns[5] = {6, 32, 128, 512, 512}, hs[5] = {1, 1, 1, 1, 8};
+    /* drags at the sizes of the explorer's peer, one layer of eight heads at
+     * the largest n, then the pointer over S, then the d_k slider */
+    static const struct {
+        int n, heads;
+        Bench_Kind kind;
+    } rows[] = {{6, 1, BENCH_DRAG},   {32, 1, BENCH_DRAG},  {128, 1, BENCH_DRAG},
+                {512, 1, BENCH_DRAG}, {512, 8, BENCH_DRAG}, {6, 1, BENCH_HOVER},
+                {512, 1, BENCH_HOVER}, {6, 1, BENCH_SLIDER}, {512, 1, BENCH_SLIDER}};
+    enum { ROWS = sizeof rows / sizeof rows[0] };
     static const int sizes[2][2] = {{1280, 720}, {1920, 1080}};
     char err[1024];
     double first_frame = -1;
     printf("{\n  \"results\": [\n");
     static char table[4096];
     size_t tl = 0;
-    tl +=
-        (size_t)snprintf(table + tl, sizeof table - tl,
-                         "     n   H   size        frame median   frame p95   recompute median\n");
+    tl += (size_t)snprintf(
+        table + tl, sizeof table - tl,
+        "  kind       n   H   size        frame median   frame p95   recompute median\n");
     for (int si = 0; si < 2; si++) {
         int w = sizes[si][0], h = sizes[si][1];
         if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
             cli_report("", err);
             return 1;
         }
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < ROWS; k++) {
             static Scene s;
-            bench_scene(a, ns[k], &s);
-            s.heads = hs[k];
+            bench_scene(a, rows[k].n, &s);
+            s.heads = rows[k].heads;
             if (!model_apply(&a->model, &(Action){.kind = ACTION_LOAD_SCENE, .scene = &s}, err,
                              sizeof err)) {
                 cli_report("attnlab: --bench: ", err);
                 return 1;
             }
             a->vs.selected = 0;
+            a->in.mx = a->in.my = -1e6f; /* the pointer starts away from every panel */
             enum { WARM = 3, FRAMES = 40 };
             static double frame[FRAMES], recompute[FRAMES];
             for (int f = 0; f < WARM + FRAMES; f++) {
-                /* a drag: one token moves a little every frame */
-                int i = f % s.n;
                 double t0 = now_ms();
-                Action move = action_move(i, 0, 0.01f * (float)(f % 7), 1, -0.01f * (float)(f % 5));
-                model_apply(&a->model, &move, err, sizeof err);
+                bench_input(a, rows[k].kind, f, s.n, bench_grid(a, "S"));
                 double t1 = now_ms();
                 model_update(&a->model);
                 double t2 = now_ms();
@@ -173,14 +216,16 @@ int headless_bench(App *a, double process_start_ms) {
             double fmed = percentile(frame, FRAMES, 0.5), fp95 = percentile(frame, FRAMES, 0.95);
             double rmed = percentile(recompute, FRAMES, 0.5);
             Render_Stats st = render_stats(&a->render);
-            printf("    {\"n\": %d, \"heads\": %d, \"width\": %d, \"height\": %d, "
-                   "\"frame_median_ms\": %.3f, \"frame_p95_ms\": %.3f, \"recompute_median_ms\": "
-                   "%.3f, \"draw_calls\": %d, \"quads\": %d, \"heatmaps\": %d}%s\n",
-                   ns[k], hs[k], w, h, fmed, fp95, rmed, st.draw_calls, st.quads, st.heatmaps,
-                   si == 1 && k == 4 ? "" : ",");
+            const char *kind = bench_kind_names[rows[k].kind];
+            printf("    {\"kind\": \"%s\", \"n\": %d, \"heads\": %d, \"width\": %d, "
+                   "\"height\": %d, \"frame_median_ms\": %.3f, \"frame_p95_ms\": %.3f, "
+                   "\"recompute_median_ms\": %.3f, \"draw_calls\": %d, \"quads\": %d, "
+                   "\"heatmaps\": %d}%s\n",
+                   kind, rows[k].n, rows[k].heads, w, h, fmed, fp95, rmed, st.draw_calls, st.quads,
+                   st.heatmaps, si == 1 && k == ROWS - 1 ? "" : ",");
             tl += (size_t)snprintf(table + tl, sizeof table - tl,
-                                   "  %4d  %2d   %4dx%-4d   %8.2f ms    %7.2f ms   %8.3f ms\n",
-                                   ns[k], hs[k], w, h, fmed, fp95, rmed);
+                                   "  %-6s  %4d  %2d   %4dx%-4d   %8.2f ms    %7.2f ms   %8.3f ms\n",
+                                   kind, rows[k].n, rows[k].heads, w, h, fmed, fp95, rmed);
         }
         render_offscreen_end(&a->render);
     }
