@@ -58,8 +58,10 @@ static void top_bar(Ui *ui, View_State *vs, Rect r) {
     for (int v = 0; v < VIEW_COUNT; v++) {
         Rect b = rect_cut_left(&row, t->text_size * (v == VIEW_TRAIN ? 5.2f : 8.2f));
         rect_cut_left(&row, 6);
+        /* the next frame switches, after deriving the new view's data: this
+         * frame's panels were derived for the view it shows */
         if (ui_button(ui, "tab", v, b, tabs[v], vs->view == (View)v) & UI_CLICKED)
-            vs->view = (View)v;
+            vs->view_asked = 1 + v;
     }
     Rect help = rect_cut_right(&row, 44);
     Rect lessons = rect_cut_right(&row, t->text_size * 6);
@@ -701,6 +703,10 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     /* input → actions → model → derived data, then one layout */
     ui->keyboard_busy = vs->editing || vs->typing_dk; /* typing: keys are text */
     shortcuts(ui, vs, m);
+    if (vs->view_asked) {
+        vs->view = (View)(vs->view_asked - 1);
+        vs->view_asked = 0;
+    }
     view_apply(vs, m); /* what last frame's widgets and this frame's keys asked for */
     if (vs->view == VIEW_TRAIN) train_update(ui, vs, m); /* a slice of training, if playing */
     lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */

@@ -135,9 +135,10 @@ typedef struct Lesson_Session {
 
 typedef struct View_State {
     View view;
-    int selected;  /* query row */
-    int head;      /* the head S, A, the strips and the query show (0-based) */
-    bool y_arrows; /* the plane shows x_i → x_i + y_i */
+    int view_asked; /* a tab clicked: 1 + the view the next frame shows, else 0 */
+    int selected;   /* query row */
+    int head;       /* the head S, A, the strips and the query show (0-based) */
+    bool y_arrows;  /* the plane shows x_i → x_i + y_i */
     Colormap weight_map;
     /* hover, set during the frame */
     int hover_row, hover_col; /* S or A cell, or -1 */
