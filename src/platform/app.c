@@ -128,12 +128,16 @@ static float pixel_scale(const App *a, int fb_w) {
 }
 
 /* Lay out and draw one frame into the bound framebuffer of fb_w × fb_h. */
-void app_draw(App *a, int fb_w, int fb_h, float scale) {
+void app_layout(App *a, int fb_w, int fb_h, float scale) {
     render_set_scale(&a->render, scale);
     ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
     a->ui.px_scale = scale;
     view_frame(&a->ui, &a->vs, &a->model);
     ui_end(&a->ui);
+}
+
+void app_draw(App *a, int fb_w, int fb_h, float scale) {
+    app_layout(a, fb_w, fb_h, scale);
     render_frame(&a->render, &a->dl, fb_w, fb_h, a->ui.theme->bg);
 }
 

@@ -19,6 +19,8 @@
  *       keeps its length, so the view can say it is too long)
  *   App_Frame_Result app_frame(App *a, const App_Frame *f)
  *       apply the queued events, lay out and draw into the bound framebuffer
+ *   void app_layout(App *a, int fb_w, int fb_h, float scale)
+ *       lay the frame out into the draw list (the first half of app_draw)
  *   void app_draw(App *a, int fb_w, int fb_h, float scale)
  *       lay out and draw with no new input (headless drivers, readbacks)
  *   float app_zoom_for(float zoom, int w, int h)
@@ -139,6 +141,7 @@ void app_shutdown(App *a);
 void app_event(App *a, const App_Event *e);
 void app_paste(App *a, const char *text);
 App_Frame_Result app_frame(App *a, const App_Frame *f);
+void app_layout(App *a, int fb_w, int fb_h, float scale);
 void app_draw(App *a, int fb_w, int fb_h, float scale);
 float app_zoom_for(float zoom, int w, int h);
 bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Scene **saved,

@@ -135,12 +135,21 @@ void render_shutdown(Renderer *r) {
     render_offscreen_end(r);
     if (r->fbo) glDeleteFramebuffers(1, &r->fbo);
     if (r->fbo_color) glDeleteRenderbuffers(1, &r->fbo_color);
+    if (r->canvas) glDeleteFramebuffers(1, &r->canvas);
+    if (r->canvas_color) glDeleteRenderbuffers(1, &r->canvas_color);
+    free(r->items);
+    free(r->grid_hash);
+    free(r->cover);
+    free(r->heats);
+    free(r->order);
+    free(r->shown);
     free(r->verts);
     free(r->text_verts);
     memset(r, 0, sizeof *r);
 }
 
 bool render_reload_shaders(Renderer *r, char *err, size_t errsz) {
+    r->canvas_valid = false; /* new shaders may paint the same items otherwise */
     return shader_build_all(r->data_dir, r->programs, err, errsz);
 }
 
@@ -261,7 +270,9 @@ static void emit_rect(Renderer *r, const Draw_Cmd *cmd) {
     }
 }
 
-static void emit_line(Renderer *r, const Draw_Cmd *cmd) {
+/* A line's quad: a rectangle along it, round caps and fringe included. */
+static void line_quad(const Renderer *r, const Draw_Cmd *cmd, float xy[8], float uv[8],
+                      float p[4]) {
     float x0 = cmd->line.x0, y0 = cmd->line.y0, x1 = cmd->line.x1, y1 = cmd->line.y1;
     float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
     float ux = len > 1e-6f ? dx / len : 1, uy = len > 1e-6f ? dy / len : 0;
@@ -269,7 +280,6 @@ static void emit_line(Renderer *r, const Draw_Cmd *cmd) {
     float f = 1.5f / r->scale + 0.5f;
     float ex = hl + hw + f, ey = hw + f; /* extents along and across */
     float cx = (x0 + x1) * 0.5f, cy = (y0 + y1) * 0.5f;
-    float xy[8], uv[8];
     const float sa[4] = {-1, 1, 1, -1}, sb[4] = {-1, -1, 1, 1};
     for (int k = 0; k < 4; k++) {
         float a = sa[k] * ex, b = sb[k] * ey;
@@ -278,7 +288,14 @@ static void emit_line(Renderer *r, const Draw_Cmd *cmd) {
         uv[2 * k] = a;
         uv[2 * k + 1] = b;
     }
-    float p[4] = {hl, hw, 0, 0};
+    p[0] = hl;
+    p[1] = hw;
+    p[2] = p[3] = 0;
+}
+
+static void emit_line(Renderer *r, const Draw_Cmd *cmd) {
+    float xy[8], uv[8], p[4];
+    line_quad(r, cmd, xy, uv, p);
     emit(r, xy, uv, p, cmd->color, MODE_LINE);
 }
 
@@ -289,7 +306,9 @@ static void emit_triangle(Renderer *r, const Draw_Cmd *cmd) {
     emit(r, xy, zero, zero, cmd->color, MODE_SOLID);
 }
 
-static void emit_text(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd) {
+/* Walk a text run's glyphs as the renderer places them: emit their quads,
+ * or (box != NULL) only grow box = {x0, y0, x1, y1}, in logical units. */
+static void text_run(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd, float *box) {
     int px = pixel_size(r, cmd->text.size);
     const char *text = dl->text + cmd->text.offset;
     int len = cmd->text.len;
@@ -313,34 +332,51 @@ static void emit_text(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd) {
         if (g->w > 0) {
             float x0 = (pen + g->x0) / s, y0 = top / s;
             float x1 = (pen + g->x0 + g->w) / s, y1 = (top + g->h) / s;
-            float u0 = (float)g->ax / FONT_ATLAS_SIZE, v0 = (float)g->ay / FONT_ATLAS_SIZE;
-            float u1 = (float)(g->ax + g->w) / FONT_ATLAS_SIZE;
-            float v1 = (float)(g->ay + g->h) / FONT_ATLAS_SIZE;
-            float xy[8] = {x0, y0, x1, y0, x1, y1, x0, y1};
-            float uv[8] = {u0, v0, u1, v0, u1, v1, u0, v1};
-            emit(r, xy, uv, zero, cmd->color, MODE_GLYPH);
+            if (box) {
+                box[0] = fminf(box[0], x0);
+                box[1] = fminf(box[1], y0);
+                box[2] = fmaxf(box[2], x1);
+                box[3] = fmaxf(box[3], y1);
+            } else {
+                float u0 = (float)g->ax / FONT_ATLAS_SIZE, v0 = (float)g->ay / FONT_ATLAS_SIZE;
+                float u1 = (float)(g->ax + g->w) / FONT_ATLAS_SIZE;
+                float v1 = (float)(g->ay + g->h) / FONT_ATLAS_SIZE;
+                float xy[8] = {x0, y0, x1, y0, x1, y1, x0, y1};
+                float uv[8] = {u0, v0, u1, v0, u1, v1, u0, v1};
+                emit(r, xy, uv, zero, cmd->color, MODE_GLYPH);
+            }
         }
         pen += g->advance;
     }
 }
 
-static void draw_heat(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd) {
+static void draw_heat(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd, uint64_t hash) {
     flush(r);
-    int slot = r->heat_next;
-    r->heat_next = (r->heat_next + 1) % RENDER_HEATMAP_TEXTURES;
     int w = cmd->heat.cols, h = cmd->heat.rows;
+    /* a texture that already holds this grid (the last frame's, or another
+     * damage rect's of this frame) is drawn again without an upload */
+    int slot = -1;
+    for (int k = 0; k < RENDER_HEATMAP_TEXTURES && slot < 0; k++)
+        if (hash && r->heat_hash[k] == hash && r->heat_w[k] == w && r->heat_h[k] == h) slot = k;
     glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D, r->heat_tex[slot]);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    const float *grid = dl->grid + cmd->heat.offset;
-    if (r->heat_w[slot] != w || r->heat_h[slot] != h) {
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, w, h, 0, GL_RED, GL_FLOAT, grid);
-        r->heat_w[slot] = w;
-        r->heat_h[slot] = h;
+    if (slot < 0) {
+        slot = r->heat_next;
+        r->heat_next = (r->heat_next + 1) % RENDER_HEATMAP_TEXTURES;
+        glBindTexture(GL_TEXTURE_2D, r->heat_tex[slot]);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        const float *grid = dl->grid + cmd->heat.offset;
+        if (r->heat_w[slot] != w || r->heat_h[slot] != h) {
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, w, h, 0, GL_RED, GL_FLOAT, grid);
+            r->heat_w[slot] = w;
+            r->heat_h[slot] = h;
+        } else {
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, grid);
+        }
+        r->heat_hash[slot] = hash;
+        r->stats.texture_uploads++;
     } else {
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, grid);
+        glBindTexture(GL_TEXTURE_2D, r->heat_tex[slot]);
     }
-    r->stats.texture_uploads++;
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_2D, r->colormap_tex);
 
@@ -358,26 +394,312 @@ static void draw_heat(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd) {
     glBindVertexArray(r->heat_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->heat_vbo);
     glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
+    glDisable(GL_BLEND); /* opaque: the software rasterizer need not read what is under it */
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glEnable(GL_BLEND);
     glActiveTexture(GL_TEXTURE0);
     r->stats.draw_calls++;
     r->stats.heatmaps++;
 }
 
+/* A logical rect in device pixels, rounded outwards as scissoring needs. */
+static Damage_Rect clip_px(const Renderer *r, Rect q) {
+    float s = r->scale;
+    Damage_Rect c = {(int)floorf(q.x * s), (int)floorf(q.y * s), (int)ceilf((q.x + q.w) * s),
+                     (int)ceilf((q.y + q.h) * s)};
+    if (c.x1 < c.x0) c.x1 = c.x0;
+    if (c.y1 < c.y0) c.y1 = c.y0;
+    return c;
+}
+
+/* Scissor to the damage rect being painted, narrowed by a clip (or not). */
 static void set_clip(Renderer *r, const Draw_Cmd *cmd) {
     flush(r);
-    if (!cmd->clip.on) {
-        glDisable(GL_SCISSOR_TEST);
-        return;
+    int x0 = r->pass_x0, y0 = r->pass_y0, x1 = r->pass_x1, y1 = r->pass_y1;
+    if (cmd && cmd->clip.on) {
+        Damage_Rect c = clip_px(r, cmd->clip.r);
+        if (c.x0 > x0) x0 = c.x0;
+        if (c.y0 > y0) y0 = c.y0;
+        if (c.x1 < x1) x1 = c.x1;
+        if (c.y1 < y1) y1 = c.y1;
+        if (x1 < x0) x1 = x0;
+        if (y1 < y0) y1 = y0;
     }
-    Rect q = cmd->clip.r;
-    float s = r->scale;
-    int x0 = (int)floorf(q.x * s), y0 = (int)floorf(q.y * s);
-    int x1 = (int)ceilf((q.x + q.w) * s), y1 = (int)ceilf((q.y + q.h) * s);
-    if (x1 < x0) x1 = x0;
-    if (y1 < y0) y1 = y0;
-    glEnable(GL_SCISSOR_TEST);
     glScissor(x0, r->fb_h - y1, x1 - x0, y1 - y0);
+}
+
+/* ---- what changed ------------------------------------------------------- */
+
+/* Room for one item per command, grown (never per frame) when the list is. */
+static bool reserve_items(Renderer *r, int count) {
+    if (count <= r->item_cap) return true;
+    int cap = r->item_cap ? r->item_cap : 1024;
+    while (cap < count) cap *= 2;
+    Damage_Item *items = realloc(r->items, sizeof *items * (size_t)cap);
+    if (items) r->items = items;
+    uint64_t *gh = realloc(r->grid_hash, sizeof *gh * (size_t)cap);
+    if (gh) r->grid_hash = gh;
+    Damage_Item *order = realloc(r->order, sizeof *order * (size_t)cap);
+    if (order) r->order = order;
+    Damage_Item *shown = realloc(r->shown, sizeof *shown * (size_t)cap);
+    if (shown) r->shown = shown;
+    Damage_Rect *cover = realloc(r->cover, sizeof *cover * (size_t)cap);
+    if (cover) r->cover = cover;
+    int *heats = realloc(r->heats, sizeof *heats * 2 * (size_t)cap); /* and a pass's */
+    if (heats) r->heats = heats;
+    if (!items || !gh || !order || !shown || !cover || !heats) return false;
+    r->item_cap = cap;
+    return true;
+}
+
+static uint64_t hash_floats(uint64_t h, const float *v, int n) {
+    return damage_hash(h, v, sizeof *v * (size_t)n);
+}
+
+/* One command's item: its device-pixel bounds within the clip, and a hash of
+ * everything that decides its pixels. Bounds are empty when nothing shows. */
+static void measure(Renderer *r, const Draw_List *dl, int i, Damage_Rect clip, bool clipped) {
+    const Draw_Cmd *cmd = &dl->cmds[i];
+    Damage_Item *it = &r->items[i];
+    float box[4] = {1e30f, 1e30f, -1e30f, -1e30f};
+    uint64_t h = damage_hash(DAMAGE_HASH_SEED, &cmd->kind, sizeof cmd->kind);
+    unsigned char rgba[4] = {cmd->color.r, cmd->color.g, cmd->color.b, cmd->color.a};
+    h = damage_hash(h, rgba, 4);
+    switch (cmd->kind) {
+    case DRAW_RECT: {
+        Rect q = cmd->rect.r;
+        float f = 1.5f / r->scale + 0.5f;
+        float v[6] = {q.x, q.y, q.w, q.h, cmd->rect.radius, cmd->rect.thickness};
+        h = hash_floats(h, v, 6);
+        box[0] = q.x - f;
+        box[1] = q.y - f;
+        box[2] = q.x + q.w + f;
+        box[3] = q.y + q.h + f;
+        break;
+    }
+    case DRAW_LINE: {
+        float xy[8], uv[8], p[4];
+        line_quad(r, cmd, xy, uv, p);
+        float v[5] = {cmd->line.x0, cmd->line.y0, cmd->line.x1, cmd->line.y1, cmd->line.width};
+        h = hash_floats(h, v, 5);
+        for (int k = 0; k < 4; k++) {
+            box[0] = fminf(box[0], xy[2 * k]);
+            box[1] = fminf(box[1], xy[2 * k + 1]);
+            box[2] = fmaxf(box[2], xy[2 * k]);
+            box[3] = fmaxf(box[3], xy[2 * k + 1]);
+        }
+        break;
+    }
+    case DRAW_TRIANGLE:
+        h = hash_floats(h, cmd->tri.x, 3);
+        h = hash_floats(h, cmd->tri.y, 3);
+        for (int k = 0; k < 3; k++) {
+            box[0] = fminf(box[0], cmd->tri.x[k]);
+            box[1] = fminf(box[1], cmd->tri.y[k]);
+            box[2] = fmaxf(box[2], cmd->tri.x[k]);
+            box[3] = fmaxf(box[3], cmd->tri.y[k]);
+        }
+        break;
+    case DRAW_TEXT: {
+        float v[3] = {cmd->text.x, cmd->text.y, cmd->text.size};
+        int e[2] = {(int)cmd->text.font, (int)cmd->text.align};
+        h = hash_floats(h, v, 3);
+        h = damage_hash(h, e, sizeof e);
+        h = damage_hash(h, dl->text + cmd->text.offset, (size_t)cmd->text.len);
+        text_run(r, dl, cmd, box);
+        break;
+    }
+    case DRAW_HEATMAP: {
+        Rect q = cmd->heat.r;
+        float v[6] = {q.x, q.y, q.w, q.h, cmd->heat.vmin, cmd->heat.vmax};
+        int e[3] = {cmd->heat.rows, cmd->heat.cols, (int)cmd->heat.map};
+        uint64_t g = damage_hash(DAMAGE_HASH_SEED, dl->grid + cmd->heat.offset,
+                                 sizeof(float) * (size_t)cmd->heat.rows * (size_t)cmd->heat.cols);
+        r->grid_hash[i] = g;
+        h = hash_floats(h, v, 6);
+        h = damage_hash(h, e, sizeof e);
+        h = damage_hash(h, &g, sizeof g);
+        box[0] = q.x;
+        box[1] = q.y;
+        box[2] = q.x + q.w;
+        box[3] = q.y + q.h;
+        break;
+    }
+    case DRAW_CLIP:
+    case DRAW_LAYER:
+        break;
+    }
+    float s = r->scale;
+    /* a pixel of slack either side for antialiasing and rounding */
+    Damage_Rect b = {(int)floorf(box[0] * s) - 1, (int)floorf(box[1] * s) - 1,
+                     (int)ceilf(box[2] * s) + 1, (int)ceilf(box[3] * s) + 1};
+    if (box[2] < box[0]) b = (Damage_Rect){0, 0, 0, 0};
+    if (b.x0 < 0) b.x0 = 0;
+    if (b.y0 < 0) b.y0 = 0;
+    if (b.x1 > r->fb_w) b.x1 = r->fb_w;
+    if (b.y1 > r->fb_h) b.y1 = r->fb_h;
+    if (clipped) {
+        if (b.x0 < clip.x0) b.x0 = clip.x0;
+        if (b.y0 < clip.y0) b.y0 = clip.y0;
+        if (b.x1 > clip.x1) b.x1 = clip.x1;
+        if (b.y1 > clip.y1) b.y1 = clip.y1;
+    }
+    if (b.x1 <= b.x0 || b.y1 <= b.y0) b = (Damage_Rect){0, 0, 0, 0};
+    if (cmd->kind == DRAW_HEATMAP) {
+        /* every pixel whose centre lies inside gets the heatmap's colour */
+        Rect q = cmd->heat.r;
+        Damage_Rect c = {(int)ceilf(q.x * s - 0.5f), (int)ceilf(q.y * s - 0.5f),
+                         (int)ceilf((q.x + q.w) * s - 0.5f), (int)ceilf((q.y + q.h) * s - 0.5f)};
+        if (c.x0 < b.x0) c.x0 = b.x0;
+        if (c.y0 < b.y0) c.y0 = b.y0;
+        if (c.x1 > b.x1) c.x1 = b.x1;
+        if (c.y1 > b.y1) c.y1 = b.y1;
+        r->cover[i] = c;
+    }
+    /* the clipped bounds are part of the identity: the same shape under
+     * another clip shows other pixels exactly when these bounds differ */
+    h = damage_hash(h, &b, sizeof b);
+    *it = (Damage_Item){h, b.x0, b.y0, b.x1, b.y1};
+}
+
+static bool visible(const Damage_Item *it) {
+    return it->x1 > it->x0;
+}
+
+static bool is_text(const Draw_Cmd *c) {
+    return c->kind == DRAW_TEXT;
+}
+
+static bool is_shape(const Draw_Cmd *c) {
+    return c->kind == DRAW_RECT || c->kind == DRAW_LINE || c->kind == DRAW_TRIANGLE;
+}
+
+/* Items for every command, then the visible ones in the order their pixels
+ * are painted: within a layer (up to a heatmap, clip or draw_layer) shapes
+ * first, then text, as flush() draws them. */
+static void build_items(Renderer *r, const Draw_List *dl) {
+    Damage_Rect clip = {0, 0, 0, 0};
+    bool clipped = false;
+    int start = 0;
+    r->order_n = r->heat_n = 0;
+    for (int i = 0; i <= dl->count; i++) {
+        const Draw_Cmd *cmd = i < dl->count ? &dl->cmds[i] : NULL;
+        bool boundary =
+            !cmd || cmd->kind == DRAW_HEATMAP || cmd->kind == DRAW_CLIP || cmd->kind == DRAW_LAYER;
+        if (!boundary) {
+            measure(r, dl, i, clip, clipped);
+            continue;
+        }
+        for (int k = start; k < i; k++)
+            if (is_shape(&dl->cmds[k]) && visible(&r->items[k]))
+                r->order[r->order_n++] = r->items[k];
+        for (int k = start; k < i; k++)
+            if (is_text(&dl->cmds[k]) && visible(&r->items[k]))
+                r->order[r->order_n++] = r->items[k];
+        start = i + 1;
+        if (!cmd) break;
+        measure(r, dl, i, clip, clipped);
+        if (cmd->kind == DRAW_HEATMAP && visible(&r->items[i])) {
+            r->order[r->order_n++] = r->items[i];
+            r->heats[r->heat_n++] = i;
+        }
+        if (cmd->kind == DRAW_CLIP) {
+            clipped = cmd->clip.on;
+            if (clipped) clip = clip_px(r, cmd->clip.r);
+        }
+    }
+}
+
+/* Keep a color renderbuffer of the frame's size for the canvas. */
+static bool ensure_canvas(Renderer *r, int w, int h) {
+    if (!r->canvas) glGenFramebuffers(1, &r->canvas);
+    if (!r->canvas_color) glGenRenderbuffers(1, &r->canvas_color);
+    glBindFramebuffer(GL_FRAMEBUFFER, r->canvas);
+    if (r->canvas_w != w || r->canvas_h != h) {
+        glBindRenderbuffer(GL_RENDERBUFFER, r->canvas_color);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                  r->canvas_color);
+        r->canvas_w = w;
+        r->canvas_h = h;
+        r->canvas_valid = false;
+    }
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
+/* Does a heatmap drawn after command i hide all of it within d? Heatmaps
+ * are opaque and end the layer, so everything before one lies under it. */
+static bool hidden(const Renderer *r, int i, const Damage_Rect *d, const int *occ, int occ_n) {
+    const Damage_Item *it = &r->items[i];
+    int x0 = it->x0 > d->x0 ? it->x0 : d->x0, x1 = it->x1 < d->x1 ? it->x1 : d->x1;
+    int y0 = it->y0 > d->y0 ? it->y0 : d->y0, y1 = it->y1 < d->y1 ? it->y1 : d->y1;
+    for (int k = occ_n - 1; k >= 0 && occ[k] > i; k--) {
+        const Damage_Rect *c = &r->cover[occ[k]];
+        if (c->x0 <= x0 && c->y0 <= y0 && x1 <= c->x1 && y1 <= c->y1) return true;
+    }
+    return false;
+}
+
+/* Paint the commands that reach damage rect d, scissored to it, leaving out
+ * what a later heatmap covers; with no items (none could be kept), every
+ * command. */
+static void paint(Renderer *r, const Draw_List *dl, const Damage_Rect *d, Color clear,
+                  bool culled) {
+    r->pass_x0 = d->x0;
+    r->pass_y0 = d->y0;
+    r->pass_x1 = d->x1;
+    r->pass_y1 = d->y1;
+    set_clip(r, NULL);
+    glClearColor(clear.r / 255.0f, clear.g / 255.0f, clear.b / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    r->quad_count = r->text_count = 0;
+    /* the heatmaps that reach d, in order; the draw list's own heatmap
+     * array is reused for them, since its tail is not needed again */
+    int occ_n = 0, *occ = r->heats + r->heat_n;
+    if (culled) {
+        for (int k = 0; k < r->heat_n; k++) {
+            const Damage_Rect *c = &r->cover[r->heats[k]];
+            if (c->x0 < d->x1 && d->x0 < c->x1 && c->y0 < d->y1 && d->y0 < c->y1)
+                occ[occ_n++] = r->heats[k];
+        }
+    }
+#define MEETS(i)                                                                                   \
+    (!culled || (r->items[i].x0 < d->x1 && d->x0 < r->items[i].x1 && r->items[i].y0 < d->y1 &&     \
+                 d->y0 < r->items[i].y1 && !hidden(r, i, d, occ, occ_n)))
+    for (int i = 0; i < dl->count; i++) {
+        const Draw_Cmd *cmd = &dl->cmds[i];
+        switch (cmd->kind) {
+        case DRAW_RECT:
+            if (MEETS(i)) emit_rect(r, cmd);
+            break;
+        case DRAW_LINE:
+            if (MEETS(i)) emit_line(r, cmd);
+            break;
+        case DRAW_TRIANGLE:
+            if (MEETS(i)) emit_triangle(r, cmd);
+            break;
+        case DRAW_TEXT:
+            if (MEETS(i)) text_run(r, dl, cmd, NULL);
+            break;
+        case DRAW_HEATMAP:
+            /* an unseen heatmap still ends the layer, as it would in a full frame */
+            if (MEETS(i))
+                draw_heat(r, dl, cmd, culled ? r->grid_hash[i] : 0);
+            else
+                flush(r);
+            break;
+        case DRAW_CLIP:
+            set_clip(r, cmd->clip.on ? cmd : NULL);
+            break;
+        case DRAW_LAYER:
+            flush(r);
+            break;
+        }
+    }
+#undef MEETS
+    flush(r);
+    r->stats.damage_rects++;
+    r->stats.damage_px += (int64_t)(d->x1 - d->x0) * (d->y1 - d->y0);
 }
 
 void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color clear) {
@@ -387,43 +709,52 @@ void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color cl
     r->fb_h = fb_h;
     ortho(r->proj, (float)fb_w, (float)fb_h, r->scale);
     glViewport(0, 0, fb_w, fb_h);
-    glDisable(GL_SCISSOR_TEST);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glClearColor(clear.r / 255.0f, clear.g / 255.0f, clear.b / 255.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    r->quad_count = r->text_count = 0;
-    for (int i = 0; i < dl->count; i++) {
-        const Draw_Cmd *cmd = &dl->cmds[i];
-        switch (cmd->kind) {
-        case DRAW_RECT:
-            emit_rect(r, cmd);
-            break;
-        case DRAW_LINE:
-            emit_line(r, cmd);
-            break;
-        case DRAW_TRIANGLE:
-            emit_triangle(r, cmd);
-            break;
-        case DRAW_TEXT:
-            emit_text(r, dl, cmd);
-            break;
-        case DRAW_HEATMAP:
-            draw_heat(r, dl, cmd);
-            break;
-        case DRAW_CLIP:
-            set_clip(r, cmd);
-            break;
-        case DRAW_LAYER:
-            flush(r);
-            break;
-        }
+    glEnable(GL_SCISSOR_TEST);
+
+    bool tracked = reserve_items(r, dl->count) && ensure_canvas(r, fb_w, fb_h);
+    Damage dmg;
+    if (tracked) {
+        build_items(r, dl);
+        bool same_frame = r->canvas_valid && r->canvas_scale == r->scale &&
+                          !memcmp(&r->canvas_clear, &clear, sizeof clear);
+        if (same_frame)
+            damage_diff(r->shown, r->shown_n, r->order, r->order_n, fb_w, fb_h, &dmg);
+        else
+            damage_full(&dmg, fb_w, fb_h);
+    } else {
+        /* no memory to track items, or no canvas: paint everything straight
+         * into the target, as every frame did before the canvas */
+        glBindFramebuffer(GL_FRAMEBUFFER, r->target);
+        r->canvas_valid = false;
+        damage_full(&dmg, fb_w, fb_h);
     }
-    flush(r);
+    r->stats.full = dmg.full;
+    for (int k = 0; k < dmg.count; k++) paint(r, dl, &dmg.rects[k], clear, tracked);
     glDisable(GL_SCISSOR_TEST);
     glBindVertexArray(0);
+    if (tracked) {
+        Damage_Item *t = r->shown;
+        r->shown = r->order;
+        r->order = t;
+        r->shown_n = r->order_n;
+        r->canvas_scale = r->scale;
+        r->canvas_clear = clear;
+        /* glyphs the full atlas could not hold are missing: paint all next time */
+        r->canvas_valid = !r->redraw;
+        /* the window's back buffer holds nothing of the last frame: copy it all */
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->canvas);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->target);
+        glBlitFramebuffer(0, 0, fb_w, fb_h, 0, 0, fb_w, fb_h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, r->target);
+    }
+}
+
+void render_invalidate(Renderer *r) {
+    r->canvas_valid = false;
 }
 
 bool render_wants_redraw(const Renderer *r) {
@@ -448,11 +779,12 @@ bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz) 
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         return false;
     }
+    r->target = r->fbo;
     return true;
 }
 
 void render_offscreen_end(Renderer *r) {
-    (void)r;
+    r->target = 0;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 

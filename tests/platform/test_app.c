@@ -58,10 +58,11 @@ static App_Frame_Result one_frame(void) {
 static void frame(void) {
     int frames = 0;
     do {
-        cr_assert(one_frame().more || (app->queued == 0 && app->vs.actions.count == 0),
+        cr_assert(one_frame().more ||
+                      (app->queued == 0 && app->vs.actions.count == 0 && !app->vs.view_asked),
                   "input or actions wait, and the app does not ask for the frame they need");
         cr_assert_lt(++frames, 8, "events or actions keep waiting");
-    } while (app->queued > 0 || app->vs.actions.count > 0);
+    } while (app->queued > 0 || app->vs.actions.count > 0 || app->vs.view_asked);
 }
 
 static const Ui_Record *find(const char *kind, const char *name, int index) {
@@ -295,4 +296,113 @@ Test(app, the_window_as_a_vector_figure) {
     cr_assert_eq(chdir(cwd), 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* ---- retained frames: a frame repaints only what changed ---------------- */
+
+enum { W = 1280, H = 800 };
+
+/* The frame the app just drew (painted into its canvas only where the draw
+ * list changed) against the same draw list painted whole. */
+static void assert_same_as_full_repaint(const char *step) {
+    static unsigned char incremental[W * H * 4], full[W * H * 4];
+    render_read_rgba(&app->render, W, H, incremental);
+    Render_Stats st = render_stats(&app->render);
+    render_invalidate(&app->render);
+    render_frame(&app->render, &app->dl, W, H, app->ui.theme->bg);
+    cr_assert(render_stats(&app->render).full);
+    render_read_rgba(&app->render, W, H, full);
+    long differ = 0, first = -1;
+    for (long k = 0; k < (long)W * H; k++) {
+        if (memcmp(incremental + 4 * k, full + 4 * k, 3) != 0) {
+            if (first < 0) first = k;
+            differ++;
+        }
+    }
+    cr_assert_eq(differ, 0,
+                 "%s: %ld pixels differ from a full repaint, the first at (%ld, %ld); that frame "
+                 "repainted %d rects, %lld pixels%s",
+                 step, differ, first % W, first / W, st.damage_rects, (long long)st.damage_px,
+                 st.full ? " (the whole frame)" : "");
+}
+
+static void move_to(float x, float y) {
+    app_event(app, &(App_Event){.kind = APP_EV_MOUSE_MOVE, .x = x, .y = y});
+    frame();
+}
+
+Test(app, every_incremental_frame_equals_a_full_repaint) {
+    frame();
+    assert_same_as_full_repaint("first frame");
+    /* the pointer walks over S's cells, then onto a chip */
+    const Ui_Record *g = find_any("grid", "S");
+    int n = app->model.scene.n;
+    for (int k = 0; k < 2 * n; k++) {
+        move_to(g->r.x + g->r.w * ((float)(k % n) + 0.5f) / (float)n,
+                g->r.y + g->r.h * ((float)(k / 3 % n) + 0.5f) / (float)n);
+        assert_same_as_full_repaint("hovering S");
+    }
+    const Ui_Record *chip = find("chip", "token", 1);
+    move_to(chip->r.x + 5, chip->r.y + 5);
+    assert_same_as_full_repaint("hovering a chip");
+    /* a token dragged across the plane, past its edge */
+    const Ui_Record *pt = find("point", "token", 2);
+    float x = pt->r.x + pt->r.w * 0.5f, y = pt->r.y + pt->r.h * 0.5f;
+    move_to(x, y);
+    app_event(app, &(App_Event){.kind = APP_EV_MOUSE_DOWN, .x = x, .y = y});
+    frame();
+    for (int k = 1; k <= 12; k++) {
+        move_to(x + 9.0f * (float)k, y - 23.0f * (float)k);
+        assert_same_as_full_repaint("dragging a token");
+    }
+    app_event(app, &(App_Event){.kind = APP_EV_MOUSE_UP, .x = x, .y = y});
+    frame();
+    assert_same_as_full_repaint("dropping it");
+    /* keys: the focus ring walks, a toggle flips, the theme changes */
+    for (int k = 0; k < 5; k++) {
+        app_event(app, &(App_Event){.kind = APP_EV_KEY, .key = KEY_TAB});
+        frame();
+        assert_same_as_full_repaint("Tab");
+    }
+    quick_click(find("toggle", "scale", -1));
+    assert_same_as_full_repaint("the scale toggle");
+    app_event(app, &(App_Event){.kind = APP_EV_KEY, .key = KEY_F2});
+    frame();
+    assert_same_as_full_repaint("F2, the next theme");
+    /* another view, the lesson menu, a lesson and its next step */
+    quick_click(find("button", "tab", 2));
+    assert_same_as_full_repaint("the permutation lab");
+    quick_click(find("button", "lessons", -1));
+    frame();
+    assert_same_as_full_repaint("the lesson menu");
+    quick_click(find("button", "lesson_item", 2));
+    frame();
+    assert_same_as_full_repaint("a lesson");
+    quick_click(find("button", "lesson_next", -1));
+    frame();
+    assert_same_as_full_repaint("its next step");
+    g = find_any("grid", "S");
+    move_to(g->r.x + 3, g->r.y + 3);
+    assert_same_as_full_repaint("hovering S beside a lesson");
+}
+
+Test(app, a_hover_repaints_a_small_part_and_uploads_no_heatmap) {
+    frame();
+    const Ui_Record *g = find_any("grid", "S");
+    int n = app->model.scene.n;
+    move_to(g->r.x + g->r.w * 0.5f / (float)n, g->r.y + g->r.h * 0.5f / (float)n);
+    move_to(g->r.x + g->r.w * 1.5f / (float)n, g->r.y + g->r.h * 0.5f / (float)n);
+    Render_Stats st = render_stats(&app->render);
+    cr_assert_not(st.full, "a hover repainted the whole window");
+    cr_assert_gt(st.damage_px, 0, "a hover changed nothing on screen");
+    cr_assert_lt(st.damage_px, W * H / 20, "a hover repainted %lld of %d pixels",
+                 (long long)st.damage_px, W * H);
+    cr_assert_eq(st.texture_uploads, 0, "a hover uploaded a heatmap whose values did not change");
+    /* the pointer resting: once the chips have caught up with the hover
+     * (they are laid out first, so they show it a frame later), nothing */
+    frame();
+    frame();
+    st = render_stats(&app->render);
+    cr_assert_eq(st.damage_px, 0, "a frame with nothing new repainted %lld pixels",
+                 (long long)st.damage_px);
 }
