@@ -17,6 +17,38 @@
 #include <string.h>
 
 /* ---- embedding plane ------------------------------------------------------ */
+
+/* A set of 64-bit keys with counts, for at most ATTN_MAX_TOKENS of them:
+ * finding repeated words and points in O(n), since n reaches 512. */
+typedef struct Key_Set {
+    uint64_t key[2 * ATTN_MAX_TOKENS];
+    int count[2 * ATTN_MAX_TOKENS];
+} Key_Set;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 0x100000001b3u;
+    return h | 1; /* 0 marks a free slot */
+}
+
+/* The slot of key: where it is, or the free one where it goes. */
+static int key_slot(const Key_Set *set, uint64_t key) {
+    int k = (int)(key % (2 * ATTN_MAX_TOKENS));
+    while (set->key[k] && set->key[k] != key) k = (k + 1) % (2 * ATTN_MAX_TOKENS);
+    return k;
+}
+
+/* Count key once more; how many times it was there before. */
+static int key_add(Key_Set *set, uint64_t key) {
+    int k = key_slot(set, key);
+    set->key[k] = key;
+    return set->count[k]++;
+}
+
+static int key_count(const Key_Set *set, uint64_t key) {
+    return set->count[key_slot(set, key)];
+}
+
 static void axis_picker(Ui *ui, View_State *vs, const Scene *s, Rect r, int which) {
     int *axis = which == 0 ? &vs->explorer.axis0 : &vs->explorer.axis1;
     char label[32];
@@ -166,6 +198,7 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* points first, then their labels; a label carries the position when
      * a word appears twice */
     float px[ATTN_MAX_TOKENS], py[ATTN_MAX_TOKENS], prad[ATTN_MAX_TOKENS];
+    Color pc[ATTN_MAX_TOKENS];
     bool crowd = s->n > 40; /* many tokens: small dots */
     for (int i = 0; i < s->n; i++) {
         float sx, sy;
@@ -181,11 +214,30 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
                      "%s: x[%d] = %.2f, x[%d] = %.2f — drag to move this embedding", s->tokens[i],
                      a0, (double)s->X[i * s->d + a0], a1, (double)s->X[i * s->d + a1]);
         }
-        Color c = i == vs->mark_key ? t->key : i == vs->selected ? t->query : t->text;
+        pc[i] = i == vs->mark_key ? t->key : i == vs->selected ? t->query : t->text;
         prad[i] = (vs->explorer.drag_point == i || hov) ? 10 : crowd ? 4 : 8;
-        draw_circle(ui->dl, sx, sy, prad[i] + 2 * t->line, t->point_ring);
-        draw_circle(ui->dl, sx, sy, prad[i], c);
     }
+    /* A word said twice has one embedding: its points coincide. Only the
+     * last of identical points is drawn, the one on top (a pile of them
+     * costs every pixel again on a software rasterizer and shows nothing
+     * more). */
+    static Key_Set seen;
+    memset(&seen, 0, sizeof seen);
+    bool hidden[ATTN_MAX_TOKENS];
+    for (int i = s->n - 1; i >= 0; i--) {
+        float key[3] = {px[i], py[i], prad[i]};
+        hidden[i] = key_add(&seen, fnv(fnv(14695981039346656037u, key, sizeof key), &pc[i],
+                                       sizeof pc[i])) > 0;
+    }
+    for (int i = 0; i < s->n; i++) {
+        if (hidden[i]) continue;
+        draw_circle(ui->dl, px[i], py[i], prad[i] + 2 * t->line, t->point_ring);
+        draw_circle(ui->dl, px[i], py[i], prad[i], pc[i]);
+    }
+    /* words said more than once carry their position in their labels */
+    memset(&seen, 0, sizeof seen);
+    for (int i = 0; i < s->n; i++)
+        key_add(&seen, fnv(14695981039346656037u, s->tokens[i], strlen(s->tokens[i])));
     /* Labels never pile up: the ones the eye is on first (dragged, hovered,
      * selected, the key in focus), then the rest in order, each above,
      * below, right or left of its point where it overlaps no label placed
@@ -199,9 +251,8 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
                          i == vs->selected || i == vs->mark_key;
             if (focus != (pass == 0)) continue;
             char label[64];
-            bool dup = false;
-            for (int k = 0; k < s->n && !dup; k++)
-                dup = k != i && strcmp(s->tokens[k], s->tokens[i]) == 0;
+            bool dup = key_count(&seen, fnv(14695981039346656037u, s->tokens[i],
+                                            strlen(s->tokens[i]))) > 1;
             char sub[24] = "";
             if (dup) subscript(i + 1, sub, sizeof sub);
             snprintf(label, sizeof label, "%s%s", s->tokens[i], sub);

@@ -149,14 +149,23 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
         plane_to_screen(&pm, a->V[j * dv], dv >= 2 ? a->V[j * dv + 1] : 0, &vx, &vy);
         draw_circle(ui->dl, vx, vy, 3, j == vs->mark_key ? t->key : t->text_dim);
     }
-    float px = 0, py = 0;
+    float px = 0, py = 0; /* the running sum */
+    float ax = 0, ay = 0; /* where the next arrow starts: the last drawn one's tip */
     for (int k = 0; k < n; k++) {
         int j = order[k];
         float w = a->A[i * n + j];
         float nx = px + w * a->V[j * dv], ny = py + (dv >= 2 ? w * a->V[j * dv + 1] : 0);
+        px = nx;
+        py = ny;
         float x0, y0, x1, y1;
-        plane_to_screen(&pm, px, py, &x0, &y0);
+        plane_to_screen(&pm, ax, ay, &x0, &y0);
         plane_to_screen(&pm, nx, ny, &x1, &y1);
+        /* a step shorter than half a unit would be a dot: it joins the next
+         * arrow instead, so the path stays whole (with many keys, hundreds
+         * of such dots piled on one spot) */
+        if (hypotf(x1 - x0, y1 - y0) < 0.5f && j != vs->mark_key && k < n - 1) continue;
+        ax = nx;
+        ay = ny;
         Color c = t->value;
         c.a = (unsigned char)(90 + 165 * w);
         if (j == vs->mark_key) c = t->key;
@@ -170,8 +179,6 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
                       (y0 + y1) * 0.5f - lh * 0.5f, ALIGN_LEFT,
                       j == vs->mark_key ? t->key : t->value, piece);
         }
-        px = nx;
-        py = ny;
     }
     float tx, ty;
     plane_to_screen(&pm, a->O[i * dv], dv >= 2 ? a->O[i * dv + 1] : 0, &tx, &ty);
