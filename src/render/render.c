@@ -623,8 +623,11 @@ static bool ensure_canvas(Renderer *r, int w, int h) {
         r->canvas_w = w;
         r->canvas_h = h;
         r->canvas_valid = false;
+        /* asked once per size, not per frame: in a browser the answer is a
+         * round trip to the GPU process that stalls the frame */
+        r->canvas_ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     }
-    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    return r->canvas_ok;
 }
 
 /* Does a heatmap drawn after command i hide all of it within d? Heatmaps
@@ -812,7 +815,13 @@ Render_Stats render_stats(const Renderer *r) {
 
 void render_finish(Renderer *r) {
     (void)r;
+#ifdef __EMSCRIPTEN__
+    /* a browser's gl.finish() returns at once; reading a pixel back waits */
+    unsigned char px[4];
+    glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+#else
     glFinish();
+#endif
 }
 
 bool render_gl_ready(char *why, size_t whysz) {

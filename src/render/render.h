@@ -93,6 +93,7 @@ typedef struct Renderer {
      * changed into it (see damage.h), then copies it to the target. */
     unsigned int canvas, canvas_color;
     int canvas_w, canvas_h;
+    bool canvas_ok;      /* the canvas framebuffer is complete */
     bool canvas_valid;   /* holds exactly the items in `shown` */
     float canvas_scale;  /* the frame it holds was drawn at this scale … */
     Color canvas_clear;  /* … on this background */

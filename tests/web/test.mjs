@@ -6,6 +6,9 @@
 //   node tests/web/test.mjs build/web
 //   node tests/web/test.mjs build/web --first-frame N   (make bench: the median
 //       time from navigation to the first drawn frame over N loads)
+//   node tests/web/test.mjs build/web --frames   (make bench: what a hover, a
+//       drag and a d_k slider frame cost at 1920x1080, as --bench measures
+//       them on the desktop; prints JSON rows)
 import puppeteer from 'puppeteer-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -163,6 +166,66 @@ if (firstFrame > 0) {
   times.sort((a, b) => a - b);
   console.log(`first frame in headless chromium (SwiftShader WebGL), 1280x720: median ${Math.round(times[runs >> 1])} ms ` +
               `over ${runs} loads (min ${Math.round(times[0])}, max ${Math.round(times[runs - 1])}; target 2000 ms)`);
+  await browser.close();
+  server.close();
+  process.exit(0);
+}
+
+// ---- make bench: frame costs in the browser ---------------------------------------------
+// The bench scene of `attnlab --bench`: n vocabulary words in turn, d_k = 64. Each
+// frame waits for its pixels (gl.finish) and reports its cost; one input per frame.
+if (process.argv.includes('--frames')) {
+  const words = fs.readFileSync(path.join(top, 'assets/vocab.tsv'), 'utf8').split('\n')
+    .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')[0]);
+  const median = (v) => v.sort((a, b) => a - b)[v.length >> 1];
+  const rows = [];
+  for (const n of [6, 512]) {
+    const tokens = Array.from({ length: n }, (_, i) => words[i % words.length]).join('+');
+    const { page } = await open(`?dk=64&tokens=${tokens}`, { width: 1920, height: 1080 });
+    await page.evaluate(() => Module.ccall('web_time_frames', null, [], []));
+    // one input, then the frame it causes
+    const step = async (input, what) => {
+      const before = await page.evaluate(() => Module.ccall('web_frames', 'number', [], []));
+      await input();
+      await page.waitForFunction((b) => Module.ccall('web_frames', 'number', [], []) > b,
+                                 { timeout: 10000 }, before)
+        .catch(() => { throw new Error(`${what} at n = ${n}: no frame followed the input`); });
+      return page.evaluate(() => Module.ccall('web_frame_ms', 'number', [], []));
+    };
+    const d = await describe(page);
+    const grid = item(d, 'grid', 'S'), point = item(d, 'point', 'token', 0);
+    const slider = item(d, 'slider', 'dk');
+    const kinds = {
+      hover: async (f) => {
+        // one cell a frame, in an 8 x 8 walk spread over the grid
+        const c = Math.min(n, 8), [x, y, w, h] = grid.rect, cell = Math.floor(n / c);
+        await page.mouse.move(x + w * ((f % c) * cell + 0.5) / n,
+                              y + h * ((Math.floor(f / c) % c) * cell + 0.5) / n);
+      },
+      drag: async (f) => {
+        const [x, y] = centre(point);
+        if (f === 0) { await page.mouse.move(x, y); await page.mouse.down(); }
+        await page.mouse.move(x + (f % 7 + 1) * 3, y - (f % 5 + 1) * 3);
+      },
+      slider: async (f) => {
+        const [x, y, w, h] = slider.rect;
+        if (f === 0) { await page.mouse.move(x + w * 0.5, y + h * 0.5); await page.mouse.down(); }
+        await page.mouse.move(x + w * (0.3 + 0.02 * (f % 16)), y + h * 0.5);
+      },
+    };
+    for (const [kind, input] of Object.entries(kinds)) {
+      const times = [];
+      for (let f = 0; f < 23; f++) {
+        const ms = await step(() => input(f), kind);
+        if (f >= 3) times.push(ms);
+      }
+      if (kind !== 'hover') await page.mouse.up();
+      await idle(page);
+      rows.push({ kind, n, width: 1920, height: 1080, frame_median_ms: median(times) });
+    }
+    await page.close();
+  }
+  console.log(JSON.stringify({ browser: 'headless chromium, SwiftShader WebGL2', results: rows }, null, 2));
   await browser.close();
   server.close();
   process.exit(0);

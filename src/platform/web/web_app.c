@@ -56,6 +56,10 @@ typedef struct Web_App {
     Uint64 t0;
     bool redraw, quit, shown;
     double wake_at; /* seconds on the app's clock, or -1 */
+    /* make bench: each drawn frame waits for the GPU and records its cost */
+    bool timing;
+    int frames;
+    double frame_ms;
 } Web_App;
 
 /* The page's one app. The exported functions below are called by the page
@@ -76,7 +80,13 @@ static void frame(void *arg) {
     App_Frame f = {.time = t};
     SDL_GL_GetDrawableSize(w->win, &f.fb_w, &f.fb_h);
     SDL_GetWindowSize(w->win, &f.win_w, &f.win_h);
+    double t0 = w->timing ? emscripten_get_now() : 0;
     App_Frame_Result r = app_frame(&w->app, &f);
+    if (w->timing) {
+        render_finish(&w->app.render);
+        w->frame_ms = emscripten_get_now() - t0;
+    }
+    w->frames++;
     if (!w->shown) { /* the first frame is on screen: the page stops saying "loading" */
         w->shown = true;
         web_started();
@@ -85,6 +95,21 @@ static void frame(void *arg) {
     if (r.wrote) web_download(r.wrote);
     w->redraw = r.more;
     w->wake_at = r.wake_in >= 0 ? t + r.wake_in : -1;
+}
+
+/* For make bench: from now on each frame waits for its pixels (gl.finish)
+ * and web_frame_ms says what the last one cost. Off in normal use. */
+EMSCRIPTEN_KEEPALIVE void web_time_frames(void) {
+    web.timing = true;
+}
+
+/* The cost of the last drawn frame in ms, and how many frames were drawn. */
+EMSCRIPTEN_KEEPALIVE double web_frame_ms(void) {
+    return web.frame_ms;
+}
+
+EMSCRIPTEN_KEEPALIVE int web_frames(void) {
+    return web.frames;
 }
 
 EMSCRIPTEN_KEEPALIVE void web_open(const char *path) {
