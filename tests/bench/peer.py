@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""The peer for `make bench`: the same update attnlab does when a token is
-dragged -- recompute attention, redraw the S and A heatmaps -- with numpy and
-matplotlib's Agg backend at 1920x1080. Prints JSON: median ms per n."""
+"""The peer for `make bench`: the same updates attnlab makes, with numpy and
+matplotlib's Agg backend at 1920x1080, the way a matplotlib app does them
+(change the artists, then fig.canvas.draw()):
+- drag: a token moves -- recompute attention, redraw the S and A heatmaps;
+- hover: the pointer moves to another cell of S -- move a highlight box and
+  set the status text.
+Prints JSON: median ms per kind and n."""
 import json
 import sys
 import time
@@ -26,6 +30,13 @@ def frame(fig, axes, X, WQ, WK, WV, dk, images):
     fig.canvas.draw()
 
 
+def hover(fig, box, status, S, n, f):
+    i, j = f // n % n, f % n
+    box.set_xy((j - 0.5, i - 0.5))
+    status.set_text(f"s[{i},{j}] = {S[i, j]:.2f}")
+    fig.canvas.draw()
+
+
 def main():
     rng = np.random.default_rng(1)
     results = []
@@ -45,8 +56,20 @@ def main():
             frame(fig, axes, X, WQ, WK, WV, dk, images)
             if f >= 3:
                 times.append((time.perf_counter() - t0) * 1e3)
+        results.append({"kind": "drag", "n": n, "frame_median_ms": float(np.median(times))})
+        if n in (6, 512):
+            S = images[0].get_array()
+            box = plt.Rectangle((-0.5, -0.5), 1, 1, fill=False, edgecolor="white", linewidth=2)
+            axes[0].add_patch(box)
+            status = fig.text(0.01, 0.01, "")
+            times = []
+            for f in range(23):
+                t0 = time.perf_counter()
+                hover(fig, box, status, S, n, f)
+                if f >= 3:
+                    times.append((time.perf_counter() - t0) * 1e3)
+            results.append({"kind": "hover", "n": n, "frame_median_ms": float(np.median(times))})
         plt.close(fig)
-        results.append({"n": n, "frame_median_ms": float(np.median(times))})
     json.dump({"peer": "numpy + matplotlib Agg, 1920x1080", "results": results}, sys.stdout, indent=2)
     print()
 

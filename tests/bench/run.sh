@@ -25,23 +25,37 @@ xvfb-run -a -s "-screen 0 1920x1080x24" bash -c '
 ' | tee build/bench/idle.txt
 
 echo
-echo "== peer: numpy + matplotlib (Agg) doing the same update at 1920x1080"
+echo "== peer: numpy + matplotlib (Agg) doing the same updates at 1920x1080"
 python3 tests/bench/peer.py > build/bench/peer.json
 python3 - <<'PY'
 import json
 frames = json.load(open("build/bench/frames.json"))
 peer = json.load(open("build/bench/peer.json"))
-ours = {r["n"]: r["frame_median_ms"] for r in frames["results"]
-        if r["width"] == 1920 and r.get("heads", 1) == 1}
-print("     n   attnlab (ms)   peer (ms)   peer / attnlab")
+ours = {(r["kind"], r["n"]): r for r in frames["results"]
+        if r["width"] == 1920 and r["heads"] == 1}
+# the targets of issue 17: how many times faster than the peer, per row
+targets = {("hover", 6): 20, ("drag", 6): 8, ("drag", 512): 8}
+print("  kind      n   attnlab (ms)   peer (ms)   peer / attnlab   target")
 for r in peer["results"]:
-    n = r["n"]
-    print(f"  {n:4d}   {ours[n]:10.2f}   {r['frame_median_ms']:9.2f}   {r['frame_median_ms'] / ours[n]:8.1f}x")
-print(f"time to first frame: {frames['first_frame_ms']:.1f} ms; peak RSS of --bench: {frames.get('peak_rss_mb', 0):.1f} MB")
+    key = (r["kind"], r["n"])
+    if key not in ours:
+        continue
+    a, p = ours[key]["frame_median_ms"], r["frame_median_ms"]
+    t = targets.get(key)
+    verdict = "" if t is None else f">= {t}x  {'met' if p / a >= t else 'MISSED'}"
+    print(f"  {key[0]:6s} {key[1]:4d}   {a:10.2f}   {p:9.2f}   {p / a:12.1f}x   {verdict}")
 for r in frames["results"]:
-    if r.get("heads", 1) > 1 and r["width"] == 1920:
-        print(f"n = {r['n']}, H = {r['heads']} heads at 1920x1080: frame {r['frame_median_ms']:.2f} ms, "
-              f"recompute {r['recompute_median_ms']:.2f} ms (no peer: matplotlib has no such view)")
+    if r["width"] != 1920:
+        continue
+    if r["kind"] == "slider":
+        print(f"  slider {r['n']:4d}   {r['frame_median_ms']:10.2f}   (d_k dragged: every score "
+              f"changes; no peer row)")
+    if r["heads"] > 1:
+        print(f"  drag   {r['n']:4d}   {r['frame_median_ms']:10.2f}   ({r['heads']} heads, "
+              f"recompute {r['recompute_median_ms']:.2f} ms; matplotlib has no such view)")
+rss = frames.get("peak_rss_mb", 0)
+print(f"time to first frame: {frames['first_frame_ms']:.1f} ms; peak RSS of --bench: {rss:.1f} MB "
+      f"(target 100 MB: {'met' if rss <= 100 else 'MISSED'})")
 PY
 
 echo
@@ -78,9 +92,21 @@ echo "attnlab: ${best} s   numpy peer: ${peer} s   peer / attnlab: $(python3 -c 
   | tee build/bench/experiment.txt
 
 echo
-echo "== browser: the web build's first frame (make web)"
+echo "== browser: the web build's first frame, and what its frames cost (make web)"
 if make --no-print-directory web >/dev/null 2>&1 && (cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }); then
     node tests/web/test.mjs build/web --first-frame 5
+    node tests/web/test.mjs build/web --frames > build/bench/web-frames.json
+    python3 - <<'PY'
+import json
+web = json.load(open("build/bench/web-frames.json"))
+desk = {(r["kind"], r["n"]): r["frame_median_ms"] for r in json.load(open("build/bench/frames.json"))["results"]
+        if r["width"] == 1920 and r["heads"] == 1}
+print(f"  {web['browser']}, 1920x1080, each frame waits for gl.finish:")
+print("  kind      n   browser (ms)   desktop (ms)")
+for r in web["results"]:
+    d = desk.get((r["kind"], r["n"]))
+    print(f"  {r['kind']:6s} {r['n']:4d}   {r['frame_median_ms']:10.1f}   {d:10.2f}" if d else "")
+PY
 else
     echo "browser build unavailable (make web failed); skipped"
 fi
