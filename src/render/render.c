@@ -402,11 +402,22 @@ static void draw_heat(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd, uin
     r->stats.heatmaps++;
 }
 
+/* A device-pixel coordinate as an int, held within a few pixels of the
+ * frame [0, size] first: anything further out draws nothing there, and a
+ * float beyond int's range (or not a number) has no int. */
+static int px_floor(float v, int size) {
+    return (int)floorf(fminf(fmaxf(v, -4.0f), (float)size + 4.0f));
+}
+
+static int px_ceil(float v, int size) {
+    return (int)ceilf(fminf(fmaxf(v, -4.0f), (float)size + 4.0f));
+}
+
 /* A logical rect in device pixels, rounded outwards as scissoring needs. */
 static Damage_Rect clip_px(const Renderer *r, Rect q) {
     float s = r->scale;
-    Damage_Rect c = {(int)floorf(q.x * s), (int)floorf(q.y * s), (int)ceilf((q.x + q.w) * s),
-                     (int)ceilf((q.y + q.h) * s)};
+    Damage_Rect c = {px_floor(q.x * s, r->fb_w), px_floor(q.y * s, r->fb_h),
+                     px_ceil((q.x + q.w) * s, r->fb_w), px_ceil((q.y + q.h) * s, r->fb_h)};
     if (c.x1 < c.x0) c.x1 = c.x0;
     if (c.y1 < c.y0) c.y1 = c.y0;
     return c;
@@ -468,7 +479,9 @@ static void measure(Renderer *r, const Draw_List *dl, int i, Damage_Rect clip, b
     switch (cmd->kind) {
     case DRAW_RECT: {
         Rect q = cmd->rect.r;
-        float f = 1.5f / r->scale + 0.5f;
+        /* the fringe emit_rect gives shapes with soft edges; a plain fill has none */
+        bool plain = cmd->rect.radius <= 0 && cmd->rect.thickness <= 0;
+        float f = plain ? 0 : 1.5f / r->scale + 0.5f;
         float v[6] = {q.x, q.y, q.w, q.h, cmd->rect.radius, cmd->rect.thickness};
         h = hash_floats(h, v, 6);
         box[0] = q.x - f;
@@ -530,10 +543,13 @@ static void measure(Renderer *r, const Draw_List *dl, int i, Damage_Rect clip, b
         break;
     }
     float s = r->scale;
-    /* a pixel of slack either side for antialiasing and rounding */
-    Damage_Rect b = {(int)floorf(box[0] * s) - 1, (int)floorf(box[1] * s) - 1,
-                     (int)ceilf(box[2] * s) + 1, (int)ceilf(box[3] * s) + 1};
-    if (box[2] < box[0]) b = (Damage_Rect){0, 0, 0, 0};
+    /* a pixel of slack either side for antialiasing and rounding; nothing
+     * (no glyphs, a clip, a layer, coordinates that are not numbers) is an
+     * empty rect */
+    Damage_Rect b = {0, 0, 0, 0};
+    if (box[0] <= box[2] && box[1] <= box[3])
+        b = (Damage_Rect){px_floor(box[0] * s, r->fb_w) - 1, px_floor(box[1] * s, r->fb_h) - 1,
+                          px_ceil(box[2] * s, r->fb_w) + 1, px_ceil(box[3] * s, r->fb_h) + 1};
     if (b.x0 < 0) b.x0 = 0;
     if (b.y0 < 0) b.y0 = 0;
     if (b.x1 > r->fb_w) b.x1 = r->fb_w;
@@ -548,8 +564,9 @@ static void measure(Renderer *r, const Draw_List *dl, int i, Damage_Rect clip, b
     if (cmd->kind == DRAW_HEATMAP) {
         /* every pixel whose centre lies inside gets the heatmap's colour */
         Rect q = cmd->heat.r;
-        Damage_Rect c = {(int)ceilf(q.x * s - 0.5f), (int)ceilf(q.y * s - 0.5f),
-                         (int)ceilf((q.x + q.w) * s - 0.5f), (int)ceilf((q.y + q.h) * s - 0.5f)};
+        Damage_Rect c = {px_ceil(q.x * s - 0.5f, r->fb_w), px_ceil(q.y * s - 0.5f, r->fb_h),
+                         px_ceil((q.x + q.w) * s - 0.5f, r->fb_w),
+                         px_ceil((q.y + q.h) * s - 0.5f, r->fb_h)};
         if (c.x0 < b.x0) c.x0 = b.x0;
         if (c.y0 < b.y0) c.y0 = b.y0;
         if (c.x1 > b.x1) c.x1 = b.x1;

@@ -117,6 +117,34 @@ Test(render, heatmap_cells_have_their_colormap_colour) {
     }
 }
 
+/* Coordinates far outside the frame, or not numbers at all, are painted
+ * nowhere and damage nothing; the next frame paints what changed around them. */
+Test(render, wild_coordinates_are_no_damage_and_the_next_frame_still_paints) {
+    draw_clear(&dl);
+    draw_rect(&dl, (Rect){1e20f, -1e20f, 5e19f, 3e19f}, rgba(255, 0, 0, 255));
+    draw_rect(&dl, (Rect){NAN, 10, 20, NAN}, rgba(255, 0, 0, 255));
+    draw_line(&dl, -INFINITY, 0, INFINITY, 1e30f, 3, rgba(255, 0, 0, 255));
+    draw_text(&dl, FONT_SANS, 14, -3e9f, 4e9f, ALIGN_CENTER, rgba(255, 0, 0, 255), "far");
+    draw_clip(&dl, (Rect){-1e25f, -1e25f, 2e25f, 2e25f});
+    draw_rect(&dl, (Rect){10, 10, 20, 20}, rgba(0, 255, 0, 255));
+    draw_noclip(&dl);
+    unsigned char *px = render_to_pixels(100, 100, 1);
+    cr_assert(near(PX(px, 100, 20, 20), rgba(0, 255, 0, 255), 0), "the one real rect is missing");
+    cr_assert(near(PX(px, 100, 60, 60), BG, 0), "a wild coordinate painted the frame");
+    free(px);
+    /* the real rect moves: only it is damaged, and it lands */
+    dl.cmds[dl.count - 2].rect.r.x = 50;
+    px = render_to_pixels(100, 100, 1);
+    Render_Stats st = render_stats(&rr);
+    cr_assert_not(st.full);
+    /* its old and new place, each with a pixel of slack around */
+    cr_assert_leq(st.damage_px, 2 * 22 * 22, "painted %lld pixels for a 20 x 20 move",
+                  (long long)st.damage_px);
+    cr_assert(near(PX(px, 100, 60, 20), rgba(0, 255, 0, 255), 0));
+    cr_assert(near(PX(px, 100, 20, 20), BG, 0), "the rect's old place was not repainted");
+    free(px);
+}
+
 Test(render, rectangles_lines_and_circles_land_where_asked) {
     draw_clear(&dl);
     draw_rect(&dl, (Rect){0, 0, 10, 10}, rgba(255, 0, 0, 255));
