@@ -735,12 +735,17 @@ void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color cl
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_SCISSOR_TEST);
 
-    bool tracked = reserve_items(r, dl->count) && ensure_canvas(r, fb_w, fb_h);
+    /* a window whose framebuffer keeps its pixels is painted directly */
+    bool direct = r->target == 0 && r->window_keeps;
+    bool tracked = reserve_items(r, dl->count);
+    if (tracked && direct) glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (tracked && !direct) tracked = ensure_canvas(r, fb_w, fb_h);
     Damage dmg;
     if (tracked) {
         build_items(r, dl);
         bool same_frame = r->canvas_valid && r->canvas_scale == r->scale &&
-                          !memcmp(&r->canvas_clear, &clear, sizeof clear);
+                          !memcmp(&r->canvas_clear, &clear, sizeof clear) && r->shown_w == fb_w &&
+                          r->shown_h == fb_h && r->shown_direct == direct;
         if (same_frame)
             damage_diff(r->shown, r->shown_n, r->order, r->order_n, fb_w, fb_h, &dmg);
         else
@@ -763,17 +768,27 @@ void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color cl
         r->shown_n = r->order_n;
         r->canvas_scale = r->scale;
         r->canvas_clear = clear;
+        r->shown_w = fb_w;
+        r->shown_h = fb_h;
+        r->shown_direct = direct;
         /* glyphs the full atlas could not hold are missing: paint all next time */
         r->canvas_valid = !r->redraw;
-        /* the window's back buffer holds nothing of the last frame: copy it all */
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->canvas);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->target);
-        glBlitFramebuffer(0, 0, fb_w, fb_h, 0, 0, fb_w, fb_h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-        glBindFramebuffer(GL_FRAMEBUFFER, r->target);
+        if (!direct) {
+            /* the window's back buffer holds nothing of the last frame: copy it all */
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, r->canvas);
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->target);
+            glBlitFramebuffer(0, 0, fb_w, fb_h, 0, 0, fb_w, fb_h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+            glBindFramebuffer(GL_FRAMEBUFFER, r->target);
+        }
     }
 }
 
 void render_invalidate(Renderer *r) {
+    r->canvas_valid = false;
+}
+
+void render_window_keeps_pixels(Renderer *r) {
+    r->window_keeps = true;
     r->canvas_valid = false;
 }
 

@@ -15,7 +15,8 @@
  * the commands that reach it, and nothing a later heatmap covers. A hover
  * repaints a cell outline and the status line; a heatmap whose values did
  * not change is not uploaded again. The canvas is then copied whole to the
- * window, whose back buffer keeps nothing between frames.
+ * window, whose back buffer keeps nothing between frames (a browser canvas
+ * that keeps its pixels is painted directly: render_window_keeps_pixels).
  *
  *   bool render_init(Renderer *r, const Render_Desc *desc, char *err, size_t errsz)
  *       programs, atlas, buffers
@@ -31,6 +32,10 @@
  *       the window or the offscreen target
  *   void render_invalidate(Renderer *r)
  *       the next frame paints everything (after F5 reloads the shaders)
+ *   void render_window_keeps_pixels(Renderer *r)
+ *       the window's framebuffer keeps its pixels from frame to frame (a browser canvas
+ *       made with preserveDrawingBuffer): frames paint what changed straight into it, with
+ *       no canvas and no copy
  *   bool render_wants_redraw(const Renderer *r)
  *       the glyph atlas was reset mid-frame
  *   bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz)
@@ -93,7 +98,10 @@ typedef struct Renderer {
      * changed into it (see damage.h), then copies it to the target. */
     unsigned int canvas, canvas_color;
     int canvas_w, canvas_h;
-    bool canvas_ok;      /* the canvas framebuffer is complete */
+    bool canvas_ok;    /* the canvas framebuffer is complete */
+    bool window_keeps; /* the window's framebuffer keeps its pixels: no canvas for it */
+    bool shown_direct; /* `shown` describes the window itself, not the canvas */
+    int shown_w, shown_h;
     bool canvas_valid;   /* holds exactly the items in `shown` */
     float canvas_scale;  /* the frame it holds was drawn at this scale … */
     Color canvas_clear;  /* … on this background */
@@ -116,6 +124,7 @@ void render_set_scale(Renderer *r, float scale);
 Text_Metrics render_text_metrics(Renderer *r);
 void render_frame(Renderer *r, const Draw_List *dl, int fb_w, int fb_h, Color clear);
 void render_invalidate(Renderer *r);
+void render_window_keeps_pixels(Renderer *r);
 bool render_wants_redraw(const Renderer *r);
 bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz);
 void render_offscreen_end(Renderer *r);

@@ -15,6 +15,13 @@ mergeInto(LibraryManager.library, {
     a.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
   },
+  // The WebGL context will keep its drawing buffer from frame to frame, so a
+  // frame paints only what changed, straight into the page's canvas. Called
+  // before SDL creates the context (through EGL).
+  web_keep_drawing_buffer__deps: ['$EGL'],
+  web_keep_drawing_buffer: function () {
+    EGL.contextAttributes.preserveDrawingBuffer = true;
+  },
   // The app is up: the page may show itself.
   web_started: function () {
     if (Module.onStarted) Module.onStarted();

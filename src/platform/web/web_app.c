@@ -45,7 +45,8 @@ static void json_string(char *dest, size_t size, const char *s) {
 
 /* library.js */
 extern void web_download(const char *path);
-extern void web_started(void); /* after the first frame */
+extern void web_started(void);             /* after the first frame */
+extern void web_keep_drawing_buffer(void); /* before the GL context is made */
 
 typedef struct Web_App {
     App app;
@@ -84,7 +85,7 @@ static void frame(void *arg) {
     App_Frame_Result r = app_frame(&w->app, &f);
     if (w->timing) {
         render_finish(&w->app.render);
-        w->frame_ms = emscripten_get_now() - t0;
+        w->frame_ms += emscripten_get_now() - t0;
     }
     w->frames++;
     if (!w->shown) { /* the first frame is on screen: the page stops saying "loading" */
@@ -97,16 +98,27 @@ static void frame(void *arg) {
     w->wake_at = r.wake_in >= 0 ? t + r.wake_in : -1;
 }
 
-/* For make bench: from now on each frame waits for its pixels (gl.finish)
- * and web_frame_ms says what the last one cost. Off in normal use. */
+/* For make bench: from now on each frame waits for its pixels (a one-pixel
+ * read-back) and web_frame_ms adds up what they cost. Off in normal use. */
 EMSCRIPTEN_KEEPALIVE void web_time_frames(void) {
     web.timing = true;
 }
 
-/* The cost of the last drawn frame in ms, and how many frames were drawn. */
+/* What the frames drawn since the last call cost, in ms: one input's
+ * change may take two frames (a widget's action lands in the next one). */
 EMSCRIPTEN_KEEPALIVE double web_frame_ms(void) {
-    return web.frame_ms;
+    double ms = web.frame_ms;
+    web.frame_ms = 0;
+    return ms;
 }
+
+/* For tests: the next frame paints the whole canvas, not only what changed. */
+EMSCRIPTEN_KEEPALIVE void web_repaint(void) {
+    render_invalidate(&web.app.render);
+    web.redraw = true;
+}
+
+/* How many frames were drawn. */
 
 EMSCRIPTEN_KEEPALIVE int web_frames(void) {
     return web.frames;
@@ -191,6 +203,7 @@ int app_run(const App_Desc *desc) {
     w->win = SDL_CreateWindow("attnlab", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                               desc->opts->width, desc->opts->height,
                               SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    web_keep_drawing_buffer();
     if (!w->win || !(w->gl = SDL_GL_CreateContext(w->win))) {
         fprintf(stderr, "attnlab: this browser gives no WebGL2 context: %s\n", SDL_GetError());
         return 2;
@@ -201,6 +214,7 @@ int app_run(const App_Desc *desc) {
         return 2;
     }
     w->app.vs.in_browser = true;
+    render_window_keeps_pixels(&w->app.render);
     SDL_StartTextInput();
     w->t0 = SDL_GetPerformanceCounter();
     w->redraw = true;
