@@ -101,7 +101,7 @@ import json
 web = json.load(open("build/bench/web-frames.json"))
 desk = {(r["kind"], r["n"]): r["frame_median_ms"] for r in json.load(open("build/bench/frames.json"))["results"]
         if r["width"] == 1920 and r["heads"] == 1}
-print(f"  {web['browser']}, 1920x1080, each frame waits for gl.finish:")
+print(f"  {web['browser']}, 1920x1080: all the frames one input causes, each waiting for its pixels:")
 print("  kind      n   browser (ms)   desktop (ms)")
 for r in web["results"]:
     d = desk.get((r["kind"], r["n"]))

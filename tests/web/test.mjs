@@ -173,7 +173,8 @@ if (firstFrame > 0) {
 
 // ---- make bench: frame costs in the browser ---------------------------------------------
 // The bench scene of `attnlab --bench`: n vocabulary words in turn, d_k = 64. Each
-// frame waits for its pixels (gl.finish) and reports its cost; one input per frame.
+// frame waits for its pixels (a one-pixel read-back); a row is the cost of all the
+// frames one input causes (a widget's change lands in the frame after the input's).
 if (process.argv.includes('--frames')) {
   const words = fs.readFileSync(path.join(top, 'assets/vocab.tsv'), 'utf8').split('\n')
     .filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')[0]);
