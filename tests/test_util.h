@@ -8,6 +8,7 @@
 #include "model/vocab.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,37 @@ static inline void test_load_vocab(Vocab *v) {
     char path[1024], err[512];
     snprintf(path, sizeof path, "%s/assets/vocab.tsv", test_env("ATTNLAB_DATA"));
     cr_assert(vocab_load(v, path, err, sizeof err), "%s", err);
+}
+
+/* The shipped lessons: every *.md of lessons/ but its README, in name
+ * order, as the menu lists them (platform/lesson_scan.c). There are at least the eleven of this
+ * wave, so a test that walks them cannot pass by finding none. */
+typedef struct Test_Lessons {
+    int count;
+    char path[64][1024];
+} Test_Lessons;
+
+static inline int test_cmp_path(const void *a, const void *b) {
+    return strcmp((const char *)a, (const char *)b);
+}
+
+static inline const Test_Lessons *test_shipped_lessons(void) {
+    static Test_Lessons ls;
+    char dir[900];
+    snprintf(dir, sizeof dir, "%s/lessons", test_env("ATTNLAB_DATA"));
+    DIR *d = opendir(dir);
+    cr_assert(d, "cannot open %s", dir);
+    ls.count = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".md") || !strcmp(e->d_name, "README.md")) continue;
+        cr_assert_lt(ls.count, 64, "more lessons than this helper holds");
+        snprintf(ls.path[ls.count++], sizeof ls.path[0], "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    qsort(ls.path, (size_t)ls.count, sizeof ls.path[0], test_cmp_path);
+    cr_assert_geq(ls.count, 11, "only %d lessons in %s", ls.count, dir);
+    return &ls;
 }
 
 /* A catalogue of bad files: ATTNLAB_TESTDATA/SUBDIR/expected-errors.tsv

@@ -547,22 +547,11 @@ Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
     }
     /* and the table is every prediction in the folder (the issue asks for at least 6) */
     cr_assert_eq(predictions, 6);
-    static const char *const files[] = {"01-tokens-become-vectors.md",
-                                        "02-queries-keys-values.md",
-                                        "03-scores-softmax-outputs.md",
-                                        "04-matrix-form.md",
-                                        "05-why-scale.md",
-                                        "06-permutation-equivariance.md",
-                                        "07-position.md",
-                                        "08-what-weights-do-not-tell.md",
-                                        "09-causal-mask.md",
-                                        "10-many-heads.md",
-                                        "11-training.md"};
+    const Test_Lessons *ix = test_shipped_lessons();
     int found = 0;
-    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-        char path[1024], err[600];
-        snprintf(path, sizeof path, "%s/lessons/%s", test_env("ATTNLAB_DATA"), files[f]);
-        cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    for (int f = 0; f < ix->count; f++) {
+        char err[600];
+        cr_assert(lesson_load(&lesson, ix->path[f], err, sizeof err), "%s", err);
         for (int st = 0; st < lesson.step_count; st++) found += lesson.steps[st].predict.kind != 0;
     }
     cr_assert_eq(found, predictions, "the lessons hold %d predictions, the table %d", found,

@@ -257,33 +257,23 @@ Test(math_layout, too_many_pieces_are_flagged_not_overrun) {
 /* Every formula of the shipped lessons parses with no unknown command and lays out. */
 Test(math_layout, every_formula_in_the_lessons_lays_out) {
     static Lesson lesson;
-    static const char *const files[] = {"01-tokens-become-vectors.md",
-                                        "02-queries-keys-values.md",
-                                        "03-scores-softmax-outputs.md",
-                                        "04-matrix-form.md",
-                                        "05-why-scale.md",
-                                        "06-permutation-equivariance.md",
-                                        "07-position.md",
-                                        "08-what-weights-do-not-tell.md",
-                                        "09-causal-mask.md",
-                                        "10-many-heads.md",
-                                        "11-training.md"};
+    const Test_Lessons *ix = test_shipped_lessons();
     int formulas = 0;
-    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-        char path[1200], err[600];
-        snprintf(path, sizeof path, "%s/lessons/%s", test_env("ATTNLAB_DATA"), files[f]);
+    for (int f = 0; f < ix->count; f++) {
+        const char *path = ix->path[f];
+        char err[600];
         cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
         cr_assert_str_empty(lesson.tex_problem);
         for (int k = 0; k < lesson.span_count; k++) {
             const Lesson_Span *sp = &lesson.spans[k];
             if (sp->kind != SPAN_MATH) continue;
             cr_assert(tex_parse(&tex, lesson.text + sp->off, (size_t)sp->len, err, sizeof err),
-                      "%s: %s", files[f], err);
+                      "%s: %s", path, err);
             cr_assert_null(tex.unknown);
             Math_Desc d = {.tm = &tm, .size = SIZE, .display = sp->style & STYLE_DISPLAY};
             math_layout(&L, &tex, &d);
             cr_assert_not(L.overflow);
-            cr_assert_gt(L.w, 0, "%s: %.*s is empty", files[f], sp->len, lesson.text + sp->off);
+            cr_assert_gt(L.w, 0, "%s: %.*s is empty", path, sp->len, lesson.text + sp->off);
             formulas++;
         }
     }
