@@ -270,6 +270,7 @@ static void emit_triangle(Renderer *r, const Draw_Cmd *cmd) {
     emit(r, xy, zero, zero, cmd->color, MODE_SOLID);
 }
 
+/* Where a text run's glyph quads go when painted: the batch, in the run's colour. */
 typedef struct Glyph_Sink {
     Renderer *r;
     Color color;

@@ -102,7 +102,7 @@ typedef struct Renderer {
     bool window_keeps; /* the window's framebuffer keeps its pixels: no canvas for it */
     bool shown_direct; /* `shown` describes the window itself, not the canvas */
     int shown_w, shown_h;
-    bool canvas_valid;   /* holds exactly the items in `shown` */
+    bool canvas_valid;   /* it (or the window, painted directly) holds the items in `shown` */
     float canvas_scale;  /* the frame it holds was drawn at this scale … */
     Color canvas_clear;  /* … on this background */
     Damage_Item *items;  /* this frame's commands, by command index */
