@@ -31,7 +31,7 @@ static inline void test_load_vocab(Vocab *v) {
  * wave, so a test that walks them cannot pass by finding none. */
 typedef struct Test_Lessons {
     int count;
-    char path[64][1024];
+    char path[64][1280]; /* the folder (under 1024) and a name (under 256) */
 } Test_Lessons;
 
 static inline int test_cmp_path(const void *a, const void *b) {
@@ -40,7 +40,7 @@ static inline int test_cmp_path(const void *a, const void *b) {
 
 static inline const Test_Lessons *test_shipped_lessons(void) {
     static Test_Lessons ls;
-    char dir[900];
+    char dir[1000];
     snprintf(dir, sizeof dir, "%s/lessons", test_env("ATTNLAB_DATA"));
     DIR *d = opendir(dir);
     cr_assert(d, "cannot open %s", dir);
