@@ -5,12 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What an ordinary frame needs: the buffers start here and grow past it only
+ * when a frame does. */
+#define START_CMDS 16384
+#define START_TEXT (256 * 1024)
+#define START_GRID (6 * 512 * 512)
+
+static int imin(int a, int b) {
+    return a < b ? a : b;
+}
+
 bool draw_init(Draw_List *dl, const Draw_Desc *desc) {
     memset(dl, 0, sizeof *dl);
-    dl->cap = desc->max_cmds ? desc->max_cmds : 65536;
-    dl->text_cap = desc->max_text ? desc->max_text : (1 << 20);
-    /* the permutation lab shows four n×n matrices at n = 512, plus outputs */
-    dl->grid_cap = desc->max_grid ? desc->max_grid : 6L * 512 * 512;
+    dl->max_cmds = desc->max_cmds ? desc->max_cmds : 1 << 20;
+    dl->max_text = desc->max_text ? desc->max_text : 16 << 20;
+    dl->max_grid = desc->max_grid ? desc->max_grid : 32 * 512 * 512;
+    dl->cap = imin(START_CMDS, dl->max_cmds);
+    dl->text_cap = imin(START_TEXT, dl->max_text);
+    dl->grid_cap = dl->max_grid < START_GRID ? dl->max_grid : START_GRID;
     dl->cmds = malloc(sizeof *dl->cmds * (size_t)dl->cap);
     dl->text = malloc((size_t)dl->text_cap);
     dl->grid = malloc(sizeof *dl->grid * (size_t)dl->grid_cap);
@@ -35,8 +47,29 @@ void draw_clear(Draw_List *dl) {
     dl->dropped = 0;
 }
 
+/* Room for `need` more of `size`-byte items in a buffer holding `len` of
+ * `*cap`: the capacity doubles (at most to `max`). Commands refer to text and
+ * grids by offset, so moving a buffer breaks nothing. false past `max` or
+ * when memory runs out: the caller drops the command and counts it. */
+static bool reserve(void **buf, int32_t *cap, int32_t len, int32_t need, int32_t max, size_t size) {
+    if (need > max - len) return false;
+    if (len + need <= *cap) return true;
+    int32_t want = *cap;
+    while (want < len + need) want = want > max / 2 ? max : want * 2;
+    void *p = realloc(*buf, size * (size_t)want);
+    if (!p) return false;
+    *buf = p;
+    *cap = want;
+    return true;
+}
+
 static Draw_Cmd *push(Draw_List *dl, Draw_Kind kind, Color c) {
-    if (dl->count == dl->cap) {
+    int32_t cap = dl->cap;
+    void *buf = dl->cmds;
+    bool ok = reserve(&buf, &cap, dl->count, 1, dl->max_cmds, sizeof *dl->cmds);
+    dl->cmds = buf;
+    dl->cap = cap;
+    if (!ok) {
         dl->dropped++;
         return NULL;
     }
@@ -114,7 +147,12 @@ void draw_triangle(Draw_List *dl, const float x[3], const float y[3], Color c) {
 void draw_textn(Draw_List *dl, Font_Id font, float size, float x, float y, Align align, Color c,
                 const char *text, int len) {
     if (len <= 0) return;
-    if (dl->text_len + len > dl->text_cap) {
+    int32_t cap = dl->text_cap;
+    void *buf = dl->text;
+    bool ok = reserve(&buf, &cap, dl->text_len, len, dl->max_text, 1);
+    dl->text = buf;
+    dl->text_cap = cap;
+    if (!ok) {
         dl->dropped++;
         return;
     }
@@ -138,9 +176,16 @@ void draw_text(Draw_List *dl, Font_Id font, float size, float x, float y, Align 
 
 void draw_heatmap(Draw_List *dl, Rect r, const float *grid, int rows, int cols, float vmin,
                   float vmax, Colormap map) {
-    long count = (long)rows * cols;
-    if (count <= 0) return;
-    if (dl->grid_len + count > dl->grid_cap) {
+    if (rows <= 0 || cols <= 0) return;
+    if ((int64_t)rows * cols > dl->max_grid) {
+        dl->dropped++;
+        return;
+    }
+    int32_t count = rows * cols;
+    void *buf = dl->grid;
+    bool ok = reserve(&buf, &dl->grid_cap, dl->grid_len, count, dl->max_grid, sizeof *dl->grid);
+    dl->grid = buf;
+    if (!ok) {
         dl->dropped++;
         return;
     }
@@ -148,7 +193,7 @@ void draw_heatmap(Draw_List *dl, Rect r, const float *grid, int rows, int cols, 
     if (!cmd) return;
     /* a masked score (−∞) has no colour of its own: it goes in as vmin, and
      * the UI draws masked cells over it */
-    for (long k = 0; k < count; k++)
+    for (int32_t k = 0; k < count; k++)
         dl->grid[dl->grid_len + k] = isfinite(grid[k]) ? grid[k] : vmin;
     cmd->heat.r = r;
     cmd->heat.rows = rows;

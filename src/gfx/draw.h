@@ -2,9 +2,11 @@
  *
  * Widgets append commands; the renderer replays them in order. Coordinates
  * are logical UI units (the renderer multiplies by UI zoom × display
- * scale), y grows downward. Capacities are fixed at draw_init, so building a
- * frame never allocates; a command that does not fit is dropped and counted
- * in `dropped` (the UI keeps working, a test can see it).
+ * scale), y grows downward. The list's buffers grow, by doubling, when a
+ * frame needs more than any frame before it (more tokens, more heads): a
+ * steady frame never allocates. Growth stops at the ceilings in Draw_Desc; a
+ * command past a ceiling is dropped and counted in `dropped`, which the app
+ * reports on screen (nothing is left out silently).
  *
  *   bool draw_init(Draw_List *dl, const Draw_Desc *desc)
  *   void draw_free(Draw_List *dl)
@@ -85,7 +87,7 @@ typedef struct Draw_Cmd {
         struct {
             Rect r;
             int rows, cols;
-            long offset; /* into the list's grid buffer */
+            int32_t offset; /* into the list's grid buffer */
             float vmin, vmax;
             Colormap map;
         } heat;
@@ -96,10 +98,13 @@ typedef struct Draw_Cmd {
     };
 } Draw_Cmd;
 
+/* Ceilings; zero means the default. Each buffer starts at the smaller of its
+ * ceiling and a size that holds an ordinary frame. */
 typedef struct Draw_Desc {
-    int max_cmds;  /* default 65536 */
-    int max_text;  /* bytes, default 1 MiB */
-    long max_grid; /* floats, default 6 × 512 × 512 */
+    int max_cmds;     /* default 1 << 20 */
+    int max_text;     /* bytes, default 16 MiB */
+    int32_t max_grid; /* floats, default 32 × 512 × 512: S, A and 16 heads' thumbnails at n = 512,
+                         with room for the Q/K/V/O strips */
 } Draw_Desc;
 
 typedef struct Draw_List {
@@ -108,8 +113,10 @@ typedef struct Draw_List {
     char *text;
     int text_len, text_cap;
     float *grid;
-    long grid_len, grid_cap;
-    int dropped;
+    int32_t grid_len, grid_cap;
+    int max_cmds, max_text;
+    int32_t max_grid;
+    int dropped; /* commands left out of this frame: a ceiling was reached */
 } Draw_List;
 
 bool draw_init(Draw_List *dl, const Draw_Desc *desc);

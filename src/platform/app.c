@@ -134,6 +134,17 @@ void app_layout(App *a, int fb_w, int fb_h, float scale) {
     a->ui.px_scale = scale;
     view_frame(&a->ui, &a->vs, &a->model);
     ui_end(&a->ui);
+    /* past the draw list's ceilings a frame is drawn in part: say so once,
+     * and again only if it gets worse */
+    if (a->dl.dropped > a->dropped_said) {
+        view_set_status(&a->vs, true,
+                        "This frame is too large to draw whole: %d shapes or heatmaps were left "
+                        "out (fewer tokens or heads fit)",
+                        a->dl.dropped);
+        a->dropped_said = a->dl.dropped;
+    } else if (a->dl.dropped == 0) {
+        a->dropped_said = 0;
+    }
 }
 
 void app_draw(App *a, int fb_w, int fb_h, float scale) {

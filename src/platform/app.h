@@ -124,6 +124,7 @@ typedef struct App {
     int fb_w, fb_h;   /* framebuffer pixels, from the last frame */
     Ui_Input in;
     bool render_ready, model_ready, dl_ready;
+    int dropped_said; /* the draw list's overflow last reported (0: none since it fit) */
     Lesson *lesson;
     Scene *lesson_saved;
     Lesson_Index lesson_index;

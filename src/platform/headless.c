@@ -19,9 +19,23 @@
 /* Headless modes run a virtual clock: this far apart, every animation ends. */
 #define HEADLESS_SETTLE_SECONDS 60.0
 
+/* A picture with part of its frame left out is refused, not written. */
+static bool drawn_whole(const Draw_List *dl, const char *option) {
+    if (dl->dropped == 0) return true;
+    fprintf(stderr,
+            "attnlab: %s: the frame is too large to draw whole (%d shapes or heatmaps past the "
+            "draw list's limits); nothing was written\n",
+            option, dl->dropped);
+    return false;
+}
+
 /* Read the offscreen picture back and write it to --screenshot's file. */
 static int save_offscreen(App *a, int w, int h) {
     char err[1024];
+    if (!drawn_whole(&a->dl, "--screenshot")) {
+        render_offscreen_end(&a->render);
+        return 2;
+    }
     unsigned char *px = malloc((size_t)w * h * 4);
     if (!px) {
         fprintf(stderr, "attnlab: out of memory for a %dx%d screenshot\n", w, h);
@@ -253,6 +267,7 @@ int headless_bench(App *a, double process_start_ms) {
 static int write_figure(const App_Desc *desc, const Ui *ui, const Draw_List *dl, float z) {
     const Cli_Options *o = desc->opts;
     Rect area = {0, 0, ui->w, ui->h};
+    if (!drawn_whole(dl, "--export-figure")) return 2;
     if (o->figure_panel) {
         const Ui_Record *hit = NULL;
         char names[1200] = "";

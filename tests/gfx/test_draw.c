@@ -40,6 +40,31 @@ Test(draw, overflow_is_dropped_and_counted_not_written) {
     draw_free(&dl);
 }
 
+/* The buffers grow when a frame needs more than they hold, keeping what was
+ * recorded, and a frame of the same size afterwards needs no growth. */
+Test(draw, the_list_grows_for_a_bigger_frame_and_keeps_its_contents) {
+    Draw_List dl;
+    cr_assert(draw_init(&dl, &(Draw_Desc){0}));
+    static float g[512 * 512];
+    for (int k = 0; k < 512 * 512; k++) g[k] = (float)(k % 97);
+    for (int frame = 0; frame < 2; frame++) {
+        draw_clear(&dl);
+        for (int m = 0; m < 24; m++) draw_heatmap(&dl, (Rect){0}, g, 512, 512, 0, 97, 0);
+        for (int m = 0; m < 40000; m++)
+            draw_text(&dl, FONT_SANS, 10, 0, 0, 0, rgba(0, 0, 0, 0), "ab");
+        cr_assert_eq(dl.dropped, 0);
+        cr_assert_eq(dl.count, 24 + 40000);
+        cr_assert_eq(dl.grid_len, 24 * 512 * 512);
+        for (int m = 0; m < 24; m++)
+            cr_assert_eq(dl.grid[dl.cmds[m].heat.offset + 512 * 512 - 1], g[512 * 512 - 1]);
+    }
+    int32_t cap = dl.grid_cap;
+    draw_clear(&dl);
+    for (int m = 0; m < 24; m++) draw_heatmap(&dl, (Rect){0}, g, 512, 512, 0, 97, 0);
+    cr_assert_eq(dl.grid_cap, cap, "a frame no bigger than before does not grow the list");
+    draw_free(&dl);
+}
+
 Test(draw, utf8_decoding) {
     uint32_t cp;
     const char *s = "a√⟨\xF0\x9D\x9B\xBC\xff";

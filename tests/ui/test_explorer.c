@@ -364,6 +364,44 @@ Test(explorer, largest_n_lays_out_and_stays_finite) {
     cr_assert_eq(h.dl.dropped, 0, "the draw list holds a 512-token frame");
 }
 
+/* At n = 512 every heatmap of the frame is in the draw list with all of its
+ * cells, at every head count: S, A, each head's thumbnail and the X, Q, K, V
+ * and O strips. (A fixed grid space of 6 × 512² floats left A blank at H = 4
+ * and lost S, A and half the thumbnails at H = 16.) */
+Test(explorer, every_heatmap_is_drawn_whole_at_n_512_and_16_heads) {
+    static char text[ATTN_MAX_TOKENS * 6];
+    size_t used = 0;
+    for (int i = 0; i < ATTN_MAX_TOKENS; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "w%d ", i);
+    harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = text});
+    const int heads[] = {4, 8, 16};
+    for (int k = 0; k < 3; k++) {
+        harness_act(&h, action_set(SET_HEADS, heads[k]));
+        harness_frame(&h);
+        harness_frame(&h);
+        cr_assert_eq(h.m.scene.heads, heads[k]);
+        cr_assert_eq(h.dl.dropped, 0, "H = %d: nothing left out", heads[k]);
+        int full = 0, square = 0, strips = 0;
+        int32_t cells = 0;
+        for (int c = 0; c < h.dl.count; c++) {
+            const Draw_Cmd *cmd = &h.dl.cmds[c];
+            if (cmd->kind != DRAW_HEATMAP) continue;
+            cr_assert_leq(cmd->heat.offset + cmd->heat.rows * cmd->heat.cols, h.dl.grid_len);
+            cells += cmd->heat.rows * cmd->heat.cols;
+            if (cmd->heat.rows == 512 && cmd->heat.cols == 512) full++;
+            if (cmd->heat.rows == cmd->heat.cols)
+                square++;
+            else if (cmd->heat.rows == 512)
+                strips++;
+        }
+        cr_assert_geq(full, 2, "H = %d: S and A are drawn at 512 × 512 (%d)", heads[k], full);
+        cr_assert_geq(square, 2 + heads[k], "H = %d: S, A and a thumbnail for every head (%d)",
+                      heads[k], square);
+        cr_assert_geq(strips, 5, "H = %d: X, Q, K, V and O (%d)", heads[k], strips);
+        cr_assert_eq(cells, h.dl.grid_len, "every cell of every heatmap is in the list");
+    }
+}
+
 /* The view sees a reorder itself (same tokens, origins moved); the model
  * keeps no animation data. */
 Test(explorer, a_reorder_animates_and_the_selection_follows_its_token) {
