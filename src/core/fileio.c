@@ -137,9 +137,45 @@ static void remove_stale_temps(const char *dir, const char *base) {
     closedir(d);
 }
 
-bool file_write_atomic(const char *path, File_Writer write, const void *ctx, char *err,
+/* Where a save of path lands: path itself, or, when path is a symbolic link
+ * (a settings file kept in a dotfiles folder, say), the file at the end of
+ * its chain of links, so that the rename replaces the target and the link
+ * stays a link. A dangling link's target is created. */
+bool file_follow_links(const char *path, char *dest, size_t size, char *err, size_t errsz) {
+    if (snprintf(dest, size, "%s", path) >= (int)size) {
+        snprintf(err, errsz, "%s: path too long", path);
+        return false;
+    }
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(dest, &st) != 0 || !S_ISLNK(st.st_mode)) return true;
+        char target[4096];
+        ssize_t n = readlink(dest, target, sizeof target - 1);
+        if (n < 0 || (size_t)n >= sizeof target - 1) {
+            snprintf(err, errsz, "%s: cannot follow the link: %s", path,
+                     n < 0 ? strerror(errno) : "target too long");
+            return false;
+        }
+        target[n] = '\0';
+        char next[4096];
+        const char *slash = strrchr(dest, '/');
+        int len = target[0] == '/' || !slash
+                      ? snprintf(next, sizeof next, "%s", target)
+                      : snprintf(next, sizeof next, "%.*s/%s", (int)(slash - dest), dest, target);
+        if (len < 0 || (size_t)len >= sizeof next || (size_t)len >= size) {
+            snprintf(err, errsz, "%s: cannot follow the link: target too long", path);
+            return false;
+        }
+        memcpy(dest, next, (size_t)len + 1);
+    }
+    snprintf(err, errsz, "%s: cannot follow the link: too many levels of links", path);
+    return false;
+}
+
+bool file_write_atomic(const char *link_path, File_Writer write, const void *ctx, char *err,
                        size_t errsz) {
-    char dir[4096];
+    char path[4096], dir[4096];
+    if (!file_follow_links(link_path, path, sizeof path, err, errsz)) return false;
     const char *base;
     split_path(path, dir, sizeof dir, &base);
     remove_stale_temps(dir, base);

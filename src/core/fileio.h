@@ -7,8 +7,13 @@
  *       size_t errsz)
  *       write to a temporary file in the same folder, fsync, rename over path: readers see the old
  *       file or the new one, never half of it; the folder is flushed after the rename, and
- *       temporary files left by a killed save are removed
- *   bool file_unique_name(const char *stem, const char *ext, char *dest, size_t destsz)
+ *       temporary files left by a killed save are removed; a path that is a symbolic link is
+ *       written through to its target, and stays a link
+ *   bool file_follow_links(const char *path, char *dest, size_t size, char *err, size_t errsz)
+ *       where a save of path must land: path, or the end of its chain of symbolic links (a save
+ *       renames over the target, so the link stays a link)
+ *   bool file_follow_links(const char *path, char *dest, size_t size, char *err, size_t errsz);
+bool file_unique_name(const char *stem, const char *ext, char *dest, size_t destsz)
  *       stem+ext, or stem-2+ext, stem-3+ext …: the first name that does not exist yet
  *
  * file_read_all refuses anything but a regular file (a FIFO, a device, a
@@ -26,6 +31,7 @@ typedef void (*File_Writer)(FILE *f, const void *ctx);
 bool file_read_all(const char *path, size_t max, char **text, size_t *len, char *err, size_t errsz);
 bool file_write_atomic(const char *path, File_Writer write, const void *ctx, char *err,
                        size_t errsz);
+bool file_follow_links(const char *path, char *dest, size_t size, char *err, size_t errsz);
 bool file_unique_name(const char *stem, const char *ext, char *dest, size_t destsz);
 
 #endif

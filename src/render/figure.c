@@ -27,6 +27,7 @@ bool figure_write(const Draw_List *dl, const Figure_Desc *d, char *err, size_t e
 }
 #else
 
+#include "../core/fileio.h"
 #include "../gfx/colormap.h"
 #include "font.h"
 
@@ -195,8 +196,12 @@ static void replay(cairo_t *cr, const Draw_List *dl, const Figure_Desc *d, const
 bool figure_write(const Draw_List *dl, const Figure_Desc *d, char *err, size_t errsz) {
     Faces faces;
     if (!faces_load(&faces, d->data_dir, err, errsz)) return false;
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", d->path, (long)getpid());
+    char path[4096], tmp[4200];
+    if (!file_follow_links(d->path, path, sizeof path, err, errsz)) {
+        faces_free(&faces);
+        return false;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
     double w = ceil(d->area.w * d->scale), h = ceil(d->area.h * d->scale);
     cairo_surface_t *s = d->format == FIGURE_PDF ? cairo_pdf_surface_create(tmp, w, h)
                          : d->format == FIGURE_SVG
@@ -224,7 +229,7 @@ bool figure_write(const Draw_List *dl, const Figure_Desc *d, char *err, size_t e
         unlink(tmp);
         return false;
     }
-    if (rename(tmp, d->path) != 0) {
+    if (rename(tmp, path) != 0) {
         snprintf(err, errsz, "%s: %s", d->path, strerror(errno));
         unlink(tmp);
         return false;

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "image.h"
 
+#include "../core/fileio.h"
+
 #include <SDL.h>
 #include <SDL_image.h>
 #include <errno.h>
@@ -9,8 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-bool image_save_png(const char *path, int w, int h, const unsigned char *rgba, char *err,
+bool image_save_png(const char *link_path, int w, int h, const unsigned char *rgba, char *err,
                     size_t errsz) {
+    char path[4096];
+    if (!file_follow_links(link_path, path, sizeof path, err, errsz)) return false;
     SDL_Surface *s =
         SDL_CreateRGBSurfaceWithFormatFrom((void *)rgba, w, h, 32, w * 4, SDL_PIXELFORMAT_ABGR8888);
     if (!s) {

@@ -140,6 +140,60 @@ Test(scene_file, failed_save_leaves_the_old_file_and_no_temporary) {
     cr_assert_eq(rmdir(dir), 0, "the folder should be empty after removing scene.json");
 }
 
+/* A save through a symbolic link (a dotfiles folder's settings, a figure
+ * path) writes the link's target and leaves the link a link: absolute and
+ * relative links, a chain of two, and a dangling link, whose target it
+ * creates. A loop of links is one line, and nothing is written. */
+static void write_text(FILE *f, const void *ctx) {
+    fputs(ctx, f);
+}
+
+Test(scene_file, a_save_through_a_symbolic_link_writes_its_target) {
+    char dir[] = "/tmp/attnlab-test-XXXXXX", err[512];
+    cr_assert(mkdtemp(dir));
+    char real[300], abs_link[300], rel_link[300], chain[300], dangling[300], made[300];
+    snprintf(real, sizeof real, "%s/real.json", dir);
+    snprintf(abs_link, sizeof abs_link, "%s/abs.json", dir);
+    snprintf(rel_link, sizeof rel_link, "%s/rel.json", dir);
+    snprintf(chain, sizeof chain, "%s/chain.json", dir);
+    snprintf(dangling, sizeof dangling, "%s/dangling.json", dir);
+    snprintf(made, sizeof made, "%s/made.json", dir);
+    FILE *f = fopen(real, "w");
+    fputs("old", f);
+    fclose(f);
+    cr_assert_eq(symlink(real, abs_link), 0);
+    cr_assert_eq(symlink("real.json", rel_link), 0);
+    cr_assert_eq(symlink("rel.json", chain), 0);
+    cr_assert_eq(symlink("made.json", dangling), 0);
+    const char *links[] = {abs_link, rel_link, chain};
+    const char *texts[] = {"one", "two", "three"};
+    for (int k = 0; k < 3; k++) {
+        cr_assert(file_write_atomic(links[k], write_text, texts[k], err, sizeof err), "%s", err);
+        struct stat st;
+        cr_assert_eq(lstat(links[k], &st), 0);
+        cr_assert(S_ISLNK(st.st_mode), "%s is still a link", links[k]);
+        char *text;
+        size_t len;
+        cr_assert(file_read_all(real, 100, &text, &len, err, sizeof err));
+        cr_assert_str_eq(text, texts[k], "the target holds what was saved through %s", links[k]);
+        free(text);
+    }
+    cr_assert(file_write_atomic(dangling, write_text, "new", err, sizeof err), "%s", err);
+    struct stat st;
+    cr_assert(lstat(dangling, &st) == 0 && S_ISLNK(st.st_mode));
+    cr_assert(lstat(made, &st) == 0 && S_ISREG(st.st_mode), "the dangling link's target exists");
+    char loop_a[300], loop_b[300];
+    snprintf(loop_a, sizeof loop_a, "%s/a", dir);
+    snprintf(loop_b, sizeof loop_b, "%s/b", dir);
+    cr_assert_eq(symlink("b", loop_a), 0);
+    cr_assert_eq(symlink("a", loop_b), 0);
+    cr_assert_not(file_write_atomic(loop_a, write_text, "x", err, sizeof err));
+    cr_assert(strstr(err, "too many levels of links"), "%s", err);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
 static bool exists(const char *path) {
     struct stat st;
     return lstat(path, &st) == 0;

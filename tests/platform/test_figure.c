@@ -9,6 +9,7 @@
 #include <SDL2/SDL_image.h>
 #include <cjson/cJSON.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char dir[] = "/tmp/attnlab-figure-XXXXXX";
 
@@ -156,4 +157,24 @@ Test(figure, bad_options_exit_2_with_one_line) {
         run_free(&r);
     }
     cr_assert_eq(access("/tmp/attnlab-never.pdf", F_OK), -1, "nothing is written");
+}
+
+/* A figure or screenshot path that is a symbolic link is written through to
+ * its target: the link stays a link. */
+Test(figure, a_path_that_is_a_link_writes_its_target) {
+    const char *kinds[][2] = {{"svg", "--export-figure"}, {"png", "--screenshot"}};
+    for (int k = 0; k < 2; k++) {
+        char real[300], link[300], args[800];
+        snprintf(real, sizeof real, "%s/real.%s", dir, kinds[k][0]);
+        snprintf(link, sizeof link, "%s/link.%s", dir, kinds[k][0]);
+        cr_assert_eq(symlink(real, link), 0);
+        snprintf(args, sizeof args, "%s '%s' --size 640x400", kinds[k][1], link);
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        struct stat st;
+        cr_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "%s is still a link", link);
+        cr_assert(stat(real, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 100,
+                  "the target %s was written", real);
+    }
 }
