@@ -240,6 +240,43 @@ bool file_write_atomic(const char *link_path, File_Writer write, const void *ctx
     return true;
 }
 
+static void write_string(FILE *f, const void *ctx) {
+    fputs(ctx, f);
+}
+
+bool file_update_atomic(const char *link_path, size_t max, File_Merge merge, const void *ctx,
+                        char *err, size_t errsz) {
+    char path[4096], lock_path[4200];
+    if (!file_follow_links(link_path, path, sizeof path, err, errsz)) return false;
+    snprintf(lock_path, sizeof lock_path, "%s.lock", path);
+    int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (lock < 0) {
+        snprintf(err, errsz, "%s: cannot lock: %s", lock_path, strerror(errno));
+        return false;
+    }
+    /* a whole-file write lock, waited for: the other holder is a save of a
+     * few kilobytes. fcntl locks go with the process, so a killed saver
+     * never leaves the file locked. */
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    int rc;
+    while ((rc = fcntl(lock, F_SETLKW, &fl)) != 0 && errno == EINTR) {
+    }
+    /* some file systems cannot lock: the save goes on, merged all the same */
+    (void)rc;
+    char *old = NULL;
+    size_t len = 0;
+    struct stat st;
+    bool ok = true;
+    if (stat(path, &st) == 0 || errno != ENOENT)
+        ok = file_read_all(path, max, &old, &len, err, errsz);
+    char *text = ok ? merge(old, len, ctx, err, errsz) : NULL;
+    ok = text && file_write_atomic(path, write_string, text, err, errsz);
+    free(old);
+    free(text);
+    close(lock); /* releases the lock */
+    return ok;
+}
+
 bool file_unique_name(const char *stem, const char *ext, char *dest, size_t destsz) {
     for (int k = 1; k < 1000; k++) {
         int n = k == 1 ? snprintf(dest, destsz, "%s%s", stem, ext)

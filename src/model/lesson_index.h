@@ -15,6 +15,7 @@ typedef struct Lesson_Index {
     int skipped; /* *.md files past LESSON_INDEX_MAX, not listed */
     char path[LESSON_INDEX_MAX][512];
     char title[LESSON_INDEX_MAX][128];
+    int steps[LESSON_INDEX_MAX];       /* how many steps the lesson has */
     char error[LESSON_INDEX_MAX][400]; /* "" when the lesson loads */
 } Lesson_Index;
 

@@ -4,6 +4,7 @@
 
 #include "../core/fileio.h"
 #include "jsonw.h"
+#include "json_strict.h"
 #include "jsonpos.h"
 #include "settings.h"
 
@@ -66,10 +67,6 @@ static bool check_keys(Ctx *c, const cJSON *root) {
             if (strcmp(it->string, other_keys[k]) == 0) known = true;
         Json_Path p = key_path(it->string);
         if (!known) return fail_at(c, &p, "unknown field \"%s\"", it->string);
-        for (const cJSON *o = root->child; o != it; o = o->next)
-            if (strcmp(o->string, it->string) == 0)
-                return fail_at(c, &(Json_Path){.key = it->string, .i = -1, .j = -1, .nth = 1},
-                               "field \"%s\" appears twice", it->string);
     }
     return true;
 }
@@ -192,40 +189,8 @@ static bool read_scene(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) 
 bool scene_parse(Scene *dest, const char *text, size_t len, const char *name, const Vocab *vocab,
                  char *err, size_t errsz) {
     Ctx c = {.text = text, .name = name, .err = err, .errsz = errsz};
-    if (memchr(text, '\0', len)) {
-        /* cJSON would stop at the NUL and accept a truncated document. */
-        const char *z = memchr(text, '\0', len);
-        int line, col;
-        json_offset_to_line_col(text, (size_t)(z - text), &line, &col);
-        snprintf(err, errsz, "%s:%d:%d: NUL byte in file", name, line, col);
-        return false;
-    }
-    /* A strict check first: cJSON reads "02" and "2." as numbers, and
-     * strings with \u0000 or broken UTF-8, which a scene must not hold. */
-    size_t value_end, bad;
-    char why[160];
-    if (!json_validate(text, len, &value_end, &bad, why, sizeof why)) {
-        int line, col;
-        json_offset_to_line_col(text, bad, &line, &col);
-        snprintf(err, errsz, "%s:%d:%d: %s", name, line, col, why);
-        return false;
-    }
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (!root) {
-        snprintf(err, errsz, "%s: cannot be read as JSON (out of memory?)", name);
-        return false;
-    }
-    /* The parser stops after the first value; anything but whitespace after it is an error. */
-    size_t off = (size_t)(end - text);
-    while (off < len && strchr(" \t\r\n", text[off])) off++;
-    if (off < len) {
-        int line, col;
-        json_offset_to_line_col(text, off, &line, &col);
-        snprintf(err, errsz, "%s:%d:%d: unexpected text after the scene object", name, line, col);
-        cJSON_Delete(root);
-        return false;
-    }
+    cJSON *root = json_read_strict(text, len, name, "the scene object", err, errsz);
+    if (!root) return false;
     /* read into a scratch scene (large: on the heap, at load time only), so
      * dest is untouched unless the whole file is valid */
     Scene *tmp = malloc(sizeof *tmp);

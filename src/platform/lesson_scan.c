@@ -49,6 +49,7 @@ bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t e
          * fails with its FILE:LINE instead of stopping the scan */
         if (lesson_load(scratch, names[k], why, sizeof why)) {
             snprintf(index->title[index->count], sizeof index->title[0], "%s", scratch->title);
+            index->steps[index->count] = scratch->step_count;
         } else {
             const char *base = strrchr(names[k], '/');
             snprintf(index->title[index->count], sizeof index->title[0], "%.120s",

@@ -60,16 +60,23 @@ bool paths_find_data(char *dest, size_t size, char *err, size_t errsz) {
 }
 
 bool paths_user_file(const char *xdg_var, const char *home_dir, const char *name, char *dest,
-                     size_t size) {
+                     size_t size, char *err, size_t errsz) {
     const char *xdg = getenv(xdg_var), *home = getenv("HOME");
     int n;
-    if (xdg && xdg[0] == '/')
+    bool from_xdg = xdg && xdg[0] == '/';
+    if (from_xdg)
         n = snprintf(dest, size, "%s/attnlab/%s", xdg, name);
     else if (home && home[0])
         n = snprintf(dest, size, "%s/%s/attnlab/%s", home, home_dir, name);
-    else
+    else {
+        if (err) snprintf(err, errsz, "neither %s nor HOME is set", xdg_var);
         return false;
-    return n > 0 && (size_t)n < size;
+    }
+    if (n > 0 && (size_t)n < size) return true;
+    if (err)
+        snprintf(err, errsz, "%s=%.60s…: the path of attnlab/%s there is longer than %zu bytes",
+                 from_xdg ? xdg_var : "HOME", from_xdg ? xdg : home, name, size - 1);
+    return false;
 }
 
 bool paths_make_parents(const char *path, char *err, size_t errsz) {

@@ -3,10 +3,10 @@
 #include "prefs.h"
 
 #include "../core/fileio.h"
+#include "../model/json_strict.h"
 #include "cli.h"
 #include "paths.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,13 +17,46 @@
 #define PREFS_MAX_BYTES 65536
 
 bool prefs_path(char *dest, size_t size) {
-    return paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", dest, size);
+    return paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", dest, size, NULL, 0);
+}
+
+/* One field of the file into *p; NULL, or why it is not usable. */
+static const char *read_field(const cJSON *it, Prefs *p) {
+    if (!strcmp(it->string, "theme")) {
+        if (!cJSON_IsString(it) || !theme_by_name(it->valuestring, &p->theme))
+            return "\"theme\" must be \"dark\", \"light\" or \"contrast\"";
+        p->has_theme = true;
+    } else if (!strcmp(it->string, "ui_scale")) {
+        if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0.75 ||
+            it->valuedouble > 3)
+            return "\"ui_scale\" must be a number from 0.75 to 3";
+        p->zoom = (float)it->valuedouble;
+        p->has_zoom = true;
+    } else if (!strcmp(it->string, "window")) {
+        const cJSON *w = cJSON_GetArrayItem(it, 0), *h = cJSON_GetArrayItem(it, 1);
+        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 || !cJSON_IsNumber(w) ||
+            !cJSON_IsNumber(h) || w->valuedouble != floor(w->valuedouble) ||
+            h->valuedouble != floor(h->valuedouble) || w->valuedouble < CLI_MIN_SIZE ||
+            h->valuedouble < CLI_MIN_SIZE || w->valuedouble > CLI_MAX_SIZE ||
+            h->valuedouble > CLI_MAX_SIZE)
+            return "\"window\" must be [width, height] in whole pixels";
+        p->width = (int)w->valuedouble;
+        p->height = (int)h->valuedouble;
+        p->has_size = true;
+    }
+    /* other fields (a newer version's, a user's notes) are left alone */
+    return NULL;
 }
 
 bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
     memset(p, 0, sizeof *p);
-    char path[1024], err[600];
-    if (!prefs_path(path, sizeof path)) return true;
+    char path[1024], err[1200];
+    if (!paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", path, sizeof path, err,
+                         sizeof err)) {
+        if (!strstr(err, "longer than")) return true; /* no home at all: the defaults */
+        snprintf(warn, warnsz, "%s (the settings are ignored)", err);
+        return false;
+    }
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT) return true; /* never saved: the defaults */
     char *text;
@@ -32,74 +65,77 @@ bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
         snprintf(warn, warnsz, "%s (the settings are ignored)", err);
         return false;
     }
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    cJSON *root = json_read_strict(text, len, path, "the settings object", err, sizeof err);
     free(text);
-    const char *why = NULL;
-    Prefs got = {0};
     if (!root || !cJSON_IsObject(root)) {
-        why = "not a JSON object";
-    } else {
-        const cJSON *theme = cJSON_GetObjectItemCaseSensitive(root, "theme");
-        const cJSON *zoom = cJSON_GetObjectItemCaseSensitive(root, "ui_scale");
-        const cJSON *size = cJSON_GetObjectItemCaseSensitive(root, "window");
-        if (theme) {
-            if (!cJSON_IsString(theme) || !theme_by_name(theme->valuestring, &got.theme))
-                why = "\"theme\" must be \"dark\", \"light\" or \"contrast\"";
-            got.has_theme = true;
-        }
-        if (zoom && !why) {
-            if (!cJSON_IsNumber(zoom) || !isfinite(zoom->valuedouble) || zoom->valuedouble < 0.75 ||
-                zoom->valuedouble > 3)
-                why = "\"ui_scale\" must be a number from 0.75 to 3";
-            got.zoom = (float)zoom->valuedouble;
-            got.has_zoom = true;
-        }
-        if (size && !why) {
-            const cJSON *w = cJSON_GetArrayItem(size, 0), *h = cJSON_GetArrayItem(size, 1);
-            if (!cJSON_IsArray(size) || cJSON_GetArraySize(size) != 2 || !cJSON_IsNumber(w) ||
-                !cJSON_IsNumber(h) || w->valuedouble != floor(w->valuedouble) ||
-                h->valuedouble != floor(h->valuedouble) || w->valuedouble < CLI_MIN_SIZE ||
-                h->valuedouble < CLI_MIN_SIZE || w->valuedouble > CLI_MAX_SIZE ||
-                h->valuedouble > CLI_MAX_SIZE)
-                why = "\"window\" must be [width, height] in whole pixels";
-            else {
-                got.width = (int)w->valuedouble;
-                got.height = (int)h->valuedouble;
-                got.has_size = true;
-            }
+        if (root) snprintf(err, sizeof err, "%s: not a JSON object", path);
+        snprintf(warn, warnsz, "%s (the settings are ignored; the file is left as it is)", err);
+        cJSON_Delete(root);
+        return false;
+    }
+    /* each good field is used; a bad one is said, and stays in the file as
+     * it is until the user changes that setting */
+    const char *why = NULL;
+    int bad = 0;
+    for (const cJSON *it = root->child; it; it = it->next) {
+        Prefs one = *p;
+        const char *w = read_field(it, &one);
+        if (w) {
+            if (!why) why = w;
+            bad++;
+        } else {
+            *p = one;
         }
     }
+    if (why)
+        snprintf(warn, warnsz, "%s: %s (%s ignored; the rest is used)", path, why,
+                 bad > 1 ? "those settings are" : "that setting is");
     cJSON_Delete(root);
-    if (why) {
-        snprintf(warn, warnsz, "%s: %s (the settings are ignored)", path, why);
-        return false;
-    }
-    *p = got;
-    return true;
+    return why == NULL;
 }
 
-static void write_prefs(FILE *f, const void *ctx) {
+/* The settings file as it is on disk, with only the fields in `changes` set
+ * to their new values. A file that cannot be read is not replaced. */
+static char *merge_prefs(const char *old, size_t len, const void *ctx, char *err, size_t errsz) {
     const Prefs *p = ctx;
-    const char *sep = "";
-    fprintf(f, "{");
-    if (p->has_theme) {
-        fprintf(f, "%s\"theme\": \"%s\"", sep, theme_name(p->theme));
-        sep = ", ";
+    char path[1024] = "settings.json";
+    prefs_path(path, sizeof path);
+    cJSON *root = old ? json_read_strict(old, len, path, "the settings object", err, errsz)
+                      : cJSON_CreateObject();
+    if (!root) return NULL;
+    if (!cJSON_IsObject(root)) {
+        snprintf(err, errsz, "%s: not a JSON object", path);
+        cJSON_Delete(root);
+        return NULL;
     }
-    if (p->has_zoom) {
-        fprintf(f, "%s\"ui_scale\": %.4g", sep, (double)p->zoom);
-        sep = ", ";
+    cJSON *theme = p->has_theme ? cJSON_CreateString(theme_name(p->theme)) : NULL;
+    /* four decimals: 1.1 is written as 1.1, not as the float nearest to it */
+    cJSON *zoom = p->has_zoom ? cJSON_CreateNumber(round((double)p->zoom * 1e4) / 1e4) : NULL;
+    int size[2] = {p->width, p->height};
+    cJSON *window = p->has_size ? cJSON_CreateIntArray(size, 2) : NULL;
+    cJSON *set[] = {theme, zoom, window};
+    const char *keys[] = {"theme", "ui_scale", "window"};
+    for (int k = 0; k < 3; k++) {
+        if (!set[k]) continue;
+        if (cJSON_GetObjectItemCaseSensitive(root, keys[k]))
+            cJSON_ReplaceItemInObjectCaseSensitive(root, keys[k], set[k]);
+        else
+            cJSON_AddItemToObject(root, keys[k], set[k]);
     }
-    if (p->has_size) fprintf(f, "%s\"window\": [%d, %d]", sep, p->width, p->height);
-    fprintf(f, "}\n");
+    char *text = json_print_lines(root);
+    cJSON_Delete(root);
+    if (!text) snprintf(err, errsz, "%s: out of memory", path);
+    return text;
 }
 
-bool prefs_save(const Prefs *p, char *err, size_t errsz) {
+bool prefs_save(const Prefs *changes, char *err, size_t errsz) {
     char path[1024];
-    if (!prefs_path(path, sizeof path)) {
-        snprintf(err, errsz, "neither XDG_CONFIG_HOME nor HOME is set");
+    if (!paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", path, sizeof path, err,
+                         errsz))
         return false;
-    }
-    return paths_make_parents(path, err, errsz) &&
-           file_write_atomic(path, write_prefs, p, err, errsz);
+    if (!paths_make_parents(path, err, errsz)) return false;
+    if (file_update_atomic(path, PREFS_MAX_BYTES, merge_prefs, changes, err, errsz)) return true;
+    size_t n = strlen(err);
+    snprintf(err + n, errsz - n, " (not saved: the file is left as it is)");
+    return false;
 }

@@ -1,15 +1,23 @@
 /* What the window remembers between runs: the theme, the UI zoom and the
  * window size, in $XDG_CONFIG_HOME/attnlab/settings.json (or
- * ~/.config/attnlab/settings.json). The command line wins over it. A file
- * that cannot be read or makes no sense is ignored with one warning; a
- * missing one is silently the defaults.
+ * ~/.config/attnlab/settings.json). The command line wins over it. The file
+ * is read as strictly as a scene (no NUL, no duplicate keys); a field with a
+ * bad value is said once and not used, and the good ones are; a file that
+ * cannot be read at all is ignored with one warning and never replaced. A
+ * missing file is silently the defaults.
+ *
+ * A save writes only the fields the user changed, merged into the file as it
+ * is on disk at that moment (under a lock): another window's changes, unknown
+ * fields and fields this run could not use are kept.
  *
  *   bool prefs_path(char *dest, size_t size)
  *       the settings file's path; false if neither XDG_CONFIG_HOME nor HOME is set
  *   bool prefs_load(Prefs *p, char *warn, size_t warnsz)
- *       false (and *p all unset) with a one-line warning if the file exists and is bad
- *   bool prefs_save(const Prefs *p, char *err, size_t errsz)
- *       atomically, creating the folder; the fields that are set
+ *       the usable fields in *p; false with a one-line warning if the file exists and any of it
+ *       is bad
+ *   bool prefs_save(const Prefs *changes, char *err, size_t errsz)
+ *       the fields of `changes` that are set, merged as above; atomic, creating the folder,
+ *       through a symbolic link to its target
  */
 #ifndef ATTN_PREFS_H
 #define ATTN_PREFS_H

@@ -27,7 +27,7 @@ typedef struct Sdl_App {
     SDL_GLContext gl;
     Uint64 t0;
     bool quit;
-    Prefs saved;      /* what the settings file holds, as far as this run knows */
+    Prefs base;       /* the settings as this run started, or as it last saved them */
     bool save_failed; /* said once; not again */
 } Sdl_App;
 
@@ -43,25 +43,43 @@ static void remember(Sdl_App *s, bool closing) {
             cli_report("attnlab: warning: lesson progress not saved: ", why);
         }
     }
-    Prefs p = s->saved;
-    p.has_theme = p.has_zoom = true;
-    p.theme = s->app.vs.theme;
-    p.zoom = s->app.zoom;
+    /* only what the user changed in this run is written, merged into the
+     * file as it is now: another window's changes and the fields this run
+     * could not read stay */
+    Prefs p = {.theme = s->app.vs.theme, .zoom = s->app.zoom};
+    p.has_theme = p.theme != s->base.theme;
+    p.has_zoom = p.zoom != s->base.zoom;
     if (closing && !(SDL_GetWindowFlags(s->win) & SDL_WINDOW_FULLSCREEN_DESKTOP)) {
         SDL_GetWindowSize(s->win, &p.width, &p.height);
+        /* the size the window closes at is what the next one opens at */
         p.has_size = p.width >= CLI_MIN_SIZE && p.height >= CLI_MIN_SIZE;
     }
-    if (p.has_theme == s->saved.has_theme && p.theme == s->saved.theme &&
-        p.has_zoom == s->saved.has_zoom && p.zoom == s->saved.zoom &&
-        p.has_size == s->saved.has_size && p.width == s->saved.width && p.height == s->saved.height)
-        return;
+    if (!p.has_theme && !p.has_zoom && !p.has_size) return;
     char err[1200];
-    if (prefs_save(&p, err, sizeof err))
-        s->saved = p;
-    else if (!s->save_failed) {
+    if (prefs_save(&p, err, sizeof err)) {
+        if (p.has_theme) s->base.theme = p.theme;
+        if (p.has_zoom) s->base.zoom = p.zoom;
+        if (p.has_size) s->base.width = p.width, s->base.height = p.height;
+    } else if (!s->save_failed) {
         s->save_failed = true;
         cli_report("attnlab: warning: settings not saved: ", err);
     }
+}
+
+/* A window larger than the display costs its full size in framebuffers and
+ * the canvas (16384 × 16384 would be gigabytes) and cannot be seen whole:
+ * it opens at the display's usable size instead, with a warning. */
+static void fit_display(int *w, int *h) {
+    SDL_Rect usable;
+    if (SDL_GetDisplayUsableBounds(0, &usable) != 0 || usable.w < CLI_MIN_SIZE ||
+        usable.h < CLI_MIN_SIZE || (*w <= usable.w && *h <= usable.h))
+        return;
+    char msg[200];
+    snprintf(msg, sizeof msg, "a %dx%d window is larger than the display; opened at %dx%d", *w, *h,
+             *w < usable.w ? *w : usable.w, *h < usable.h ? *h : usable.h);
+    cli_report("attnlab: warning: ", msg);
+    if (*w > usable.w) *w = usable.w;
+    if (*h > usable.h) *h = usable.h;
 }
 
 static bool open_window(Sdl_App *a, int w, int h, bool hidden, bool fullscreen, char *err,
@@ -76,7 +94,10 @@ static bool open_window(Sdl_App *a, int w, int h, bool hidden, bool fullscreen, 
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
-    if (hidden) flags |= SDL_WINDOW_HIDDEN;
+    if (hidden)
+        flags |= SDL_WINDOW_HIDDEN;
+    else
+        fit_display(&w, &h);
     if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     a->win =
         SDL_CreateWindow("attnlab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
@@ -183,7 +204,6 @@ int app_run(const App_Desc *desc) {
     if (!headless) {
         char warn[1200];
         if (!prefs_load(&prefs, warn, sizeof warn)) cli_report("attnlab: warning: ", warn);
-        s->saved = prefs;
     }
     int w = o->has_size || !prefs.has_size ? o->width : prefs.width;
     int h = o->has_size || !prefs.has_size ? o->height : prefs.height;
@@ -204,6 +224,8 @@ int app_run(const App_Desc *desc) {
         if (!progress_load(&s->app.vs.session.progress, warn, sizeof warn))
             cli_report("attnlab: warning: ", warn);
         if (!o->has_ui_scale && prefs.has_zoom) s->app.zoom = prefs.zoom;
+        s->base = (Prefs){.theme = s->app.vs.theme, .zoom = s->app.zoom};
+        SDL_GetWindowSize(s->win, &s->base.width, &s->base.height);
         SDL_StartTextInput();
         status = window_loop(s);
     }

@@ -98,11 +98,11 @@ static int progress_entry(const Lesson_Progress *p, const char *path) {
     return -1;
 }
 
-void lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step) {
+bool lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step) {
     int k = progress_entry(p, l->path);
     if (k < 0) {
         size_t n = strlen(file_name(l->path));
-        if (p->count == LESSON_INDEX_MAX || n >= sizeof p->file[0]) return;
+        if (p->count == PROGRESS_MAX_LESSONS || n >= sizeof p->file[0]) return false;
         k = p->count++;
         memcpy(p->file[k], file_name(l->path), n + 1);
         p->done[k] = 0;
@@ -117,13 +117,14 @@ void lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step) {
         p->done[k] |= bit;
         p->changed = true;
     }
+    return true;
 }
 
-/* steps done of the lesson at path, and how many it has (0 when never opened) */
-static int progress_of(const Lesson_Progress *p, const char *path, int *steps) {
+/* Steps done of the lesson at path, counted against the `steps` it has now:
+ * a done step it no longer has does not count. */
+static int progress_of(const Lesson_Progress *p, const char *path, int steps) {
     int k = progress_entry(p, path), n = 0;
-    *steps = k >= 0 ? p->steps[k] : 0;
-    for (int s = 0; k >= 0 && s < p->steps[k] && s < 32; s++) n += (p->done[k] >> s) & 1;
+    for (int s = 0; k >= 0 && s < steps && s < 32; s++) n += (p->done[k] >> s) & 1;
     return n;
 }
 
@@ -238,7 +239,12 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
                                             ls->goal_why[k], sizeof ls->goal_why[k]);
         all &= ls->goal_state[k] == 1;
     }
-    if (all) lesson_progress_mark(&ls->progress, ls->lesson, ls->step);
+    if (all && !lesson_progress_mark(&ls->progress, ls->lesson, ls->step) && !ls->progress_full) {
+        ls->progress_full = true;
+        view_set_status(vs, true,
+                        "Progress is kept for %d lessons at most: this lesson's is not recorded",
+                        PROGRESS_MAX_LESSONS);
+    }
     /* until the student commits, what would give the answer away stays hidden */
     const Lesson_Predict *pr = &st->predict;
     if (pr->kind != PREDICT_NONE && ls->predict_given < 0) {
@@ -715,7 +721,7 @@ void lesson_menu(Ui *ui, View_State *vs) {
             continue;
         }
         /* finished lessons are marked, begun ones say how far */
-        int steps, done = progress_of(&vs->session.progress, ix->path[k], &steps);
+        int steps = ix->steps[k], done = progress_of(&vs->session.progress, ix->path[k], steps);
         char label[200];
         if (steps > 0 && done == steps)
             snprintf(label, sizeof label, "✓ %s", ix->title[k]);

@@ -13,8 +13,9 @@
  *   bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz)
  *       start the loaded lesson, keeping the user's scene to give back
  *   void lesson_leave(View_State *vs, Model *m)   give the user's scene back
- *   void lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step)
- *       step of l is done (its goals met); the menu marks a lesson whose steps all are
+ *   bool lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step)
+ *       step of l is done (its goals met); the menu marks a lesson whose steps all are; false
+ *       when the list is full (PROGRESS_MAX_LESSONS) and it could not be recorded
  */
 #ifndef ATTN_LESSON_PANEL_H
 #define ATTN_LESSON_PANEL_H
@@ -27,6 +28,6 @@ void lesson_menu(Ui *ui, View_State *vs);
 Rect lesson_formula_figure(Ui *ui, View_State *vs, const Model *m, const char *tex, bool draw);
 bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz);
 void lesson_leave(View_State *vs, Model *m);
-void lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step);
+bool lesson_progress_mark(Lesson_Progress *p, const Lesson *l, int step);
 
 #endif

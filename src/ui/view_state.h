@@ -93,12 +93,16 @@ typedef struct Train_Request {
 /* Which steps of which lessons the student has done (every goal met, or
  * read when a step has none), by lesson file name. The menu marks finished
  * lessons; the platform keeps it between runs (platform/progress.h). */
+/* Lessons a run keeps progress for: the menu lists at most LESSON_INDEX_MAX,
+ * and the file may hold lessons of other folders too (more are kept in the
+ * file, and said). */
+#define PROGRESS_MAX_LESSONS 256
 typedef struct Lesson_Progress {
     int count;
-    char file[LESSON_INDEX_MAX][128]; /* the lesson's file name, without its folder */
-    int steps[LESSON_INDEX_MAX];      /* how many steps it has */
-    uint32_t done[LESSON_INDEX_MAX];  /* bit s: step s done (LESSON_MAX_STEPS ≤ 32) */
-    bool changed;                     /* since the platform last saved it */
+    char file[PROGRESS_MAX_LESSONS][128]; /* the lesson's file name, without its folder */
+    int steps[PROGRESS_MAX_LESSONS];      /* how many steps it had when a step was done */
+    uint32_t done[PROGRESS_MAX_LESSONS];  /* bit s: step s done (LESSON_MAX_STEPS ≤ 32) */
+    bool changed;                         /* since the platform last saved it */
 } Lesson_Progress;
 
 typedef struct Lesson_Session {
@@ -109,9 +113,10 @@ typedef struct Lesson_Session {
     const Lesson_Index *index;
     const char *data_dir; /* lesson scenes come from data_dir/assets/scenes */
     bool active, menu;
-    bool pending; /* enter the loaded lesson before the next layout */
-    bool leave;   /* leave it before the next layout */
-    Lesson_Go go; /* a step asked for by the panel's buttons */
+    bool progress_full; /* said that the progress list is full */
+    bool pending;       /* enter the loaded lesson before the next layout */
+    bool leave;         /* leave it before the next layout */
+    Lesson_Go go;       /* a step asked for by the panel's buttons */
     int step;
     float scroll; /* how far the step's text is scrolled up, logical units */
     char highlight[32];

@@ -211,6 +211,7 @@ Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
     index.count = 1;
     snprintf(index.path[0], sizeof index.path[0], "%s", lesson.path);
     snprintf(index.title[0], sizeof index.title[0], "%s", lesson.title);
+    index.steps[0] = lesson.step_count;
     h.vs.session.index = &index;
     char err[256];
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
@@ -236,6 +237,30 @@ Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
     harness_frame(&h);
     snprintf(want, sizeof want, "✓ %s", lesson.title);
     cr_assert(harness_drew_text(&h, want), "a finished lesson is not marked");
+}
+
+/* The menu counts done steps against the lesson as it is now, not against
+ * the step count stored with them: a stored "steps": 2 with both done does
+ * not make a longer lesson look finished, and a done step past the lesson's
+ * end does not count ("1 of 24 steps" once showed). */
+Test(lesson_panel, the_menu_counts_against_the_lesson_as_it_is_now) {
+    static Lesson_Index index;
+    index.count = 1;
+    snprintf(index.path[0], sizeof index.path[0], "%s", lesson.path);
+    snprintf(index.title[0], sizeof index.title[0], "%s", lesson.title);
+    index.steps[0] = lesson.step_count;
+    h.vs.session.index = &index;
+    cr_assert_geq(lesson.step_count, 3);
+    Lesson_Progress *p = &h.vs.session.progress;
+    *p = (Lesson_Progress){.count = 1, .steps = {2}, .done = {0x3u | 1u << 23}};
+    snprintf(p->file[0], sizeof p->file[0], "03-scores-softmax-outputs.md");
+    h.vs.session.menu = true;
+    harness_frame(&h);
+    char want[200];
+    snprintf(want, sizeof want, "%s  · 2 of %d steps", lesson.title, lesson.step_count);
+    cr_assert(harness_drew_text(&h, want), "the menu does not say '%s'", want);
+    snprintf(want, sizeof want, "✓ %s", lesson.title);
+    cr_assert_not(harness_drew_text(&h, want), "a lesson with steps left is not marked done");
 }
 
 /* Presenting: P switches the layout; hovering a cell shows its arithmetic in a
