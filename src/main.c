@@ -68,6 +68,7 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
         failed += index.skipped;
     }
     for (int k = 0; k < index.count; k++) {
+        err[0] = '\0';
         if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
             !lesson_check(&lesson, vocab, data_dir, err, sizeof err) ||
             (o->by_input && !lesson_by_input(&lesson, vocab, data_dir, tm, (float)o->width / z,
@@ -80,6 +81,7 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
         for (int s = 0; s < lesson.step_count; s++) goals += lesson.steps[s].goal_count;
         printf("ok  %s  (%d steps, %d goals%s)\n", index.path[k], lesson.step_count, goals,
                o->by_input ? ", met by input" : "");
+        if (err[0]) cli_report("", err); /* a note: what the check could not judge */
     }
     if (o->by_input) {
         font_unload(&atlas);

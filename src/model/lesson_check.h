@@ -7,6 +7,13 @@
  *
  *   bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir,
  *                     char *err, size_t errsz)
+ *       false with the problem in err; true with err "" or a note
+ *
+ * Training is bounded: one lesson's `steps` may cost LESSON_CHECK_TRAIN_BUDGET
+ * steps of one head at d_k = 16 (lesson_play.h). Past that the checker runs
+ * what fits, does not judge the goals that depend on training (loss, trained,
+ * loss-other) from then on, and says so in the note, so a valid lesson with
+ * 100,000 steps at d_k = 256 is checked in seconds, not minutes.
  */
 #ifndef ATTN_LESSON_CHECK_H
 #define ATTN_LESSON_CHECK_H

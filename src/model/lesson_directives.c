@@ -523,6 +523,14 @@ static int parse_action_list(Lesson_Parse *p, int line, const char *list, const 
             if (!strcmp(w[0], "highlight") || !strcmp(w[0], "scene"))
                 return lesson_fail(p, line, "%s: '%s' is not something a student does", what, w[0]),
                        -1;
+            /* a prediction is judged the moment it is answered, on a copy of
+             * the model: training there would stall that frame (100,000 steps
+             * at d_k = 256 took minutes), so it trains in the step instead */
+            if (!strncmp(what, "predict", 7) && (!strcmp(w[0], "steps") || !strcmp(w[0], "train")))
+                return lesson_fail(p, line,
+                                   "%s: '%s' cannot be judged at once; train in the step itself",
+                                   what, w[0]),
+                       -1;
             if (!parse_action(p, line, w, nw, rest_copy)) return -1;
             count++;
         }

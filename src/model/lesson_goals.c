@@ -221,6 +221,14 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
     }
 }
 
+bool lesson_goal_trains(const Lesson_Goal *g) {
+    for (int k = 0; k < g->cond_count; k++)
+        if (g->conds[k].kind == COND_LOSS || g->conds[k].kind == COND_TRAINED ||
+            g->conds[k].kind == COND_LOSS_OTHER)
+            return true;
+    return false;
+}
+
 int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
                          int selected, const char *data_dir, char *answer, size_t answersz,
                          char *err, size_t errsz) {

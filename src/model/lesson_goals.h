@@ -5,6 +5,8 @@
  *       against the model (up to date: model_update done; the permutation lab's comparison is
  *       computed on demand), the view shown and the query selected: 1 met, 0 not yet, -1
  *       cannot be evaluated (err says why)
+ *   bool lesson_goal_trains(const Lesson_Goal *g)
+ *       whether it depends on the training lab (loss, trained, loss-other)
  *   void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size)
  *   int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
  *                            int selected, const char *data_dir, char *answer, size_t answersz,
@@ -22,6 +24,7 @@
 
 int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char *err,
                     size_t errsz);
+bool lesson_goal_trains(const Lesson_Goal *g);
 void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
 int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
                          int selected, const char *data_dir, char *answer, size_t answersz,

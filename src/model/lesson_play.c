@@ -153,12 +153,27 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             }
             m->train.running = false; /* steps come from 'steps N' or the student */
             break;
-        case ACT_STEPS:
-            if (!train_lab_run(&m->train, a->i)) {
+        case ACT_STEPS: {
+            if (!env->train_now) { /* the window: a slice a frame, never a frozen one */
+                if (!m->train.ready && !train_lab_run(&m->train, 0)) {
+                    snprintf(err, errsz, "%s:%d: steps: out of memory", l->path, a->line);
+                    return false;
+                }
+                m->train.queued += a->i;
+                break;
+            }
+            long cost = train_lab_step_cost(&m->train), steps = a->i;
+            if (steps * cost > env->train_budget) {
+                steps = env->train_budget / cost;
+                if (!env->capped_line) env->capped_line = a->line;
+            }
+            env->train_budget -= steps * cost;
+            if (!train_lab_run(&m->train, steps)) {
                 snprintf(err, errsz, "%s:%d: steps: out of memory", l->path, a->line);
                 return false;
             }
             break;
+        }
         case ACT_AXIS:
             env->fixed_axis = a->i != 0;
             break;

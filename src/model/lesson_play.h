@@ -20,7 +20,17 @@ typedef struct Lesson_Env {
     int selected;
     char highlight[32];
     bool fixed_axis; /* the scaling lab's raw histogram keeps one axis */
+    /* `steps N`: the window queues them (Train_Lab.queued, a slice a frame);
+     * the checker runs them at once, within a budget of train_lab_step_cost
+     * units, and past it runs what fits and records where in capped_line */
+    bool train_now;
+    long train_budget;
+    int capped_line;
 } Lesson_Env;
+
+/* What --check-lessons spends on one lesson's training, in steps of one head at
+ * d_k = 16 (about 0.2 ms each here): lesson 11 needs 39,000. */
+#define LESSON_CHECK_TRAIN_BUDGET 60000
 
 bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz);
 int lesson_find_token(const Scene *s, const char *ref);

@@ -49,8 +49,29 @@ bool train_lab_run(Train_Lab *l, long steps) {
     return true;
 }
 
+long train_lab_step_cost(const Train_Lab *l) {
+    long dk = l->ready && l->trainer.d_k > 0 ? l->trainer.d_k : 16;
+    long cost = dk * (l->compare ? 2 : 1) / 16;
+    return cost < 1 ? 1 : cost;
+}
+
+bool train_lab_drain(Train_Lab *l, long units) {
+    if (l->queued <= 0) return true;
+    long steps = units / train_lab_step_cost(l);
+    if (steps < 1) steps = 1;
+    if (steps > l->queued) steps = l->queued;
+    l->queued -= steps;
+    return train_lab_run(l, steps);
+}
+
 void train_lab_derive(Train_Lab *l) {
     if (!l->ready || l->derived_at == l->trainer.steps) return;
+    /* the held-out batch costs about three steps to evaluate: while asked-for
+     * steps still run, the pictures follow every TRAIN_LAB_DERIVE_EVERY steps
+     * (the loss curve still gets every step), and exactly once they end */
+    if (l->queued > 0 && l->derived_at >= 0 &&
+        l->trainer.steps - l->derived_at < TRAIN_LAB_DERIVE_EVERY)
+        return;
     Trainer *t = &l->trainer;
     l->held_loss = train_eval(t, &l->held_accuracy);
     if (l->compare) l->held_loss_other = train_eval(&l->other, NULL);

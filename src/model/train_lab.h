@@ -8,10 +8,17 @@
  *       other scaling (÷√d_k on/off) trains beside it on the same batches; false when out of
  *       memory
  *   bool train_lab_run(Train_Lab *l, long steps)
- *       that many more steps (starting with the default settings if none yet)
+ *       that many more steps now (starting with the default settings if none yet)
+ *   long train_lab_step_cost(const Train_Lab *l)
+ *       what one step costs, in steps of one head at d_k = 16 (a wide head or a compared pair
+ *       costs more): the unit lessons, the window and the checker budget training in
+ *   bool train_lab_drain(Train_Lab *l, long units)
+ *       run queued steps (what a lesson's `steps N` or "+100 steps" asked for) worth at most
+ *       `units`, at least one; the window calls it once a frame, so no frame waits on training
  *   void train_lab_derive(Train_Lab *l)
  *       the held-out loss and accuracy, the example sentence's A and W_Q·W_Kᵀ, for the step
- *       training stands at (recomputed only when it moved)
+ *       training stands at (recomputed only when it moved, and while queued steps run, every
+ *       TRAIN_LAB_DERIVE_EVERY steps)
  *   void train_lab_free(Train_Lab *l)
  *   void train_token_name(Train_Task task, int id, char *buf, size_t size)
  *       "B1", "b2" (colour, kind by case, number) for match; "w07" for previous
@@ -23,11 +30,13 @@
 
 #include <stddef.h>
 
-#define TRAIN_LAB_POINTS 512 /* loss points kept; older ones thin out by halves */
+#define TRAIN_LAB_POINTS       512 /* loss points kept; older ones thin out by halves */
+#define TRAIN_LAB_DERIVE_EVERY 25  /* steps between held-out evaluations while steps are queued */
 
 typedef struct Train_Lab {
     bool ready;
     bool running; /* the Train view's play/pause */
+    long queued;  /* steps asked for and not run yet: run a slice a frame */
     Train_Desc desc;
     Trainer trainer;
     bool compare; /* `other` trains too: the same, with the other scaling */
@@ -50,6 +59,8 @@ typedef struct Train_Lab {
 
 bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare);
 bool train_lab_run(Train_Lab *l, long steps);
+long train_lab_step_cost(const Train_Lab *l);
+bool train_lab_drain(Train_Lab *l, long units);
 void train_lab_derive(Train_Lab *l);
 void train_lab_free(Train_Lab *l);
 void train_token_name(Train_Task task, int id, char *buf, size_t size);

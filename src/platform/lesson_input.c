@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lesson_input.h"
 
+#include "../model/lesson_goals.h"
 #include "../model/scene_file.h"
 #include "../ui/plane.h"
 #include "../ui/view.h"
@@ -23,6 +24,8 @@ typedef struct Player {
     float before[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* X before a drag */
     float w, h;
     int frames;
+    long train_spent; /* units of training waited for (LESSON_CHECK_TRAIN_BUDGET at most) */
+    int capped_line;  /* the `steps` whose training the budget cut short, or 0 */
 } Player;
 
 /* One frame, as the app runs it: the input so far, then its one-off part spent. */
@@ -323,6 +326,22 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
             if (!r) return fail(why, whysz, "%s", "no +100 steps button on screen");
             click(p, r->r);
         }
+        /* the student watches the steps run, a slice a frame, and presses Esc
+         * once the checker's budget is spent */
+        Train_Lab *l = &p->model.train;
+        while (l->queued > 0) {
+            if (p->train_spent >= LESSON_CHECK_TRAIN_BUDGET) {
+                key(p, KEY_ESCAPE, 0, 0);
+                if (l->queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
+                if (!p->capped_line) p->capped_line = a->line;
+                break;
+            }
+            long before = l->trainer.steps;
+            frame(p);
+            p->train_spent += (l->trainer.steps - before) * train_lab_step_cost(l);
+            if (l->trainer.steps == before && l->queued > 0)
+                return fail(why, whysz, "%s", "the asked-for steps do not run");
+        }
         return true;
     }
     case ACT_AXIS:
@@ -371,6 +390,7 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         p->in.mx = p->in.my = -1000;
         input_frame(p);
     }
+    int skipped = 0;
     for (int s = 0; ok && s < l->step_count; s++) {
         const Lesson_Step *st = &l->steps[s];
         if (p->vs.session.step != s || !p->vs.session.active) {
@@ -389,6 +409,10 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
                              goal->line, why);
                     ok = false;
                 }
+            if (ok && p->capped_line && lesson_goal_trains(goal)) {
+                skipped++; /* its training was cut short: not judged, said below */
+                continue;
+            }
             if (ok && p->vs.session.goal_state[g] != 1) {
                 snprintf(err, errsz,
                          "%s:%d: goal cannot be met by input: after the solution's clicks, drags "
@@ -409,6 +433,11 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
             if (next) click(p, next->r);
         }
     }
+    if (ok && skipped)
+        snprintf(err, errsz,
+                 "%s:%d: note: training by input capped at %d steps of d_k = 16 (then Esc); %d "
+                 "training goals not judged",
+                 l->path, p->capped_line, LESSON_CHECK_TRAIN_BUDGET, skipped);
     model_free(&p->model);
     draw_free(&p->dl);
     free(p);

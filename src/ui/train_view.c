@@ -33,7 +33,7 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
     if (again && !train_lab_reset(l, &desc, compare))
         view_set_status(vs, true, "Out of memory for training");
     if (q->toggle_run) l->running = !l->running;
-    if (q->more_steps > 0) train_lab_run(l, q->more_steps);
+    if (q->more_steps > 0) l->queued += q->more_steps; /* a slice a frame: train_drain */
     *q = (Train_Request){.task = -1, .positions = -1, .scaled = -1, .compare = -1};
     /* a slice costs about the same whatever the width: fewer steps for a
      * wide head (and for two), so frames stay quick; the steps themselves
@@ -52,6 +52,29 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
         vs->train_rate_steps0 = l->trainer.steps;
     }
     train_lab_derive(l);
+}
+
+void train_drain(const Ui *ui, View_State *vs, Model *m) {
+    Train_Lab *l = &m->train;
+    vs->train_queued = l->queued > 0;
+    if (l->queued <= 0) return;
+    if (ui_key(ui, KEY_ESCAPE)) {
+        view_set_status(vs, false, "Training stopped at step %ld (%ld asked-for steps not run)",
+                        l->trainer.steps, l->queued);
+        l->queued = 0;
+        vs->train_queued = false;
+        return;
+    }
+    if (!train_lab_drain(l, TRAIN_DRAIN_UNITS)) {
+        view_set_status(vs, true, "Out of memory for training");
+        l->queued = 0;
+    }
+    vs->train_queued = l->queued > 0;
+    if (vs->train_queued)
+        view_set_status(vs, false, "Training: step %ld, %ld to go · Esc stops", l->trainer.steps,
+                        l->queued);
+    else
+        view_set_status(vs, false, "Trained to step %ld", l->trainer.steps);
 }
 
 /* ---- the panels ---------------------------------------------------------------- */

@@ -709,6 +709,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     }
     view_apply(vs, m); /* what last frame's widgets and this frame's keys asked for */
     if (vs->view == VIEW_TRAIN) train_update(ui, vs, m); /* a slice of training, if playing */
+    train_drain(ui, vs, m);   /* steps a lesson or "+100" asked for: a slice a frame */
     lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */
     if (!model_update(m)) view_set_status(vs, true, "Out of memory computing attention");
     vs->labs_ready = labs_derive(vs, m);

@@ -42,7 +42,7 @@ double view_wake_in(const View_State *vs) {
 bool view_wants_frames(const View_State *vs) {
     /* actions waiting: the next frame applies them and shows the result */
     return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->view_asked ||
-           vs->chip_autoscroll || (vs->view == VIEW_TRAIN && vs->train_running);
+           vs->chip_autoscroll || (vs->view == VIEW_TRAIN && vs->train_running) || vs->train_queued;
 }
 
 void view_act(View_State *vs, Action a) {

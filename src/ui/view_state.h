@@ -201,6 +201,7 @@ typedef struct View_State {
     Scaling_State scaling;
     Train_Request train_req;
     bool train_running;           /* mirrors the lab's play/pause, for view_wants_frames */
+    bool train_queued;            /* steps asked for are still running (train_drain) */
     double train_rate;            /* steps per second, as last measured */
     double train_rate_t0;         /* when that measurement started (view time) */
     long train_rate_steps0;       /* and the step count then */

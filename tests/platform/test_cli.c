@@ -531,3 +531,19 @@ Test(cli, train_prints_one_json_object_and_refuses_bad_values) {
     run_free(&a);
     run_free(&b);
 }
+
+/* A valid lesson asking for 100,000 steps of a compared d_k = 256 pair took
+ * the checker 702 s. The checker's training is bounded
+ * (LESSON_CHECK_TRAIN_BUDGET): it passes, and a note says which step was
+ * capped and that its training goals were not judged. */
+Test(cli, check_lessons_bounds_training_and_says_so, .timeout = 120) {
+    char args[1200];
+    snprintf(args, sizeof args, "--check-lessons '%s/long-training'", test_env("ATTNLAB_TESTDATA"));
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "1 passed, 0 failed"), "%s", r.out);
+    cr_assert(strstr(r.err, "long-training.md:14: note: training capped at 60000 steps") &&
+                  strstr(r.err, "1 training goals not judged"),
+              "%s", r.err);
+    run_free(&r);
+}

@@ -2,6 +2,7 @@
  * where a trainer with the same settings and step count ends, however the
  * frames came. */
 #include "harness.h"
+#include "model/lesson_play.h"
 #include "ui/train_view.h"
 
 #include <math.h>
@@ -50,6 +51,7 @@ Test(train_view, the_result_depends_on_the_steps_not_the_frames) {
     cr_assert(h.m.train.desc.positions);
     cr_assert_eq(h.m.train.trainer.steps, 0, "a new task starts again");
     for (int k = 0; k < 3; k++) click("train_more", -1);
+    for (int k = 0; k < 100 && h.m.train.queued > 0; k++) harness_frame(&h);
     cr_assert_eq(h.m.train.trainer.steps, 300);
     /* the same 300 steps with no window at all */
     static Trainer t;
@@ -70,6 +72,7 @@ Test(train_view, compare_trains_the_other_scaling_beside_it) {
     cr_assert(h.m.train.compare);
     cr_assert_neq(h.m.train.other.desc.unscaled, h.m.train.desc.unscaled, "the other scaling");
     click("train_more", -1);
+    for (int k = 0; k < 100 && h.m.train.queued > 0; k++) harness_frame(&h);
     cr_assert_eq(h.m.train.trainer.steps, 100);
     cr_assert_eq(h.m.train.other.steps, 100, "on the same step count");
     cr_assert(isfinite(h.m.train.held_loss_other));
@@ -80,4 +83,39 @@ Test(train_view, one_step_at_a_time) {
     click("train_one", -1);
     click("train_one", -1);
     cr_assert_eq(h.m.train.trainer.steps, 2);
+}
+
+/* A lesson that asks for 100,000 steps of a compared d_k = 256 pair (minutes
+ * of work) never holds up a frame: each frame runs a slice worth at most
+ * TRAIN_DRAIN_UNITS, says how far it is, keeps asking for frames, and Esc
+ * stops the rest. (It once trained all of it inside one frame: 147 s with
+ * the window ignoring Ctrl+Q.) */
+Test(train_view, a_lessons_long_training_runs_a_slice_a_frame_and_esc_stops_it) {
+    static Lesson lesson;
+    char path[1024], err[600];
+    snprintf(path, sizeof path, "%s/long-training/long-training.md", test_env("ATTNLAB_TESTDATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    Lesson_Env env = {.m = &h.m, .data_dir = test_env("ATTNLAB_DATA")};
+    cr_assert(lesson_apply(&lesson, lesson.setup_first, lesson.setup_count, &env, err, sizeof err),
+              "%s", err);
+    const Lesson_Goal *g = &lesson.steps[0].goals[0];
+    cr_assert(lesson_apply(&lesson, g->sol_first, g->sol_count, &env, err, sizeof err), "%s", err);
+    cr_assert_eq(h.m.train.trainer.d_k, 256);
+    cr_assert(h.m.train.compare);
+    cr_assert_eq(h.m.train.trainer.steps, 0, "nothing ran inside the lesson's action");
+    cr_assert_eq(h.m.train.queued, 100000);
+    long per_frame = TRAIN_DRAIN_UNITS / train_lab_step_cost(&h.m.train);
+    cr_assert_geq(per_frame, 1);
+    for (int k = 1; k <= 5; k++) {
+        harness_one_frame(&h);
+        cr_assert_eq(h.m.train.trainer.steps, k * per_frame, "a slice a frame");
+        cr_assert(view_wants_frames(&h.vs), "more frames are asked for while it trains");
+    }
+    cr_assert(strstr(h.vs.status, "to go") && strstr(h.vs.status, "Esc"), "%s", h.vs.status);
+    harness_key(&h, KEY_ESCAPE, 0, false, false);
+    cr_assert_eq(h.m.train.queued, 0, "Esc stops it");
+    cr_assert(strstr(h.vs.status, "stopped"), "%s", h.vs.status);
+    long stopped = h.m.train.trainer.steps;
+    harness_frame(&h);
+    cr_assert_eq(h.m.train.trainer.steps, stopped);
 }
