@@ -1,6 +1,8 @@
 /* TeX math to a tree; see tex.h. */
 #include "tex.h"
 
+#include "../core/text.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -231,6 +233,7 @@ static Tex_Class unicode_class(const char *s, size_t len, int *flags) {
 /* ---- the parser --------------------------------------------------------------- */
 
 static int parse_row(Parser *p, int stop);
+static int parse_group(Parser *p, int stop);
 static int parse_atom(Parser *p);
 static bool too_deep(Parser *p);
 
@@ -253,11 +256,20 @@ static bool is_command(const Parser *p, const char *name) {
            (p->k + 1 + len == p->n || !isalpha((unsigned char)p->s[p->k + 1 + len]));
 }
 
-/* A command's argument: {…}, one command or one character. */
-static int parse_arg(Parser *p) {
+/* A command's argument: {…}, one command or one character. A missing one
+ * (the formula ends, or a } & \\ or ] comes first) is an error naming `what`:
+ * TeX would take whatever follows, and a lesson means something else. */
+static int parse_arg(Parser *p, const char *what) {
     skip_spaces(p);
-    if (p->k >= p->n) return node(p, TEX_ROW, TEX_ORD); /* a missing argument is empty */
-    if (p->s[p->k] == '{') {
+    char c = p->k < p->n ? p->s[p->k] : 0;
+    if (!c || c == '}' || c == '&' || c == ']' || c == '^' || c == '_' ||
+        (c == '\\' && p->k + 1 < p->n && p->s[p->k + 1] == '\\') || is_command(p, "end") ||
+        is_command(p, "right")) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "%s is missing", what);
+        return fail(p, msg), -1;
+    }
+    if (c == '{') {
         p->k++;
         int r = parse_row(p, '}');
         if (p->failed) return -1;
@@ -328,10 +340,21 @@ static bool parse_delim(Parser *p, const char **s, int *len) {
 static int parse_matrix(Parser *p, const char *env, size_t envlen) {
     int m = node(p, TEX_MATRIX, TEX_INNER);
     if (m < 0) return -1;
+    bool aligned = envlen == 7 && !memcmp(env, "aligned", 7);
+    bool cases = envlen == 5 && !memcmp(env, "cases", 5);
+    p->t->nodes[m].flags = aligned ? TEX_MATRIX_ALIGNED : cases ? TEX_MATRIX_CASES : 0;
     int rows = 0, cols = 0, col = 0, prev = -1;
     for (;;) {
         int cell = parse_row(p, '&');
         if (p->failed) return -1;
+        if (aligned && col % 2 == 1) {
+            /* "&= b": an empty atom before the relation, as TeX's aligned
+             * puts there, so it is spaced as a relation between two things */
+            int empty = node(p, TEX_ROW, TEX_ORD);
+            if (empty < 0) return -1;
+            p->t->nodes[empty].next = p->t->nodes[cell].a;
+            p->t->nodes[cell].a = (int16_t)empty;
+        }
         if (col >= TEX_MAX_MATRIX || rows >= TEX_MAX_MATRIX) {
             char msg[80];
             snprintf(msg, sizeof msg, "a matrix has more than %d rows or columns", TEX_MAX_MATRIX);
@@ -380,8 +403,8 @@ static int parse_matrix(Parser *p, const char *env, size_t envlen) {
     p->t->nodes[m].cols = (int16_t)cols;
     static const struct {
         const char *env, *open, *close;
-    } envs[] = {
-        {"pmatrix", "(", ")"}, {"bmatrix", "[", "]"}, {"vmatrix", "|", "|"}, {"matrix", "", ""}};
+    } envs[] = {{"pmatrix", "(", ")"}, {"bmatrix", "[", "]"}, {"vmatrix", "|", "|"},
+                {"matrix", "", ""},    {"aligned", "", ""},   {"cases", "{", ""}};
     for (size_t i = 0; i < sizeof envs / sizeof *envs; i++)
         if (strlen(envs[i].env) == envlen && !memcmp(envs[i].env, env, envlen)) {
             if (!envs[i].open[0]) return m;
@@ -391,7 +414,7 @@ static int parse_matrix(Parser *p, const char *env, size_t envlen) {
             p->t->nodes[d].s = envs[i].open;
             p->t->nodes[d].len = 1;
             p->t->nodes[d].s2 = envs[i].close;
-            p->t->nodes[d].len2 = 1;
+            p->t->nodes[d].len2 = (int)strlen(envs[i].close);
             return d;
         }
     return m;
@@ -406,7 +429,10 @@ static int parse_command(Parser *p) {
     if (IS("frac") || IS("dfrac") || IS("tfrac")) {
         int f = node(p, TEX_FRAC, TEX_INNER);
         if (f < 0) return -1;
-        int a = parse_arg(p), b = a < 0 ? -1 : parse_arg(p);
+        char num[40], den[40];
+        snprintf(num, sizeof num, "\\%.*s's numerator", (int)cl, name);
+        snprintf(den, sizeof den, "\\%.*s's denominator", (int)cl, name);
+        int a = parse_arg(p, num), b = a < 0 ? -1 : parse_arg(p, den);
         if (b < 0) return -1;
         p->t->nodes[f].a = (int16_t)a;
         p->t->nodes[f].b = (int16_t)b;
@@ -416,9 +442,20 @@ static int parse_command(Parser *p) {
     if (IS("sqrt")) {
         int r = node(p, TEX_SQRT, TEX_ORD);
         if (r < 0) return -1;
-        int a = parse_arg(p);
+        /* \sqrt[3]{x}: the index, set small above the sign's tick */
+        skip_spaces(p);
+        int index = -1;
+        if (p->k < p->n && p->s[p->k] == '[') {
+            p->k++;
+            index = parse_row(p, ']');
+            if (index < 0) return -1;
+            if (p->k >= p->n) return fail(p, "\\sqrt[ has no ]"), -1;
+            p->k++;
+        }
+        int a = parse_arg(p, "\\sqrt's radicand");
         if (a < 0) return -1;
         p->t->nodes[r].a = (int16_t)a;
+        p->t->nodes[r].b = (int16_t)index;
         return r;
     }
     if (IS("operatorname") || IS("text") || IS("mathrm") || IS("textrm") || IS("mbox")) {
@@ -431,6 +468,8 @@ static int parse_command(Parser *p) {
     if (IS("mathbf") || IS("boldsymbol") || IS("mathit") || IS("mathbb")) {
         if (IS("mathbb")) {
             skip_spaces(p);
+            if (p->k + 1 < p->n && p->s[p->k] == '{' && p->s[p->k + 1] == '}')
+                return fail(p, "\\mathbb needs a letter, as in \\mathbb{R}"), -1;
             bool braced = p->k < p->n && p->s[p->k] == '{';
             size_t at = p->k + (braced ? 1 : 0);
             if (at < p->n && blackboard(p->s[at]) &&
@@ -442,7 +481,9 @@ static int parse_command(Parser *p) {
         }
         int flag = IS("mathit") ? TEX_ITALIC : TEX_BOLD;
         int first = p->t->count;
-        int a = parse_arg(p);
+        char what[40];
+        snprintf(what, sizeof what, "\\%.*s's argument", (int)cl, name);
+        int a = parse_arg(p, what);
         if (a < 0) return -1;
         for (int i = first; i < p->t->count; i++) {
             Tex_Node *nd = &p->t->nodes[i];
@@ -474,7 +515,8 @@ static int parse_command(Parser *p) {
         const char *env;
         int el;
         if (!raw_arg(p, &env, &el)) return -1;
-        static const char *const known[] = {"pmatrix", "bmatrix", "vmatrix", "matrix"};
+        static const char *const known[] = {"pmatrix", "bmatrix", "vmatrix",
+                                            "matrix",  "aligned", "cases"};
         for (size_t i = 0; i < sizeof known / sizeof *known; i++)
             if (strlen(known[i]) == (size_t)el && !memcmp(known[i], env, (size_t)el)) {
                 return parse_matrix(p, env, (size_t)el);
@@ -482,7 +524,7 @@ static int parse_command(Parser *p) {
         char msg[120];
         snprintf(msg, sizeof msg,
                  "unknown TeX environment %.*s (known: pmatrix, bmatrix, "
-                 "vmatrix, matrix)",
+                 "vmatrix, matrix, aligned, cases)",
                  el > 40 ? 40 : el, env);
         return fail(p, msg), -1;
     }
@@ -523,9 +565,9 @@ static int atom_inner(Parser *p) {
     const char *s = p->s + p->k;
     char c = *s;
     if (c == '\\') return parse_command(p);
-    if (c == '{') {
+    if (c == '{') { /* a group: parse_atom counted its level */
         p->k++;
-        int r = parse_row(p, '}');
+        int r = parse_group(p, '}');
         if (p->failed) return -1;
         if (p->k >= p->n) return fail(p, "a { is never closed"), -1;
         p->k++;
@@ -592,7 +634,8 @@ static int atom_inner(Parser *p) {
 /* One atom; every way of nesting (groups, arguments of arguments) passes
  * here or through parse_row, so the depth limit bounds the recursion. */
 static bool too_deep(Parser *p) {
-    if (p->depth <= TEX_MAX_DEPTH) return false;
+    /* an atom counts itself: x inside 32 groups is at depth 33 */
+    if (p->depth <= TEX_MAX_DEPTH + 1) return false;
     char msg[80];
     snprintf(msg, sizeof msg, "formula nested deeper than %d levels", TEX_MAX_DEPTH);
     fail(p, msg);
@@ -647,13 +690,19 @@ static bool attach(Parser *p, int row, int *last, int *before, bool sup, int scr
     return true;
 }
 
-/* Atoms up to stop ('}', '&' for a matrix cell, 'R' for \right, 0 for the end). */
+/* Atoms up to stop ('}', '&' for a matrix cell, 'R' for \right, ']' for a
+ * root's index, 0 for the end), one level deeper than the caller. */
 static int parse_row(Parser *p, int stop) {
     p->depth++;
-    if (too_deep(p)) {
-        p->depth--;
-        return -1;
-    }
+    int r = too_deep(p) ? -1 : parse_group(p, stop);
+    p->depth--;
+    return r;
+}
+
+/* The same at the caller's level: a {…} atom (parse_atom counted it) and the
+ * whole formula. A level is what the depth message counts: 32 nested groups
+ * pass, 33 do not. */
+static int parse_group(Parser *p, int stop) {
     int row = node(p, TEX_ROW, TEX_ORD);
     int last = -1, before = -1;
     while (!p->failed && p->k < p->n) {
@@ -671,13 +720,14 @@ static int parse_row(Parser *p, int stop) {
                             is_command(p, "end")))
             break;
         if (stop == 'R' && is_command(p, "right")) break;
+        if (stop == ']' && c == ']') break;
         if (c == '&' || (c == '\\' && p->k + 1 < p->n && p->s[p->k + 1] == '\\')) {
-            fail(p, "& and \\\\ belong inside \\begin{pmatrix} … \\end{pmatrix}");
+            fail(p, "& and \\\\ belong inside \\begin{pmatrix}, {aligned} or {cases} … \\end");
             break;
         }
         if (c == '^' || c == '_') {
             p->k++;
-            int a = parse_arg(p);
+            int a = parse_arg(p, c == '^' ? "the superscript after ^" : "the subscript after _");
             if (a < 0 || !attach(p, row, &last, &before, c == '^', a)) break;
             continue;
         }
@@ -696,7 +746,7 @@ static int parse_row(Parser *p, int stop) {
         before = last;
         last = a;
     }
-    p->depth--;
+    if (!p->failed && stop == ']' && p->k >= p->n) fail(p, "\\sqrt[ has no ]");
     if (!p->failed && stop == '}' && p->k >= p->n) fail(p, "a { is never closed");
     if (!p->failed && stop == 'R' && p->k >= p->n) fail(p, "\\left has no \\right");
     return p->failed ? -1 : row;
@@ -708,7 +758,21 @@ bool tex_parse(Tex *t, const char *s, size_t n, char *err, size_t errsz) {
     t->unknown = NULL;
     t->unknown_len = 0;
     Parser p = {.t = t, .s = s, .n = n, .err = err, .errsz = errsz};
-    int root = parse_row(&p, 0);
+    /* text is strict UTF-8 everywhere: no broken or overlong sequences, and
+     * no control characters (a tab or a newline is only space) */
+    size_t bad;
+    bool utf8 = text_utf8_check(s, n, &bad);
+    for (size_t k = 0; utf8 && k < n; k++)
+        if (((unsigned char)s[k] < 0x20 && !strchr("\t\n\r", s[k])) || s[k] == 0x7f) {
+            bad = k;
+            utf8 = false;
+        }
+    if (!utf8) {
+        snprintf(err, errsz, "byte %zu (0x%02X) is not valid UTF-8 text in a formula", bad + 1,
+                 (unsigned char)s[bad]);
+        return false;
+    }
+    int root = parse_group(&p, 0);
     if (p.failed) return false;
     t->root = root;
     return true;

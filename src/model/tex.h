@@ -7,12 +7,11 @@
  *   bool tex_parse(Tex *t, const char *s, size_t n, char *err, size_t errsz)
  *       parse s[0..n); false with a one-line message on a formula that cannot
  *       be set (too deep, too long, unbalanced braces, \left without \right,
- *       a double superscript). An unknown command is not an error here: it
- *       becomes a TEX_UNKNOWN node, kept as written, and the first is named
- *       in t->unknown, so a lesson checker can refuse it while a window
- *       shows it in red.
- *   bool tex_value_name(const char *s, size_t n, Tex_Value *v)
- *       what \val{…} names: a_{ij}, s_{ij}, d_k, n or d (indices 1-based)
+ *       a double superscript, a missing argument, text that is not UTF-8). An unknown command is
+ * not an error here: it becomes a TEX_UNKNOWN node, kept as written, and the first is named in
+ * t->unknown, so a lesson checker can refuse it while a window shows it in red. bool
+ * tex_value_name(const char *s, size_t n, Tex_Value *v) what \val{…} names: a_{ij}, s_{ij}, d_k, n
+ * or d (indices 1-based)
  */
 #ifndef ATTN_TEX_H
 #define ATTN_TEX_H
@@ -23,7 +22,7 @@
 
 #define TEX_MAX_NODES  2048
 #define TEX_MAX_DEPTH  32 /* nested groups, scripts, fractions, roots */
-#define TEX_MAX_MATRIX 8  /* rows and columns of a pmatrix/bmatrix */
+#define TEX_MAX_MATRIX 8  /* rows and columns of a pmatrix/bmatrix, aligned or cases */
 
 typedef enum Tex_Kind {
     TEX_ROW,     /* a list of atoms: a = first, linked by next */
@@ -34,7 +33,8 @@ typedef enum Tex_Kind {
     TEX_SQRT,    /* the root of a */
     TEX_SPACE,   /* em wide (negative: \!) */
     TEX_DELIM,   /* s a s2: \left( a \right), or a matrix's brackets */
-    TEX_MATRIX,  /* rows × cols cells: a = first cell (a TEX_ROW), linked by next */
+    TEX_MATRIX,  /* rows × cols cells: a = first cell (a TEX_ROW), linked by next; flags say
+                    aligned (columns right, left, right, …) or cases (left-aligned) */
     TEX_VAL,     /* a live value, named by s */
     TEX_UNKNOWN, /* an unknown command, s as written */
 } Tex_Kind;
@@ -57,6 +57,7 @@ enum {
     TEX_LARGE = 4,  /* \sum, \prod: a bigger symbol in display math */
     TEX_BOLD = 8,   /* \mathbf */
 };
+enum { TEX_MATRIX_ALIGNED = 1, TEX_MATRIX_CASES = 2 }; /* a TEX_MATRIX's flags */
 
 typedef struct Tex_Node {
     uint8_t kind, cls, flags;

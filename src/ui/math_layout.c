@@ -337,6 +337,9 @@ static Box frac(Ctx *c, const Tex_Node *n, int st) {
 
 static Box root(Ctx *c, const Tex_Node *n, int st) {
     float size = style_size(c, st), th = rule_thickness(size), xh = x_height(c, size);
+    /* \sqrt[3]{x}: the index in scriptscript style, laid out first */
+    int ifrom = c->L->count;
+    Box ib = n->b >= 0 ? lay(c, n->b, ST_SS) : (Box){0, 0, 0};
     int from = c->L->count;
     Box r = lay(c, n->a, st);
     /* TeX's rule 11: a clearance φ between the radicand and the bar */
@@ -352,7 +355,17 @@ static Box root(Ctx *c, const Tex_Node *n, int st) {
     line(c, x0 + 0.2f * sw, bottom + 0.56f * low, x0 + 0.5f * sw, bottom, 1.8f * th);
     line(c, x0 + 0.5f * sw, bottom, x0 + sw, bar + th / 2, th);
     rule(c, x0 + sw - th / 4, bar, rx + r.w + 0.06f * size, bar + th);
-    return (Box){rx + r.w + 0.1f * size, bar + th + 0.08f * size, -bottom};
+    Box b = {rx + r.w + 0.1f * size, bar + th + 0.08f * size, -bottom};
+    if (n->b < 0) return b;
+    /* as TeX sets it: raised to 60 % of the sign's height, ending over the
+     * tick; the sign and radicand move right when the index is wide */
+    float right = x0 + 0.45f * sw, lift = bottom + 0.6f * hgt + ib.d;
+    float ix = right - ib.w, dx = ix < 0 ? -ix : 0;
+    shift_range(c, ifrom, from, ix + dx, lift);
+    shift(c, from, dx, 0);
+    b.w += dx;
+    b.h = fmaxf(b.h, lift + ib.h);
+    return b;
 }
 
 /* A delimiter around content h high and d deep: the font's glyph while it is
@@ -429,7 +442,8 @@ static Box delimited(Ctx *c, const Tex_Node *n, int st) {
 
 static Box matrix(Ctx *c, const Tex_Node *n, int st) {
     const Tex *t = c->t;
-    int cst = st <= ST_T ? ST_T : st;
+    bool aligned = n->flags & TEX_MATRIX_ALIGNED, cases = n->flags & TEX_MATRIX_CASES;
+    int cst = aligned ? st : st <= ST_T ? ST_T : st; /* aligned keeps display style */
     float size = style_size(c, cst), a = axis(c, size);
     int rows = n->rows, cols = n->cols;
     if (rows < 1 || cols < 1 || rows > TEX_MAX_MATRIX || cols > TEX_MAX_MATRIX)
@@ -454,11 +468,14 @@ static Box matrix(Ctx *c, const Tex_Node *n, int st) {
         rowd[r] = fmaxf(rowd[r], box[cells].d);
         cells++;
     }
-    float colgap = 0.9f * size, rowgap = 0.3f * size;
+    /* aligned: pairs of columns meet at the & (right, then left), 2 em between
+     * pairs; cases: left-aligned, 1 em apart; a matrix: centred, 0.9 em */
+    float colgap = 0.9f * size, rowgap = (aligned ? 0.5f : 0.3f) * size;
     float colx[TEX_MAX_MATRIX], base[TEX_MAX_MATRIX], x = 0.1f * size, y = 0;
     for (int col = 0; col < cols; col++) {
         colx[col] = x;
-        x += colw[col] + (col + 1 < cols ? colgap : 0);
+        float g = aligned ? (col % 2 == 0 ? 0 : 2 * size) : cases ? size : colgap;
+        x += colw[col] + (col + 1 < cols ? g : 0);
     }
     for (int r = 0; r < rows; r++) { /* baselines, downward from the first */
         if (r) y -= rowd[r - 1] + rowgap + rowh[r];
@@ -468,7 +485,9 @@ static Box matrix(Ctx *c, const Tex_Node *n, int st) {
     float lift = a - (top - bottom) / 2; /* centre the block on the axis */
     for (int k = 0; k < cells; k++) {
         int r = where[k] / TEX_MAX_MATRIX, col = where[k] % TEX_MAX_MATRIX;
-        shift_range(c, from[k], to[k], colx[col] + (colw[col] - box[k].w) / 2, base[r] + lift);
+        float slack = colw[col] - box[k].w;
+        float dx = aligned ? (col % 2 == 0 ? slack : 0) : cases ? 0 : slack / 2;
+        shift_range(c, from[k], to[k], colx[col] + dx, base[r] + lift);
     }
     return (Box){x + 0.1f * size, top + lift, bottom - lift};
 }

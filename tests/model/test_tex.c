@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static Tex tex;
@@ -130,6 +131,30 @@ Test(tex, malformed_formulas_get_one_line_each) {
         {"a & b", "belong inside"},
         {"\\val{q_1}", "\\val{q_1}: not a value"},
         {"\\val{a_{0,1}}", "not a value"},
+        /* a missing argument is refused, not set as nothing */
+        {"\\frac", "\\frac's numerator is missing"},
+        {"\\frac{a}", "\\frac's denominator is missing"},
+        {"\\dfrac{a}}", "\\dfrac's denominator is missing"},
+        {"\\sqrt", "\\sqrt's radicand is missing"},
+        {"\\sqrt[3]", "\\sqrt's radicand is missing"},
+        {"\\sqrt[3", "\\sqrt[ has no ]"},
+        {"x^", "the superscript after ^ is missing"},
+        {"^", "the superscript after ^ is missing"},
+        {"x_", "the subscript after _ is missing"},
+        {"x^}", "the superscript after ^ is missing"},
+        {"\\mathbb{}", "\\mathbb needs a letter"},
+        {"\\mathbf", "\\mathbf's argument is missing"},
+        {"\\begin{pmatrix} \\frac & 1 \\end{pmatrix}", "numerator is missing"},
+        /* text is strict UTF-8: broken and overlong sequences, control characters */
+        {"a\xff", "byte 2 (0xFF) is not valid UTF-8"},
+        {"a\xc0\xaf", "byte 2 (0xC0) is not valid UTF-8"},
+        {"\xed\xa0\x80", "byte 1 (0xED) is not valid UTF-8"},
+        {"a\x01"
+         "b",
+         "byte 2 (0x01) is not valid UTF-8"},
+        {"a\x1b[31m", "byte 2 (0x1B) is not valid UTF-8"},
+        {"\\begin{aligned} a &= b", "has no \\end"},
+        {"\\begin{cases} a \\end{aligned}", "different environments"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         cr_assert_not(parse(bad[k].tex), "%s was accepted", bad[k].tex);
@@ -164,6 +189,51 @@ Test(tex, nesting_and_size_have_limits_not_crashes) {
     strcat(ok, "x");
     for (int k = 0; k < 15; k++) strcat(ok, "}");
     cr_assert(parse(ok), "%s", err);
+    /* a level is a group: 32 nested braces pass and 33 do not (each group
+     * was once counted twice, so 16 were "deeper than 32 levels") */
+    char braces[100];
+    for (int levels = 32; levels <= 33; levels++) {
+        snprintf(braces, sizeof braces, "%.*sx%.*s", levels,
+                 "{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{", levels,
+                 "}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}");
+        cr_assert_eq(parse(braces), levels == 32, "%d levels: %s", levels, err);
+    }
+    cr_assert(strstr(err, "nested deeper than 32 levels"), "%s", err);
+}
+
+/* \sqrt[3]{x} sets 3 as the root's index; aligned and cases are matrices
+ * with their alignment in the flags, and an aligned "&=" cell starts with an
+ * empty atom so the relation is spaced as one. The reference's own proof of
+ * permutation equivariance is an aligned block. */
+Test(tex, root_indices_aligned_and_cases) {
+    cr_assert(parse("\\sqrt[3]{x}"), "%s", err);
+    const Tex_Node *r = child(at(tex.root), 0);
+    cr_assert_eq(r->kind, TEX_SQRT);
+    cr_assert_geq(r->b, 0, "the index");
+    cr_assert(text_is(child(at(r->b), 0), "3"));
+    cr_assert(text_is(child(at(r->a), 0), "x"));
+    cr_assert(parse("\\sqrt{x}"), "%s", err);
+    cr_assert_eq(child(at(tex.root), 0)->b, -1, "no index");
+    const char *proof = "\\begin{aligned} \\mathbf o'_i &=\\sum_{j=1}^n a_{\\rho(i),\\rho(j)}"
+                        "\\mathbf v_{\\rho(j)}\\\\ &=\\sum_{m=1}^n a_{\\rho(i),m}\\mathbf v_m "
+                        "=\\mathbf o_{\\rho(i)}. \\end{aligned}";
+    cr_assert(parse(proof), "%s", err);
+    const Tex_Node *m = child(at(tex.root), 0);
+    cr_assert_eq(m->kind, TEX_MATRIX);
+    cr_assert_eq(m->flags, TEX_MATRIX_ALIGNED);
+    cr_assert(m->rows == 2 && m->cols == 2, "%d × %d", m->rows, m->cols);
+    const Tex_Node *cell = at(m->a);
+    cell = at(cell->next); /* row 1, column 2: "= …" */
+    cr_assert_eq(cell->cols, 1);
+    const Tex_Node *first = child(cell, 0);
+    cr_assert(first->kind == TEX_ROW && first->a < 0, "an empty atom before the relation");
+    cr_assert(text_is(child(cell, 1), "="));
+    cr_assert(parse("|x| = \\begin{cases} x & x \\ge 0 \\\\ -x & \\text{otherwise} \\end{cases}"),
+              "%s", err);
+    const Tex_Node *d = child(at(tex.root), 4);
+    cr_assert_eq(d->kind, TEX_DELIM);
+    cr_assert(d->len == 1 && d->s[0] == '{' && d->len2 == 0, "a brace on the left only");
+    cr_assert_eq(at(d->a)->flags, TEX_MATRIX_CASES);
 }
 
 Test(tex, value_names) {

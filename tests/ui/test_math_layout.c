@@ -137,6 +137,37 @@ Test(math_layout, a_radical_has_a_sign_and_a_bar_over_its_radicand) {
     cr_assert_geq(L.h, bar->y1 - EPS, "the box holds the bar");
 }
 
+/* \sqrt[3]{x}: the index is small, left of the radicand and above its
+ * baseline, ending over the sign; the sign and radicand make room for it. */
+Test(math_layout, a_root_index_sits_small_over_the_sign) {
+    set("\\sqrt{x}", false);
+    float plain_x = glyph("x", 0)->x, plain_w = L.w;
+    set("\\sqrt[3]{x}", false);
+    const Math_Item *three = glyph("3", 0), *x = glyph("x", 0);
+    cr_assert_lt(three->size, x->size * 0.7f, "scriptscript size");
+    cr_assert_lt(three->x + width_of(three), x->x, "left of the radicand");
+    cr_assert_gt(three->y, x->y + 0.2f * SIZE, "raised above the baseline");
+    cr_assert_geq(three->x, -EPS, "inside the box");
+    cr_assert_geq(x->x, plain_x - EPS);
+    cr_assert_geq(L.w, plain_w - EPS);
+    set("\\sqrt[12345]{x}", false);
+    cr_assert_geq(glyph("12345", 0)->x, -EPS, "a wide index pushes the sign right");
+    cr_assert_lt(glyph("12345", 0)->x + width_of(glyph("12345", 0)), glyph("x", 0)->x);
+}
+
+/* aligned: both rows' "=" start at one x (the & lines them up), and row 2
+ * sits below row 1; cases: cells of a column start at one x. */
+Test(math_layout, aligned_rows_line_up_at_the_ampersand) {
+    set("\\begin{aligned} abc &= x \\\\ &= yy + z \\end{aligned}", true);
+    const Math_Item *e1 = glyph("=", 0), *e2 = glyph("=", 1);
+    cr_assert_float_eq(e1->x, e2->x, EPS, "the relations line up");
+    cr_assert_lt(e2->y, e1->y - SIZE, "the second row is below the first");
+    const Math_Item *c = glyph("c", 0);
+    cr_assert_lt(c->x + width_of(c), e1->x, "the left column ends before the &");
+    set("\\begin{cases} x & a \\\\ -xyz & bb \\end{cases}", false);
+    cr_assert_float_eq(glyph("a", 0)->x, glyph("b", 0)->x, EPS, "left-aligned column");
+}
+
 Test(math_layout, nested_scripts_shrink_and_climb) {
     set("x^{y^{z}}", false);
     const Math_Item *x = glyph("x", 0), *y = glyph("y", 0), *z = glyph("z", 0);
