@@ -50,12 +50,10 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
         ok = lesson_apply(l, st->act_first, st->act_count, &env, err, errsz);
         /* a prediction must have one right answer in the state its step opens with */
         if (ok && st->predict.kind != PREDICT_NONE && model_update(env.m)) {
-            char why[300] = "", answer[64];
+            char answer[64];
             if (lesson_predict_truth(l, &st->predict, env.m, env.view, env.selected, data_dir,
-                                     answer, sizeof answer, why, sizeof why) < 0) {
-                snprintf(err, errsz, "%s:%d: %s", l->path, st->predict.line, why);
-                ok = false;
-            }
+                                     answer, sizeof answer, err, errsz) < 0)
+                ok = false; /* err names the file and line */
         }
         for (int g = 0; ok && g < st->goal_count; g++) {
             const Lesson_Goal *goal = &st->goals[g];

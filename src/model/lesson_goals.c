@@ -240,18 +240,22 @@ int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model 
     }
     Lesson_Env env = {.m = copy, .data_dir = data_dir, .view = view, .selected = selected};
     int truth = -1;
+    /* what lesson_apply says names its own FILE:LINE; what is found here
+     * gets the prediction's */
+    char why[300] = "";
+    err[0] = '\0';
     if (!lesson_apply(l, pr->after_first, pr->after_count, &env, err, errsz) ||
         !model_update(copy)) {
-        if (!err[0]) snprintf(err, errsz, "predict: out of memory");
+        if (!err[0]) snprintf(why, sizeof why, "predict: out of memory");
     } else if (pr->kind == PREDICT_YES) {
-        truth = lesson_goal_met(&pr->cond, copy, env.view, env.selected, err, errsz);
+        truth = lesson_goal_met(&pr->cond, copy, env.view, env.selected, why, sizeof why);
         snprintf(answer, answersz, "%s", truth == 1 ? "yes" : "no");
     } else {
         const Scene *s = &copy->scene;
         const float *a = copy->derived.attn.A;
         int i = lesson_find_token(s, pr->token), n = s->n, best = 0;
         if (i < 0) {
-            snprintf(err, errsz, "predict: no token '%s' in the scene at this step", pr->token);
+            snprintf(why, sizeof why, "predict: no token '%s' in the scene at this step", pr->token);
         } else {
             for (int j = 1; j < n; j++)
                 if (a[i * n + j] > a[i * n + best]) best = j;
@@ -260,7 +264,7 @@ int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model 
             for (int j = 0; j < n; j++)
                 if (strcmp(s->tokens[j], s->tokens[best]) &&
                     a[i * n + j] >= a[i * n + best] - 1e-3f) {
-                    snprintf(err, errsz,
+                    snprintf(why, sizeof why,
                              "predict: the top key of '%s' is a tie between '%s' and '%s'",
                              pr->token, s->tokens[best], s->tokens[j]);
                     truth = -1;
@@ -269,6 +273,7 @@ int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model 
             if (truth == 1) snprintf(answer, answersz, "%s", s->tokens[best]);
         }
     }
+    if (why[0]) snprintf(err, errsz, "%s:%d: %s", l->path, pr->line, why);
     model_free(copy);
     free(copy);
     return truth;

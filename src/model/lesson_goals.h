@@ -14,7 +14,7 @@
  *       the right answer, judged on a copy of m after the prediction's 'after' actions:
  *       1 or 0 for yes/no; for a key, 1 with the key's word in answer. -1 (and err) when
  *       it cannot be told: no such token, the top key a tie between different words, or
- *       out of memory
+ *       out of memory; err then starts with the lesson's FILE:LINE
  *       the goal's conditions in words, for a goal without a label
  */
 #ifndef ATTN_LESSON_GOALS_H
