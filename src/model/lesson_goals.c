@@ -255,7 +255,8 @@ int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model 
         const float *a = copy->derived.attn.A;
         int i = lesson_find_token(s, pr->token), n = s->n, best = 0;
         if (i < 0) {
-            snprintf(why, sizeof why, "predict: no token '%s' in the scene at this step", pr->token);
+            snprintf(why, sizeof why, "predict: no token '%s' in the scene at this step",
+                     pr->token);
         } else {
             for (int j = 1; j < n; j++)
                 if (a[i * n + j] > a[i * n + best]) best = j;

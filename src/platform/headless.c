@@ -59,7 +59,16 @@ static int render_math(App *a) {
     float z = o->ui_scale;
     render_set_scale(&a->render, z);
     Rect need = lesson_formula_figure(&a->ui, &a->vs, &a->model, o->render_math, false);
-    int w = (int)ceilf(need.w * z), h = (int)ceilf(need.h * z);
+    double fw = ceil(need.w * z), fh = ceil(need.h * z);
+    int max = render_max_side();
+    if (!(fw <= max && fh <= max)) { /* also NaN */
+        fprintf(stderr,
+                "attnlab: --render-math: the formula is %.0fx%.0f pixels at --ui-scale %g; this "
+                "GL renders at most %d a side (shorten it, or lower --ui-scale)\n",
+                fw, fh, (double)z, max);
+        return 2;
+    }
+    int w = (int)fw, h = (int)fh;
     if (w < 1 || h < 1) {
         fprintf(stderr, "attnlab: --render-math: the formula could not be set\n");
         return 2;
@@ -84,7 +93,14 @@ int headless_screenshot(App *a) {
     const Cli_Options *o = a->desc->opts;
     if (o->render_math) return render_math(a);
     char err[1024];
-    int w = o->width, h = o->height;
+    int w = o->width, h = o->height, max = render_max_side();
+    if (w > max || h > max) {
+        fprintf(stderr,
+                "attnlab: --size: %dx%d is larger than the %d pixels a side this GL renders "
+                "offscreen\n",
+                w, h, max);
+        return 2;
+    }
     if (!render_offscreen_begin(&a->render, w, h, err, sizeof err)) {
         cli_report("", err);
         return 1;
@@ -297,6 +313,14 @@ static int write_figure(const App_Desc *desc, const Ui *ui, const Draw_List *dl,
                                         : ui->theme->bg,
                       .transparent = o->figure_background == FIGURE_BG_TRANSPARENT};
     figure_format_of(o->figure_path, &fd.format);
+    double pw = ceil(area.w * fd.scale), ph = ceil(area.h * fd.scale);
+    if (fd.format == FIGURE_PNG && !(pw <= FIGURE_MAX_PNG_SIDE && ph <= FIGURE_MAX_PNG_SIDE)) {
+        fprintf(stderr,
+                "attnlab: --export-figure: a PNG of %.0fx%.0f pixels is larger than %d a side "
+                "(lower --scale, or write .pdf or .svg)\n",
+                pw, ph, FIGURE_MAX_PNG_SIDE);
+        return 2;
+    }
     char err[1400];
     if (!figure_write(dl, &fd, err, sizeof err)) {
         cli_report("attnlab: ", err);

@@ -9,7 +9,9 @@
  *       by the file's ending: .pdf, .svg or .png
  *   bool figure_write(const Draw_List *dl, const Figure_Desc *d, char *err, size_t errsz)
  *       write d->area of the layout (logical units) to d->path; false with a one-line reason.
- *       The file appears whole or not at all (written beside it, then renamed).
+ *       The file appears whole or not at all (written beside it, then renamed). A heatmap of
+ *       more than 64 × 64 cells is embedded as an image of one pixel a cell (sharp at any zoom),
+ *       so a figure's size stays bounded; a PNG over FIGURE_MAX_PNG_SIDE a side is refused.
  */
 #ifndef ATTN_FIGURE_H
 #define ATTN_FIGURE_H
@@ -20,6 +22,8 @@
 #include "../gfx/draw.h"
 
 typedef enum Figure_Format { FIGURE_PDF, FIGURE_SVG, FIGURE_PNG } Figure_Format;
+
+#define FIGURE_MAX_PNG_SIDE 16384 /* pixels: as --size; 16384² is already 1 GiB of pixels */
 
 typedef struct Figure_Desc {
     const char *path;

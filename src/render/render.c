@@ -511,6 +511,14 @@ bool render_wants_redraw(const Renderer *r) {
     return r->redraw;
 }
 
+int render_max_side(void) {
+    GLint rb = 0, vp[2] = {0, 0};
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &rb);
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, vp);
+    int m = rb < vp[0] ? rb : vp[0];
+    return m < vp[1] ? m : vp[1];
+}
+
 bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz) {
     if (!r->fbo) glGenFramebuffers(1, &r->fbo);
     if (!r->fbo_color) glGenRenderbuffers(1, &r->fbo_color);

@@ -40,6 +40,8 @@
  *       the glyph atlas was reset mid-frame
  *   bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz)
  *   void render_offscreen_end(Renderer *r)
+ *   int render_max_side(void)
+ *       the largest width or height, in pixels, the GL context renders offscreen
  *   void render_read_rgba(Renderer *r, int w, int h, unsigned char *dest)
  *       top row first, 4 bytes a pixel
  *   Render_Stats render_stats(const Renderer *r)
@@ -128,6 +130,7 @@ void render_window_keeps_pixels(Renderer *r);
 bool render_wants_redraw(const Renderer *r);
 bool render_offscreen_begin(Renderer *r, int w, int h, char *err, size_t errsz);
 void render_offscreen_end(Renderer *r);
+int render_max_side(void);
 void render_read_rgba(Renderer *r, int w, int h, unsigned char *dest);
 Render_Stats render_stats(const Renderer *r);
 bool render_gl_ready(char *why, size_t whysz);

@@ -178,3 +178,37 @@ Test(figure, a_path_that_is_a_link_writes_its_target) {
                   "the target %s was written", real);
     }
 }
+
+/* The largest scene (n = 512, 16 heads) as an SVG and a PDF: big heatmaps
+ * are embedded as images of one pixel a cell, so the files stay small (the
+ * SVG was 362 MB, written with 2.1 GB of memory). A PNG past 16384 pixels a
+ * side is refused with one line and exit 2, not a cairo error. */
+Test(figure, the_largest_scene_is_a_small_file_and_a_huge_png_is_refused, .timeout = 120) {
+    static char tokens[512 * 5];
+    size_t used = 0;
+    for (int i = 0; i < 512; i++)
+        used += (size_t)snprintf(tokens + used, sizeof tokens - used, "%s ",
+                                 (const char *[]){"the", "cat", "sat", "on", "mat", "dog"}[i % 6]);
+    tokens[used - 1] = '\0';
+    const char *ext[] = {"svg", "pdf"};
+    for (int k = 0; k < 2; k++) {
+        char args[4000], path[300];
+        snprintf(path, sizeof path, "%s/largest.%s", dir, ext[k]);
+        snprintf(args, sizeof args,
+                 "--tokens '%s' --heads 16 --size 1920x1080 --export-figure '%s'", tokens, path);
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_free(&r);
+        struct stat st;
+        cr_assert_eq(stat(path, &st), 0);
+        cr_assert_lt(st.st_size, 8 << 20, "%s is %lld bytes", path, (long long)st.st_size);
+    }
+    char args[600];
+    snprintf(args, sizeof args, "--size 16384x16384 --scale 2 --export-figure '%s/huge.png'", dir);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "--export-figure: a PNG of 32768x32768 pixels is larger than 16384"),
+              "%s", r.err);
+    cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+    run_free(&r);
+}

@@ -88,6 +88,10 @@ Test(math, render_math_refuses_what_it_cannot_set) {
         {"--render-math '\\frac{a}{b' --screenshot /tmp/attnlab-never.png",
          "attnlab: --render-math: a { is never closed\n"},
         {"--render-math 'x'", "attnlab: --render-math: needs --screenshot FILE.png\n"},
+        {"--render-math '\\frac{a}' --screenshot /tmp/attnlab-never.png",
+         "attnlab: --render-math: \\frac's denominator is missing\n"},
+        {"--render-math \"$(printf 'a\\300\\257')\" --screenshot /tmp/attnlab-never.png",
+         "attnlab: --render-math: byte 2 (0xC0) is not valid UTF-8 text in a formula\n"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         Run r = run_attnlab(bad[k].args);
@@ -96,6 +100,24 @@ Test(math, render_math_refuses_what_it_cannot_set) {
         run_free(&r);
         cr_assert_eq(access("/tmp/attnlab-never.png", F_OK), -1, "nothing is written");
     }
+}
+
+/* A formula too wide to render is one line naming the option and the limit,
+ * exit 2: not GL's "cannot make a 216060x102 offscreen framebuffer", exit 1. */
+Test(math, a_formula_too_big_to_render_names_the_limit) {
+    static char args[2000];
+    char text[1300];
+    memset(text, 'W', 1200); /* some 65,000 pixels wide at 3x */
+    text[1200] = '\0';
+    snprintf(args, sizeof args,
+             "--render-math '\\text{%s}' --ui-scale 3 --screenshot /tmp/attnlab-never.png", text);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "attnlab: --render-math: the formula is ") &&
+                  strstr(r.err, "pixels at --ui-scale 3; this GL renders at most"),
+              "%s", r.err);
+    cr_assert_eq(access("/tmp/attnlab-never.png", F_OK), -1, "nothing is written");
+    run_free(&r);
 }
 
 static void write_file(const char *path, const char *text) {
