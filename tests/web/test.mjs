@@ -376,6 +376,32 @@ await check('a Share link opens exactly the same scene', async () => {
   await page.close();
 });
 
+// A share link that cannot be read is said, on the page and in the status
+// line, and the default scene loads: a mangled code, one that is not deflated
+// data, and a deflate bomb (1.4 MB that inflates to gigabytes), which stops
+// at the scene file's 8 MiB limit instead of being inflated whole.
+await check('a bad share link is one line and the default scene loads; a deflate bomb stops at the limit', async () => {
+  const bomb = zlib.deflateRawSync(Buffer.alloc(64 << 20, 0x20), { level: 9 })
+    .toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const cases = [
+    ['#scene=!!!!', /share link could not be read: its #scene= part is not one/],
+    ['#scene=AAAAAAAA', /share link could not be read: its scene is not deflated data/],
+    ['#scene=' + bomb, /share link could not be read: its scene inflates past the 8388608-byte limit/],
+  ];
+  for (const [hash, says] of cases) {
+    const { page } = await open(hash);
+    const shown = await page.$eval('#message', (e) => (e.style.display === 'block' ? e.textContent : ''));
+    assert(says.test(shown) && /the default scene is shown$/.test(shown), `${hash.slice(0, 20)}: message '${shown}'`);
+    const d = await describe(page);
+    assert(says.test(d.status), `${hash.slice(0, 20)}: status line '${d.status}'`);
+    const s = await savedScene(page);
+    assert(s.tokens.join(' ') === 'the cat sat on the mat', `${hash.slice(0, 20)}: not the default scene`);
+    const heap = await page.evaluate(() => performance.memory ? performance.memory.usedJSHeapSize : 0);
+    assert(heap < 256 << 20, `${hash.slice(0, 20)}: the page's heap is ${heap} bytes`);
+    await page.close();
+  }
+});
+
 await check('a lesson opens from the menu, and everything works offline once loaded', async () => {
   const { page, errors } = await open();
   await page.setOfflineMode(true);
