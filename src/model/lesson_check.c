@@ -89,11 +89,11 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
     }
     model_free(m);
     free(m);
-    if (ok)
+    if (ok) err[0] = '\0';
+    if (ok && skipped)
         snprintf(err, errsz,
-                 skipped ? "%s:%d: note: training capped at %d steps of d_k = 16 for the check; "
-                           "%d training goals not judged"
-                         : "",
+                 "%s:%d: note: training capped at %d steps of d_k = 16 for the check; %d "
+                 "training goals not judged",
                  l->path, env.capped_line, LESSON_CHECK_TRAIN_BUDGET, skipped);
     return ok;
 }
