@@ -213,3 +213,11 @@ void text_num_message(Text_Num r, const char *written, bool whole, double lo, do
         break;
     }
 }
+
+bool text_underflows_float(const char *written, double v) {
+    if ((float)v != 0) return false;
+    /* a non-zero digit before any exponent: the literal is not a zero */
+    for (const char *p = written; *p && *p != 'e' && *p != 'E'; p++)
+        if (*p >= '1' && *p <= '9') return true;
+    return false;
+}

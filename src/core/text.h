@@ -6,6 +6,9 @@
  *       true if s[0..len) is well-formed UTF-8 with no NUL: no overlong forms,
  *       no encoded surrogates, nothing above U+10FFFF. Else *bad is the offset
  *       of the first byte that is wrong.
+ *   bool text_underflows_float(const char *written, double v)
+ *       whether a number written as `written` (a JSON or command-line literal) is not zero but
+ *       v, what it was read as, is zero in float32: 1e-400, 1e-46 (said, never silently 0)
  *   size_t text_utf8_next(const char *s, size_t avail, uint32_t *cp)
  *       length (1 to 4) of the well-formed sequence at s, its code point in
  *       *cp; 0 if the bytes there are not one
@@ -39,6 +42,7 @@ typedef enum Text_Num {
 } Text_Num;
 
 bool text_utf8_check(const char *s, size_t len, size_t *bad);
+bool text_underflows_float(const char *written, double v);
 size_t text_utf8_next(const char *s, size_t avail, uint32_t *cp);
 size_t text_escape(const char *s, size_t len, char *dest, size_t destsz);
 Text_Num text_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *dest);

@@ -4,6 +4,7 @@
 
 #include "../core/fileio.h"
 #include "jsonw.h"
+#include "../core/text.h"
 #include "json_strict.h"
 #include "jsonpos.h"
 #include "settings.h"
@@ -118,6 +119,15 @@ static bool read_x(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
             if (!cJSON_IsNumber(v)) return fail_at(c, &vp, "X[%d][%d] must be a number", i, j);
             double xv = v->valuedouble;
             if (!isfinite(xv)) return fail_at(c, &vp, "X[%d][%d] is not a finite number", i, j);
+            if (xv == 0 || (float)xv == 0) { /* a literal that is not 0 must not become it */
+                char lit[48];
+                json_literal(c->text, &vp, lit, sizeof lit);
+                if (text_underflows_float(lit, xv))
+                    return fail_at(c, &vp,
+                                   "X[%d][%d] is %s, too small to represent (underflow); write 0 "
+                                   "for zero",
+                                   i, j, lit);
+            }
             if (fabs(xv) > ATTN_MAX_ABS_X) {
                 char lit[48];
                 json_literal(c->text, &vp, lit, sizeof lit);

@@ -157,6 +157,11 @@ bool setting_check(const Setting *st, double v, const char *written, char *why, 
         snprintf(why, whysz, "\"%s\" is not a finite number", st->json);
         return false;
     }
+    if (st->type == SETTING_FLOAT && text_underflows_float(written, v)) {
+        snprintf(why, whysz, "\"%s\" is %s, too small to represent (underflow); write 0 for zero",
+                 st->json, written);
+        return false;
+    }
     bool whole = st->type == SETTING_INT || st->type == SETTING_U32;
     if (whole && v != floor(v)) {
         snprintf(why, whysz, "\"%s\" must be a whole number, not %s", st->json, written);
