@@ -208,10 +208,61 @@ static const char *const valued[] = {
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
 
-static bool is_in(const char *name, const char *const *list, size_t count) {
+static const char *find_in(const char *name, const char *const *list, size_t count) {
     for (size_t k = 0; k < count; k++)
-        if (strcmp(name, list[k]) == 0) return true;
-    return false;
+        if (strcmp(name, list[k]) == 0) return list[k];
+    return NULL;
+}
+
+static bool is_in(const char *name, const char *const *list, size_t count) {
+    return find_in(name, list, count) != NULL;
+}
+
+/* Which modes use an option: one given to a mode that ignores it is refused,
+ * never silently dropped (--train once ran unchanged with --d, --heads or
+ * --scene). A scene setting is used wherever a scene is (SCENE_MODES), and
+ * a few by the experiment and training too (settings_modes below). */
+#define MODE(m) (1u << (m))
+#define SCENE_MODES                                                                                \
+    (MODE(CLI_WINDOW) | MODE(CLI_EXPORT) | MODE(CLI_SCREENSHOT) | MODE(CLI_DUMP_UI) |              \
+     MODE(CLI_FIGURE))
+#define VIEW_MODES (MODE(CLI_WINDOW) | MODE(CLI_SCREENSHOT) | MODE(CLI_DUMP_UI) | MODE(CLI_FIGURE))
+static const struct {
+    const char *name;
+    unsigned modes;
+} used_by[] = {
+    {"--scene", SCENE_MODES | MODE(CLI_EXPERIMENT)},
+    {"--tokens", SCENE_MODES},
+    {"--perm", SCENE_MODES},
+    {"--lesson", VIEW_MODES},
+    {"--view", VIEW_MODES},
+    {"--size", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
+    {"--ui-scale", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
+    {"--presenter", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
+    {"--theme", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
+    {"--fullscreen", MODE(CLI_WINDOW)},
+    /* these have a message of their own when given a value; `--optimizer adam`
+     * (the default) reaches the table */
+    {"--steps", MODE(CLI_TRAIN)},
+    {"--lr", MODE(CLI_TRAIN)},
+    {"--optimizer", MODE(CLI_TRAIN)},
+    {"--samples", MODE(CLI_EXPERIMENT)},
+    {"--by-input", MODE(CLI_CHECK_LESSONS)},
+    {"--render-math", MODE(CLI_SCREENSHOT)},
+    {"--panel", MODE(CLI_FIGURE)},
+    {"--scale", MODE(CLI_FIGURE)},
+    {"--background", MODE(CLI_FIGURE)},
+};
+
+static unsigned modes_of(const char *name) {
+    for (size_t k = 0; k < sizeof used_by / sizeof *used_by; k++)
+        if (!strcmp(used_by[k].name, name)) return used_by[k].modes;
+    const Setting *st = setting_by_cli(name);
+    if (!st) return ~0u; /* the mode options themselves, --help, --version */
+    unsigned m = SCENE_MODES;
+    if (st->id == SET_DK || st->id == SET_SEED) m |= MODE(CLI_EXPERIMENT) | MODE(CLI_TRAIN);
+    if (st->id == SET_POS || st->id == SET_SCALED) m |= MODE(CLI_TRAIN);
+    return m;
 }
 
 bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
@@ -232,6 +283,11 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), arg);
         const Setting *st = setting_by_cli(name);
+        const char *known = st ? st->cli
+                            : find_in(name, valued, sizeof valued / sizeof *valued)
+                                ? find_in(name, valued, sizeof valued / sizeof *valued)
+                                : find_in(name, flags, sizeof flags / sizeof *flags);
+        if (known && o->given_n < CLI_MAX_GIVEN) o->given[o->given_n++] = known;
         bool takes_value =
             st ? st->type != SETTING_BOOL : is_in(name, valued, sizeof valued / sizeof *valued);
         bool is_flag =
@@ -410,6 +466,25 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         snprintf(err, errsz, "attnlab: --samples: only used with --experiment");
         return false;
     }
+    static const char *const mode_names[] = {
+        [CLI_EXPORT] = "--export",
+        [CLI_EXPERIMENT] = "--experiment",
+        [CLI_CHECK_LESSONS] = "--check-lessons",
+        [CLI_BENCH] = "--bench",
+        [CLI_TRAIN] = "--train",
+        [CLI_SCREENSHOT] = "--screenshot",
+        [CLI_DUMP_UI] = "--dump-ui",
+        [CLI_FIGURE] = "--export-figure",
+    };
+    for (int k = 0; !help && !version && k < o->given_n; k++)
+        if (!(modes_of(o->given[k]) & MODE(o->mode))) {
+            if (o->mode == CLI_WINDOW)
+                snprintf(err, errsz, "attnlab: %s: not used by the window", o->given[k]);
+            else
+                snprintf(err, errsz, "attnlab: %s: not used by %s, which would ignore it",
+                         o->given[k], mode_names[o->mode]);
+            return false;
+        }
     if (help)
         o->mode = CLI_HELP;
     else if (version)

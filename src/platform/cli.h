@@ -26,8 +26,10 @@
 #include "../model/view_kind.h"
 #include "../ui/theme.h"
 
-#define CLI_MIN_SIZE 16 /* --size, each side */
-#define CLI_MAX_SIZE 16384
+#define CLI_MIN_SIZE  16 /* --size, each side */
+#define CLI_MAX_SIZE  16384
+#define CLI_MAX_GIVEN 64 /* distinct options is far fewer; repeats past it are not checked again   \
+                          */
 
 typedef enum Cli_Mode {
     CLI_WINDOW = 0,
@@ -84,6 +86,9 @@ typedef struct Cli_Options {
     long train_steps;
     double train_lr; /* 0: the optimizer's default */
     int train_optimizer;
+    /* the options given, by their canonical names: each must be one the mode uses */
+    const char *given[CLI_MAX_GIVEN];
+    int given_n;
 } Cli_Options;
 
 bool cli_parse(int argc, char **argv, Cli_Options *opts, char *err, size_t errsz);

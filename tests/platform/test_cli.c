@@ -547,3 +547,53 @@ Test(cli, check_lessons_bounds_training_and_says_so, .timeout = 120) {
               "%s", r.err);
     run_free(&r);
 }
+
+/* An option the mode does not use is one line and exit 2, never a run that
+ * silently ignores it: --train once printed an unchanged run with --d, --dv,
+ * --heads, --mask, --pos-strength, --tokens, --perm or --scene, and --export
+ * took --optimizer. What each mode does use still works. */
+Test(cli, an_option_the_mode_does_not_use_is_refused) {
+    static const struct {
+        const char *args, *msg;
+    } bad[] = {
+        {"--train match --d 4", "attnlab: --d: not used by --train, which would ignore it\n"},
+        {"--train match --dv 4", "attnlab: --dv: not used by --train, which would ignore it\n"},
+        {"--train match --heads 2",
+         "attnlab: --heads: not used by --train, which would ignore it\n"},
+        {"--train match --mask causal",
+         "attnlab: --mask: not used by --train, which would ignore it\n"},
+        {"--train match --pos-strength 2",
+         "attnlab: --pos-strength: not used by --train, which would ignore it\n"},
+        {"--train match --tokens 'a b'",
+         "attnlab: --tokens: not used by --train, which would ignore it\n"},
+        {"--train match --perm '1 0'",
+         "attnlab: --perm: not used by --train, which would ignore it\n"},
+        {"--train match --scene x.json",
+         "attnlab: --scene: not used by --train, which would ignore it\n"},
+        {"--export json --optimizer adam",
+         "attnlab: --optimizer: not used by --export, which would ignore it\n"},
+        {"--export json --view scaling",
+         "attnlab: --view: not used by --export, which would ignore it\n"},
+        {"--experiment variance --heads 2",
+         "attnlab: --heads: not used by --experiment, which would ignore it\n"},
+        {"--check-lessons lessons --dk 4",
+         "attnlab: --dk: not used by --check-lessons, which would ignore it\n"},
+        {"--bench --tokens a", "attnlab: --tokens: not used by --bench, which would ignore it\n"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        Run r = run_attnlab(bad[k].args);
+        cr_assert_eq(r.status, 2, "%s", bad[k].args);
+        cr_assert_str_eq(r.err, bad[k].msg, "%s", bad[k].args);
+        cr_assert_str_eq(r.out, "", "%s printed nothing", bad[k].args);
+        run_free(&r);
+    }
+    const char *good[] = {
+        "--train previous --pos sin --dk 32 --seed 3 --no-scale --steps 5 --lr 0.01 "
+        "--optimizer sgd",
+        "--experiment variance --dk 8 --seed 2 --samples 10", "--export json --dk 8 --heads 2"};
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+        Run r = run_attnlab(good[k]);
+        cr_assert_eq(r.status, 0, "%s: %s", good[k], r.err);
+        run_free(&r);
+    }
+}
