@@ -231,6 +231,9 @@ int main(int argc, char **argv) {
             if (!derived_update(&derived, &scene)) {
                 fprintf(stderr, "attnlab: out of memory computing attention for n=%d\n", scene.n);
                 status = 1;
+            } else if (!export_check(&scene, &derived, err, sizeof err)) {
+                cli_report("attnlab: ", err);
+                status = 2;
             } else if (opts.export_format == EXPORT_JSON) {
                 export_json(&scene, &derived, stdout);
             } else {

@@ -15,6 +15,51 @@ static void json_matrix_field(FILE *f, const char *name, const float *m, int row
     fputs(last ? "\n" : ",\n", f);
 }
 
+/* One matrix: finite everywhere, but for S's masked cells, which are −∞
+ * (JSON null, CSV -inf) and nothing else. */
+static bool finite_matrix(const char *name, int head, const float *m, int rows, int cols,
+                          bool scores, const Scene *s, char *err, size_t errsz) {
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            float v = m[(long)r * cols + c];
+            bool masked = scores && s->mask == MASK_CAUSAL && c > r;
+            if (masked ? v == -INFINITY : isfinite(v)) continue;
+            char where[40] = "";
+            if (head >= 0) snprintf(where, sizeof where, " of head %d", head + 1);
+            snprintf(err, errsz,
+                     "export: %s[%d][%d]%s is %s, which no export can hold honestly; nothing "
+                     "was exported",
+                     name, r, c, where,
+                     v != v        ? "NaN"
+                     : isfinite(v) ? "finite where the mask hides the key"
+                     : v > 0       ? "+inf"
+                                   : "-inf");
+            return false;
+        }
+    return true;
+}
+
+bool export_check(const Scene *s, const Derived *dv, char *err, size_t errsz) {
+    int n = s->n, d = s->d, dk = s->d_k, dvw = s->d_v;
+    bool ok = finite_matrix("X", -1, s->X, n, d, false, s, err, errsz) &&
+              (!dv->has_p || finite_matrix("P", -1, dv->P, n, d, false, s, err, errsz)) &&
+              finite_matrix("W_O", -1, dv->W_O, s->heads * dvw, d, false, s, err, errsz) &&
+              finite_matrix("Y", -1, dv->Y, n, d, false, s, err, errsz);
+    for (int h = 0; ok && h < s->heads; h++) {
+        const Attn *a = derived_head(dv, h);
+        ok = finite_matrix("W_Q", h, derived_w(dv, h, PROJ_Q), d, dk, false, s, err, errsz) &&
+             finite_matrix("W_K", h, derived_w(dv, h, PROJ_K), d, dk, false, s, err, errsz) &&
+             finite_matrix("W_V", h, derived_w(dv, h, PROJ_V), d, dvw, false, s, err, errsz) &&
+             finite_matrix("Q", h, a->Q, n, dk, false, s, err, errsz) &&
+             finite_matrix("K", h, a->K, n, dk, false, s, err, errsz) &&
+             finite_matrix("V", h, a->V, n, dvw, false, s, err, errsz) &&
+             finite_matrix("S", h, a->S, n, n, true, s, err, errsz) &&
+             finite_matrix("A", h, a->A, n, n, false, s, err, errsz) &&
+             finite_matrix("O", h, a->O, n, dvw, false, s, err, errsz);
+    }
+    return ok;
+}
+
 void export_json(const Scene *s, const Derived *dv, FILE *f) {
     const Attn *a = &dv->attn;
     char buf[FMT_FLOAT_BYTES];
@@ -113,8 +158,8 @@ static void csv_block(FILE *f, const Scene *s, const char *name, const float *m,
             float v = m[(long)r * cols + c];
             if (isfinite(v))
                 fmt_float(v, buf);
-            else
-                snprintf(buf, sizeof buf, "%s", v < 0 ? "-inf" : "nan"); /* a masked score */
+            else /* a masked score: export_check lets no other non-finite value through */
+                snprintf(buf, sizeof buf, "-inf");
             fprintf(f, ",%s", buf);
         }
         fputc('\n', f);

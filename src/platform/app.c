@@ -281,6 +281,10 @@ static void window_export(App *a) {
     char name[96], err[512];
     stamped_name("attnlab-export", ".json", name, sizeof name);
     model_update(&a->model);
+    if (!export_check(&a->model.scene, &a->model.derived, err, sizeof err)) {
+        view_set_status(&a->vs, true, "Not exported — %.400s", err);
+        return;
+    }
     if (file_write_atomic(name, write_export, a, err, sizeof err)) {
         view_set_status(&a->vs, false, "Exported every matrix to %s", name);
         wrote(a, name);

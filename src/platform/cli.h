@@ -26,10 +26,11 @@
 #include "../model/view_kind.h"
 #include "../ui/theme.h"
 
-#define CLI_MIN_SIZE  16 /* --size, each side */
-#define CLI_MAX_SIZE  16384
-#define CLI_MAX_GIVEN 64 /* distinct options is far fewer; repeats past it are not checked again   \
-                          */
+#define CLI_MIN_SIZE 16 /* --size, each side */
+#define CLI_MAX_SIZE 16384
+#define CLI_MAX_GIVEN                                                                              \
+    64 /* distinct options is far fewer; repeats past it are not checked again                     \
+        */
 
 typedef enum Cli_Mode {
     CLI_WINDOW = 0,

@@ -5,6 +5,7 @@
 #include "test_util.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <string.h>
 
 static Vocab vocab;
@@ -130,5 +131,39 @@ Test(export, derived_recomputes_only_what_changed) {
     cr_assert(derived_update(&dv, &s));
     cr_assert_eq(dv.W_Q[0], q00);
     cr_assert_eq(dv.attn.d_k, 17);
+    derived_free(&dv);
+}
+
+/* Masked scores are the only values an export writes as null (JSON) or -inf
+ * (CSV). Any other non-finite value would look like a masked cell, or become
+ * "nan": the export refuses it, naming the cell, in every matrix it writes. */
+Test(export, a_value_that_is_not_finite_is_refused_not_written_as_a_mask) {
+    static Scene s;
+    static Derived dv;
+    char err[300];
+    scene_default(&s);
+    s.heads = 2;
+    s.mask = MASK_CAUSAL;
+    cr_assert(scene_set_sentence(&s, "the cat sat", &vocab, err, sizeof err));
+    cr_assert(derived_update(&dv, &s));
+    cr_assert(export_check(&s, &dv, err, sizeof err), "a masked scene exports: %s", err);
+    Attn *h2 = (Attn *)derived_head(&dv, 1);
+    const struct {
+        float *cell, value;
+        const char *says;
+    } bad[] = {
+        {&h2->A[1 * 3 + 0], NAN, "export: A[1][0] of head 2 is NaN"},
+        {&h2->S[0 * 3 + 0], INFINITY, "export: S[0][0] of head 2 is +inf"},
+        {&h2->S[2 * 3 + 1], -INFINITY, "export: S[2][1] of head 2 is -inf"},
+        {&h2->S[0 * 3 + 2], 0.5f, "export: S[0][2] of head 2 is finite"},
+        {&dv.Y[4], NAN, "export: Y[2][0] is NaN"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        float keep = *bad[k].cell;
+        *bad[k].cell = bad[k].value;
+        cr_assert_not(export_check(&s, &dv, err, sizeof err), "%s", bad[k].says);
+        cr_assert(strstr(err, bad[k].says), "'%s' does not say '%s'", err, bad[k].says);
+        *bad[k].cell = keep;
+    }
     derived_free(&dv);
 }
