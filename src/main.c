@@ -71,8 +71,12 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
         err[0] = '\0';
         if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
             !lesson_check(&lesson, vocab, data_dir, err, sizeof err) ||
-            (o->by_input && !lesson_by_input(&lesson, vocab, data_dir, tm, (float)o->width / z,
-                                             (float)o->height / z, err, sizeof err))) {
+            (o->by_input && !lesson_by_input(&lesson, vocab, data_dir, tm,
+                                             &(Lesson_Screen){.w = (float)o->width / z,
+                                                              .h = (float)o->height / z,
+                                                              .presenter = o->presenter,
+                                                              .theme = o->theme},
+                                             err, sizeof err))) {
             cli_report("", err);
             failed++;
             continue;

@@ -190,3 +190,31 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
     }
     return true;
 }
+
+Lesson_Needs lesson_step_needs(const Lesson *l, int step) {
+    Lesson_Needs need = {0};
+    if (!l || step < 0 || step >= l->step_count) return need;
+    const Lesson_Step *st = &l->steps[step];
+    for (int g = 0; g < st->goal_count; g++) {
+        const Lesson_Goal *goal = &st->goals[g];
+        for (int k = goal->sol_first; k < goal->sol_first + goal->sol_count; k++) {
+            switch (l->actions[k].kind) {
+            case ACT_DK:
+            case ACT_DV:
+            case ACT_D:
+            case ACT_SEED:
+            case ACT_SCALE:
+            case ACT_POS:
+            case ACT_SET:
+                need.controls = true;
+                break;
+            case ACT_MOVE:
+                need.plane = true;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return need;
+}

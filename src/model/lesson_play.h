@@ -2,6 +2,9 @@
  *
  *   bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env,
  *                     char *err, size_t errsz)    run actions [first, first + count)
+ *   Lesson_Needs lesson_step_needs(const Lesson *l, int step)
+ *       what the student must touch to meet the step's goals (their solutions say): a layout
+ *       that leaves panels out (presenter mode) keeps these on screen
  *   int lesson_find_token(const Scene *s, const char *ref)
  *       "#3" is position 3, a word its first occurrence (ASCII case ignored); -1 if none
  */
@@ -32,7 +35,13 @@ typedef struct Lesson_Env {
  * d_k = 16 (about 0.2 ms each here): lesson 11 needs 39,000. */
 #define LESSON_CHECK_TRAIN_BUDGET 60000
 
+typedef struct Lesson_Needs {
+    bool controls; /* a slider or switch of the explorer's controls: d_k, d_v, d, H, mask … */
+    bool plane;    /* a point of the embedding plane is dragged */
+} Lesson_Needs;
+
 bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz);
+Lesson_Needs lesson_step_needs(const Lesson *l, int step);
 int lesson_find_token(const Scene *s, const char *ref);
 
 #endif

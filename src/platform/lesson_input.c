@@ -362,8 +362,9 @@ static bool highlight_shown(Player *p) {
     return !h[0] || find(p, "panel", h, -1) != NULL;
 }
 
-bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm, float w,
-                     float h, char *err, size_t errsz) {
+bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm,
+                     const Lesson_Screen *screen, char *err, size_t errsz) {
+    float w = screen->w, h = screen->h;
     Player *p = calloc(1, sizeof *p);
     if (!p) {
         snprintf(err, errsz, "%s: out of memory", l->path);
@@ -387,6 +388,8 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         p->vs.session.math = &p->math;
         p->vs.session.data_dir = data_dir;
         p->vs.session.pending = true; /* as --lesson opens it */
+        p->vs.presenter = screen->presenter;
+        p->vs.theme = screen->theme;
         p->in.mx = p->in.my = -1000;
         input_frame(p);
     }

@@ -9,8 +9,9 @@
  * screen.
  *
  *   bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm,
- *                        float w, float h, char *err, size_t errsz)
- *       w × h in logical units; false with "FILE:LINE: goal cannot be met by input: …" (or
+ *                        const Lesson_Screen *screen, char *err, size_t errsz)
+ *       laid out as the window would be: screen's w × h in logical units, presenter layout
+ *       and theme; false with "FILE:LINE: goal cannot be met by input: …" (or
  *       what else stood in the way) in err
  */
 #ifndef ATTN_LESSON_INPUT_H
@@ -18,12 +19,20 @@
 
 #include "../gfx/text_metrics.h"
 #include "../model/lesson.h"
+#include "../ui/theme.h"
 #include "../model/vocab.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm, float w,
-                     float h, char *err, size_t errsz);
+/* The window a lesson is played in: what the window itself would lay out. */
+typedef struct Lesson_Screen {
+    float w, h; /* logical units: the window's pixels over the zoom */
+    bool presenter;
+    Theme_Id theme;
+} Lesson_Screen;
+
+bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm,
+                     const Lesson_Screen *screen, char *err, size_t errsz);
 
 #endif

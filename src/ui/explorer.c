@@ -680,11 +680,15 @@ static void layout_compact(Ui *ui, View_State *vs, const Model *m, Rect r,
         x_panel(ui, vs, m, left);
 }
 
-/* Presenting: S and A as big as the room allows, beside the one panel the
- * lesson step names (the embedding plane when it names S, A or nothing). */
+/* Presenting: S and A as big as the room allows, beside the panel the lesson
+ * step names (the embedding plane when it names S, A or nothing). What the
+ * step's goals need the student to touch stays on screen below it: the
+ * controls, or the plane for a drag, so every goal can be met by hand. */
 static void layout_presenter(Ui *ui, View_State *vs, const Model *m, Rect r, const char **labels) {
     const Theme *t = ui->theme;
     const char *h = vs->session.active ? vs->session.highlight : "";
+    Lesson_Needs need = vs->session.active ? lesson_step_needs(vs->session.lesson, vs->session.step)
+                                           : (Lesson_Needs){0};
     Rect side = rect_cut_left(&r, fminf(fmaxf(r.w * 0.28f, 220), 520));
     rect_cut_left(&r, t->pad);
     if (m->scene.heads > 1) {
@@ -695,13 +699,32 @@ static void layout_presenter(Ui *ui, View_State *vs, const Model *m, Rect r, con
     rect_cut_left(&r, t->pad);
     scores_and_weights(ui, vs, m, sr, r, labels, false);
     vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
-    if (!strcmp(h, "controls"))
+    bool named_controls = !strcmp(h, "controls");
+    bool named_plane = !named_controls && strcmp(h, "X") &&
+                       !(strchr("QKVO", h[0]) && h[0] && !h[1]) && strcmp(h, "query") &&
+                       strcmp(h, "qk_plane");
+    bool more_plane = need.plane && !named_plane, more_controls = need.controls && !named_controls;
+    int extra = more_plane + more_controls;
+    if (extra) { /* the named panel on top, what the goals need under it */
+        Rect top = rect_cut_top(&side, (side.h - extra * t->pad) / (float)(extra + 1));
+        if (more_plane) {
+            rect_cut_top(&side, t->pad);
+            Rect pr = more_controls ? rect_cut_top(&side, (side.h - t->pad) * 0.5f) : side;
+            embedding_plane(ui, vs, m, pr);
+        }
+        if (more_controls) {
+            rect_cut_top(&side, t->pad);
+            controls(ui, vs, m, side, false);
+        }
+        side = top;
+    }
+    if (named_controls)
         controls(ui, vs, m, side, true);
     else if (!strcmp(h, "X"))
         x_panel(ui, vs, m, side);
-    else if (strchr("QKVO", h[0]) && h[0] && !h[1])
-        strips_panel(ui, vs, m, side, labels);
-    else if (!strcmp(h, "query") || !strcmp(h, "qk_plane"))
+    else if ((strchr("QKVO", h[0]) && h[0] && !h[1]) || !strcmp(h, "qk_plane"))
+        strips_panel(ui, vs, m, side, labels); /* the q–k plane sits beside the strips */
+    else if (!strcmp(h, "query"))
         query_panel(ui, vs, m, side);
     else
         embedding_plane(ui, vs, m, side);
