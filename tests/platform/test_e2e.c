@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The folder the last session ran in: kept for checks, removed by cleanup(). */
@@ -212,6 +213,38 @@ Test(e2e, the_theme_and_zoom_are_remembered_between_runs, .timeout = 120) {
     cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
     /* attnlab's own lines (a sanitizer build may add its report of suppressions) */
     cr_assert_null(strstr(text, "attnlab"), "warnings: %s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* A settings file with a bad value, a light theme and a field of its own:
+ * a window that opens and closes with no change by the user keeps all of it
+ * (the first frame once rewrote it with only the dark theme), adding only
+ * the size it closed at, and warns once about the bad value. */
+Test(e2e, a_window_that_changes_nothing_keeps_the_settings_file, .timeout = 120) {
+    char dir[] = "/tmp/attnlab-e2e-XXXXXX", cmd[2048], *text;
+    cr_assert(mkdtemp(dir));
+    char path[1200], err[512];
+    size_t len;
+    snprintf(path, sizeof path, "%s/attnlab", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/attnlab/settings.json", dir);
+    FILE *f = fopen(path, "w");
+    fputs("{\"theme\": \"light\", \"ui_scale\": 9, \"mine\": [1, 2]}\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s/tests/e2e/settings_kept.sh' '%s' '%s'", test_env("ATTNLAB_DATA"),
+             test_env("ATTNLAB_BIN"), dir);
+    cr_assert_eq(system(cmd), 0, "the X session failed: %s", cmd);
+    cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
+    cr_assert(strstr(text, "\"theme\": \"light\""), "%s", text);
+    cr_assert(strstr(text, "\"ui_scale\": 9"), "the bad value stays as it was: %s", text);
+    cr_assert(strstr(text, "\"mine\": [1, 2]"), "%s", text);
+    cr_assert(strstr(text, "\"window\": [1000, 700]"), "%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/stderr", dir);
+    cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
+    cr_assert(strstr(text, "\"ui_scale\" must be a number from 0.75 to 3"), "%s", text);
     free(text);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
