@@ -36,6 +36,6 @@ typedef struct Prefs {
 
 bool prefs_path(char *dest, size_t size);
 bool prefs_load(Prefs *p, char *warn, size_t warnsz);
-bool prefs_save(const Prefs *p, char *err, size_t errsz);
+bool prefs_save(const Prefs *changes, char *err, size_t errsz);
 
 #endif

@@ -41,8 +41,29 @@ void view_explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, s
     else
         snprintf(sline, sizeof sline, "s%s = ⟨q%s,k%s⟩ = %.2f  (unscaled)", ij, si, sj,
                  (double)a->S[i * n + j]);
-    snprintf(buf, size, "%s     a%s = e^%.2f / Σ_ℓ e^s%sℓ = %.3f   (%s → %s)", sline, ij,
-             (double)a->S[i * n + j], si, (double)a->A[i * n + j], s->tokens[i], s->tokens[j]);
+    /* the softmax's denominator, with its value, so the weight can be redone
+     * by hand; past what a double holds it is written as a power of e */
+    double top = -INFINITY, sum = 0;
+    for (int l = 0; l < n; l++)
+        if (isfinite(a->S[i * n + l])) top = fmax(top, a->S[i * n + l]);
+    for (int l = 0; l < n; l++)
+        if (isfinite(a->S[i * n + l])) sum += exp((double)a->S[i * n + l] - top);
+    double sij = a->S[i * n + j];
+    char num[40], den[40];
+    if (top < 700) {
+        snprintf(num, sizeof num, "%.4g", exp(sij));
+        snprintf(den, sizeof den, "%.4g", exp(top) * sum);
+    } else {
+        snprintf(num, sizeof num, "e^%.1f", sij);
+        snprintf(den, sizeof den, "e^%.1f", top + log(sum));
+    }
+    /* with several heads, which one this is */
+    char head[40] = "";
+    for (int h = 0; h < s->heads && s->heads > 1; h++)
+        if (derived_head(&m->derived, h) == a)
+            snprintf(head, sizeof head, "head %d of %d: ", h + 1, s->heads);
+    snprintf(buf, size, "%s%s     a%s = e^%.2f / Σ_ℓ e^s%sℓ = %s / %s = %.3f   (%s → %s)", head,
+             sline, ij, sij, si, num, den, (double)a->A[i * n + j], s->tokens[i], s->tokens[j]);
 }
 
 /* ---- top bar ------------------------------------------------------------ */

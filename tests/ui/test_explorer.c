@@ -255,9 +255,21 @@ Test(explorer, hovering_a_score_cell_explains_it_with_the_current_numbers) {
     char want[160];
     snprintf(want, sizeof want, "s₂₃ = ⟨q₂,k₃⟩/√d_k = %.2f/√16 = %.2f", dot, dot / 4);
     cr_assert(strstr(buf, want), "'%s' lacks '%s'", buf, want);
-    snprintf(want, sizeof want, "a₂₃ = e^%.2f / Σ_ℓ e^s₂ℓ = %.3f", (double)a->S[1 * 6 + 2],
-             (double)a->A[1 * 6 + 2]);
+    /* the denominator is given with its value, so a student can redo the
+     * weight by hand: e^s / Σ = a */
+    double z = 0;
+    for (int l = 0; l < 6; l++) z += exp((double)a->S[1 * 6 + l]);
+    snprintf(want, sizeof want, "a₂₃ = e^%.2f / Σ_ℓ e^s₂ℓ = %.4g / %.4g = %.3f",
+             (double)a->S[1 * 6 + 2], exp((double)a->S[1 * 6 + 2]), z, (double)a->A[1 * 6 + 2]);
     cr_assert(strstr(buf, want), "'%s' lacks '%s'", buf, want);
+    cr_assert_float_eq(exp((double)a->S[1 * 6 + 2]) / z, a->A[1 * 6 + 2], 1e-6,
+                       "the printed parts give the weight (float32 softmax)");
+    cr_assert_null(strstr(buf, "head "), "one head is not named: %s", buf);
+    /* with several heads, the callout says which one it explains */
+    harness_act(&h, action_set(SET_HEADS, 3));
+    harness_frame(&h);
+    view_explain_cell(&h.m, derived_head(&h.m.derived, 1), 1, 2, buf, sizeof buf);
+    cr_assert(strstr(buf, "head 2 of 3: s₂₃ = "), "%s", buf);
 }
 
 Test(explorer, hovering_moves_the_status_line_and_highlights) {
