@@ -460,11 +460,24 @@ static void hover_callout(Ui *ui, const View_State *vs, const Model *m) {
     else
         snprintf(text, sizeof text, "%s", vs->hover_text);
     if (!text[0] || ui->in.mx < 0 || ui->in.my < 0) return;
-    float fs = t->title_size * 1.25f, lh = ui_line_height(ui, FONT_SANS, fs);
-    float w = fminf(ui_text_width(ui, FONT_SANS, fs, text) + 2 * t->pad, ui->w - 8);
+    /* the score's line and the weight's line (view_explain_cell parts them
+     * with wide space), one under the other, so neither is cut */
+    const char *lines[2] = {text, NULL};
+    int len[2] = {(int)strlen(text), 0}, count = 1;
+    char *gap = strstr(text, "     ");
+    if (gap) {
+        len[0] = (int)(gap - text);
+        lines[1] = gap + strspn(gap, " ");
+        len[1] = (int)strlen(lines[1]);
+        count = 2;
+    }
+    float fs = t->title_size * 1.25f, lh = ui_line_height(ui, FONT_SANS, fs), tw = 0;
+    for (int k = 0; k < count; k++)
+        tw = fmaxf(tw, ui->tm.width(ui->tm.ctx, FONT_SANS, fs, lines[k], len[k]));
+    float w = fminf(tw + 2 * t->pad, ui->w - 8), bh = count * lh + 2 * t->pad;
     /* right of the cell, else left of it, else under it: never over it */
     Rect c = vs->hover_row >= 0 ? vs->hover_cell : (Rect){ui->in.mx, ui->in.my, 0, 0};
-    Rect box = {c.x + c.w + 12, c.y + c.h * 0.5f - (lh + 2 * t->pad) * 0.5f, w, lh + 2 * t->pad};
+    Rect box = {c.x + c.w + 12, c.y + c.h * 0.5f - bh * 0.5f, w, bh};
     if (box.x + box.w > ui->w - 4) box.x = c.x - 12 - box.w;
     if (box.x < 4) {
         box.x = fminf(fmaxf(4, c.x), ui->w - 4 - box.w);
@@ -476,7 +489,13 @@ static void hover_callout(Ui *ui, const View_State *vs, const Model *m) {
     draw_round_rect(ui->dl, box, t->radius, t->panel);
     draw_rect_outline(ui->dl, box, t->radius, 2 * t->line, t->highlight);
     ui_record(ui, "callout", "hover", -1, box);
-    ui_label_fit(ui, rect_inset(box, t->pad), FONT_SANS, fs, ALIGN_LEFT, t->text, text);
+    Rect in = rect_inset(box, t->pad);
+    for (int k = 0; k < count; k++) {
+        char one[400];
+        snprintf(one, sizeof one, "%.*s", len[k], lines[k]);
+        ui_label_fit(ui, (Rect){in.x, in.y + k * lh, in.w, lh}, FONT_SANS, fs, ALIGN_LEFT, t->text,
+                     one);
+    }
     draw_layer(ui->dl);
 }
 
