@@ -450,6 +450,28 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  err ? t->error_text : t->text, buf);
 }
 
+/* Presenting has no status line: what it would say of a save, an export, an
+ * error or training's progress shows as a note at the top, over the chip row,
+ * wrapped rather than cut, for as long as the status line would show it (an
+ * error until Esc). */
+static void status_note(Ui *ui, const View_State *vs) {
+    if (!vs->status[0]) return;
+    const Theme *t = ui->theme;
+    bool err = vs->status_error;
+    float fs = t->text_size * 1.1f, maxw = ui->w * 0.8f;
+    float w = fminf(ui_text_width(ui, FONT_SANS, fs, vs->status) + 2 * t->pad, maxw);
+    float th = ui_text_wrapped(ui, (Rect){0, 0, w - 2 * t->pad, 1e6f}, FONT_SANS, fs, t->text,
+                               vs->status, false);
+    Rect box = {(ui->w - w) * 0.5f, 6, w, th + 2 * t->pad};
+    draw_layer(ui->dl);
+    draw_round_rect(ui->dl, box, t->radius, err ? t->error_bg : t->panel);
+    draw_rect_outline(ui->dl, box, t->radius, 2 * t->line, err ? t->error_text : t->highlight);
+    ui_record(ui, "label", "status", -1, box);
+    ui_text_wrapped(ui, rect_inset(box, t->pad), FONT_SANS, fs, err ? t->error_text : t->text,
+                    vs->status, true);
+    draw_layer(ui->dl);
+}
+
 /* Presenting: what the status line would say of the hovered cell, large,
  * beside the mouse, so the room can read the arithmetic. */
 static void hover_callout(Ui *ui, const View_State *vs, const Model *m) {
@@ -723,10 +745,12 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     default:
         break;
     }
-    if (vs->presenter)
+    if (vs->presenter) {
         hover_callout(ui, vs, m);
-    else
+        status_note(ui, vs);
+    } else {
         status_line(ui, vs, m, status);
+    }
     if (vs->help) help_overlay(ui, vs);
     if (vs->session.menu) lesson_menu(ui, vs);
     if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {

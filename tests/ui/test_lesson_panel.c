@@ -239,6 +239,40 @@ Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
     cr_assert(harness_drew_text(&h, want), "a finished lesson is not marked");
 }
 
+/* Presenting has no status line, yet a save, an export or an error still
+ * says so: a note at the top, wrapped rather than cut, gone when its time
+ * is up. */
+Test(lesson_panel, presenting_still_shows_what_the_status_line_would_say) {
+    harness_key(&h, KEY_CHAR, 'p', false, false);
+    cr_assert(h.vs.presenter);
+    view_set_status(&h.vs, false, "Saved attnlab-scene.json");
+    harness_frame(&h);
+    cr_assert(harness_drew_text(&h, "Saved attnlab-scene.json"), "the note is not on screen");
+    const Ui_Record *note = harness_find(&h, "label", "status", -1);
+    cr_assert(note->r.y >= 0 && note->r.x >= 0 && note->r.x + note->r.w <= h.w);
+    view_set_status(&h.vs, true,
+                    "Not saved — /a/very/long/folder/name/that/goes/on/and/on/and/on/for/a/while/"
+                    "attnlab-scene.json: cannot create a temporary file beside it: Permission "
+                    "denied, and the explanation continues long past one line of the window");
+    harness_frame(&h);
+    cr_assert(harness_drew_text(&h, "denied,"), "a long error is wrapped, not cut");
+    for (int k = 0; k < h.dl.count; k++)
+        if (h.dl.cmds[k].kind == DRAW_TEXT) {
+            const char *tx = h.dl.text + h.dl.cmds[k].text.offset;
+            int n = h.dl.cmds[k].text.len;
+            cr_assert(!(n >= 3 && !memcmp(tx + n - 3, "…", 3) && memchr(tx, '/', (size_t)n)),
+                      "the error was cut: %.*s", n, tx);
+        }
+    h.in.time += VIEW_STATUS_SECONDS + 1;
+    view_set_status(&h.vs, false, "Exported every matrix");
+    harness_frame(&h);
+    h.in.time += VIEW_STATUS_SECONDS + 1;
+    harness_frame(&h);
+    harness_frame(&h);
+    cr_assert_not(harness_drew_text(&h, "Exported every matrix"),
+                  "a note goes when its time is up");
+}
+
 /* The menu counts done steps against the lesson as it is now, not against
  * the step count stored with them: a stored "steps": 2 with both done does
  * not make a longer lesson look finished, and a done step past the lesson's
