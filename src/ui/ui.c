@@ -29,6 +29,12 @@ void ui_begin(Ui *ui, const Ui_Input *in, float w, float h) {
     ui->hot_next = 0;
     ui->record_count = 0;
     ui->focus_count = 0;
+    /* what the last frame drew over the panels stops presses this frame */
+    ui->modal_open = ui->modal_seen;
+    ui->modal_seen = ui->in_modal = false;
+    memcpy(ui->blocked, ui->blocking, sizeof ui->blocked);
+    ui->blocked_count = ui->blocking_count;
+    ui->blocking_count = 0;
     if (ui->in.pressed) ui->focus_visible = false; /* the mouse took over */
     draw_clear(ui->dl);
 }
@@ -136,7 +142,16 @@ bool rect_contains(Rect r, float x, float y) {
 }
 
 bool ui_hit(const Ui *ui, Rect r) {
-    return rect_contains(r, ui->in.mx, ui->in.my);
+    if (!rect_contains(r, ui->in.mx, ui->in.my)) return false;
+    if (ui->in_modal) return true;
+    if (ui->modal_open) return false; /* the modal is over everything else */
+    for (int k = 0; k < ui->blocked_count; k++)
+        if (rect_contains(ui->blocked[k], ui->in.mx, ui->in.my)) return false;
+    return true;
+}
+
+void ui_block(Ui *ui, Rect r) {
+    if (ui->blocking_count < UI_MAX_BLOCKED) ui->blocking[ui->blocking_count++] = r;
 }
 
 Rect rect_cut_left(Rect *r, float w) {
@@ -405,6 +420,7 @@ Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, boo
     w = fminf(ui->w - 40, w);
     h = fminf(ui->h - 40, h);
     Rect box = {(ui->w - w) * 0.5f, (ui->h - h) * 0.5f, w, h};
+    ui->modal_seen = ui->in_modal = true;
     draw_layer(ui->dl); /* over everything, text included */
     draw_rect(ui->dl, (Rect){0, 0, ui->w, ui->h}, ui->theme->dim);
     ui_panel(ui, box, title, false);

@@ -24,7 +24,11 @@
  *   bool ui_shortcut(const Ui *ui, char c, unsigned mods)
  *       keys as they went down this frame, with the modifiers held at that moment
  *   bool ui_hit(const Ui *ui, Rect r)
- *       mouse inside r this frame
+ *       mouse inside r this frame, and not on something drawn over r: an open modal (only what
+ *       the modal holds is hit) or a rect blocked with ui_block last frame
+ *   void ui_block(Ui *ui, Rect r)
+ *       r lies over the panels (a callout, a note): from the next frame on, a press on it reaches
+ *       nothing beneath
  *   int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected)
  *   int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value)
  *   int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value,
@@ -43,7 +47,9 @@
  *       (recorded as the panel name, so a lesson can still point at it)
  *   Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed)
  *       a centred box over a dimmed window; returns its body; closed when Esc is pressed or
- *       the mouse goes down outside it
+ *       the mouse goes down outside it. From then to the frame's end only the modal's own
+ *       widgets are hit, and in the frames it stays open nothing under it is: a click on a menu
+ *       item never reaches the token row beneath. Draw modals last.
  *   float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
  *       bool draw)
  *       word-wrapped; returns the height
@@ -122,6 +128,7 @@ typedef struct Ui_Record {
 
 #define UI_MAX_RECORDS 2048
 #define UI_MAX_FOCUS   512
+#define UI_MAX_BLOCKED 8 /* overlays a frame draws over the panels */
 
 typedef enum Ui_Focus_Kind { UI_FOCUS_BUTTON = 1, UI_FOCUS_TOGGLE, UI_FOCUS_SLIDER } Ui_Focus_Kind;
 
@@ -150,6 +157,11 @@ typedef struct Ui {
     uint32_t focus_ids[UI_MAX_FOCUS];
     Rect focus_rects[UI_MAX_FOCUS];
     unsigned char focus_kinds[UI_MAX_FOCUS];
+    /* what lies over the panels: last frame's modal and blocked rects (whose
+     * presses reach nothing beneath), and this frame's, for the next */
+    bool modal_open, modal_seen, in_modal;
+    Rect blocked[UI_MAX_BLOCKED], blocking[UI_MAX_BLOCKED];
+    int blocked_count, blocking_count;
 } Ui;
 
 typedef struct Slider_Desc {
@@ -175,6 +187,7 @@ bool ui_key_char(const Ui *ui, char c);
 bool ui_shortcut(const Ui *ui, char c, unsigned mods);
 
 bool ui_hit(const Ui *ui, Rect r);
+void ui_block(Ui *ui, Rect r);
 int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected);
 int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value);
 int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc *desc);

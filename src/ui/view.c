@@ -467,6 +467,7 @@ static void status_note(Ui *ui, const View_State *vs) {
     draw_round_rect(ui->dl, box, t->radius, err ? t->error_bg : t->panel);
     draw_rect_outline(ui->dl, box, t->radius, 2 * t->line, err ? t->error_text : t->highlight);
     ui_record(ui, "label", "status", -1, box);
+    ui_block(ui, box);
     ui_text_wrapped(ui, rect_inset(box, t->pad), FONT_SANS, fs, err ? t->error_text : t->text,
                     vs->status, true);
     draw_layer(ui->dl);
@@ -511,6 +512,7 @@ static void hover_callout(Ui *ui, const View_State *vs, const Model *m) {
     draw_round_rect(ui->dl, box, t->radius, t->panel);
     draw_rect_outline(ui->dl, box, t->radius, 2 * t->line, t->highlight);
     ui_record(ui, "callout", "hover", -1, box);
+    ui_block(ui, box);
     Rect in = rect_inset(box, t->pad);
     for (int k = 0; k < count; k++) {
         char one[400];

@@ -239,6 +239,81 @@ Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
     cr_assert(harness_drew_text(&h, want), "a finished lesson is not marked");
 }
 
+/* A click on a menu item or inside the help never reaches what lies under
+ * it, and a click outside them only closes them. (Picking a lesson whose
+ * item lay over the token row once opened the sentence editor beneath, and
+ * the next key went into the sentence.) */
+Test(lesson_panel, a_click_on_an_overlay_never_reaches_what_lies_under_it) {
+    static Lesson_Index index;
+    index.count = 11;
+    for (int k = 0; k < index.count; k++) {
+        snprintf(index.path[k], sizeof index.path[k], "%s", lesson.path);
+        snprintf(index.title[k], sizeof index.title[k], "%d · %.100s", k + 1, lesson.title);
+        index.steps[k] = lesson.step_count;
+    }
+    h.vs.session.index = &index;
+    h.w = 960; /* 1920 × 1080 at 2× */
+    h.h = 540;
+    harness_frame(&h);
+    /* the token row: its chips' band across the window (a press between chips
+     * starts the sentence editor) */
+    Rect c0 = harness_find(&h, "chip", "token", 0)->r;
+    Rect row = {0, c0.y, h.w, c0.h};
+    /* the menu: find an item over the token row and pick it */
+    h.vs.session.menu = true;
+    harness_frame(&h);
+    const Ui_Record *over = NULL;
+    for (int k = 0; k < index.count && !over; k++) {
+        const Ui_Record *it = harness_find(&h, "button", "lesson_item", k);
+        float cx = it->r.x + it->r.w / 2, cy = it->r.y + it->r.h / 2;
+        if (rect_contains(row, cx, cy)) over = it;
+    }
+    cr_assert(over, "no menu item lies over the token row at this size");
+    harness_click(&h, over->r.x + over->r.w / 2, over->r.y + over->r.h / 2);
+    harness_frame(&h);
+    cr_assert_not(h.vs.editing, "the click reached the sentence editor under the menu");
+    cr_assert(h.vs.session.active, "the lesson opened");
+    int n = h.m.scene.n;
+    harness_key(&h, KEY_CHAR, 'p', false, false);
+    cr_assert_eq(h.m.scene.n, n, "a key after the click went into the sentence");
+    cr_assert(h.vs.presenter, "P is the presenter key, not a letter of the sentence");
+    /* the help: a click inside it and one outside it reach nothing below */
+    lesson_leave(&h.vs, &h.m);
+    h.vs.presenter = false;
+    harness_frame(&h);
+    Rect chips[2] = {harness_find(&h, "chip", "token", 0)->r,
+                     harness_find(&h, "chip", "token", 1)->r};
+    int selected = h.vs.selected;
+    harness_key(&h, KEY_F1, 0, false, false);
+    cr_assert(h.vs.help);
+    Rect help = harness_find(&h, "panel", "help", -1)->r;
+    int inside = -1, outside = -1;
+    for (int k = 0; k < 2; k++) {
+        if (k == selected) continue;
+        if (rect_contains(help, chips[k].x + chips[k].w / 2, chips[k].y + chips[k].h / 2))
+            inside = k;
+        else
+            outside = k;
+    }
+    cr_assert(inside >= 0 || outside >= 0);
+    if (inside >= 0) { /* a chip under the help box: the click stays in the help */
+        harness_click(&h, chips[inside].x + chips[inside].w / 2,
+                      chips[inside].y + chips[inside].h / 2);
+        harness_frame(&h);
+        cr_assert(h.vs.help, "a click inside the help keeps it open");
+        cr_assert_eq(h.vs.selected, selected, "the chip under the help was clicked");
+        cr_assert_not(h.vs.editing, "the row under the help started editing");
+    }
+    if (outside >= 0) { /* beside it: the click only closes the help */
+        harness_click(&h, chips[outside].x + chips[outside].w / 2,
+                      chips[outside].y + chips[outside].h / 2);
+        harness_frame(&h);
+        cr_assert_eq(h.vs.selected, selected, "the chip beside the help was clicked");
+        cr_assert_not(h.vs.editing, "the row beside the help started editing");
+        cr_assert_not(h.vs.help, "a click outside the help closes it");
+    }
+}
+
 /* Presenting has no status line, yet a save, an export or an error still
  * says so: a note at the top, wrapped rather than cut, gone when its time
  * is up. */
