@@ -315,6 +315,7 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
                                        .max = ATTN_MAX_DK,
                                        .log = true,
                                        .integer = true,
+                                       .pow2 = true,
                                        .label = "d_k — query/key width",
                                        .short_label = "d_k",
                                        .format = "%.0f"});

@@ -354,6 +354,13 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
     int res = 0;
     if (ui->active == id && ui->in.down) {
         float nv = slider_from_t((ui->in.mx - track.x) / track.w, d);
+        /* a pixel of a log track is several values wide at its top: within
+         * 0.15 of a doubling of a power of two, the power of two it is */
+        if (d->pow2 && d->log && d->min > 0) {
+            float tt = fminf(fmaxf((ui->in.mx - track.x) / track.w, 0), 1);
+            float lv = log2f(d->min) + tt * (log2f(d->max) - log2f(d->min)), e = roundf(lv);
+            if (fabsf(lv - e) < 0.15f) nv = fminf(fmaxf(exp2f(e), d->min), d->max);
+        }
         if (nv != *value) {
             *value = nv;
             res |= UI_CHANGED;
@@ -368,8 +375,10 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
             Ui_Key key = ui->in.keys[k];
             if (key == KEY_RIGHT || key == KEY_UP) nv += step;
             if (key == KEY_LEFT || key == KEY_DOWN) nv -= step;
-            if (key == KEY_PAGEUP) nv += 10 * step;
-            if (key == KEY_PAGEDOWN) nv -= 10 * step;
+            if (key == KEY_PAGEUP)
+                nv = d->pow2 && nv > 0 ? exp2f(floorf(log2f(nv)) + 1) : nv + 10 * step;
+            if (key == KEY_PAGEDOWN)
+                nv = d->pow2 && nv > 0 ? exp2f(ceilf(log2f(nv)) - 1) : nv - 10 * step;
             if (key == KEY_HOME) nv = d->min;
             if (key == KEY_END) nv = d->max;
         }

@@ -168,6 +168,7 @@ typedef struct Slider_Desc {
     float min, max;
     bool log;     /* log-spaced track */
     bool integer; /* snap to whole numbers */
+    bool pow2;    /* log: a drag snaps to a power of two near it, PageUp/PageDown go to the next */
     const char *label;
     const char *short_label; /* when the row is too low for the label over the track */
     const char *format;      /* printf format for the value, default "%g" */

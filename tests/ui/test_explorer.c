@@ -127,6 +127,17 @@ Test(explorer, slider_sets_dk_on_a_log_scale) {
     harness_release(&h);
     cr_assert_eq(h.m.undo_count, undo0 + 1, "one slider gesture, one undo step");
     cr_assert_eq(h.m.derived.attn.d_k, 1, "attention recomputed at the new width");
+    /* near a power of two a drag lands on it: a pixel high on the track is
+     * several widths wide (16 once jumped to 901 within 250 px) */
+    for (int e = 1; e <= 10; e++) {
+        float t = (float)e / 10 + 0.01f; /* a hair past 2^e on the log track */
+        harness_press(&h, x0 + (x1 - x0) * t, y);
+        cr_assert_eq(h.m.scene.d_k, 1 << e, "near 2^%d the slider gives %d", e, h.m.scene.d_k);
+        harness_release(&h);
+    }
+    harness_press(&h, x0 + (x1 - x0) * 0.55f, y); /* halfway between 32 and 64: no snap */
+    cr_assert(h.m.scene.d_k > 32 && h.m.scene.d_k < 64, "d_k %d", h.m.scene.d_k);
+    harness_release(&h);
 }
 
 Test(explorer, typing_a_sentence_replaces_the_tokens) {
@@ -668,6 +679,12 @@ Test(explorer, tab_walks_every_control_and_the_keys_work_them) {
     harness_key(&h, KEY_DOWN, 0, false, false);
     cr_assert_eq(h.m.scene.d_k, dk);
     cr_assert_eq(h.vs.selected, sel, "the slider had the arrow, not the query selection");
+    harness_key(&h, KEY_PAGEUP, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, 32, "PageUp: the next power of two above %d", dk);
+    harness_key(&h, KEY_PAGEUP, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, 64);
+    harness_key(&h, KEY_PAGEDOWN, 0, false, false);
+    cr_assert_eq(h.m.scene.d_k, 32, "PageDown: the one below");
     harness_key(&h, KEY_END, 0, false, false);
     cr_assert_eq(h.m.scene.d_k, ATTN_MAX_DK);
     /* the mouse hides the ring */
