@@ -390,7 +390,7 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect chip = {cx, r.y + 4, w, h};
         bool dragging = vs->drag_chip == i && vs->drag_chip_moved;
         if (dragging) {
-            chip.x = ui->in.mx - (vs->drag_chip_x0 - vs->drag_chip_grab);
+            chip.x = ui->in.mx - vs->drag_chip_grab; /* held where it was taken */
             draw_layer(ui->dl); /* the chip in hand floats over its neighbours' labels */
         }
         /* only what is in sight is drawn, recorded and can be grabbed */
@@ -654,11 +654,17 @@ static void animate(Ui *ui, View_State *vs, const Model *m) {
         memcpy(vs->seen_origin, s->origin, sizeof(int) * (size_t)n);
         memcpy(vs->seen_tokens, s->tokens, sizeof s->tokens[0] * (size_t)n);
     }
-    float k =
-        vs->animating ? 1 - ease((float)((ui->in.time - vs->anim_start) / VIEW_ANIM_SECONDS)) : 0;
-    if (vs->animating && k <= 0) vs->animating = false;
-    for (int i = 0; i < n; i++)
+    /* rows start one after another (by where they go), each moving over 40 %
+     * of the time: a reversal no longer squeezes every row into one pile at
+     * its midpoint, only the two of a swapping pair meet, each pair at its
+     * own moment */
+    float t = vs->animating ? (float)((ui->in.time - vs->anim_start) / VIEW_ANIM_SECONDS) : 1;
+    if (vs->animating && t >= 1) vs->animating = false;
+    for (int i = 0; i < n; i++) {
+        float delay = n > 1 ? 0.6f * (float)i / (float)(n - 1) : 0;
+        float k = 1 - ease(fminf(fmaxf((t - delay) / 0.4f, 0), 1));
         vs->row_offset[i] = vs->animating ? (float)(vs->anim_from[i] - i) * k : 0;
+    }
 }
 
 /* The one place the scene changes: every action asked for since the last

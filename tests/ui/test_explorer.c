@@ -425,6 +425,45 @@ Test(explorer, every_heatmap_is_drawn_whole_at_n_512_and_16_heads) {
     }
 }
 
+/* A chip being dragged is drawn under the pointer, held where it was taken
+ * (it was drawn at the drag's displacement from the row's start instead). */
+Test(explorer, a_dragged_chip_stays_under_the_pointer) {
+    harness_frame(&h);
+    const Ui_Record *c = harness_find(&h, "chip", "token", 2);
+    float gx = c->r.x + c->r.w * 0.3f, gy = c->r.y + c->r.h * 0.5f, grab = gx - c->r.x;
+    harness_press(&h, gx, gy);
+    for (int step = 1; step <= 6; step++) {
+        float x = gx + 25 * (float)step;
+        harness_move(&h, x, gy);
+        const Ui_Record *now = harness_find(&h, "chip", "token", 2);
+        cr_assert_float_eq(now->r.x, x - grab, 0.5f,
+                           "step %d: the chip is at %g, the pointer at %g", step, (double)now->r.x,
+                           (double)x);
+    }
+    harness_release(&h);
+}
+
+/* Reversing animates rows and chips to their new places without piling them
+ * up: at no moment do more than the two rows of a swapping pair share a
+ * place (linear paths once met all at the midpoint). */
+Test(explorer, a_reversal_never_piles_rows_into_one_place) {
+    harness_frame(&h);
+    int n = h.m.scene.n;
+    harness_key(&h, KEY_CHAR, 'r', false, false);
+    int frames = 0, worst = 0;
+    for (; h.vs.animating && frames < 500; frames++) {
+        harness_one_frame(&h);
+        for (int i = 0; i < n; i++) {
+            int near = 0;
+            for (int j = 0; j < n; j++)
+                near += fabsf((i + h.vs.row_offset[i]) - (j + h.vs.row_offset[j])) < 0.3f;
+            if (near > worst) worst = near;
+        }
+    }
+    cr_assert_gt(frames, 5, "the reversal animated");
+    cr_assert_leq(worst, 2, "%d rows shared one place during the reversal", worst);
+}
+
 /* The view sees a reorder itself (same tokens, origins moved); the model
  * keeps no animation data. */
 Test(explorer, a_reorder_animates_and_the_selection_follows_its_token) {
