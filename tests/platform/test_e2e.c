@@ -249,3 +249,31 @@ Test(e2e, a_window_that_changes_nothing_keeps_the_settings_file, .timeout = 120)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* A window asked for larger than the display (16384 × 16384 is in range,
+ * and would cost gigabytes of framebuffers) opens at the display's size with
+ * one warning, and that is the size remembered. */
+Test(e2e, a_window_larger_than_the_display_opens_at_its_size, .timeout = 120) {
+    char dir[] = "/tmp/attnlab-e2e-XXXXXX", cmd[2048], *text;
+    cr_assert(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "'%s/tests/e2e/settings_kept.sh' '%s' '%s' 16384x16384",
+             test_env("ATTNLAB_DATA"), test_env("ATTNLAB_BIN"), dir);
+    cr_assert_eq(system(cmd), 0, "the X session failed: %s", cmd);
+    char path[1200], err[512];
+    size_t len;
+    snprintf(path, sizeof path, "%s/stderr", dir);
+    cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
+    cr_assert(strstr(text, "attnlab: warning: a 16384x16384 window is larger than the display"),
+              "%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/attnlab/settings.json", dir);
+    cr_assert(file_read_all(path, 1 << 16, &text, &len, err, sizeof err), "%s", err);
+    const char *w = strstr(text, "\"window\": [");
+    cr_assert(w, "%s", text);
+    int ww = 0, wh = 0;
+    cr_assert_eq(sscanf(w, "\"window\": [%d, %d]", &ww, &wh), 2, "%s", text);
+    cr_assert(ww <= 1600 && wh <= 900 && ww > 0 && wh > 0, "remembered %dx%d", ww, wh);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
