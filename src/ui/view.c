@@ -436,6 +436,10 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
         snprintf(buf, sizeof buf, "%s", vs->hover_text);
     } else if (vs->status[0]) {
         snprintf(buf, sizeof buf, "%s", vs->status);
+    } else if (vs->view == VIEW_TRAIN) { /* its sentences are its own, not the scene's */
+        snprintf(buf, sizeof buf,
+                 "Train view: one head learns on toy sentences of %d tokens   ·   F1 for help",
+                 TRAIN_N);
     } else {
         char more[64] = "";
         if (s->heads > 1) snprintf(more, sizeof more, "   H = %d heads", s->heads);
@@ -596,10 +600,13 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (ui_key_char(ui, '2')) vs->view = VIEW_SCALING;
     if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;
     if (ui_key_char(ui, '4')) vs->view = VIEW_TRAIN;
-    if (ui_key_char(ui, 'r')) view_act(vs, action_of(ACTION_REVERSE));
-    if (ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
-    if (ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));
-    if (ui_key_char(ui, 't')) view_act(vs, (Action){.kind = ACTION_ROTATE, .i = 1});
+    /* the Train view trains its own toy sentences: the scene's order is not
+     * on screen there, so its keys would change what nobody sees */
+    bool sentence = vs->view != VIEW_TRAIN;
+    if (sentence && ui_key_char(ui, 'r')) view_act(vs, action_of(ACTION_REVERSE));
+    if (sentence && ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
+    if (sentence && ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));
+    if (sentence && ui_key_char(ui, 't')) view_act(vs, (Action){.kind = ACTION_ROTATE, .i = 1});
     if (!ui_focus_takes_arrows(ui)) { /* a focused slider has the arrows */
         if (ui_key(ui, KEY_UP) && vs->selected > 0) vs->selected--;
         if (ui_key(ui, KEY_DOWN) && vs->selected + 1 < m->scene.n) vs->selected++;
@@ -725,9 +732,11 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
      * next frame; keep last frame's hover for their colours */
     vs->hover_row = prev_row;
     vs->hover_col = prev_col;
-    token_chips(ui, vs, m, rect_cut_top(&r, 48));
+    if (vs->view != VIEW_TRAIN) { /* the Train view's sentences are its own */
+        token_chips(ui, vs, m, rect_cut_top(&r, 48));
+        rect_cut_top(&r, t->pad);
+    }
     vs->hover_row = vs->hover_col = -1;
-    rect_cut_top(&r, t->pad);
     if (vs->session.active && vs->presenter) { /* a caption strip, at most 30 % high */
         Rect lr = rect_cut_bottom(&r, fminf(ui->h * 0.3f, fmaxf(r.h * 0.4f, 120)));
         rect_cut_bottom(&r, t->pad);

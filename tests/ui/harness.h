@@ -95,6 +95,15 @@ static inline const Ui_Record *harness_find(Harness *h, const char *kind, const 
     return NULL;
 }
 
+/* The first record of that kind and name, whatever its index, or NULL. */
+static inline const Ui_Record *harness_find_any(Harness *h, const char *kind, const char *name) {
+    for (int k = 0; k < h->ui.record_count; k++) {
+        const Ui_Record *r = &h->records[k];
+        if (!strcmp(r->kind, kind) && !strcmp(r->name, name)) return r;
+    }
+    return NULL;
+}
+
 static inline void harness_move(Harness *h, float x, float y) {
     h->in.mx = x;
     h->in.my = y;

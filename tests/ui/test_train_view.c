@@ -119,3 +119,15 @@ Test(train_view, a_lessons_long_training_runs_a_slice_a_frame_and_esc_stops_it) 
     harness_frame(&h);
     cr_assert_eq(h.m.train.trainer.steps, stopped);
 }
+
+/* The Train view trains its own toy sentences: the scene's chips, its Edit,
+ * Reverse and Shuffle, and their keys are not offered there, and the status
+ * line speaks of the view, not of the scene's n and d. */
+Test(train_view, what_does_not_apply_is_not_shown) {
+    cr_assert_null(harness_find_any(&h, "chip", "token"), "the scene's chips are on screen");
+    cr_assert_null(harness_find_any(&h, "button", "reverse"), "Reverse is on screen");
+    int first = h.m.scene.origin[0];
+    harness_key(&h, KEY_CHAR, 'r', false, false);
+    cr_assert_eq(h.m.scene.origin[0], first, "R reversed a sentence nobody sees");
+    cr_assert(harness_drew_text(&h, "Train view: one head learns on toy sentences"));
+}
