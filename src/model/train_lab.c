@@ -83,6 +83,17 @@ void train_lab_derive(Train_Lab *l) {
             for (int k = 0; k < dk; k++) s += t->W_Q[a * dk + k] * t->W_K[b * dk + k];
             l->bilinear[a * d + b] = s;
         }
+    int n = t->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            const double *xi = t->E + (long)l->example[i] * d, *xj = t->E + (long)l->example[j] * d;
+            const double *pi = t->P + i * d, *pj = t->P + j * d;
+            double s = 0;
+            for (int a = 0; a < d && a < 64; a++)
+                for (int b = 0; b < d && b < 64; b++)
+                    s += (xi[a] + pi[a]) * l->bilinear[a * d + b] * (xj[b] + pj[b]);
+            l->example_scores[i * n + j] = s;
+        }
     l->derived_at = t->steps;
 }
 

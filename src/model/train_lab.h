@@ -55,6 +55,9 @@ typedef struct Train_Lab {
     int example[TRAIN_N];
     double example_A[TRAIN_N * TRAIN_N];
     double bilinear[64 * 64]; /* W_Q·W_Kᵀ, d×d */
+    /* that form over the example's tokens: x_i·W_Q·W_Kᵀ·x_jᵀ with X = E[tokens] + P, the
+       head's scores before scaling, so the pairs it scores high can be read by name */
+    double example_scores[TRAIN_N * TRAIN_N];
 } Train_Lab;
 
 bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare);

@@ -242,11 +242,12 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         train_token_name(l->desc.task, l->example[i], names[i], sizeof names[i]);
         labels[i] = names[i];
     }
-    float A[TRAIN_N * TRAIN_N], B[64 * 64];
+    (void)d;
+    float A[TRAIN_N * TRAIN_N], B[TRAIN_N * TRAIN_N];
     for (int k = 0; k < n * n; k++) A[k] = (float)l->example_A[k];
     float bmax = 1e-6f;
-    for (int k = 0; k < d * d; k++) {
-        B[k] = (float)l->bilinear[k];
+    for (int k = 0; k < n * n; k++) {
+        B[k] = (float)l->example_scores[k];
         bmax = fmaxf(bmax, fabsf(B[k]));
     }
     Rect ar = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
@@ -278,14 +279,20 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "train_bilinear",
                                .r = r,
-                               .title = "W_Q·W_Kᵀ: the learned bilinear form",
-                               .caption = "score = x_i · (W_Q W_Kᵀ) · x_j, before scaling",
+                               .title = "W_Q·W_Kᵀ over this sentence's tokens",
+                               .caption =
+                                   "x_i · (W_Q W_Kᵀ) · x_j: the learned form's scores, before "
+                                   "scaling",
                                .values = B,
-                               .rows = d,
-                               .cols = d,
+                               .rows = n,
+                               .cols = n,
                                .vmin = -bmax,
                                .vmax = bmax,
                                .map = COLORMAP_DIVERGING,
+                               .row_labels = labels,
+                               .col_labels = labels,
+                               .row_axis = "query",
+                               .col_axis = "key",
                                .selected_row = -1,
                                .mark_row = -1,
                                .mark_col = -1},

@@ -131,3 +131,45 @@ Test(train_view, what_does_not_apply_is_not_shown) {
     cr_assert_eq(h.m.scene.origin[0], first, "R reversed a sentence nobody sees");
     cr_assert(harness_drew_text(&h, "Train view: one head learns on toy sentences"));
 }
+
+/* W_Q·W_Kᵀ is shown over the example sentence's tokens: x_i·W_Q·W_Kᵀ·x_jᵀ,
+ * which is the head's score q_i·k_j before scaling (an identity, checked in
+ * float64), labelled by token; after training "match" the partner of each
+ * token scores highest in most rows, as lesson 11 says. */
+Test(train_view, the_learned_form_is_shown_over_the_tokens) {
+    Train_Lab *l = &h.m.train;
+    cr_assert(train_lab_run(l, 3000));
+    train_lab_derive(l);
+    const Trainer *t = &l->trainer;
+    int n = t->n, d = t->d, dk = t->d_k, top_is_partner = 0;
+    for (int i = 0; i < n; i++) {
+        int best = 0;
+        for (int j = 0; j < n; j++) {
+            double qk = 0;
+            for (int c = 0; c < dk; c++) {
+                double q = 0, k = 0;
+                for (int a = 0; a < d; a++) {
+                    double xi = t->E[l->example[i] * d + a] + t->P[i * d + a];
+                    double xj = t->E[l->example[j] * d + a] + t->P[j * d + a];
+                    q += xi * t->W_Q[a * dk + c];
+                    k += xj * t->W_K[a * dk + c];
+                }
+                qk += q * k;
+            }
+            cr_assert_float_eq(l->example_scores[i * n + j], qk, 1e-9 * (1 + fabs(qk)),
+                               "score %d %d", i, j);
+            if (l->example_scores[i * n + j] > l->example_scores[i * n + best]) best = j;
+        }
+        /* the partner: same colour (id / 4), other kind ((id / 2) % 2) */
+        int a = l->example[i], b = l->example[best];
+        top_is_partner += a / 4 == b / 4 && (a / 2) % 2 != (b / 2) % 2;
+    }
+    cr_assert_geq(top_is_partner, n - 2, "the partner scores highest in %d of %d rows",
+                  top_is_partner, n);
+    harness_frame(&h);
+    char name[8];
+    train_token_name(TRAIN_MATCH, l->example[0], name, sizeof name);
+    const Ui_Record *p = harness_find(&h, "panel", "train_bilinear", -1);
+    cr_assert(p);
+    cr_assert(harness_drew_text(&h, "W_Q·W_Kᵀ over this sentence's tokens"));
+}
