@@ -180,19 +180,21 @@ static bool check_formula(const char *tex, char *err, size_t errsz) {
     return ok;
 }
 
+/* The option that picks each mode without a window. */
+static const char *const mode_names[] = {
+    [CLI_EXPORT] = "--export",
+    [CLI_SCREENSHOT] = "--screenshot",
+    [CLI_DUMP_UI] = "--dump-ui",
+    [CLI_EXPERIMENT] = "--experiment",
+    [CLI_CHECK_LESSONS] = "--check-lessons",
+    [CLI_BENCH] = "--bench",
+    [CLI_TRAIN] = "--train",
+    [CLI_FIGURE] = "--export-figure",
+};
+
 static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, size_t errsz) {
-    static const char *const names[] = {
-        [CLI_EXPORT] = "--export",
-        [CLI_SCREENSHOT] = "--screenshot",
-        [CLI_DUMP_UI] = "--dump-ui",
-        [CLI_EXPERIMENT] = "--experiment",
-        [CLI_CHECK_LESSONS] = "--check-lessons",
-        [CLI_BENCH] = "--bench",
-        [CLI_TRAIN] = "--train",
-        [CLI_FIGURE] = "--export-figure",
-    };
     if (o->mode != CLI_WINDOW && o->mode != m)
-        return fail(err, errsz, opt, "cannot be combined with %s", names[o->mode]);
+        return fail(err, errsz, opt, "cannot be combined with %s", mode_names[o->mode]);
     o->mode = m;
     return true;
 }
@@ -467,16 +469,6 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         snprintf(err, errsz, "attnlab: --samples: only used with --experiment");
         return false;
     }
-    static const char *const mode_names[] = {
-        [CLI_EXPORT] = "--export",
-        [CLI_EXPERIMENT] = "--experiment",
-        [CLI_CHECK_LESSONS] = "--check-lessons",
-        [CLI_BENCH] = "--bench",
-        [CLI_TRAIN] = "--train",
-        [CLI_SCREENSHOT] = "--screenshot",
-        [CLI_DUMP_UI] = "--dump-ui",
-        [CLI_FIGURE] = "--export-figure",
-    };
     for (int k = 0; !help && !version && k < o->given_n; k++)
         if (!(modes_of(o->given[k]) & MODE(o->mode))) {
             if (o->mode == CLI_WINDOW)
