@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tex_value.h"
+
 #define TEX_MAX_NODES  2048
 #define TEX_MAX_DEPTH  32 /* nested groups, scripts, fractions, roots */
 #define TEX_MAX_MATRIX 8  /* rows and columns of a pmatrix/bmatrix, aligned or cases */
@@ -75,20 +77,6 @@ typedef struct Tex {
     int unknown_len;
 } Tex;
 
-typedef enum Tex_Value_Kind {
-    TEX_VALUE_WEIGHT, /* a_{ij} */
-    TEX_VALUE_SCORE,  /* s_{ij}, the scaled score as S shows it */
-    TEX_VALUE_DK,
-    TEX_VALUE_N,
-    TEX_VALUE_D,
-} Tex_Value_Kind;
-
-typedef struct Tex_Value {
-    Tex_Value_Kind kind;
-    int i, j; /* 1-based, for a and s */
-} Tex_Value;
-
 bool tex_parse(Tex *t, const char *s, size_t n, char *err, size_t errsz);
-bool tex_value_name(const char *s, size_t n, Tex_Value *v);
 
 #endif

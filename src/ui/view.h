@@ -4,9 +4,6 @@
  * actions, so undo, lessons and tests drive the same path as the mouse.
  *
  *   void view_frame(Ui *ui, View_State *vs, Model *m)    build the frame's draw list, apply input
- *   void view_explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t size)
- *       the arithmetic behind s_ij and a_ij, the softmax denominator's value included, and with
- *       several heads which one a is
  */
 #ifndef ATTN_VIEW_H
 #define ATTN_VIEW_H
@@ -14,6 +11,5 @@
 #include "view_state.h"
 
 void view_frame(Ui *ui, View_State *vs, Model *m);
-void view_explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t size);
 
 #endif

@@ -1,6 +1,7 @@
 /* src/ui/explorer.c and src/ui/view.c driven like a user would, with no GL:
  * synthetic presses, moves and releases, and assertions on the scene. */
 #include "harness.h"
+#include "ui/explain.h"
 
 #include <math.h>
 
@@ -259,7 +260,7 @@ Test(explorer, hovering_a_score_cell_explains_it_with_the_current_numbers) {
     const Ui_Record *S = harness_find(&h, "panel", "S", -1);
     (void)S;
     char buf[600];
-    view_explain_cell(&h.m, &h.m.derived.attn, 1, 2, buf, sizeof buf);
+    explain_cell(&h.m, &h.m.derived.attn, 1, 2, buf, sizeof buf);
     const Attn *a = &h.m.derived.attn;
     double dot = 0;
     for (int r = 0; r < 16; r++) dot += (double)a->Q[1 * 16 + r] * a->K[2 * 16 + r];
@@ -279,7 +280,7 @@ Test(explorer, hovering_a_score_cell_explains_it_with_the_current_numbers) {
     /* with several heads, the callout says which one it explains */
     harness_act(&h, action_set(SET_HEADS, 3));
     harness_frame(&h);
-    view_explain_cell(&h.m, derived_head(&h.m.derived, 1), 1, 2, buf, sizeof buf);
+    explain_cell(&h.m, derived_head(&h.m.derived, 1), 1, 2, buf, sizeof buf);
     cr_assert(strstr(buf, "head 2 of 3: s₂₃ = "), "%s", buf);
 }
 

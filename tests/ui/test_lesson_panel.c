@@ -1,6 +1,7 @@
 /* src/ui/lesson_panel.c: stepping through a lesson with the keys presenters
  * use, "show me" reaching a goal, and the student's scene kept safe. */
 #include "harness.h"
+#include "ui/explain.h"
 #include "ui/lesson_panel.h"
 
 #include <math.h>
@@ -391,7 +392,7 @@ Test(lesson_panel, presenting_shows_the_arithmetic_beside_the_hovered_cell) {
     cr_assert(c->r.x >= 0 && c->r.y >= 0 && c->r.x + c->r.w <= h.w && c->r.y + c->r.h <= h.h,
               "and inside the window");
     char want[600];
-    view_explain_cell(&h.m, view_attn(&h.vs, &h.m), 1, 2, want, sizeof want);
+    explain_cell(&h.m, view_attn(&h.vs, &h.m), 1, 2, want, sizeof want);
     /* the score on one line, the weight on the next: both whole, never cut */
     char *gap = strstr(want, "     ");
     cr_assert(gap, "%s", want);
