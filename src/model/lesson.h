@@ -59,6 +59,7 @@ typedef enum Directive_Kind {
     ACT_ROTATE,
     ACT_RESTORE,
     ACT_HIGHLIGHT,
+    ACT_HIDE,  /* panels that would give away what the lesson asks later: text, space-separated */
     ACT_SET,   /* a setting with no directive of its own (heads, mask): from the settings table */
     ACT_AXIS,  /* the scaling lab's raw histogram: one fixed axis, or its own */
     ACT_TRAIN, /* start training a head: i = task, x = 1 with positions, y = 1 to compare

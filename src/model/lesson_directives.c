@@ -87,6 +87,12 @@ static bool token_word_ok(const char *w) {
 /* Every directive keyword, once: what it makes and how it is written.
  * lessons/README.md documents exactly these (a test holds the two together);
  * goal, solution and predict are the keywords that are not actions. */
+/* What a step may hide until the lesson asks about it: the scaling lab's
+ * curves (lesson 5 asks about them in a later step) and the permutation
+ * lab's verdict. */
+static const char *const lesson_hideable[] = {"entropy_plot", "max_plot", "verdict"};
+#define LESSON_HIDEABLE_LIST "entropy_plot, max_plot, verdict"
+
 static const Lesson_Keyword action_keywords[] = {
     {"scene", ACT_SCENE, "scene FILE"},
     {"tokens", ACT_TOKENS, "tokens WORD…"},
@@ -105,6 +111,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"select", ACT_SELECT, "select TOKEN"},
     {"move", ACT_MOVE, "move TOKEN X Y"},
     {"highlight", ACT_HIGHLIGHT, "highlight PANEL"},
+    {"hide", ACT_HIDE, "hide PANEL …"},
     {"heads", ACT_SET, "heads N"},
     {"mask", ACT_SET, "mask none|causal"},
     {"axis", ACT_AXIS, "axis fixed|auto"},
@@ -334,6 +341,24 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         if (!(a = new_action(p, line))) return false;
         a->i = (int)v;
         break;
+    case ACT_HIDE: {
+        if (nw < 2) return lesson_fail(p, line, "hide: expected '%s'", kw->usage), false;
+        if (!(a = new_action(p, line))) return false;
+        size_t used = 0;
+        for (int k = 1; k < nw; k++) {
+            bool known = false;
+            for (size_t t = 0; t < sizeof lesson_hideable / sizeof *lesson_hideable; t++)
+                known |= !strcmp(w[k], lesson_hideable[t]);
+            if (!known)
+                return lesson_fail(p, line, "hide: '%s' cannot be hidden (only: %s)", w[k],
+                                   LESSON_HIDEABLE_LIST),
+                       false;
+            if (used + strlen(w[k]) + 2 > sizeof a->text)
+                return lesson_fail(p, line, "hide: too many panels"), false;
+            used += (size_t)snprintf(a->text + used, sizeof a->text - used, " %s", w[k]);
+        }
+        break;
+    }
     case ACT_HIGHLIGHT: {
         NEED(2);
         bool known = false;

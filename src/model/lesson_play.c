@@ -177,6 +177,9 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
         case ACT_AXIS:
             env->fixed_axis = a->i != 0;
             break;
+        case ACT_HIDE:
+            snprintf(env->hidden, sizeof env->hidden, "%s", a->text);
+            break;
         case ACT_HIGHLIGHT:
             snprintf(env->highlight, sizeof env->highlight, "%s",
                      strcmp(a->text, "none") ? a->text : "");

@@ -22,7 +22,8 @@ typedef struct Lesson_Env {
     int view;
     int selected;
     char highlight[32];
-    bool fixed_axis; /* the scaling lab's raw histogram keeps one axis */
+    char hidden[128]; /* " max_plot entropy_plot": what the step hides (`hide`) */
+    bool fixed_axis;  /* the scaling lab's raw histogram keeps one axis */
     /* `steps N`: the window queues them (Train_Lab.queued, a slice a frame);
      * the checker runs them at once, within a budget of train_lab_step_cost
      * units, and past it runs what fits and records where in capped_line */

@@ -295,6 +295,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     }
     case ACT_SCENE:
         return fail(why, whysz, "scene %s: a scene file cannot be opened from the window", a->text);
+    case ACT_HIDE:
     case ACT_HIGHLIGHT:
         return true;
     case ACT_TRAIN: {

@@ -313,16 +313,20 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     snprintf(ylab, sizeof ylab, "uniform = ln %d = %.2f", s->n, log((double)s->n));
     const double *const ent_band[4] = {c->lo[0], c->hi[0], c->lo[2], c->hi[2]};
     const double *const max_band[4] = {c->lo[1], c->hi[1], c->lo[3], c->hi[3]};
-    if (vs->session.hide_verdict) { /* the curves would answer the prediction */
-        ui_hidden(ui, ent, "Mean entropy of A's rows", "entropy_plot");
-        ui_hidden(ui, top, "Mean max weight of A's rows", "max_plot");
-    } else {
+    /* a prediction's curves wait for its answer, and a step may hide one
+     * that a later step asks about */
+    const char *later = vs->session.hide_verdict ? NULL : "a later step of the lesson asks";
+    if (vs->session.hide_verdict || view_hides(vs, "entropy_plot"))
+        ui_hidden(ui, ent, "Mean entropy of A's rows", "entropy_plot", later);
+    else
         width_plot(ui, ent, "Mean entropy of A's rows", "entropy_plot", c->dks, c->count,
                    c->ent_scaled, c->ent_raw, ent_band, fmax(log((double)s->n), 1e-3), s->d_k,
                    s->scaled, ylab);
+    if (vs->session.hide_verdict || view_hides(vs, "max_plot"))
+        ui_hidden(ui, top, "Mean max weight of A's rows", "max_plot", later);
+    else
         width_plot(ui, top, "Mean max weight of A's rows", "max_plot", c->dks, c->count,
                    c->max_scaled, c->max_raw, max_band, 1.0, s->d_k, s->scaled, "one-hot = 1");
-    }
 
     Rect sr = narrow ? r : rect_cut_left(&r, fminf(r.w * 0.62f, r.w - 220));
     if (!narrow) rect_cut_left(&r, t->pad);
@@ -373,9 +377,9 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     mean_h /= s->n;
     float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 4;
     char buf[96];
-    if (vs->session.hide_verdict) {
+    if (vs->session.hide_verdict || view_hides(vs, "max_plot")) {
         ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->highlight,
-                     "mean max a = ?  (predict first)");
+                     "mean max a = ?");
         return;
     }
     snprintf(buf, sizeof buf, "mean max a = %.3f", mean_max);
@@ -542,8 +546,9 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                   2 * ui_line_height(ui, FONT_SANS, t->small_size) + 22;
     Rect verdict = rect_cut_top(&r, fmaxf(h1 + h2 + 20, least));
     rect_cut_top(&r, t->pad);
-    if (vs->session.hide_verdict) {
-        ui_hidden(ui, verdict, NULL, "verdict");
+    if (vs->session.hide_verdict || view_hides(vs, "verdict")) {
+        ui_hidden(ui, verdict, NULL, "verdict",
+                  vs->session.hide_verdict ? NULL : "a later step of the lesson asks");
     } else {
         draw_round_rect(ui->dl, verdict, t->radius, same ? t->good_bg : t->bad_bg);
         ui_record(ui, "panel", "verdict", -1, verdict);
@@ -611,7 +616,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect cell = k % 3 == 2 ? *row : rect_cut_left(row, w3);
         if (k % 3 != 2) rect_cut_left(row, t->pad);
         if (vs->session.hide_verdict && k % 3 == 2) { /* the differences give it away */
-            ui_hidden(ui, cell, cells6[k].title, cells6[k].name);
+            ui_hidden(ui, cell, cells6[k].title, cells6[k].name, NULL);
             continue;
         }
         Heatmap_Result hr;

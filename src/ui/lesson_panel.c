@@ -22,6 +22,7 @@ static Lesson_Env env_of(View_State *vs, Model *m) {
                       .selected = vs->selected,
                       .fixed_axis = vs->scaling.fixed_axis};
     snprintf(env.highlight, sizeof env.highlight, "%s", vs->session.highlight);
+    snprintf(env.hidden, sizeof env.hidden, "%s", vs->session.hidden);
     return env;
 }
 
@@ -30,13 +31,14 @@ static void env_back(View_State *vs, const Lesson_Env *env) {
     vs->selected = env->selected;
     vs->scaling.fixed_axis = env->fixed_axis;
     snprintf(vs->session.highlight, sizeof vs->session.highlight, "%s", env->highlight);
+    snprintf(vs->session.hidden, sizeof vs->session.hidden, "%s", env->hidden);
 }
 
 static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
     Lesson *l = vs->session.lesson;
     if (step < 0 || step >= l->step_count) return;
     Lesson_Env env = env_of(vs, m);
-    env.highlight[0] = '\0';
+    env.highlight[0] = env.hidden[0] = '\0'; /* a step's highlight and hide are its own */
     char err[600];
     bool ok = true;
     if (from_start) ok = lesson_apply(l, l->setup_first, l->setup_count, &env, err, sizeof err);

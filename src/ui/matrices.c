@@ -20,7 +20,7 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     char title[96];
     snprintf(title, sizeof title, "Query %d: %s", i + 1, s->tokens[i]);
     if (i == vs->session.hide_row) { /* its weights wait for the lesson's prediction */
-        ui_hidden(ui, r, title, "query");
+        ui_hidden(ui, r, title, "query", NULL);
         return;
     }
     float title_h = ui_panel_wrapped(ui, r, title, false);

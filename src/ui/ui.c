@@ -225,7 +225,7 @@ void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c
     ui_label(ui, r, font, size, align, c, buf);
 }
 
-void ui_hidden(Ui *ui, Rect r, const char *title, const char *name) {
+void ui_hidden(Ui *ui, Rect r, const char *title, const char *name, const char *why) {
     const Theme *t = ui->theme;
     ui_record(ui, "panel", name, -1, r);
     ui_panel(ui, r, title, false);
@@ -234,7 +234,8 @@ void ui_hidden(Ui *ui, Rect r, const char *title, const char *name) {
     ui_label(ui, (Rect){body.x, body.y + body.h * 0.5f - lh, body.w, lh}, FONT_BOLD,
              t->title_size * 2, ALIGN_CENTER, t->highlight, "?");
     ui_label_fit(ui, (Rect){body.x, body.y + body.h * 0.5f, body.w, lh * 0.6f}, FONT_SANS,
-                 t->small_size, ALIGN_CENTER, t->text_dim, "answer the lesson's prediction first");
+                 t->small_size, ALIGN_CENTER, t->text_dim,
+                 why ? why : "answer the lesson's prediction first");
 }
 
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted) {

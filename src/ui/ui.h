@@ -42,9 +42,9 @@
  *   void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted)
  *   float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted)
  *       the title word-wrapped over as many lines as it needs; returns their height
- *   void ui_hidden(Ui *ui, Rect r, const char *title, const char *name)
- *       a panel whose content waits for the lesson's prediction: its title and a "?"
- *       (recorded as the panel name, so a lesson can still point at it)
+ *   void ui_hidden(Ui *ui, Rect r, const char *title, const char *name, const char *why)
+ *       a panel whose content waits for the lesson: its title, a "?" and why (NULL: "answer the
+ *       lesson's prediction first"); recorded as the panel name, so a lesson can point at it
  *   Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed)
  *       a centred box over a dimmed window; returns its body; closed when Esc is pressed or
  *       the mouse goes down outside it. From then to the frame's end only the modal's own
@@ -196,7 +196,7 @@ void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, co
 void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);
 float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted);
-void ui_hidden(Ui *ui, Rect r, const char *title, const char *name);
+void ui_hidden(Ui *ui, Rect r, const char *title, const char *name, const char *why);
 Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, bool *closed);
 float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
                       bool draw);

@@ -39,6 +39,14 @@ double view_wake_in(const View_State *vs) {
     return fmax(vs->status_time + VIEW_STATUS_SECONDS - vs->now, 0);
 }
 
+bool view_hides(const View_State *vs, const char *panel) {
+    if (!vs->session.active) return false;
+    size_t n = strlen(panel);
+    for (const char *p = strstr(vs->session.hidden, panel); p; p = strstr(p + 1, panel))
+        if (p > vs->session.hidden && p[-1] == ' ' && (p[n] == ' ' || p[n] == '\0')) return true;
+    return false;
+}
+
 bool view_wants_frames(const View_State *vs) {
     /* actions waiting: the next frame applies them and shows the result */
     return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->view_asked ||

@@ -9,6 +9,8 @@
  *       VIEW_STATUS_SECONDS
  *   double view_wake_in(const View_State *vs)
  *       seconds until the view changes by itself (a message expires), or -1
+ *   bool view_hides(const View_State *vs, const char *panel)
+ *       the open lesson's step hides that panel (`hide`), or its prediction would be given away
  *   bool view_wants_frames(const View_State *vs)
  *       an animation is running, or actions wait for the next frame
  *   void view_act(View_State *vs, Action a)
@@ -114,6 +116,7 @@ typedef struct Lesson_Session {
     const char *data_dir; /* lesson scenes come from data_dir/assets/scenes */
     bool active, menu;
     bool progress_full; /* said that the progress list is full */
+    char hidden[128];   /* panels the step hides (lesson `hide`), space-separated */
     bool pending;       /* enter the loaded lesson before the next layout */
     bool leave;         /* leave it before the next layout */
     Lesson_Go go;       /* a step asked for by the panel's buttons */
@@ -222,6 +225,7 @@ typedef struct View_State {
 
 void view_init(View_State *vs);
 void view_set_status(View_State *vs, bool error, const char *fmt, ...);
+bool view_hides(const View_State *vs, const char *panel);
 bool view_wants_frames(const View_State *vs);
 double view_wake_in(const View_State *vs);
 void view_act(View_State *vs, Action a);

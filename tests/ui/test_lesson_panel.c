@@ -94,6 +94,31 @@ Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
     cr_assert(scene_equal(&h.m.scene, &mine), "the scene from before the lesson is back");
 }
 
+/* A step may hide what a later step asks the student to predict: lesson 5's
+ * first steps hide the mean-max curve that step 5 asks about (it was on
+ * screen from step 1); the step that no longer hides it shows it. */
+Test(lesson_panel, a_step_hides_what_a_later_step_asks) {
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/lessons/05-why-scale.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    harness_frame(&h);
+    cr_assert_eq(h.vs.view, VIEW_SCALING);
+    for (int s = 0; s < 4; s++) {
+        cr_assert_eq(h.vs.session.step, s);
+        cr_assert(harness_drew_text(&h, "a later step of the lesson asks"), "step %d shows it",
+                  s + 1);
+        cr_assert_not(harness_drew_text(&h, "one-hot = 1"), "step %d draws the curve", s + 1);
+        harness_key(&h, KEY_RIGHT, 0, false, false);
+        harness_frame(&h);
+    }
+    harness_key(&h, KEY_RIGHT, 0, false, false); /* step 6: nothing is hidden or asked */
+    harness_frame(&h);
+    cr_assert_eq(h.vs.session.step, 5);
+    cr_assert(harness_drew_text(&h, "one-hot = 1"), "the last step shows the curve");
+    cr_assert_not(harness_drew_text(&h, "a later step of the lesson asks"));
+}
+
 Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/lessons/05-why-scale.md", test_env("ATTNLAB_DATA"));
