@@ -59,8 +59,8 @@ bool paths_find_data(char *dest, size_t size, char *err, size_t errsz) {
     return false;
 }
 
-bool paths_user_file(const char *xdg_var, const char *home_dir, const char *name, char *dest,
-                     size_t size, char *err, size_t errsz) {
+Paths_User paths_user_file(const char *xdg_var, const char *home_dir, const char *name, char *dest,
+                           size_t size, char *err, size_t errsz) {
     const char *xdg = getenv(xdg_var), *home = getenv("HOME");
     int n;
     bool from_xdg = xdg && xdg[0] == '/';
@@ -70,13 +70,13 @@ bool paths_user_file(const char *xdg_var, const char *home_dir, const char *name
         n = snprintf(dest, size, "%s/%s/attnlab/%s", home, home_dir, name);
     else {
         if (err) snprintf(err, errsz, "neither %s nor HOME is set", xdg_var);
-        return false;
+        return PATHS_NO_HOME;
     }
-    if (n > 0 && (size_t)n < size) return true;
+    if (n > 0 && (size_t)n < size) return PATHS_OK;
     if (err)
         snprintf(err, errsz, "%s=%.60s…: the path of attnlab/%s there is longer than %zu bytes",
                  from_xdg ? xdg_var : "HOME", from_xdg ? xdg : home, name, size - 1);
-    return false;
+    return PATHS_TOO_LONG;
 }
 
 bool paths_make_parents(const char *path, char *err, size_t errsz) {

@@ -17,7 +17,8 @@
 #define PREFS_MAX_BYTES 65536
 
 bool prefs_path(char *dest, size_t size) {
-    return paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", dest, size, NULL, 0);
+    return paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", dest, size, NULL, 0) ==
+           PATHS_OK;
 }
 
 /* One field of the file into *p; NULL, or why it is not usable. */
@@ -51,9 +52,10 @@ static const char *read_field(const cJSON *it, Prefs *p) {
 bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
     memset(p, 0, sizeof *p);
     char path[1024], err[1200];
-    if (!paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", path, sizeof path, err,
-                         sizeof err)) {
-        if (!strstr(err, "longer than")) return true; /* no home at all: the defaults */
+    Paths_User where = paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", path,
+                                       sizeof path, err, sizeof err);
+    if (where != PATHS_OK) {
+        if (where == PATHS_NO_HOME) return true; /* no home at all: the defaults */
         snprintf(warn, warnsz, "%s (the settings are ignored)", err);
         return false;
     }
@@ -130,8 +132,8 @@ static char *merge_prefs(const char *old, size_t len, const void *ctx, char *err
 
 bool prefs_save(const Prefs *changes, char *err, size_t errsz) {
     char path[1024];
-    if (!paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", path, sizeof path, err,
-                         errsz))
+    if (paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", path, sizeof path, err,
+                        errsz) != PATHS_OK)
         return false;
     if (!paths_make_parents(path, err, errsz)) return false;
     if (file_update_atomic(path, PREFS_MAX_BYTES, merge_prefs, changes, err, errsz)) return true;

@@ -15,7 +15,7 @@
 
 #define PROGRESS_MAX_BYTES (1 << 20)
 
-static bool path_of(char *dest, size_t size, char *err, size_t errsz) {
+static Paths_User path_of(char *dest, size_t size, char *err, size_t errsz) {
     return paths_user_file("XDG_DATA_HOME", ".local/share", "progress.json", dest, size, err,
                            errsz);
 }
@@ -83,8 +83,9 @@ bool progress_load(Lesson_Progress *p, char *warn, size_t warnsz) {
     memset(p, 0, sizeof *p);
     char path[1024], err[1200];
     struct stat st;
-    if (!path_of(path, sizeof path, err, sizeof err)) {
-        if (!strstr(err, "longer than")) return true; /* no home at all: nothing is kept */
+    Paths_User where = path_of(path, sizeof path, err, sizeof err);
+    if (where != PATHS_OK) {
+        if (where == PATHS_NO_HOME) return true; /* no home at all: nothing is kept */
         snprintf(warn, warnsz, "%s (lesson progress is not kept)", err);
         return false;
     }
@@ -218,7 +219,7 @@ static char *merge_progress(const char *old, size_t len, const void *ctx, char *
 
 bool progress_save(const Lesson_Progress *p, char *err, size_t errsz) {
     char path[1024];
-    if (!path_of(path, sizeof path, err, errsz)) return false;
+    if (path_of(path, sizeof path, err, errsz) != PATHS_OK) return false;
     if (!paths_make_parents(path, err, errsz)) return false;
     if (file_update_atomic(path, PROGRESS_MAX_BYTES, merge_progress, p, err, errsz)) return true;
     size_t n = strlen(err);

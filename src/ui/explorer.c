@@ -700,11 +700,20 @@ static void layout_presenter(Ui *ui, View_State *vs, const Model *m, Rect r, con
     rect_cut_left(&r, t->pad);
     scores_and_weights(ui, vs, m, sr, r, labels, false);
     vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
-    bool named_controls = !strcmp(h, "controls");
-    bool named_plane = !named_controls && strcmp(h, "X") &&
-                       !(strchr("QKVO", h[0]) && h[0] && !h[1]) && strcmp(h, "query") &&
-                       strcmp(h, "qk_plane");
-    bool more_plane = need.plane && !named_plane, more_controls = need.controls && !named_controls;
+    /* the panel the step names; the plane when it names S, A or nothing */
+    enum {
+        SIDE_PLANE,
+        SIDE_CONTROLS,
+        SIDE_X,
+        SIDE_STRIPS,
+        SIDE_QUERY
+    } named = !strcmp(h, "controls")                                              ? SIDE_CONTROLS
+              : !strcmp(h, "X")                                                   ? SIDE_X
+              : (h[0] && strchr("QKVO", h[0]) && !h[1]) || !strcmp(h, "qk_plane") ? SIDE_STRIPS
+              : !strcmp(h, "query")                                               ? SIDE_QUERY
+                                                                                  : SIDE_PLANE;
+    bool more_plane = need.plane && named != SIDE_PLANE;
+    bool more_controls = need.controls && named != SIDE_CONTROLS;
     int extra = more_plane + more_controls;
     if (extra) { /* the named panel on top, what the goals need under it */
         Rect top = rect_cut_top(&side, (side.h - extra * t->pad) / (float)(extra + 1));
@@ -719,16 +728,23 @@ static void layout_presenter(Ui *ui, View_State *vs, const Model *m, Rect r, con
         }
         side = top;
     }
-    if (named_controls)
+    switch (named) {
+    case SIDE_CONTROLS:
         controls(ui, vs, m, side, true);
-    else if (!strcmp(h, "X"))
+        break;
+    case SIDE_X:
         x_panel(ui, vs, m, side);
-    else if ((strchr("QKVO", h[0]) && h[0] && !h[1]) || !strcmp(h, "qk_plane"))
-        strips_panel(ui, vs, m, side, labels); /* the q–k plane sits beside the strips */
-    else if (!strcmp(h, "query"))
+        break;
+    case SIDE_STRIPS: /* the q–k plane sits beside the strips */
+        strips_panel(ui, vs, m, side, labels);
+        break;
+    case SIDE_QUERY:
         query_panel(ui, vs, m, side);
-    else
+        break;
+    case SIDE_PLANE:
         embedding_plane(ui, vs, m, side);
+        break;
+    }
 }
 
 void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {

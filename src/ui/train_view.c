@@ -235,14 +235,13 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     loss_plot(ui, l, top);
     /* the example sentence's A, and what W_Q and W_K have learned */
     const Trainer *tr = &l->trainer;
-    int n = tr->n, d = tr->d;
+    int n = tr->n;
     char names[TRAIN_N][8];
     const char *labels[TRAIN_N];
     for (int i = 0; i < n; i++) {
         train_token_name(l->desc.task, l->example[i], names[i], sizeof names[i]);
         labels[i] = names[i];
     }
-    (void)d;
     float A[TRAIN_N * TRAIN_N], B[TRAIN_N * TRAIN_N];
     for (int k = 0; k < n * n; k++) A[k] = (float)l->example_A[k];
     float bmax = 1e-6f;
