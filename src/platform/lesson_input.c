@@ -432,9 +432,24 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
                      l->path, st->line, p->vs.session.highlight, (double)w, (double)h);
             ok = false;
         }
-        if (ok && s + 1 < l->step_count) {
+        /* what the step shows must fit, read a page at a time: its text, its
+         * prediction, its goals (met, as they are now) */
+        if (ok && p->vs.session.misfit[0]) {
+            snprintf(err, errsz, "%s:%d: the step does not fit the lesson panel at %gx%g: %s",
+                     l->path, st->line, (double)w, (double)h, p->vs.session.misfit);
+            ok = false;
+        }
+        /* → turns the step's pages, then goes on */
+        for (int k = 0; ok && s + 1 < l->step_count && p->vs.session.step == s && k <= 32; k++) {
             const Ui_Record *next = find(p, "button", "lesson_next", -1);
-            if (next) click(p, next->r);
+            if (!next) break;
+            click(p, next->r);
+            if (p->vs.session.misfit[0] && p->vs.session.step == s) {
+                snprintf(err, errsz, "%s:%d: page %d of the step does not fit at %gx%g: %s",
+                         l->path, st->line, p->vs.session.page + 1, (double)w, (double)h,
+                         p->vs.session.misfit);
+                ok = false;
+            }
         }
     }
     if (ok && skipped)

@@ -46,7 +46,7 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
     if (ok) ok = lesson_apply(l, st->act_first, st->act_count, &env, err, sizeof err);
     env_back(vs, &env);
     vs->session.step = step;
-    vs->session.scroll = 0;
+    vs->session.page = 0;
     vs->session.showing = false;
     vs->session.predict_given = -1; /* a new step asks afresh */
     if (!ok)
@@ -215,12 +215,18 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
         if (ui_key(ui, KEY_HOME)) go = LESSON_GO_FIRST;
         if (ui_key(ui, KEY_END)) go = LESSON_GO_LAST;
     }
-    switch (go) {
+    switch (go) { /* → and ← turn a long step's pages first */
     case LESSON_GO_NEXT:
-        go_to_step(vs, m, ls->step + 1, false);
+        if (ls->page + 1 < ls->pages)
+            ls->page++;
+        else
+            go_to_step(vs, m, ls->step + 1, false);
         break;
     case LESSON_GO_PREV:
-        go_to_step(vs, m, ls->step - 1, false);
+        if (ls->page > 0)
+            ls->page--;
+        else
+            go_to_step(vs, m, ls->step - 1, false);
         break;
     case LESSON_GO_FIRST:
         go_to_step(vs, m, 0, true);
@@ -282,7 +288,31 @@ typedef struct Text_Layout {
     int parts;
     float word_w;
     bool bullet; /* the line being built starts a list item */
+    /* pages: measuring, lines are dealt onto pages page_h high and the
+     * bounds of page `want` are kept; drawing, only lines wholly inside
+     * [show_top, show_bot] are drawn, so none is ever cut in half */
+    float page_h;
+    int pages, want;
+    float page_top, want_top, want_bot; /* relative to r.y */
+    float show_top, show_bot;           /* absolute */
 } Text_Layout;
+
+/* A line (or display formula) from top to bot: counts it onto the pages, and
+ * says whether to draw it. */
+static bool line_at(Text_Layout *tl, float top, float bot) {
+    float t0 = top - tl->r.y, b0 = bot - tl->r.y;
+    if (tl->page_h > 0) {
+        if (tl->pages == 0 || (b0 - tl->page_top > tl->page_h && t0 > tl->page_top)) {
+            tl->pages++;
+            tl->page_top = t0;
+        }
+        if (tl->pages - 1 == tl->want) {
+            if (tl->want_bot <= tl->want_top) tl->want_top = tl->page_top;
+            tl->want_bot = b0;
+        }
+    }
+    return tl->draw && top >= tl->show_top - 1 && bot <= tl->show_bot + 1;
+}
 
 static Font_Id piece_font(int style) {
     return (style & STYLE_CODE) ? FONT_MONO : (style & STYLE_BOLD) ? FONT_BOLD : FONT_SANS;
@@ -357,8 +387,7 @@ static void end_line(Text_Layout *tl) {
         desc = fmaxf(desc, tl->line[k].d + 2);
     }
     float base = tl->y + asc;
-    bool visible = tl->y + asc + desc <= tl->r.y + tl->r.h + 1;
-    if (tl->draw && visible) {
+    if (line_at(tl, tl->y, tl->y + asc + desc)) {
         if (tl->bullet)
             draw_text(ui->dl, FONT_BOLD, t->text_size, tl->r.x + 6, base - tl->asc, ALIGN_LEFT,
                       t->text_dim, "•");
@@ -403,11 +432,21 @@ static void add_piece(Text_Layout *tl, Piece pc) {
     tl->word_w += pc.w;
 }
 
-/* Lay out one step's spans in r; returns the height used. Draws only when draw. */
-static float layout_text(Ui *ui, View_State *vs, const Model *m, const Lesson *l,
-                         const Lesson_Step *st, Rect r, bool draw) {
+/* Lay out one step's spans from r's top: measuring (draw false) it deals the
+ * lines onto pages as tl->page_h says; drawing it draws the lines inside
+ * tl's show window. Returns the height used. */
+static float layout_text(Text_Layout *io, const Lesson *l, const Lesson_Step *st, Rect r,
+                         bool draw) {
+    Ui *ui = io->ui;
+    View_State *vs = io->vs;
     const Theme *t = ui->theme;
-    Text_Layout tl = {.ui = ui, .m = m, .vs = vs, .r = r, .draw = draw, .y = r.y, .x = r.x};
+    Text_Layout tl = *io;
+    tl.r = r;
+    tl.draw = draw;
+    tl.y = r.y;
+    tl.x = r.x;
+    tl.pages = 0;
+    tl.page_top = tl.want_top = tl.want_bot = 0;
     tl.lh = ui_line_height(ui, FONT_SANS, t->text_size);
     tl.asc = ui->tm.ascent ? ui->tm.ascent(ui->tm.ctx, FONT_SANS, t->text_size) : tl.lh * 0.8f;
     tl.desc = tl.lh - tl.asc;
@@ -428,7 +467,8 @@ static float layout_text(Ui *ui, View_State *vs, const Model *m, const Lesson *l
             float top = tl.y + tl.lh * 0.3f, base = top + fmaxf(L->h, tl.asc);
             float x = r.x + tl.indent + fmaxf((r.w - tl.indent - L->w) / 2, 0);
             Math_Colors mc = formula_colors(t);
-            if (draw && base + L->d <= r.y + r.h + 1) math_draw(ui->dl, L, x, base, &mc);
+            if (line_at(&tl, base - fmaxf(L->h, tl.asc), base + L->d))
+                math_draw(ui->dl, L, x, base, &mc);
             tl.y = base + fmaxf(L->d, tl.desc) + tl.lh * 0.3f;
             first = false;
             continue;
@@ -472,6 +512,9 @@ static float layout_text(Ui *ui, View_State *vs, const Model *m, const Lesson *l
     }
     end_word(&tl);
     end_line(&tl);
+    io->pages = tl.pages;
+    io->want_top = tl.want_top;
+    io->want_bot = tl.want_bot;
     return tl.y - r.y;
 }
 
@@ -573,123 +616,167 @@ Rect lesson_formula_figure(Ui *ui, View_State *vs, const Model *m, const char *t
 
 /* ---- the panel ---------------------------------------------------------------------- */
 
-void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+/* The step's text, a page at a time: pages as high as text is, the page
+ * asked for clamped to those there are. */
+static void step_text(Ui *ui, View_State *vs, const Model *m, const Lesson_Step *st, Rect text) {
+    const Theme *t = ui->theme;
+    Lesson_Session *ls = &vs->session;
+    const Lesson *l = ls->lesson;
+    Text_Layout tl = {.ui = ui, .m = m, .vs = vs, .want = -1};
+    Rect all = {text.x, text.y, text.w, 1e6f};
+    float full = layout_text(&tl, l, st, all, false);
+    ls->pages = 1;
+    if (full > 0 && text.h < ui_line_height(ui, FONT_SANS, t->text_size) * 2.5f) {
+        snprintf(ls->misfit, sizeof ls->misfit, "no room for its text");
+        return;
+    }
+    if (full > text.h + 0.5f) { /* pages, and a line under them that says so */
+        Rect hint = rect_cut_bottom(&text, ui_line_height(ui, FONT_SANS, t->small_size) + 2);
+        if (ui_hit(ui, text) && ui->in.wheel != 0) /* the wheel turns pages too */
+            ls->page += ui->in.wheel < 0 ? 1 : -1;
+        tl.page_h = text.h;
+        layout_text(&tl, l, st, all, false);
+        ls->pages = tl.pages > 0 ? tl.pages : 1;
+        ls->page = ls->page < 0 ? 0 : ls->page >= ls->pages ? ls->pages - 1 : ls->page;
+        tl.want = ls->page;
+        layout_text(&tl, l, st, all, false);
+        char label[96];
+        snprintf(label, sizeof label,
+                 ls->page + 1 < ls->pages ? "page %d of %d · → reads on" : "page %d of %d",
+                 ls->page + 1, ls->pages);
+        ui_label(ui, hint, FONT_SANS, t->small_size, ALIGN_RIGHT, t->text_dim, label);
+        if (tl.want_bot - tl.want_top > text.h + 0.5f)
+            snprintf(ls->misfit, sizeof ls->misfit, "its text area is lower than one of its lines");
+    } else {
+        ls->page = 0;
+        tl.want_top = 0;
+        tl.want_bot = full;
+    }
+    tl.show_top = text.y;
+    tl.show_bot = text.y + (tl.want_bot - tl.want_top);
+    draw_clip(ui->dl, text);
+    layout_text(&tl, l, st, (Rect){text.x, text.y - tl.want_top, text.w, 1e6f}, true);
+    draw_noclip(ui->dl);
+}
+
+/* One goal's box: its live mark, its text, and "show me" (or "done") under it. */
+static void goal_box(Ui *ui, View_State *vs, int k, Rect row, const char *text) {
     const Theme *t = ui->theme;
     const Lesson *l = vs->session.lesson;
-    const Lesson_Step *st = &l->steps[vs->session.step];
-    float title_h = ui_panel_wrapped(ui, r, l->title, false);
+    int met = vs->session.goal_state[k];
+    float glh = ui_line_height(ui, FONT_SANS, t->text_size);
+    Rect box = rect_inset(row, 2);
+    draw_round_rect(ui->dl, box, t->radius, met == 1 ? t->good_bg : t->goal_bg);
+    Rect inner = rect_inset(box, 8);
+    Rect mark = rect_cut_left(&inner, 30);
+    ui_label(ui, (Rect){mark.x, mark.y, mark.w, glh}, FONT_BOLD, t->title_size, ALIGN_LEFT,
+             met == 1 ? t->good : t->text_dim, met == 1 ? "✓" : "○");
+    Rect show = rect_cut_bottom(&inner, 30);
+    ui_text_wrapped(ui, inner, FONT_SANS, t->text_size, t->text, text, true);
+    if (met != 1) {
+        Rect b = {show.x, show.y, fminf(130, show.w), show.h};
+        if (ui_button(ui, "show_me", k, b, "▸ Show me",
+                      vs->session.showing && vs->session.show_goal == k) &
+                UI_CLICKED &&
+            !vs->session.showing) {
+            vs->session.showing = true;
+            vs->session.show_goal = k;
+            vs->session.show_action = 0;
+            vs->session.show_t0 = ui->in.time;
+            vs->session.show_from_x = NAN;
+        }
+    } else {
+        const char *done = vs->session.step + 1 < l->step_count ? "Done — → for the next step"
+                                                                : "Done — that was the last step";
+        ui_text_wrapped(ui, show, FONT_SANS, t->small_size, t->good, done, true);
+    }
+}
+
+void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    Lesson_Session *ls = &vs->session;
+    const Lesson *l = ls->lesson;
+    const Lesson_Step *st = &l->steps[ls->step];
+    ls->misfit[0] = '\0';
+    /* presenting, the lesson is a caption strip under the panels: the step's
+     * text on the left, its prediction, goals and navigation on the right;
+     * the lesson's title gives its row to the text */
+    bool strip = vs->presenter;
+    float title_h = strip ? 0 : ui_panel_wrapped(ui, r, l->title, false);
+    if (strip) ui_panel(ui, r, NULL, false);
     ui_record(ui, "panel", "lesson", -1, r);
     Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, title_h + 6);
-    /* presenting, the lesson is a caption strip under the panels: its text
-     * on the left, goals and navigation on the right */
-    bool strip = vs->presenter;
+    rect_cut_top(&body, title_h + (strip ? 0 : 6));
     Rect side = body;
     if (strip) {
-        side = rect_cut_right(&body, fminf(body.w * 0.36f, 620));
+        side = rect_cut_right(&body, fminf(body.w * 0.4f, 640));
         rect_cut_right(&body, t->pad);
     }
 
     /* navigation at the bottom: ← step n of m → , leave */
     Rect nav = rect_cut_bottom(&side, 40);
-    rect_cut_bottom(&side, t->pad);
+    rect_cut_bottom(&side, t->pad * 0.5f);
     if (!strip) body = side;
     Rect prev = rect_cut_left(&nav, 54), next = rect_cut_right(&nav, 54);
     Rect leave = rect_cut_right(&nav, 84);
     rect_cut_right(&nav, 6);
     /* the next frame carries these out, before it lays out */
-    if (ui_button(ui, "lesson_prev", -1, prev, "←", false) & UI_CLICKED)
-        vs->session.go = LESSON_GO_PREV;
-    if (ui_button(ui, "lesson_next", -1, next, "→", false) & UI_CLICKED)
-        vs->session.go = LESSON_GO_NEXT;
-    if (ui_button(ui, "lesson_leave", -1, leave, "✕ Leave", false) & UI_CLICKED)
-        vs->session.leave = true;
+    if (ui_button(ui, "lesson_prev", -1, prev, "←", false) & UI_CLICKED) ls->go = LESSON_GO_PREV;
+    if (ui_button(ui, "lesson_next", -1, next, "→", false) & UI_CLICKED) ls->go = LESSON_GO_NEXT;
+    if (ui_button(ui, "lesson_leave", -1, leave, "✕ Leave", false) & UI_CLICKED) ls->leave = true;
     char pos[64];
-    snprintf(pos, sizeof pos, "step %d of %d", vs->session.step + 1, l->step_count);
-    ui_label(ui, nav, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, pos);
+    snprintf(pos, sizeof pos, "step %d of %d", ls->step + 1, l->step_count);
+    ui_label_fit(ui, nav, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, pos);
 
-    /* step title and text */
+    /* step title */
     float step_h =
         ui_text_wrapped(ui, body, FONT_BOLD, t->title_size, t->highlight, st->title, true);
     rect_cut_top(&body, step_h + 6);
 
-    /* goals at the bottom of the text, each with a live mark and "show me" */
-    float glh = ui_line_height(ui, FONT_SANS, t->text_size);
-    /* goals first, so each box is as tall as its wrapped text plus "show me" */
+    /* goals at the bottom, each box as tall as its wrapped text plus "show me" */
+    Rect *column = strip ? &side : &body;
     char goal_text[LESSON_MAX_GOALS][340]; /* the draw list copies what it draws */
     float goal_h[LESSON_MAX_GOALS], goals_total = 0;
-    /* in a strip, "show me" sits beside the goal rather than under it */
-    float text_w = strip ? side.w - 4 - 16 - 30 - 140 : body.w - 4 - 16 - 30;
+    float text_w = column->w - 4 - 16 - 30;
     for (int k = 0; k < st->goal_count; k++) {
         char desc[300];
-        int met = vs->session.goal_state[k];
+        int met = ls->goal_state[k];
         lesson_goal_describe(&st->goals[k], desc, sizeof desc);
-        snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s",
-                 met < 0 ? vs->session.goal_why[k] : desc);
+        snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s", met < 0 ? ls->goal_why[k] : desc);
         goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
                                     t->text, goal_text[k], false) +
-                    (strip ? 0 : 30) + 32; /* the "show me" row and the box padding */
-        if (strip) goal_h[k] = fmaxf(goal_h[k], 30 + 16 + 4);
+                    30 + 20; /* the "show me" row and the box padding */
         goals_total += goal_h[k];
     }
-    Rect goals = strip ? side : rect_cut_bottom(&body, fminf(goals_total, body.h * 0.6f));
-    /* a prediction sits under the step's text, above the goals */
+    float goals_room = strip ? column->h : column->h * 0.6f;
+    if (goals_total > goals_room + 0.5f)
+        snprintf(ls->misfit, sizeof ls->misfit, "its goals need %.0f of %.0f units", goals_total,
+                 goals_room);
+    Rect goals = rect_cut_bottom(column, fminf(goals_total, goals_room));
+    if (st->goal_count) rect_cut_bottom(column, t->pad * 0.5f);
+    /* a prediction sits above the goals: beside the text when presenting, if
+     * it fits there, else under the text */
     if (st->predict.kind != PREDICT_NONE) {
-        float need = predict_box(ui, vs, m, &st->predict, (Rect){body.x, 0, body.w, 0}, false);
-        Rect box = rect_cut_bottom(&body, fminf(need, body.h * (strip ? 0.8f : 0.5f)));
-        rect_cut_bottom(&body, t->pad);
+        Rect *holder = &body;
+        float need = 0;
+        if (strip) {
+            need = predict_box(ui, vs, m, &st->predict, (Rect){side.x, 0, side.w, 0}, false);
+            if (need <= side.h + 0.5f) holder = &side;
+        }
+        if (holder == &body)
+            need = predict_box(ui, vs, m, &st->predict, (Rect){body.x, 0, body.w, 0}, false);
+        float room = holder == &side ? side.h : body.h * 0.75f; /* the text has pages */
+        if (need > room + 0.5f)
+            snprintf(ls->misfit, sizeof ls->misfit, "its prediction needs %.0f of %.0f units", need,
+                     room);
+        Rect box = holder == &side ? rect_cut_top(&side, fminf(need, room))
+                                   : rect_cut_bottom(&body, fminf(need, room));
+        if (holder == &body) rect_cut_bottom(&body, t->pad);
         predict_box(ui, vs, m, &st->predict, box, true);
     }
-    /* a step longer than the panel scrolls with the mouse wheel; the last
-     * line of the area then says so instead of showing text */
-    float full = layout_text(ui, vs, m, l, st, (Rect){body.x, body.y, body.w, 1e6f}, false);
-    Rect text = body;
-    Rect hint = {0};
-    if (full > body.h) hint = rect_cut_bottom(&text, glh);
-    float room = fmaxf(full - text.h, 0);
-    if (ui_hit(ui, body) && ui->in.wheel != 0) vs->session.scroll -= ui->in.wheel * 40;
-    if (vs->session.scroll > room) vs->session.scroll = room;
-    if (vs->session.scroll < 0) vs->session.scroll = 0;
-    draw_clip(ui->dl, text);
-    layout_text(ui, vs, m, l, st,
-                (Rect){text.x, text.y - vs->session.scroll, text.w, text.h + vs->session.scroll},
-                true);
-    draw_noclip(ui->dl);
-    if (hint.h > 0)
-        ui_label(ui, hint, FONT_SANS, t->small_size, ALIGN_RIGHT, t->text_dim,
-                 vs->session.scroll < room ? "more ↓ (scroll)" : "↑ (scroll back)");
-
-    for (int k = 0; k < st->goal_count; k++) {
-        int met = vs->session.goal_state[k];
-        Rect row = rect_cut_top(&goals, goal_h[k]);
-        Rect box = rect_inset(row, 2);
-        draw_round_rect(ui->dl, box, t->radius, met == 1 ? t->good_bg : t->goal_bg);
-        Rect inner = rect_inset(box, 8);
-        Rect mark = rect_cut_left(&inner, 30);
-        ui_label(ui, (Rect){mark.x, mark.y, mark.w, glh}, FONT_BOLD, t->title_size, ALIGN_LEFT,
-                 met == 1 ? t->good : t->text_dim, met == 1 ? "✓" : "○");
-        Rect show = strip ? rect_cut_right(&inner, 140) : rect_cut_bottom(&inner, 30);
-        if (strip) show = (Rect){show.x + 10, show.y, show.w - 10, 30};
-        ui_text_wrapped(ui, (Rect){inner.x, inner.y, inner.w, inner.h}, FONT_SANS, t->text_size,
-                        t->text, goal_text[k], true);
-        if (met != 1) {
-            Rect b = {show.x, show.y, 130, show.h};
-            if (ui_button(ui, "show_me", k, b, "▸ Show me",
-                          vs->session.showing && vs->session.show_goal == k) &
-                    UI_CLICKED &&
-                !vs->session.showing) {
-                vs->session.showing = true;
-                vs->session.show_goal = k;
-                vs->session.show_action = 0;
-                vs->session.show_t0 = ui->in.time;
-                vs->session.show_from_x = NAN;
-            }
-        } else {
-            ui_label(ui, show, FONT_SANS, t->small_size, ALIGN_LEFT, t->good,
-                     vs->session.step + 1 < l->step_count ? "Done — → for the next step"
-                                                          : "Done — that was the last step");
-        }
-    }
+    step_text(ui, vs, m, st, body);
+    for (int k = 0; k < st->goal_count; k++)
+        goal_box(ui, vs, k, rect_cut_top(&goals, goal_h[k]), goal_text[k]);
 }
 
 /* ---- the lesson menu ---------------------------------------------------------------- */

@@ -688,12 +688,14 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
         rect_cut_top(&r, t->pad);
     }
     vs->hover_row = vs->hover_col = -1;
-    if (vs->session.active && vs->presenter) { /* a caption strip, at most 30 % high */
-        Rect lr = rect_cut_bottom(&r, fminf(ui->h * 0.3f, fmaxf(r.h * 0.4f, 120)));
+    if (vs->session.active && vs->presenter) {
+        /* a caption strip: half of what is under the chips, so a step's text,
+         * its prediction and its goals are read without scrolling */
+        Rect lr = rect_cut_bottom(&r, fmaxf(r.h * 0.5f, fminf(r.h, 120)));
         rect_cut_bottom(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
     } else if (vs->session.active) {
-        Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, 340), 560));
+        Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, fminf(r.w * 0.4f, 420)), 560));
         rect_cut_right(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
     }

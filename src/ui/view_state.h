@@ -121,7 +121,10 @@ typedef struct Lesson_Session {
     bool leave;         /* leave it before the next layout */
     Lesson_Go go;       /* a step asked for by the panel's buttons */
     int step;
-    float scroll; /* how far the step's text is scrolled up, logical units */
+    /* a step's text longer than its panel is shown a page at a time (→ turns
+     * the page, then the step); no line is ever cut across two pages */
+    int page, pages;  /* the page shown, and how many the last layout made */
+    char misfit[200]; /* what of the step the last layout could not fit, or "" */
     char highlight[32];
     int goal_state[LESSON_MAX_GOALS];     /* 1 met, 0 not yet, -1 cannot tell (error) */
     char goal_why[LESSON_MAX_GOALS][300]; /* why a goal cannot be told */

@@ -438,6 +438,28 @@ Test(cli, every_shipped_goal_can_be_met_with_mouse_and_keys_at_projector_sizes) 
     }
 }
 
+Test(cli, by_input_fails_a_step_the_lesson_panel_cannot_hold) {
+    /* four long goals in a presenter's caption strip at 1024x768: the window
+     * would cut them, so the checker names the step and what does not fit;
+     * the model-level check has no layout and passes the same file */
+    char args[1200], want[1200];
+    snprintf(args, sizeof args,
+             "--check-lessons '%s/misfit' --by-input --presenter --size 1024x768",
+             test_env("ATTNLAB_TESTDATA"));
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    snprintf(want, sizeof want,
+             "%s/misfit/crowded-goals.md:7: the step does not fit the lesson panel at 1024x768: "
+             "its goals need ",
+             test_env("ATTNLAB_TESTDATA"));
+    cr_assert(!strncmp(r.err, want, strlen(want)), "%s", r.err);
+    run_free(&r);
+    snprintf(args, sizeof args, "--check-lessons '%s/misfit'", test_env("ATTNLAB_TESTDATA"));
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_free(&r);
+}
+
 Test(cli, by_input_finds_what_a_person_cannot_do) {
     char args[1200], want[1200];
     snprintf(args, sizeof args, "--check-lessons '%s/by-input' --by-input --size 1280x720",

@@ -33,6 +33,14 @@ static void run_frames(int count) {
     for (int k = 0; k < count; k++) harness_frame(&h);
 }
 
+/* → until the next step shows, as a student reads a long step's pages. */
+static void next_step(void) {
+    int step = h.vs.session.step;
+    for (int k = 0; k < 40 && h.vs.session.step == step; k++)
+        harness_key(&h, KEY_RIGHT, 0, false, false);
+    cr_assert_eq(h.vs.session.step, step + 1, "→ never reached the next step");
+}
+
 Test(lesson_panel, keys_step_through_and_apply_each_steps_setup) {
     char err[256];
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
@@ -41,16 +49,19 @@ Test(lesson_panel, keys_step_through_and_apply_each_steps_setup) {
     cr_assert_str_eq(h.vs.session.highlight, "S");
     cr_assert_str_eq(h.m.scene.tokens[h.vs.selected], "sat");
     harness_find(&h, "panel", "lesson", -1);
-    harness_key(&h, KEY_RIGHT, 0, false, false);
+    next_step();
     cr_assert_eq(h.vs.session.step, 1);
     cr_assert_str_eq(h.vs.session.highlight, "A");
-    harness_key(&h, KEY_PAGEDOWN, 0, false, false);
+    /* PageDown and PageUp (a presenter's clicker) do what → and ← do */
+    for (int k = 0; k < 40 && h.vs.session.step == 1; k++)
+        harness_key(&h, KEY_PAGEDOWN, 0, false, false);
     cr_assert_eq(h.vs.session.step, 2);
-    harness_key(&h, KEY_PAGEUP, 0, false, false);
+    for (int k = 0; k < 40 && h.vs.session.step == 2; k++)
+        harness_key(&h, KEY_PAGEUP, 0, false, false);
     cr_assert_eq(h.vs.session.step, 1);
     harness_key(&h, KEY_END, 0, false, false);
     cr_assert_eq(h.vs.session.step, lesson.step_count - 1);
-    harness_key(&h, KEY_RIGHT, 0, false, false);
+    for (int k = 0; k < 40; k++) harness_key(&h, KEY_RIGHT, 0, false, false);
     cr_assert_eq(h.vs.session.step, lesson.step_count - 1, "→ on the last step stays there");
     harness_key(&h, KEY_HOME, 0, false, false);
     cr_assert_eq(h.vs.session.step, 0);
@@ -59,7 +70,7 @@ Test(lesson_panel, keys_step_through_and_apply_each_steps_setup) {
 Test(lesson_panel, show_me_plays_the_solution_until_the_goal_is_met) {
     char err[256];
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
-    harness_key(&h, KEY_RIGHT, 0, false, false); /* the step with "weight sat cat > 0.5" */
+    next_step(); /* the step with "weight sat cat > 0.5" */
     harness_frame(&h);
     cr_assert_eq(h.vs.session.goal_state[0], 0, "not met when the step starts");
     int undo0 = h.m.undo_count;
@@ -85,7 +96,7 @@ Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
     char err[256];
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
     run_frames(2);
-    harness_key(&h, KEY_RIGHT, 0, false, false);
+    next_step();
     harness_act(&h, action_set(SET_DK, 4)); /* the student plays inside the lesson */
     run_frames(2);
     const Ui_Record *b = harness_find(&h, "button", "lesson_leave", -1);
@@ -109,39 +120,81 @@ Test(lesson_panel, a_step_hides_what_a_later_step_asks) {
         cr_assert(harness_drew_text(&h, "a later step of the lesson asks"), "step %d shows it",
                   s + 1);
         cr_assert_not(harness_drew_text(&h, "one-hot = 1"), "step %d draws the curve", s + 1);
-        harness_key(&h, KEY_RIGHT, 0, false, false);
+        next_step();
         harness_frame(&h);
     }
-    harness_key(&h, KEY_RIGHT, 0, false, false); /* step 6: nothing is hidden or asked */
+    next_step(); /* step 6: nothing is hidden or asked */
     harness_frame(&h);
     cr_assert_eq(h.vs.session.step, 5);
     cr_assert(harness_drew_text(&h, "one-hot = 1"), "the last step shows the curve");
     cr_assert_not(harness_drew_text(&h, "a later step of the lesson asks"));
 }
 
-Test(lesson_panel, a_long_step_scrolls_in_a_small_window) {
+/* The texts drawn inside a rectangle this frame, joined by spaces. */
+static void texts_in(Rect r, char *out, size_t outsz) {
+    out[0] = '\0';
+    for (int k = 0; k < h.dl.count; k++) {
+        const Draw_Cmd *c = &h.dl.cmds[k];
+        if (c->kind != DRAW_TEXT || c->text.x < r.x || c->text.x > r.x + r.w || c->text.y < r.y ||
+            c->text.y > r.y + r.h)
+            continue;
+        size_t n = strlen(out);
+        snprintf(out + n, outsz - n, "%.*s ", c->text.len, h.dl.text + c->text.offset);
+    }
+}
+
+Test(lesson_panel, a_long_step_reads_a_page_at_a_time_and_every_word_is_shown) {
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/lessons/05-why-scale.md", test_env("ATTNLAB_DATA"));
     cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
     h.w = 1024;
-    h.h = 560;
+    h.h = 480;
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    next_step();
+    next_step(); /* "Adding independent pieces": long, with math */
+    harness_frame(&h);
+    int step = h.vs.session.step, pages = h.vs.session.pages;
+    cr_assert_gt(pages, 1, "the step is longer than the panel");
+    cr_assert(harness_drew_text(&h, "page 1 of"), "the panel says which page it shows");
+    cr_assert_str_empty(h.vs.session.misfit, "%s", h.vs.session.misfit);
+    /* → turns the pages; the words shown, page after page, are the step's
+     * words in order, each once: nothing is cut between two pages */
+    static char seen[16384], page[4096];
+    seen[0] = '\0';
+    const Ui_Record *panel = harness_find(&h, "panel", "lesson", -1);
+    for (int k = 0; k < pages; k++) {
+        cr_assert_eq(h.vs.session.step, step, "→ turned a page, not the step");
+        cr_assert_eq(h.vs.session.page, k);
+        texts_in(panel->r, page, sizeof page);
+        snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s", page);
+        if (k + 1 < pages) harness_key(&h, KEY_RIGHT, 0, false, false);
+    }
+    /* every word of the step's text was on one of its pages */
+    const Lesson_Step *st = &lesson.steps[step];
+    int words = 0;
+    for (int k = st->span_first; k < st->span_first + st->span_count; k++) {
+        const Lesson_Span *sp = &lesson.spans[k];
+        if (sp->kind != SPAN_TEXT) continue;
+        const char *w = lesson.text + sp->off, *end = w + sp->len;
+        while (w < end) {
+            const char *e = w;
+            while (e < end && *e != ' ' && *e != '\n') e++;
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)(e - w), w);
+            if (e - w >= 4 && e - w < 60) {
+                cr_assert(strstr(seen, word), "'%s' was never shown", word);
+                words++;
+            }
+            w = e + 1;
+        }
+    }
+    cr_assert_gt(words, 12, "the step has words to check (%d)", words);
+    harness_key(&h, KEY_LEFT, 0, false, false);
+    cr_assert_eq(h.vs.session.page, pages - 2, "← turns back a page");
     harness_key(&h, KEY_RIGHT, 0, false, false);
-    harness_key(&h, KEY_RIGHT, 0, false, false); /* "Adding independent pieces": long, with math */
-    harness_frame(&h);
-    cr_assert(harness_drew_text(&h, "more ↓"), "the panel says there is more below");
-    const Ui_Record *p = harness_find(&h, "panel", "lesson", -1);
-    h.in.mx = rect_cx(p);
-    h.in.my = p->r.y + 120;
-    h.in.wheel = -10; /* scroll down a lot: stops at the end */
-    harness_frame(&h);
-    h.in.wheel = 0;
-    harness_frame(&h);
-    cr_assert_gt(h.vs.session.scroll, 0);
-    cr_assert_not(harness_drew_text(&h, "more ↓"), "at the end there is no more");
-    cr_assert(harness_drew_text(&h, "scroll back"), "and the way back is shown");
     harness_key(&h, KEY_RIGHT, 0, false, false);
-    cr_assert_eq(h.vs.session.scroll, 0, "a new step starts at its top");
+    cr_assert_eq(h.vs.session.step, step + 1, "past the last page, → goes to the next step");
+    cr_assert_eq(h.vs.session.page, 0, "a new step starts at its first page");
 }
 
 static bool has_panel(const char *name) {
@@ -158,11 +211,11 @@ Test(lesson_panel, in_a_small_window_each_step_turns_to_the_panel_it_names) {
     harness_frame(&h);
     cr_assert_str_eq(h.vs.session.highlight, "S");
     cr_assert(has_panel("S") && !has_panel("query"));
-    harness_key(&h, KEY_RIGHT, 0, false, false);
-    harness_key(&h, KEY_RIGHT, 0, false, false);
+    next_step();
+    next_step();
     cr_assert_str_eq(h.vs.session.highlight, "query");
     cr_assert(has_panel("query"), "step 3 is about the query panel: it is on screen");
-    harness_key(&h, KEY_RIGHT, 0, false, false);
+    next_step();
     cr_assert_str_eq(h.vs.session.highlight, "V");
     cr_assert(has_panel("V"), "step 4 is about V: the strips are on screen");
     cr_assert(has_panel("plane"), "and the plane stays");
@@ -182,7 +235,7 @@ static void tab_to(const char *name) {
 Test(lesson_panel, show_me_and_leave_work_from_the_keyboard) {
     char err[256];
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
-    harness_key(&h, KEY_RIGHT, 0, false, false);
+    next_step();
     tab_to("show_me");
     harness_key(&h, KEY_ENTER, 0, false, false);
     cr_assert(h.vs.session.showing, "Enter on the focused \"Show me\" plays the solution");
@@ -207,7 +260,7 @@ static void value_text(float x, int places, char *out, size_t outsz) {
 Test(lesson_panel, live_values_in_a_formula_follow_a_drag_while_it_happens) {
     char err[256], weight[64], score[64];
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
-    harness_key(&h, KEY_RIGHT, 0, false, false); /* "Softmax makes weights": \val{a_{32}} */
+    next_step(); /* "Softmax makes weights": \val{a_{32}} */
     harness_frame(&h);
     int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"),
         cat = lesson_find_token(&h.m.scene, "cat");
@@ -244,7 +297,7 @@ Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
     harness_frame(&h);
     const Lesson_Progress *p = &h.vs.session.progress;
     cr_assert_eq(p->count, 0, "step 1's goal is not met yet");
-    harness_key(&h, KEY_RIGHT, 0, false, false); /* step 2: make sat look at cat */
+    next_step(); /* step 2: make sat look at cat */
     const Ui_Record *b = harness_find(&h, "button", "show_me", 0);
     harness_click(&h, rect_cx(b), rect_cy(b));
     run_frames(60);
@@ -460,7 +513,7 @@ Test(lesson_panel, a_prediction_hides_the_answer_until_it_is_given) {
     cr_assert_eq(h.vs.session.hide_row, -1, "the rows are back");
     cr_assert_not(harness_drew_text(&h, "? predict first"));
     /* back to the step: it asks again, and a right answer counts */
-    harness_key(&h, KEY_RIGHT, 0, false, false);
+    next_step();
     harness_key(&h, KEY_LEFT, 0, false, false);
     cr_assert_eq(h.vs.session.predict_given, -1);
     b = harness_find(&h, "button", "predict_answer", 0); /* "the" */
