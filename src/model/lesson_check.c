@@ -50,7 +50,7 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
         ok = lesson_apply(l, st->act_first, st->act_count, &env, err, errsz);
         /* a prediction must have one right answer in the state its step opens with */
         if (ok && st->predict.kind != PREDICT_NONE && model_update(env.m)) {
-            char answer[64];
+            char answer[96];
             if (lesson_predict_truth(l, &st->predict, env.m, env.view, env.selected, data_dir,
                                      answer, sizeof answer, err, errsz) < 0)
                 ok = false; /* err names the file and line */

@@ -229,6 +229,23 @@ bool lesson_goal_trains(const Lesson_Goal *g) {
     return false;
 }
 
+void lesson_key_name(const Scene *s, int j, char *out, size_t outsz) {
+    static const char *const ordinal[] = {"first", "second",  "third",  "fourth", "fifth",
+                                          "sixth", "seventh", "eighth", "ninth",  "tenth"};
+    int before = 0, copies = 0;
+    for (int k = 0; k < s->n; k++)
+        if (!strcmp(s->tokens[k], s->tokens[j])) {
+            copies++;
+            before += k < j;
+        }
+    if (copies == 1)
+        snprintf(out, outsz, "“%s”", s->tokens[j]);
+    else if (before < 10)
+        snprintf(out, outsz, "the %s “%s”", ordinal[before], s->tokens[j]);
+    else
+        snprintf(out, outsz, "“%s” at position %d", s->tokens[j], j + 1);
+}
+
 int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
                          int selected, const char *data_dir, char *answer, size_t answersz,
                          char *err, size_t errsz) {
@@ -242,7 +259,7 @@ int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model 
     int truth = -1;
     /* what lesson_apply says names its own FILE:LINE; what is found here
      * gets the prediction's */
-    char why[300] = "";
+    char why[420] = "";
     err[0] = '\0';
     if (!lesson_apply(l, pr->after_first, pr->after_count, &env, err, errsz) ||
         !model_update(copy)) {
@@ -260,18 +277,22 @@ int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model 
         } else {
             for (int j = 1; j < n; j++)
                 if (a[i * n + j] > a[i * n + best]) best = j;
-            truth = 1;
-            /* another word within 0.001 of the top would make the answer a coin toss */
+            truth = best;
+            /* the answer is a position: another key within 0.001 of the top,
+             * even a copy of the same word, would make it a coin toss */
             for (int j = 0; j < n; j++)
-                if (strcmp(s->tokens[j], s->tokens[best]) &&
-                    a[i * n + j] >= a[i * n + best] - 1e-3f) {
+                if (j != best && a[i * n + j] >= a[i * n + best] - 1e-3f) {
+                    char one[80], two[80];
+                    lesson_key_name(s, best, one, sizeof one);
+                    lesson_key_name(s, j, two, sizeof two);
                     snprintf(why, sizeof why,
-                             "predict: the top key of '%s' is a tie between '%s' and '%s'",
-                             pr->token, s->tokens[best], s->tokens[j]);
+                             "predict: the top key of '%s' is a tie between %s (key %d) and %s "
+                             "(key %d)",
+                             pr->token, one, best + 1, two, j + 1);
                     truth = -1;
                     break;
                 }
-            if (truth == 1) snprintf(answer, answersz, "%s", s->tokens[best]);
+            if (truth >= 0) lesson_key_name(s, best, answer, answersz);
         }
     }
     if (why[0]) snprintf(err, errsz, "%s:%d: %s", l->path, pr->line, why);

@@ -12,9 +12,13 @@
  *                            int selected, const char *data_dir, char *answer, size_t answersz,
  *                            char *err, size_t errsz)
  *       the right answer, judged on a copy of m after the prediction's 'after' actions:
- *       1 or 0 for yes/no; for a key, 1 with the key's word in answer. -1 (and err) when
- *       it cannot be told: no such token, the top key a tie between different words, or
- *       out of memory; err then starts with the lesson's FILE:LINE
+ *       1 or 0 for yes/no; for a key, its position (0-based), named in answer as
+ *       lesson_key_name does. -1 (and err) when it cannot be told: no such token, the top
+ *       key a tie between two positions (copies of one word too), or out of memory; err
+ *       then starts with the lesson's FILE:LINE
+ *   void lesson_key_name(const Scene *s, int j, char *out, size_t outsz)
+ *       token j as a student tells it apart: “cat”, or the second “the” when the word
+ *       comes more than once
  *       the goal's conditions in words, for a goal without a label
  */
 #ifndef ATTN_LESSON_GOALS_H
@@ -29,5 +33,6 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
 int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
                          int selected, const char *data_dir, char *answer, size_t answersz,
                          char *err, size_t errsz);
+void lesson_key_name(const Scene *s, int j, char *out, size_t outsz);
 
 #endif

@@ -523,7 +523,7 @@ static float layout_text(Text_Layout *io, const Lesson *l, const Lesson_Step *st
 static void judge(View_State *vs, const Model *m, int given) {
     Lesson_Session *ls = &vs->session;
     const Lesson_Predict *pr = &ls->lesson->steps[ls->step].predict;
-    char truth[64] = "", why[300] = "";
+    char truth[96] = "", why[300] = "";
     int t = lesson_predict_truth(ls->lesson, pr, m, (int)vs->view, vs->selected, ls->data_dir,
                                  truth, sizeof truth, why, sizeof why);
     ls->predict_given = given;
@@ -534,8 +534,11 @@ static void judge(View_State *vs, const Model *m, int given) {
     }
     ls->predict_error[0] = '\0';
     snprintf(ls->predict_truth, sizeof ls->predict_truth, "%s", truth);
-    ls->predict_right =
-        pr->kind == PREDICT_KEY ? !strcmp(m->scene.tokens[given], truth) : (given == 1) == (t == 1);
+    /* a key is judged by its position: a copy of the right word the query
+     * does not weigh most (or cannot see) is not the answer */
+    ls->predict_right = pr->kind == PREDICT_KEY ? given == t : (given == 1) == (t == 1);
+    if (pr->kind == PREDICT_KEY)
+        lesson_key_name(&m->scene, given, ls->predict_picked, sizeof ls->predict_picked);
     ls->predict_asked++;
     ls->predict_hits += ls->predict_right;
 }
@@ -576,11 +579,14 @@ static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Pr
         }
         return y + bh + 8 - r.y + 8;
     }
-    char verdict[400];
+    char verdict[640];
     if (ls->predict_error[0])
         snprintf(verdict, sizeof verdict, "%s", ls->predict_error);
     else if (ls->predict_right)
         snprintf(verdict, sizeof verdict, "✓ Right: %s. %s", ls->predict_truth, pr->why);
+    else if (pr->kind == PREDICT_KEY)
+        snprintf(verdict, sizeof verdict, "✗ Not this time: you picked %s; it is %s. %s",
+                 ls->predict_picked, ls->predict_truth, pr->why);
     else
         snprintf(verdict, sizeof verdict, "✗ Not this time: it is %s. %s", ls->predict_truth,
                  pr->why);

@@ -689,13 +689,14 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     }
     vs->hover_row = vs->hover_col = -1;
     if (vs->session.active && vs->presenter) {
-        /* a caption strip: half of what is under the chips, so a step's text,
-         * its prediction and its goals are read without scrolling */
-        Rect lr = rect_cut_bottom(&r, fmaxf(r.h * 0.5f, fminf(r.h, 120)));
+        /* a caption strip, 38 % of what is under the chips: room for a
+         * step's prediction, goals and a page of its text, while S and A keep
+         * cells over 64 px at 1920×1080 ×2 */
+        Rect lr = rect_cut_bottom(&r, fmaxf(r.h * 0.38f, fminf(r.h, 120)));
         rect_cut_bottom(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
     } else if (vs->session.active) {
-        Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, fminf(r.w * 0.4f, 420)), 560));
+        Rect lr = rect_cut_right(&r, fminf(fmaxf(r.w * 0.3f, fminf(r.w * 0.37f, 420)), 560));
         rect_cut_right(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
     }

@@ -136,7 +136,8 @@ typedef struct Lesson_Session {
     /* the step's prediction: the answer given (a token, or 1 yes / 0 no; -1 none yet) */
     int predict_given;
     bool predict_right;
-    char predict_truth[64];          /* the right answer, in words */
+    char predict_truth[96];          /* the right answer, in words */
+    char predict_picked[96];         /* the key the student picked, in words */
     char predict_error[300];         /* why it could not be judged */
     int predict_asked, predict_hits; /* the tally, this lesson */
     /* what stays hidden until then: a query's row of S and A, or the verdicts */

@@ -491,6 +491,47 @@ Test(lesson, a_prediction_is_parsed_and_its_mistakes_are_one_line) {
     }
 }
 
+/* A key is judged by its position: the checker refuses a question whose top
+ * key is a tie between two positions, copies of one word too (the default
+ * sentence's two "the" have one embedding, so every query ties them), and
+ * names both; with the mask, only the copy the query can see is right. */
+Test(lesson, a_which_key_prediction_must_have_one_right_position) {
+    static const char tied[] = "# T\n\n```attnlab\nscene default.json\n```\n\n## S\n\nText.\n\n"
+                               "```attnlab\npredict key sat : which key? | why\n```\n";
+    char err[600];
+    cr_assert(lesson_parse(&lesson, tied, strlen(tied), "tie.md", err, sizeof err), "%s", err);
+    cr_assert_not(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err));
+    cr_assert_str_eq(err,
+                     "tie.md:12: predict: the top key of 'sat' is a tie between the first “the” "
+                     "(key 1) and the second “the” (key 5)");
+    static const char masked[] =
+        "# T\n\n```attnlab\nscene default.json\nmask causal\n```\n\n## S\n\nText.\n\n"
+        "```attnlab\npredict key sat : which key? | why\n```\n";
+    cr_assert(lesson_parse(&lesson, masked, strlen(masked), "mask.md", err, sizeof err), "%s", err);
+    cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err), "%s", err);
+    static Scene s;
+    static Model m;
+    char path[1024], answer[96];
+    snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
+    cr_assert(scene_load(&s, path, &vocab, err, sizeof err));
+    cr_assert(model_init(&m, &s, &vocab));
+    Lesson_Env env = {.m = &m, .data_dir = test_env("ATTNLAB_DATA")};
+    cr_assert(lesson_apply(&lesson, lesson.setup_first, lesson.setup_count, &env, err, sizeof err));
+    cr_assert(model_update(&m));
+    int t = lesson_predict_truth(&lesson, &lesson.steps[0].predict, &m, 0, 0,
+                                 test_env("ATTNLAB_DATA"), answer, sizeof answer, err, sizeof err);
+    /* sat (query 3) sees keys 1 to 3; of the two "the", only the first */
+    const float *a = m.derived.attn.A;
+    int best = 0;
+    for (int j = 1; j < 3; j++)
+        if (a[2 * 6 + j] > a[2 * 6 + best]) best = j;
+    cr_assert_eq(t, best, "the answer is the position sat weighs most");
+    cr_assert_eq(a[2 * 6 + 4], 0.0f, "the second “the” is masked for sat");
+    cr_assert_neq(t, 4);
+    if (t == 0) cr_assert_str_eq(answer, "the first “the”");
+    model_free(&m);
+}
+
 /* Every shipped prediction, judged in the state its step opens with (as the
  * checker plays the lessons): the answers the lessons' explanations state. */
 Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
@@ -499,16 +540,16 @@ Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
         int step;
         const char *answer;
     } want[] = {
-        {"03-scores-softmax-outputs.md", 0, "the"},
+        {"03-scores-softmax-outputs.md", 0, "“the”"},
         {"05-why-scale.md", 4, "yes"},
         {"06-permutation-equivariance.md", 0, "yes"},
         {"07-position.md", 1, "no"},
-        {"09-causal-mask.md", 1, "the"},
+        {"09-causal-mask.md", 1, "the first “the”"}, /* the second is masked */
         {"09-causal-mask.md", 3, "no"},
     };
     int predictions = 0;
     for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
-        char path[1024], err[600], answer[64];
+        char path[1024], err[600], answer[96];
         snprintf(path, sizeof path, "%s/lessons/%s", test_env("ATTNLAB_DATA"), want[k].file);
         cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
         static Scene s;

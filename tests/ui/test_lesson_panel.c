@@ -283,6 +283,35 @@ Test(lesson_panel, live_values_in_a_formula_follow_a_drag_while_it_happens) {
     harness_release(&h);
 }
 
+/* Lesson 9 asks which key the first token weighs most with the mask on.
+ * The second "the" is the same word but a key the query cannot see: picking
+ * it is wrong, and the verdict tells the copies apart. */
+Test(lesson_panel, a_key_prediction_is_judged_by_position_not_by_word) {
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/lessons/09-causal-mask.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    while (lesson.steps[h.vs.session.step].predict.kind != PREDICT_KEY) next_step();
+    harness_frame(&h);
+    int second = -1;
+    for (int j = 1; j < h.m.scene.n; j++)
+        if (!strcmp(h.m.scene.tokens[j], h.m.scene.tokens[0])) second = j;
+    cr_assert_geq(second, 1, "the first word comes again");
+    const Ui_Record *b = harness_find(&h, "button", "predict_answer", second);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    cr_assert_not(h.vs.session.predict_right, "a masked copy of the right word is not right");
+    cr_assert_str_eq(h.vs.session.predict_picked, "the second “the”");
+    cr_assert_str_eq(h.vs.session.predict_truth, "the first “the”");
+    next_step();
+    harness_key(&h, KEY_LEFT, 0, false, false);
+    while (h.vs.session.page > 0) harness_key(&h, KEY_LEFT, 0, false, false);
+    b = harness_find(&h, "button", "predict_answer", 0);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    cr_assert(h.vs.session.predict_right, "the first “the” is the key it sees");
+}
+
 /* A step is done when its goals are met (or it has none); the menu then
  * says how far the lesson went, and marks it when every step is done. */
 Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
@@ -296,20 +325,22 @@ Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {
     cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
     harness_frame(&h);
     const Lesson_Progress *p = &h.vs.session.progress;
-    cr_assert_eq(p->count, 0, "step 1's goal is not met yet");
+    cr_assert_eq(p->count, 1, "step 1 has no goal: it is done once read");
+    cr_assert_eq(p->done[0], 1u, "step 1 only");
     next_step(); /* step 2: make sat look at cat */
+    cr_assert_eq(p->done[0], 1u, "step 2's goal is not met yet");
     const Ui_Record *b = harness_find(&h, "button", "show_me", 0);
     harness_click(&h, rect_cx(b), rect_cy(b));
     run_frames(60);
     cr_assert_eq(p->count, 1);
     cr_assert_str_eq(p->file[0], "03-scores-softmax-outputs.md");
     cr_assert_eq(p->steps[0], lesson.step_count);
-    cr_assert_eq(p->done[0], 1u << 1, "step 2 only");
+    cr_assert_eq(p->done[0], 3u, "steps 1 and 2");
     cr_assert(p->changed, "the platform is told to save it");
     h.vs.session.menu = true;
     harness_frame(&h);
     char want[200];
-    snprintf(want, sizeof want, "· 1 of %d steps", lesson.step_count);
+    snprintf(want, sizeof want, "· 2 of %d steps", lesson.step_count);
     cr_assert(harness_drew_text(&h, want), "the menu does not say '%s'", want);
     for (int s = 0; s < lesson.step_count; s++)
         lesson_progress_mark(&h.vs.session.progress, &lesson, s);
@@ -508,7 +539,8 @@ Test(lesson_panel, a_prediction_hides_the_answer_until_it_is_given) {
     harness_frame(&h);
     cr_assert_eq(h.vs.session.predict_given, cat);
     cr_assert_not(h.vs.session.predict_right);
-    cr_assert(harness_drew_text(&h, "Not this time: it is the."), "the verdict names 'the'");
+    cr_assert(harness_drew_text(&h, "you picked “cat”"), "the verdict names the pick");
+    cr_assert(harness_drew_text(&h, "“the”."), "and the right key");
     cr_assert(harness_drew_text(&h, "Predictions so far: 0 of 1 right"));
     cr_assert_eq(h.vs.session.hide_row, -1, "the rows are back");
     cr_assert_not(harness_drew_text(&h, "? predict first"));
@@ -516,7 +548,7 @@ Test(lesson_panel, a_prediction_hides_the_answer_until_it_is_given) {
     next_step();
     harness_key(&h, KEY_LEFT, 0, false, false);
     cr_assert_eq(h.vs.session.predict_given, -1);
-    b = harness_find(&h, "button", "predict_answer", 0); /* "the" */
+    b = harness_find(&h, "button", "predict_answer", lesson_find_token(&h.m.scene, "the"));
     harness_click(&h, rect_cx(b), rect_cy(b));
     harness_frame(&h);
     cr_assert(h.vs.session.predict_right);
