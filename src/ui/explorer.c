@@ -258,26 +258,15 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
             snprintf(label, sizeof label, "%s%s", s->tokens[i], sub);
             bool sel = i == vs->selected;
             Font_Id font = sel ? FONT_BOLD : FONT_SANS;
-            float w = ui_text_width(ui, font, fsz, label), r0 = prad[i] + 2;
-            Rect spots[4] = {{px[i] - w * 0.5f, py[i] - r0 - lh, w, lh},
-                             {px[i] - w * 0.5f, py[i] + r0, w, lh},
-                             {px[i] + r0 + 2, py[i] - lh * 0.5f, w, lh},
-                             {px[i] - r0 - 2 - w, py[i] - lh * 0.5f, w, lh}};
-            int spot = -1;
-            for (int k = 0; k < 4 && spot < 0; k++) {
-                bool free = true;
-                for (int q = 0; q < count && free; q++)
-                    free = spots[k].x + spots[k].w <= placed[q].x ||
-                           placed[q].x + placed[q].w <= spots[k].x ||
-                           spots[k].y + spots[k].h <= placed[q].y ||
-                           placed[q].y + placed[q].h <= spots[k].y;
-                if (free) spot = k;
-            }
-            if (spot < 0 && !focus) continue;
-            if (spot < 0) spot = 0; /* the one being looked at always says its name */
-            placed[count++] = spots[spot];
+            float w = ui_text_width(ui, font, fsz, label);
+            Rect spot;
+            /* the one being looked at always says its name */
+            if (!plane_label_spot(placed, count, px[i], py[i], prad[i] + 2, w, lh, false, &spot) &&
+                !focus)
+                continue;
+            placed[count++] = spot;
             Color c = i == vs->mark_key ? t->key : sel ? t->query : t->text;
-            draw_text(ui->dl, font, fsz, spots[spot].x, spots[spot].y, ALIGN_LEFT, c, label);
+            draw_text(ui->dl, font, fsz, spot.x, spot.y, ALIGN_LEFT, c, label);
         }
     }
     draw_noclip(ui->dl);

@@ -144,11 +144,23 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     draw_line(ui->dl, pm.r.x, oy, pm.r.x + pm.r.w, oy, 1, t->grid);
     draw_line(ui->dl, ox, pm.r.y, ox, pm.r.y + pm.r.h, 1, t->grid);
     draw_clip(ui->dl, pm.r);
-    for (int j = 0; j < n && n <= 64; j++) {
-        float vx, vy;
-        plane_to_screen(&pm, a->V[j * dv], dv >= 2 ? a->V[j * dv + 1] : 0, &vx, &vy);
-        draw_circle(ui->dl, vx, vy, 3, j == vs->mark_key ? t->key : t->text_dim);
-    }
+    /* labels never overprint: o_i's first, then the pieces', then each
+     * value's word; hovering a key marks its dot */
+    Rect placed[32]; /* o_i, at most 11 pieces and 16 words */
+    int count = 0;
+    float tx, ty, fl = fs * 0.85f, llh = ui_line_height(ui, FONT_SANS, fl);
+    plane_to_screen(&pm, a->O[i * dv], dv >= 2 ? a->O[i * dv + 1] : 0, &tx, &ty);
+    /* o_i's label sits past its arrow's tip, on the far side from the
+     * origin, so neither the arrowhead nor the shaft runs through it */
+    float ow = ui_text_width(ui, FONT_BOLD, fs, "o_i"), dx = tx - ox, dy = ty - oy;
+    float dl = hypotf(dx, dy);
+    dx = dl > 1 ? dx / dl : 1;
+    dy = dl > 1 ? dy / dl : 0;
+    Rect olabel = {tx + dx * 10 + (dx < 0 ? -ow : 0) - (fabsf(dx) < 0.3f ? ow * 0.5f : 0),
+                   ty + dy * 10 + (dy < 0 ? -lh : 0) - (fabsf(dy) < 0.3f ? lh * 0.5f : 0), ow, lh};
+    olabel.x = fminf(fmaxf(olabel.x, pm.r.x + 2), pm.r.x + pm.r.w - ow - 2);
+    olabel.y = fminf(fmaxf(olabel.y, pm.r.y + 2), pm.r.y + pm.r.h - lh - 2);
+    placed[count++] = olabel;
     float px = 0, py = 0; /* the running sum */
     float ax = 0, ay = 0; /* where the next arrow starts: the last drawn one's tip */
     for (int k = 0; k < n; k++) {
@@ -170,21 +182,41 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
         c.a = (unsigned char)(90 + 165 * w);
         if (j == vs->mark_key) c = t->key;
         draw_arrow(ui->dl, x0, y0, x1, y1, 2, 8, c);
-        /* the pieces that matter say whose value they carry: a_ij·v_j */
-        if (w >= 0.1f && hypotf(x1 - x0, y1 - y0) > 18) {
+        /* the pieces that matter say whose value they carry, a_ij·v_j, beside
+         * their arrow where no other label is (weights ≥ 0.1: ten at most) */
+        if (w >= 0.1f && hypotf(x1 - x0, y1 - y0) > 18 && count < 12) {
             char piece[64];
             snprintf(piece, sizeof piece, "%.2f·v(%s)", (double)w, s->tokens[j]);
+            Rect spot;
+            float pw = ui_text_width(ui, FONT_SANS, fl, piece);
+            /* beside a steep arrow, above or below a flat one: off its line */
+            bool steep = fabsf(y1 - y0) > fabsf(x1 - x0);
+            if (!plane_label_spot(placed, count, (x0 + x1) * 0.5f, (y0 + y1) * 0.5f, 4, pw, llh,
+                                  steep, &spot))
+                continue;
+            placed[count++] = spot;
             /* the arrow fades with its weight; its words stay readable */
-            draw_text(ui->dl, FONT_SANS, fs * 0.85f, (x0 + x1) * 0.5f + 4,
-                      (y0 + y1) * 0.5f - lh * 0.5f, ALIGN_LEFT,
+            draw_text(ui->dl, FONT_SANS, fl, spot.x, spot.y, ALIGN_LEFT,
                       j == vs->mark_key ? t->key : t->value, piece);
         }
     }
-    float tx, ty;
-    plane_to_screen(&pm, a->O[i * dv], dv >= 2 ? a->O[i * dv + 1] : 0, &tx, &ty);
+    /* each value v_j a dot with its word, where a label finds room */
+    for (int j = 0; j < n && n <= 64; j++) {
+        float vx, vy;
+        plane_to_screen(&pm, a->V[j * dv], dv >= 2 ? a->V[j * dv + 1] : 0, &vx, &vy);
+        Color c = j == vs->mark_key ? t->key : t->text_dim;
+        draw_circle(ui->dl, vx, vy, 3, c);
+        Rect spot;
+        if (n > 16 ||
+            !plane_label_spot(placed, count, vx, vy, 4,
+                              ui_text_width(ui, FONT_SANS, fl, s->tokens[j]), llh, false, &spot))
+            continue;
+        placed[count++] = spot;
+        draw_text(ui->dl, FONT_SANS, fl, spot.x, spot.y, ALIGN_LEFT, c, s->tokens[j]);
+    }
     draw_arrow(ui->dl, ox, oy, tx, ty, 3, 12, t->query);
     draw_noclip(ui->dl);
-    draw_text(ui->dl, FONT_BOLD, fs, tx + 6, ty - lh, ALIGN_LEFT, t->query, "o_i");
+    draw_text(ui->dl, FONT_BOLD, fs, olabel.x, olabel.y, ALIGN_LEFT, t->query, "o_i");
 }
 
 /* ---- Q, K, V strips and the query–key plane ---------------------------------- */

@@ -47,3 +47,25 @@ float nice_span(float v) {
         if (steps[k] * base >= v) return steps[k] * base;
     return 10 * base;
 }
+
+bool plane_label_spot(const Rect *placed, int count, float x, float y, float r, float w, float lh,
+                      bool sideways, Rect *spot) {
+    Rect spots[4] = {{x - w * 0.5f, y - r - lh, w, lh},
+                     {x - w * 0.5f, y + r, w, lh},
+                     {x + r + 2, y - lh * 0.5f, w, lh},
+                     {x - r - 2 - w, y - lh * 0.5f, w, lh}};
+    for (int q = 0; q < 4; q++) {
+        int k = sideways ? (q + 2) % 4 : q;
+        bool free = true;
+        for (int q = 0; q < count && free; q++)
+            free =
+                spots[k].x + spots[k].w <= placed[q].x || placed[q].x + placed[q].w <= spots[k].x ||
+                spots[k].y + spots[k].h <= placed[q].y || placed[q].y + placed[q].h <= spots[k].y;
+        if (free) {
+            *spot = spots[k];
+            return true;
+        }
+    }
+    *spot = spots[sideways ? 2 : 0];
+    return false;
+}
