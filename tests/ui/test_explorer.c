@@ -673,6 +673,60 @@ Test(explorer, labels_in_the_plane_never_pile_up) {
         }
 }
 
+/* The output plane of the Query tab: every value's dot has its word where
+ * there is room, and no label (o_i, a piece a_ij·v_j, a word) overprints
+ * another. */
+Test(explorer, the_output_plane_labels_its_values_and_nothing_overprints) {
+    h.w = 1600;
+    h.h = 900;
+    harness_frame(&h);
+    const Ui_Record *tab = harness_find_any(&h, "button", "main_tab");
+    if (tab) { /* the query panel is a tab away */
+        tab = harness_find(&h, "button", "main_tab", 2);
+        harness_click(&h, rect_cx(tab), rect_cy(tab));
+    }
+    const Ui_Record *panel = harness_find(&h, "panel", "query", -1);
+    /* the plane is the part of the panel under o_i's heading */
+    float top = 0;
+    for (int k = 0; k < h.dl.count; k++) {
+        const Draw_Cmd *c = &h.dl.cmds[k];
+        if (c->kind == DRAW_TEXT && c->text.len > 8 &&
+            !strncmp(h.dl.text + c->text.offset, "o_i = Σ_j", strlen("o_i = Σ_j")))
+            top = c->text.y + 1;
+    }
+    cr_assert_gt(top, 0, "the output plane is shown");
+    typedef struct {
+        float x, y, w, hgt;
+        char s[32];
+    } Box;
+    static Box box[64];
+    int count = 0, words = 0, oi = 0;
+    for (int k = 0; k < h.dl.count && count < 64; k++) {
+        const Draw_Cmd *c = &h.dl.cmds[k];
+        if (c->kind != DRAW_TEXT || c->text.y <= top || c->text.x < panel->r.x ||
+            c->text.x > panel->r.x + panel->r.w || c->text.y > panel->r.y + panel->r.h)
+            continue;
+        Box b = {c->text.x, c->text.y,
+                 stub_width(NULL, c->text.font, c->text.size, h.dl.text + c->text.offset,
+                            c->text.len),
+                 stub_line_height(NULL, c->text.font, c->text.size), ""};
+        snprintf(b.s, sizeof b.s, "%.*s", c->text.len, h.dl.text + c->text.offset);
+        for (int i = 0; i < h.m.scene.n; i++) words += !strcmp(b.s, h.m.scene.tokens[i]);
+        oi += !strcmp(b.s, "o_i");
+        box[count++] = b;
+    }
+    cr_assert_eq(oi, 1, "o_i is labelled once");
+    cr_assert_geq(words, 3, "the values' dots carry their words (%d of %d)", words, h.m.scene.n);
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++) {
+            bool apart = box[a].x + box[a].w <= box[b].x + 0.01f ||
+                         box[b].x + box[b].w <= box[a].x + 0.01f ||
+                         box[a].y + box[a].hgt <= box[b].y + 0.01f ||
+                         box[b].y + box[b].hgt <= box[a].y + 0.01f;
+            cr_assert(apart, "'%s' and '%s' overprint", box[a].s, box[b].s);
+        }
+}
+
 /* The record of the widget that has the focus, if any. */
 static const Ui_Record *focused(void) {
     for (int k = 0; k < h.ui.record_count; k++) {
