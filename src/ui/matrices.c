@@ -228,6 +228,85 @@ float matrix_max_abs(const float *x, long count) {
     return m > 1e-6f ? m : 1;
 }
 
+/* How H heads become one output: their O^h side by side, Concat (n × H·d_v,
+ * a line between heads), times W_O ((H·d_v) × d) gives Y (n × d), back in
+ * embedding space. Past a size the draw list should not carry, a note says
+ * where the numbers are instead. */
+static void heads_joined(Ui *ui, View_State *vs, const Model *m, Rect r,
+                         const char *const *labels) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    const Derived *dv = &m->derived;
+    int n = s->n, hd = s->heads * s->d_v, d = s->d;
+    if (!dv->concat || !dv->W_O || !dv->Y) return;
+    ui_record(ui, "panel", "heads_joined", -1, r);
+    if ((long)n * hd > 512L * 512 || (long)hd * d > 512L * 512) {
+        ui_panel(ui, r, "Concat(O¹…Oᴴ) · W_O = Y", false);
+        char note[160];
+        snprintf(note, sizeof note,
+                 "Concat is %d × %d and W_O %d × %d: too many cells to draw here; Ctrl+E "
+                 "exports them",
+                 n, hd, hd, d);
+        ui_text_wrapped(ui, rect_inset(rect_inset(r, t->pad), 0), FONT_SANS, t->small_size,
+                        t->text_dim, note, true);
+        return;
+    }
+    /* widths in proportion to the columns each shows, Y at least a strip */
+    float gap = t->pad, room = r.w - 2 * gap;
+    float wc = room * 0.5f, ww = room * 0.2f, wy = room - wc - ww;
+    struct {
+        const char *name, *title;
+        const float *data;
+        int rows, cols;
+        const char *const *labels;
+    } parts[3] = {{"concat", "Concat(O¹…Oᴴ)", dv->concat, n, hd, labels},
+                  {"W_O", "· W_O", dv->W_O, hd, d, NULL},
+                  {"Y", "= Y", dv->Y, n, d, labels}};
+    float widths[3] = {wc, ww, wy};
+    for (int k = 0; k < 3; k++) {
+        Rect pr = rect_cut_left(&r, widths[k]);
+        rect_cut_left(&r, gap);
+        float mx = matrix_max_abs(parts[k].data, (long)parts[k].rows * parts[k].cols);
+        char caption[64];
+        snprintf(caption, sizeof caption, "%d × %d, ±%.2f", parts[k].rows, parts[k].cols,
+                 (double)mx);
+        Heatmap_Result hr;
+        ui_heatmap(ui,
+                   &(Heatmap_Desc){.name = parts[k].name,
+                                   .r = pr,
+                                   .title = parts[k].title,
+                                   .caption = caption,
+                                   .values = parts[k].data,
+                                   .rows = parts[k].rows,
+                                   .cols = parts[k].cols,
+                                   .vmin = -mx,
+                                   .vmax = mx,
+                                   .map = COLORMAP_DIVERGING,
+                                   .row_labels = parts[k].labels,
+                                   .selected_row = parts[k].labels ? vs->selected : -1,
+                                   .mark_row = -1,
+                                   .mark_col = -1,
+                                   .no_legend = true,
+                                   .stretch = true},
+                   &hr);
+        if (k == 0) /* where one head's outputs end and the next one's begin */
+            for (int h = 1; h < s->heads; h++) {
+                float x = hr.grid.x + hr.cell_w * (float)(h * s->d_v);
+                draw_line(ui->dl, x, hr.grid.y, x, hr.grid.y + hr.grid.h, 2, t->text);
+            }
+        if (hr.hover_row >= 0)
+            snprintf(vs->hover_text, sizeof vs->hover_text, "%s[%d][%d] = %.4f%s%s", parts[k].name,
+                     hr.hover_row, hr.hover_col,
+                     (double)parts[k].data[hr.hover_row * parts[k].cols + hr.hover_col],
+                     k == 0 ? "   head " : "", "");
+        if (k == 0 && hr.hover_row >= 0) {
+            size_t len = strlen(vs->hover_text);
+            snprintf(vs->hover_text + len, sizeof vs->hover_text - len, "%d",
+                     hr.hover_col / s->d_v + 1);
+        }
+    }
+}
+
 void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *const *labels) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
@@ -238,6 +317,12 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
      * a lesson that sets d_k = 2 still has the strips it talks about */
     bool show_qk_strips = true;
     int strips = show_qk_strips ? 4 : 2;
+    /* several heads: under the strips, how they join: Concat(O¹…Oᴴ)·W_O = Y */
+    if (s->heads > 1 && r.h > 160) {
+        Rect joined = rect_cut_bottom(&r, (r.h - t->pad) * 0.5f);
+        rect_cut_bottom(&r, t->pad);
+        heads_joined(ui, vs, m, joined, labels);
+    }
     /* the q–k plane wants to be square: as tall as the row, up to a third */
     float plane_w = qk_plane ? fminf(fmaxf(r.h * 0.8f, r.w / (strips + 1)), r.w * 0.34f) : 0;
     float w = (r.w - plane_w - t->pad * (qk_plane ? strips : strips - 1)) / strips;

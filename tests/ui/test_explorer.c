@@ -706,10 +706,10 @@ Test(explorer, the_output_plane_labels_its_values_and_nothing_overprints) {
         if (c->kind != DRAW_TEXT || c->text.y <= top || c->text.x < panel->r.x ||
             c->text.x > panel->r.x + panel->r.w || c->text.y > panel->r.y + panel->r.h)
             continue;
-        Box b = {c->text.x, c->text.y,
-                 stub_width(NULL, c->text.font, c->text.size, h.dl.text + c->text.offset,
-                            c->text.len),
-                 stub_line_height(NULL, c->text.font, c->text.size), ""};
+        Box b = {
+            c->text.x, c->text.y,
+            stub_width(NULL, c->text.font, c->text.size, h.dl.text + c->text.offset, c->text.len),
+            stub_line_height(NULL, c->text.font, c->text.size), ""};
         snprintf(b.s, sizeof b.s, "%.*s", c->text.len, h.dl.text + c->text.offset);
         for (int i = 0; i < h.m.scene.n; i++) words += !strcmp(b.s, h.m.scene.tokens[i]);
         oi += !strcmp(b.s, "o_i");
@@ -725,6 +725,31 @@ Test(explorer, the_output_plane_labels_its_values_and_nothing_overprints) {
                          box[b].y + box[b].hgt <= box[a].y + 0.01f;
             cr_assert(apart, "'%s' and '%s' overprint", box[a].s, box[b].s);
         }
+}
+
+/* With several heads, the strips show how they join: Concat(O¹…Oᴴ), W_O and
+ * Y, as wide as the numbers they hold; one head has nothing to join. */
+Test(explorer, several_heads_show_concat_w_o_and_y) {
+    h.w = 1600;
+    h.h = 900;
+    harness_frame(&h);
+    cr_assert_null(harness_find_any(&h, "grid", "concat"), "one head joins nothing");
+    harness_act(&h, action_set(SET_HEADS, 4));
+    harness_frame(&h);
+    const Ui_Record *tab = harness_find_any(&h, "button", "main_tab");
+    if (tab) {
+        tab = harness_find(&h, "button", "main_tab", 1);
+        harness_click(&h, rect_cx(tab), rect_cy(tab));
+    }
+    const Ui_Record *c = harness_find(&h, "grid", "concat", -1);
+    const Ui_Record *w = harness_find(&h, "grid", "W_O", -1);
+    const Ui_Record *y = harness_find(&h, "grid", "Y", -1);
+    cr_assert_gt(c->r.w, y->r.w, "Concat (%d wide) is wider than Y (%d)", 4 * h.m.scene.d_v,
+                 h.m.scene.d);
+    cr_assert_gt(w->r.h, 0);
+    cr_assert(harness_drew_text(&h, "6 × 64"), "Concat's size is n × H·d_v");
+    cr_assert(harness_drew_text(&h, "64 × 2"), "W_O's is H·d_v × d");
+    cr_assert(harness_drew_text(&h, "6 × 2"), "Y's is n × d");
 }
 
 /* The record of the widget that has the focus, if any. */
