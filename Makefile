@@ -206,13 +206,20 @@ WEB_LDFLAGS := -O2 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 \
                -sEXPORTED_FUNCTIONS=_main,_web_open,_web_share,_web_notice,_web_describe,_web_time_frames,_web_frame_ms,_web_frames,_web_repaint \
                -sEXPORTED_RUNTIME_METHODS=ccall,FS,addRunDependency,removeRunDependency \
                --js-library src/platform/web/library.js \
-               $(foreach d,$(WEB_DATA),--preload-file $(d)@/attnlab/$(d)) \
+               $(foreach d,$(WEB_DATA),--preload-file $(d)@/attnlab/$(d)) --exclude-file '*/fallback/*' \
                -L$(WEB_DEPS)/lib -lSDL2_ttf -lfreetype -lSDL2_image -lSDL2 -lcjson -lmd4c
 export NODE_PATH := /usr/share/nodejs
 
-web: deps-web $(WEB_DEPS)/.ready $(WEB)/attnlab.js $(WEB)/index.html
+# The fallback faces (CJK, emoji: 7 MB) are not in attnlab.data: the page
+# fetches one from fonts/ the first time a character needs it.
+WEB_FONTS := $(patsubst assets/fonts/fallback/%,$(WEB)/fonts/%,$(wildcard assets/fonts/fallback/*))
+web: deps-web $(WEB_DEPS)/.ready $(WEB)/attnlab.js $(WEB)/index.html $(WEB_FONTS)
 	@du -ch $(WEB)/index.html $(WEB)/attnlab.js $(WEB)/attnlab.wasm $(WEB)/attnlab.data | tail -1 | \
-	  sed 's/total/in build\/web (try: python3 -m http.server -d build\/web)/'
+	  sed 's/total/in build\/web, and fonts\/ fetched when needed (try: python3 -m http.server -d build\/web)/'
+
+$(WEB)/fonts/%: assets/fonts/fallback/%
+	@mkdir -p $(WEB)/fonts
+	cp $< $@
 
 $(WEB_DEPS)/.ready: tests/web/build-deps.sh
 	@tests/web/build-deps.sh $(CURDIR)/$(WEB_DEPS)

@@ -19,6 +19,18 @@
  *       Text_Metrics for the UI at a pixel scale
  *   const char *font_file(Font_Id font)
  *       the face's file in assets/fonts/ (the figure backend loads the same faces)
+ *   unsigned font_fallbacks_missing(const Font_Atlas *a)
+ *       bit k: fallback face k was needed and its file is not there (yet: the browser
+ *       fetches it, then calls font_fallbacks_arrived)
+ *   const char *font_fallback_file(int k)
+ *       fallback face k's file in assets/fonts/
+ *   void font_fallbacks_arrived(Font_Atlas *a)
+ *       try the missing faces again and clear the glyphs drawn without them
+ *
+ * A code point the face lacks comes from the first fallback that has it:
+ * DroidSansFallbackFull (CJK), then Symbola (symbols and emoji), opened on
+ * first need. One no face has is drawn as a box holding its hexadecimal code,
+ * so two unknown characters never look alike.
  */
 #ifndef ATTN_FONT_H
 #define ATTN_FONT_H
@@ -34,11 +46,13 @@
 #define FONT_CACHE_SLOTS  8192
 #define FONT_MAX_PX       256
 #define FONT_METRIC_SLOTS 128
+#define FONT_FALLBACKS    2
 
 typedef struct Glyph {
     uint32_t key_cp; /* code point, 0 = empty slot */
     uint16_t font, px;
     int16_t x0;                  /* bitmap left, relative to the pen position */
+    int16_t y0;                  /* bitmap top, below the line top */
     uint16_t w, h;               /* bitmap size; top is the line top */
     uint16_t ax, ay;             /* position in the atlas */
     float advance;               /* pixels */
@@ -51,8 +65,12 @@ typedef struct Font_Metric {
 } Font_Metric;
 
 typedef struct Font_Atlas {
-    void *faces[FONT_COUNT]; /* TTF_Font * */
-    int face_px[FONT_COUNT]; /* size each face is currently set to */
+    void *faces[FONT_COUNT];        /* TTF_Font * */
+    int face_px[FONT_COUNT];        /* size each face is currently set to */
+    void *fallback[FONT_FALLBACKS]; /* TTF_Font *, opened on first need */
+    int fallback_px[FONT_FALLBACKS];
+    unsigned fallback_tried, fallback_missing; /* bit k: opening k was tried / found no file */
+    char data_dir[1024];
     unsigned int tex;
     int shelf_x, shelf_y, shelf_h;
     bool full;
@@ -72,5 +90,8 @@ int font_pixel_size(float size, float scale);
 float font_width_px(Font_Atlas *a, Font_Id font, int px, const char *text, int len);
 Text_Metrics font_text_metrics(Font_Atlas *a, float scale);
 const char *font_file(Font_Id font);
+unsigned font_fallbacks_missing(const Font_Atlas *a);
+const char *font_fallback_file(int k);
+void font_fallbacks_arrived(Font_Atlas *a);
 
 #endif

@@ -50,8 +50,8 @@ void items_text(Renderer *r, const Draw_List *dl, const Draw_Cmd *cmd,
             continue;
         }
         if (g->w > 0) {
-            float x0 = (pen + g->x0) / s, y0 = top / s;
-            float x1 = (pen + g->x0 + g->w) / s, y1 = (top + g->h) / s;
+            float x0 = (pen + g->x0) / s, y0 = (top + g->y0) / s;
+            float x1 = (pen + g->x0 + g->w) / s, y1 = (top + g->y0 + g->h) / s;
             float u0 = (float)g->ax / FONT_ATLAS_SIZE, v0 = (float)g->ay / FONT_ATLAS_SIZE;
             float u1 = (float)(g->ax + g->w) / FONT_ATLAS_SIZE;
             float v1 = (float)(g->ay + g->h) / FONT_ATLAS_SIZE;

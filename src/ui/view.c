@@ -734,7 +734,9 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     /* small windows (or big zoom) get the compact type sizes */
     ui->theme = theme_get(vs->theme, ui->w < 1300 || ui->h < 760);
     vs->now = ui->in.time;
-    if (view_wake_in(vs) == 0) vs->status[0] = '\0'; /* a message had its time */
+    vs->framing = true;
+    if (isnan(vs->status_time)) vs->status_time = vs->now; /* said since the last frame */
+    if (view_wake_in(vs) == 0) vs->status[0] = '\0';       /* a message had its time */
     /* input → actions → model → derived data, then one layout */
     ui->keyboard_busy = vs->editing || vs->typing_dk; /* typing: keys are text */
     shortcuts(ui, vs, m);
@@ -754,4 +756,5 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     animate(ui, vs, m);
     layout(ui, vs, m);
     vs->seen_selected = vs->selected; /* what the next frame compares with */
+    vs->framing = false;
 }

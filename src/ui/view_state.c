@@ -30,12 +30,15 @@ void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
     va_end(ap);
     text_escape(raw, strlen(raw), vs->status, sizeof vs->status);
     vs->status_error = error;
-    vs->status_time = vs->now;
+    /* said between frames (a file the page opened, a notice): its time
+     * starts with the next frame, not the last one, however long ago */
+    vs->status_time = vs->framing ? vs->now : NAN;
     vs->status_n++;
 }
 
 double view_wake_in(const View_State *vs) {
     if (!vs->status[0] || vs->status_error) return -1;
+    if (isnan(vs->status_time)) return VIEW_STATUS_SECONDS;
     return fmax(vs->status_time + VIEW_STATUS_SECONDS - vs->now, 0);
 }
 

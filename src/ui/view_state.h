@@ -222,6 +222,7 @@ typedef struct View_State {
     unsigned long laid_out_version; /* the model version the last layout showed */
     bool labs_ready; /* the current lab's derived data is there (not out of memory) */
     double now;
+    bool framing; /* inside view_frame: now is this frame's time */
     /* scratch owned here so a frame allocates nothing and hides no state */
     float chip_x[ATTN_MAX_TOKENS];                      /* left edge of each token chip */
     float perm_grid[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS]; /* the permutation matrix P */

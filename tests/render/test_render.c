@@ -187,6 +187,71 @@ Test(render, text_run_has_glyph_pixels_inside_its_box_only) {
     free(px);
 }
 
+/* One word alone, rendered at 28 px: its ink as a bitmap, cropped to the ink,
+ * and how many pixels it has. */
+typedef struct Ink {
+    unsigned char bits[120 * 48];
+    int w, h, count;
+} Ink;
+
+static void ink_of(const char *word, Ink *out) {
+    draw_clear(&dl);
+    render_set_scale(&rr, 1);
+    draw_text(&dl, FONT_SANS, 28, 8, 4, ALIGN_LEFT, rgba(255, 255, 255, 255), word);
+    unsigned char *px = render_to_pixels(240, 48, 1);
+    int x0 = 240, x1 = -1;
+    for (int y = 0; y < 48; y++)
+        for (int x = 0; x < 240; x++)
+            if (!near(PX(px, 240, x, y), BG, 40)) {
+                x0 = x < x0 ? x : x0;
+                x1 = x > x1 ? x : x1;
+            }
+    memset(out, 0, sizeof *out);
+    out->h = 48;
+    out->w = x1 >= x0 ? x1 - x0 + 1 : 0;
+    if (out->w > 120) out->w = 120;
+    for (int y = 0; y < 48; y++)
+        for (int x = 0; x < out->w; x++) {
+            bool ink = !near(PX(px, 240, x0 + x, y), BG, 40);
+            out->bits[y * 120 + x] = ink;
+            out->count += ink;
+        }
+    free(px);
+}
+
+/* Words in any script have their own ink: Han (two words sharing a
+ * character still differ), Greek, Cyrillic, emoji from the fallback faces,
+ * and a code point no face has becomes a box with its code, so two such
+ * never look alike and never look like "�". */
+Test(render, every_script_draws_its_own_ink_and_unknown_code_points_their_code) {
+    static const char *const words[] = {"東京",
+                                        "京都",
+                                        "Ωμέγα",
+                                        "Москва",
+                                        "😀",
+                                        "🐱",
+                                        "Straße",
+                                        "\xf0\x9f\xab\xa0", /* U+1FAE0 */
+                                        "\xf3\xb0\x80\x81" /* U+F0001, private use */};
+    enum { N = sizeof words / sizeof *words };
+    static Ink ink[N], replacement;
+    ink_of("\xef\xbf\xbd", &replacement); /* U+FFFD itself */
+    for (int k = 0; k < N; k++) {
+        ink_of(words[k], &ink[k]);
+        cr_assert_gt(ink[k].count, 40, "'%s' draws ink (%d pixels)", words[k], ink[k].count);
+        cr_assert(ink[k].w != replacement.w ||
+                      memcmp(ink[k].bits, replacement.bits, sizeof ink[k].bits),
+                  "'%s' is drawn as the replacement character", words[k]);
+    }
+    for (int a = 0; a < N; a++)
+        for (int b = a + 1; b < N; b++) {
+            int differ = 0;
+            for (int q = 0; q < (int)sizeof ink[a].bits; q++)
+                differ += ink[a].bits[q] != ink[b].bits[q];
+            cr_assert_gt(differ, 20, "'%s' and '%s' have the same ink", words[a], words[b]);
+        }
+}
+
 Test(render, zoom_2x_lands_at_2x_coordinates) {
     draw_clear(&dl);
     draw_rect(&dl, (Rect){5, 5, 10, 10}, rgba(255, 0, 0, 255));

@@ -752,6 +752,21 @@ Test(explorer, several_heads_show_concat_w_o_and_y) {
     cr_assert(harness_drew_text(&h, "6 × 2"), "Y's is n × d");
 }
 
+/* A message said between frames (the page opened a file after a long idle)
+ * lasts its time from the frame that shows it, not from the last frame
+ * before the idle: it was cleared before anyone saw it. */
+Test(explorer, a_message_said_between_frames_is_shown_its_full_time) {
+    harness_frame(&h);
+    h.in.time += 600; /* ten minutes with nothing to draw */
+    view_set_status(&h.vs, false, "Opened two.json");
+    harness_frame(&h);
+    cr_assert_str_eq(h.vs.status, "Opened two.json");
+    cr_assert(harness_drew_text(&h, "Opened two.json"));
+    h.in.time += VIEW_STATUS_SECONDS + 1;
+    harness_frame(&h);
+    cr_assert_str_empty(h.vs.status, "and it goes once its time is up");
+}
+
 /* The record of the widget that has the focus, if any. */
 static const Ui_Record *focused(void) {
     for (int k = 0; k < h.ui.record_count; k++) {

@@ -62,8 +62,9 @@ function assert(cond, msg) { if (!cond) throw new Error(msg); }
 // ---- pages ------------------------------------------------------------------------
 async function open(query = '', { width = 1280, height = 720, scale = 1 } = {}) {
   const page = await browser.newPage();
-  const errors = [];
+  const errors = [], requests = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('requestfinished', (r) => requests.push(new URL(r.url()).pathname));
   page.on('pageerror', (e) => errors.push(e.message));
   await page.setViewport({ width, height, deviceScaleFactor: scale });
   const cdp = await page.createCDPSession();
@@ -71,7 +72,7 @@ async function open(query = '', { width = 1280, height = 720, scale = 1 } = {}) 
   await page.goto(base + query);
   await page.waitForFunction('window.attnlabReady === true', { timeout: 30000 });
   await idle(page);
-  return { page, errors };
+  return { page, errors, requests };
 }
 
 const describe = (page) =>
@@ -300,6 +301,28 @@ await check('a frame paints only what changed, and the page equals a full repain
     fs.writeFileSync(path.join(top, 'build/web-full.png'), full);
   }
   assert(incremental.equals(full), 'the page differs from a full repaint (see build/web-*.png)');
+  await page.close();
+});
+
+await check('a CJK font is fetched only when a character needs it, and Han words differ', async () => {
+  const plain = await open();
+  assert(!plain.requests.some((u) => u.startsWith('/fonts/')),
+         `the default page fetched ${plain.requests.filter((u) => u.startsWith('/fonts/'))}`);
+  await plain.page.close();
+  const { page, errors, requests } = await open('?tokens=%E6%9D%B1%E4%BA%AC+%E4%BA%AC%E9%83%BD+cat');
+  for (let t = 0; t < 100 && !requests.includes('/fonts/DroidSansFallbackFull.ttf'); t++)
+    await new Promise((ok) => setTimeout(ok, 100));
+  assert(requests.includes('/fonts/DroidSansFallbackFull.ttf'), `fetched: ${requests.join(' ')}`);
+  assert(!requests.includes('/fonts/Symbola_hint.ttf'), 'the emoji font was fetched for Han text');
+  await idle(page);
+  await idle(page);
+  const d = await describe(page);
+  const shot = async (i) => {
+    const [x, y, w, h] = item(d, 'chip', 'token', i).rect;
+    return page.screenshot({ clip: { x, y, width: w, height: h } });
+  };
+  assert(!(await shot(0)).equals(await shot(1)), '東京 and 京都 look the same');
+  assert(errors.length === 0, errors.join(' | '));
   await page.close();
 });
 

@@ -61,11 +61,40 @@ typedef struct Web_App {
     bool timing;
     int frames;
     double frame_ms;
+    unsigned fonts_asked; /* fallback faces fetched or being fetched (bit k) */
 } Web_App;
 
 /* The page's one app. The exported functions below are called by the page
  * with no context of their own, so they find it here. */
 static Web_App web;
+
+/* A fallback face (CJK, emoji) is not in attnlab.data, so the first load
+ * stays small: a character that needs it is drawn as a code box until the
+ * face arrives from fonts/ beside the page, then the text is drawn again. */
+static void font_arrived(const char *file) {
+    (void)file;
+    font_fallbacks_arrived(&web.app.render.atlas);
+    web.redraw = true;
+}
+
+static void font_failed(const char *file) {
+    view_set_status(&web.app.vs, true,
+                    "%.300s could not be loaded: its characters stay shown as code boxes", file);
+    web.redraw = true;
+}
+
+static void fetch_fonts(Web_App *w) {
+    unsigned missing = font_fallbacks_missing(&w->app.render.atlas) & ~w->fonts_asked;
+    for (int k = 0; k < FONT_FALLBACKS; k++) {
+        if (!(missing & (1u << k))) continue;
+        w->fonts_asked |= 1u << k;
+        const char *file = font_fallback_file(k), *base = strrchr(file, '/');
+        char url[256], path[512];
+        snprintf(url, sizeof url, "fonts/%s", base ? base + 1 : file);
+        snprintf(path, sizeof path, "%s/assets/fonts/%s", w->data_dir, file);
+        emscripten_async_wget(url, path, font_arrived, font_failed);
+    }
+}
 
 static double now(const Web_App *w) {
     return (double)(SDL_GetPerformanceCounter() - w->t0) / (double)SDL_GetPerformanceFrequency();
@@ -73,6 +102,7 @@ static double now(const Web_App *w) {
 
 static void frame(void *arg) {
     Web_App *w = arg;
+    fetch_fonts(w);
     SDL_Event e;
     while (SDL_PollEvent(&e)) w->redraw |= sdl_events_handle(&w->app, &e, &w->quit);
     double t = now(w);
