@@ -568,6 +568,10 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
         vs->hover_col = hr->hover_col;
         vs->hover_cell = (Rect){hr->grid.x + hr->hover_col * hr->cell_w,
                                 hr->grid.y + hr->hover_row * hr->cell_h, hr->cell_w, hr->cell_h};
+        vs->hover_grid[0] = hs.grid;
+        vs->hover_grid[1] = ha.grid;
+        vs->hover_panel[0] = sr;
+        vs->hover_panel[1] = ar;
     }
     int clicked = hs.clicked_row >= 0 ? hs.clicked_row : ha.clicked_row;
     if (clicked >= 0) vs->selected = clicked;

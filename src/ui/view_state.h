@@ -155,6 +155,8 @@ typedef struct View_State {
     /* hover, set during the frame */
     int hover_row, hover_col; /* S or A cell, or -1 */
     Rect hover_cell;          /* where that cell is */
+    Rect hover_grid[2];       /* S's and A's cells, and their panels (headers above the */
+    Rect hover_panel[2];      /* cells): what a callout must not cover */
     int hover_token;          /* chip or point, or -1 */
     int mark_key;             /* key column of the hovered cell, highlighted everywhere */
     char hover_text[256];     /* what the thing under the mouse is, for the status line */

@@ -519,6 +519,51 @@ Test(lesson_panel, presenting_shows_the_arithmetic_beside_the_hovered_cell) {
     cr_assert_not(h.vs.presenter);
 }
 
+/* Wherever the pointer is over S or A, presenting at 1920×1080 ×2 (960×540),
+ * 1280×720 and 1600×900, the callout covers neither the hovered row nor its
+ * column, in S or in A, nor the headers above their cells, and stays in the
+ * window. */
+Test(lesson_panel, a_callout_never_covers_the_row_the_column_or_the_headers) {
+    static const float sizes[3][2] = {{960, 540}, {1280, 720}, {1600, 900}};
+    for (int z = 0; z < 3; z++) {
+        h.w = sizes[z][0];
+        h.h = sizes[z][1];
+        h.vs.presenter = true;
+        harness_frame(&h);
+        const char *grids[2] = {"S", "A"};
+        for (int gk = 0; gk < 2; gk++)
+            for (int i = 0; i < 6; i++)
+                for (int j = 0; j < 6; j++) {
+                    const Ui_Record *g = harness_find(&h, "grid", grids[gk], -1);
+                    Rect gr = g->r;
+                    harness_move(&h, gr.x + gr.w * (j + 0.5f) / 6, gr.y + gr.h * (i + 0.5f) / 6);
+                    cr_assert(h.vs.hover_row == i && h.vs.hover_col == j);
+                    const Ui_Record *c = harness_find(&h, "callout", "hover", -1);
+                    cr_assert(c->r.x >= 0 && c->r.y >= 0 && c->r.x + c->r.w <= h.w + 0.5f &&
+                              c->r.y + c->r.h <= h.h + 0.5f);
+                    for (int k = 0; k < 2; k++) {
+                        const Ui_Record *o = harness_find(&h, "grid", grids[k], -1);
+                        const Ui_Record *p = harness_find(&h, "panel", grids[k], -1);
+                        Rect row = {o->r.x, o->r.y + o->r.h * i / 6, o->r.w, o->r.h / 6};
+                        Rect col = {o->r.x + o->r.w * j / 6, o->r.y, o->r.w / 6, o->r.h};
+                        Rect head = {p->r.x, p->r.y, p->r.w, o->r.y - p->r.y};
+                        Rect keep[3] = {row, col, head};
+                        for (int q = 0; q < 3; q++) {
+                            Rect a = c->r, b = keep[q];
+                            bool apart = a.x >= b.x + b.w - 0.5f || b.x >= a.x + a.w - 0.5f ||
+                                         a.y >= b.y + b.h - 0.5f || b.y >= a.y + a.h - 0.5f;
+                            cr_assert(apart,
+                                      "%gx%g: over cell (%d, %d) of %s the callout covers %s's %s",
+                                      (double)h.w, (double)h.h, i, j, grids[gk], grids[k],
+                                      q == 0   ? "row"
+                                      : q == 1 ? "column"
+                                               : "headers");
+                        }
+                    }
+                }
+    }
+}
+
 /* Predict, then reveal: lesson 3's first step asks which key "sat" favours.
  * Until the student answers, sat's rows of S and A and its query panel are
  * hidden; an answer is judged, explained and counted, and the rows return. */
