@@ -329,6 +329,39 @@ static int write_figure(const App_Desc *desc, const Ui *ui, const Draw_List *dl,
     return 0;
 }
 
+/* Every run of text the frame draws, as the box it fills in window pixels
+ * (left, top, width, line height), the clip it is drawn in, and its text:
+ * what a layout test needs to find text that overprints other text. */
+static void dump_texts(Ui *ui, const Draw_List *dl, float z) {
+    printf("  \"texts\": [\n");
+    Rect clip = {0, 0, ui->w, ui->h};
+    int layer = 0;
+    bool first = true;
+    for (int k = 0; k < dl->count; k++) {
+        const Draw_Cmd *c = &dl->cmds[k];
+        if (c->kind == DRAW_CLIP) clip = c->clip.on ? c->clip.r : (Rect){0, 0, ui->w, ui->h};
+        if (c->kind == DRAW_LAYER) layer++;
+        if (c->kind != DRAW_TEXT || c->text.len == 0) continue;
+        const char *t = dl->text + c->text.offset;
+        float w = ui->tm.width(ui->tm.ctx, c->text.font, c->text.size, t, c->text.len);
+        float h = ui->tm.line_height(ui->tm.ctx, c->text.font, c->text.size);
+        float x = c->text.align == ALIGN_CENTER  ? c->text.x - w * 0.5f
+                  : c->text.align == ALIGN_RIGHT ? c->text.x - w
+                                                 : c->text.x;
+        printf("%s    {\"rect\": [%.1f, %.1f, %.1f, %.1f], \"clip\": [%.1f, %.1f, %.1f, %.1f], "
+               "\"layer\": %d, \"text\": ",
+               first ? "" : ",\n", (double)(x * z), (double)(c->text.y * z), (double)(w * z),
+               (double)(h * z), (double)(clip.x * z), (double)(clip.y * z), (double)(clip.w * z),
+               (double)(clip.h * z), layer);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", c->text.len < 500 ? c->text.len : 500, t);
+        jw_string(stdout, buf);
+        printf("}");
+        first = false;
+    }
+    printf("\n  ]\n");
+}
+
 /* --dump-ui: lay the interface out for --size and --view with real font
  * metrics but no window and no GL, and print every recorded item. With
  * --export-figure, write the frame as a figure instead. */
@@ -407,7 +440,9 @@ int headless_dump_ui(const App_Desc *desc) {
             }
             printf("}%s\n", k + 1 < ui->record_count ? "," : "");
         }
-        printf("  ]\n}\n");
+        printf("  ],\n");
+        dump_texts(ui, dl, z);
+        printf("}\n");
     }
 done:
     free(lesson);

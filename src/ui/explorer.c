@@ -116,23 +116,38 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* grid, axes and ticks in data units */
     draw_rect(ui->dl, plot, t->plot);
     float step = pm.span / 2;
+    /* tick labels never overprint: the outer ones sit inside the plot's
+     * span (the x axis's ends aligned to its edges, the y axis's ends above
+     * and below its corners), and when five do not fit across, three do */
+    char widest[16];
+    snprintf(widest, sizeof widest, "%g", (double)(-step));
+    float tick_w = ui_text_width(ui, FONT_MONO, t->small_size, widest);
+    bool every = tick_w + 6 <= plot.w / 4;
     for (int k = -2; k <= 2; k++) {
         float sx, sy;
         plane_to_screen(&pm, k * step, k * step, &sx, &sy);
         Color c = k == 0 ? t->text_dim : t->grid;
         draw_line(ui->dl, sx, plot.y, sx, plot.y + plot.h, k == 0 ? 1.5f : 1, c);
         draw_line(ui->dl, plot.x, sy, plot.x + plot.w, sy, k == 0 ? 1.5f : 1, c);
+        if (!every && (k == -1 || k == 1)) continue;
         char tick[16];
         snprintf(tick, sizeof tick, "%g", (double)(k * step));
-        draw_text(ui->dl, FONT_MONO, t->small_size, sx, plot.y + plot.h + 2, ALIGN_CENTER,
+        draw_text(ui->dl, FONT_MONO, t->small_size, sx, plot.y + plot.h + 2,
+                  k == -2  ? ALIGN_LEFT
+                  : k == 2 ? ALIGN_RIGHT
+                           : ALIGN_CENTER,
                   t->text_dim, tick);
-        draw_text(ui->dl, FONT_MONO, t->small_size, plot.x - 4, sy - lh * 0.5f, ALIGN_RIGHT,
-                  t->text_dim, tick);
+        draw_text(ui->dl, FONT_MONO, t->small_size, plot.x - 4,
+                  k == -2  ? sy - lh
+                  : k == 2 ? sy
+                           : sy - lh * 0.5f,
+                  ALIGN_RIGHT, t->text_dim, tick);
     }
     char axes[48];
     snprintf(axes, sizeof axes, "x[%d] →   x[%d] ↑", a0, a1);
     draw_text(ui->dl, FONT_SANS, t->small_size, plot.x + 4, plot.y + 2, ALIGN_LEFT, t->text_dim,
               axes);
+    Rect axes_box = {plot.x + 4, plot.y + 2, ui_text_width(ui, FONT_SANS, t->small_size, axes), lh};
 
     /* positions, when on: a faint arrow from x_i to x_i + p_i */
     const Derived *dv = &m->derived;
@@ -242,9 +257,10 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
      * selected, the key in focus), then the rest in order, each above,
      * below, right or left of its point where it overlaps no label placed
      * before it; a label with no free place is left out (hover shows it). */
-    Rect placed[ATTN_MAX_TOKENS];
+    Rect placed[ATTN_MAX_TOKENS + 1];
     int count = 0;
     float fsz = t->small_size + 1;
+    placed[count++] = axes_box; /* the axes' caption in the corner */
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < s->n; i++) {
             bool focus = i == vs->explorer.drag_point || i == vs->hover_token ||
@@ -358,9 +374,9 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     ui_record(ui, "panel", "controls", -1, r);
     Rect body = rect_inset(r, titled ? t->pad : 6);
     if (titled) rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    /* narrow: positions and their strength on rows of their own */
+    /* narrow: positions and their strength, the mask and H, on rows of their own */
     bool narrow = body.w < 300;
-    float row_h = fminf(48, body.h / (narrow ? 8.0f : 7.0f));
+    float row_h = fminf(48, body.h / (narrow ? 9.0f : 7.0f));
 
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
 
@@ -412,7 +428,9 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
 
     /* the causal mask, and how many heads */
     row = rect_cut_top(&body, row_h);
-    Rect mk = rect_cut_left(&row, row.w * 0.5f);
+    /* the switch's words need more room than H's slider, which narrows first */
+    Rect mk = narrow ? row : rect_cut_left(&row, row.w * 0.58f);
+    if (narrow) row = rect_cut_top(&body, row_h);
     bool causal = s->mask == MASK_CAUSAL;
     if (ui_toggle(ui, "mask", -1, mk, "causal mask", &causal) & UI_CHANGED)
         view_act(vs, action_set(SET_MASK, causal ? MASK_CAUSAL : MASK_NONE));

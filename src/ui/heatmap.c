@@ -1,7 +1,7 @@
 /* The heatmap widget; see heatmap.h. */
 #include "heatmap.h"
 
-#define HEATMAP_ALL_LABELS 12
+#define HEATMAP_ALL_LABELS 16
 
 #include <math.h>
 #include <stdio.h>
@@ -108,7 +108,18 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     float max_col_w = 0;
     for (int j = 0; j < d->cols && d->col_labels; j++)
         max_col_w = fmaxf(max_col_w, ui_text_width(ui, FONT_SANS, fs, d->col_labels[j]));
+    /* staggered labels take a line of their own, so decide on the cells'
+     * width before they are laid out: a label never runs into the axis names */
+    bool all = rows <= HEATMAP_ALL_LABELS && cols <= HEATMAP_ALL_LABELS;
     float top_h = (axis_names ? lh * (axis_two_lines ? 2 : 1) : 0) + (d->col_labels ? lh + 2 : 0);
+    float pre_cw = (body.w - label_w) / (float)cols;
+    if (!d->stretch) pre_cw = fminf(pre_cw, (body.h - top_h - 4) / (float)rows);
+    /* lines of staggered labels: each label has `lines` cells of room */
+    int lines = 1;
+    if (d->col_labels && all && max_col_w * 0.85f + 6 > pre_cw)
+        lines = (int)fminf(ceilf((max_col_w * 0.9f + 6) / fmaxf(pre_cw, 1)), 4);
+    bool stagger = lines > 1;
+    top_h += lh * (float)(lines - 1);
     Rect axis_top = rect_cut_top(&body, top_h > 0 ? top_h + 4 : 0);
     Rect row_lab = rect_cut_left(&body, label_w);
     (void)row_lab;
@@ -188,10 +199,8 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
      * label: row labels shrink to the cell height, column labels go on two
      * staggered lines when a cell is narrower than the longest. Beyond that,
      * they thin out so none overlap: every k-th one is kept. */
-    bool all = rows <= HEATMAP_ALL_LABELS && cols <= HEATMAP_ALL_LABELS;
     /* a little smaller first; two staggered lines only if that is not enough */
-    bool shrink = d->col_labels && max_col_w + 6 > cw && max_col_w * 0.85f + 6 <= cw;
-    bool stagger = d->col_labels && max_col_w * 0.85f + 6 > cw && all;
+    bool shrink = !stagger && d->col_labels && max_col_w + 6 > cw;
     int col_step = all ? 1 : (int)ceilf((max_col_w + 6) / cw);
     if (col_step < 1) col_step = 1;
     float row_fs = all ? fminf(fs, fmaxf(ch / 1.25f, 7)) : fs;
@@ -205,10 +214,10 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         float cx = grid.x + (j + 0.5f) * cw + off;
         Color c = j == d->mark_col ? t->highlight : t->text;
         if (stagger) {
-            /* two cells of room on its own line: never touches a neighbour */
-            float y = label_y + (j % 2 ? lh * 0.5f : -lh * 0.5f) + 1;
-            ui_label_fit(ui, (Rect){cx - cw, y, 2 * cw - 2, lh}, FONT_SANS, col_fs, ALIGN_CENTER, c,
-                         d->col_labels[j]);
+            /* `lines` cells of room on its own line: never touches a neighbour */
+            float y = label_y + lh * (float)(j % lines) + 1, room = cw * (float)lines;
+            ui_label_fit(ui, (Rect){cx - room * 0.5f, y, room - 2, lh}, FONT_SANS, col_fs,
+                         ALIGN_CENTER, c, d->col_labels[j]);
         } else {
             draw_text(ui->dl, FONT_SANS, col_fs, cx, label_y, ALIGN_CENTER, c, d->col_labels[j]);
         }

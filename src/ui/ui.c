@@ -220,6 +220,9 @@ void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c
         while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80) len--; /* UTF-8 boundary */
         if (ui_text_widthn(ui, font, size, text, len) + ell <= r.w) break;
     }
+    /* a label cut short is recorded: --dump-ui lists them, and the layout
+     * tests hold the shipped layouts to none */
+    ui_record(ui, "cut", "label", -1, r);
     if (len <= 0) return;
     snprintf(buf, sizeof buf, "%.*s…", len, text);
     ui_label(ui, r, font, size, align, c, buf);
@@ -300,7 +303,10 @@ int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bo
         draw_rect_outline(ui->dl, rect_inset(track, -2), sh * 0.5f + 2, 1.5f, t->text_dim);
     Rect lr = r;
     rect_cut_left(&lr, sw + 8);
-    ui_label_fit(ui, lr, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, label);
+    /* a label that does not fit is set smaller before anything is cut */
+    float size = t->text_size;
+    if (ui_text_width(ui, FONT_SANS, size, label) > lr.w) size = t->small_size;
+    ui_label_fit(ui, lr, FONT_SANS, size, ALIGN_LEFT, t->text, label);
     return res;
 }
 
@@ -332,8 +338,10 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
     float lh = ui_line_height(ui, FONT_SANS, t->text_size);
     if (r.h < 2 * lh + 4) {
         const char *label = d->short_label ? d->short_label : d->label;
-        float lw =
-            label ? fminf(ui_text_width(ui, FONT_SANS, t->text_size, label) + 8, r.w * 0.4f) : 0;
+        /* a label that does not fit in 40 % of the row is set smaller first */
+        float ls = t->text_size;
+        if (label && ui_text_width(ui, FONT_SANS, ls, label) + 8 > r.w * 0.4f) ls = t->small_size;
+        float lw = label ? fminf(ui_text_width(ui, FONT_SANS, ls, label) + 8, r.w * 0.4f) : 0;
         /* room for the widest value, so the track does not move as the value changes */
         char widest[48];
         snprintf(widest, sizeof widest, d->format ? d->format : "%g", (double)d->max);
@@ -341,8 +349,7 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
                          ui_text_width(ui, FONT_MONO, t->text_size, widest)) +
                    8;
         if (label)
-            ui_label_fit(ui, rect_cut_left(&row, lw), FONT_SANS, t->text_size, ALIGN_LEFT, t->text,
-                         label);
+            ui_label_fit(ui, rect_cut_left(&row, lw), FONT_SANS, ls, ALIGN_LEFT, t->text, label);
         ui_label(ui, rect_cut_right(&row, vw), FONT_MONO, t->text_size, ALIGN_RIGHT, t->text, vbuf);
     } else {
         Rect top = rect_cut_top(&row, r.h * 0.5f);

@@ -7,6 +7,7 @@
 
 #include <SDL_ttf.h>
 #include <cjson/cJSON.h>
+#include <math.h>
 
 static cJSON *dump(const char *args) {
     char cmd[1024];
@@ -165,4 +166,97 @@ Test(dump_ui, presenting_gives_s_and_a_big_cells_over_a_caption_strip) {
     cr_assert_leq(strip_h, 0.36 * 1080, "the strip is %.0f px high", strip_h);
     cr_assert_gt(strip_y, 1080 * 0.6, "the strip is at the bottom (y = %.0f)", strip_y);
     cr_assert_not(tabs, "presenting hides the view tabs (keys 1–4 stay)");
+}
+
+/* ---- readable from the back of the room: nothing cut, nothing overprinted ---------- */
+
+/* Problems of one laid-out state: labels cut with "…" (kind "cut"), and
+ * runs of text whose visible parts overlap (a quarter of a line's height or
+ * more, in the same layer). Returns how many; says the first few. */
+static int layout_problems(const char *args, char *say, size_t saysz) {
+    cJSON *root = dump(args);
+    int problems = 0;
+    say[0] = '\0';
+    const cJSON *items = cJSON_GetObjectItem(root, "items");
+    for (const cJSON *it = items->child; it; it = it->next)
+        if (!strcmp(cJSON_GetObjectItem(it, "kind")->valuestring, "cut")) {
+            if (problems++ < 3) {
+                const cJSON *r = cJSON_GetObjectItem(it, "rect");
+                size_t n = strlen(say);
+                snprintf(say + n, saysz - n, " a label cut at (%.0f, %.0f);",
+                         cJSON_GetArrayItem(r, 0)->valuedouble,
+                         cJSON_GetArrayItem(r, 1)->valuedouble);
+            }
+        }
+    typedef struct {
+        double x0, y0, x1, y1;
+        int layer;
+        const char *text;
+    } Box;
+    static Box box[4096];
+    int count = 0;
+    const cJSON *texts = cJSON_GetObjectItem(root, "texts");
+    cr_assert(texts, "--dump-ui lists no texts");
+    for (const cJSON *t = texts->child; t && count < 4096; t = t->next) {
+        const cJSON *r = cJSON_GetObjectItem(t, "rect"), *c = cJSON_GetObjectItem(t, "clip");
+        double x = cJSON_GetArrayItem(r, 0)->valuedouble, y = cJSON_GetArrayItem(r, 1)->valuedouble;
+        double w = cJSON_GetArrayItem(r, 2)->valuedouble,
+               hh = cJSON_GetArrayItem(r, 3)->valuedouble;
+        double cx = cJSON_GetArrayItem(c, 0)->valuedouble,
+               cy = cJSON_GetArrayItem(c, 1)->valuedouble;
+        double cw = cJSON_GetArrayItem(c, 2)->valuedouble,
+               ch = cJSON_GetArrayItem(c, 3)->valuedouble;
+        Box b = {fmax(x, cx),
+                 fmax(y, cy),
+                 fmin(x + w, cx + cw),
+                 fmin(y + hh, cy + ch),
+                 cJSON_GetObjectItem(t, "layer")->valueint,
+                 cJSON_GetObjectItem(t, "text")->valuestring};
+        if (b.x1 > b.x0 && b.y1 > b.y0) box[count++] = b;
+    }
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++) {
+            if (box[a].layer != box[b].layer) continue;
+            double ow = fmin(box[a].x1, box[b].x1) - fmax(box[a].x0, box[b].x0);
+            double oh = fmin(box[a].y1, box[b].y1) - fmax(box[a].y0, box[b].y0);
+            double line = fmin(box[a].y1 - box[a].y0, box[b].y1 - box[b].y0);
+            if (ow > 1 && oh > 0.25 * line && problems++ < 3) {
+                size_t n = strlen(say);
+                snprintf(say + n, saysz - n, " '%.40s' overprints '%.40s';", box[a].text,
+                         box[b].text);
+            }
+        }
+    cJSON_Delete(root);
+    return problems;
+}
+
+/* Every view, a lesson open, 16 tokens, normal and presenting, at 1920×1080
+ * ×2 and at 1024×768: no label is cut short and no text overprints another. */
+Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
+    static const char *const sizes[] = {"--size 1920x1080 --ui-scale 2", "--size 1024x768"};
+    static const char *const layouts[] = {"", "--presenter"};
+    static const char *const states[] = {
+        "--view explorer",
+        "--view scaling",
+        "--view permutation",
+        "--view train",
+        "--lesson '%s/lessons/03-scores-softmax-outputs.md'",
+        "--lesson '%s/lessons/01-tokens-become-vectors.md'",
+        "--tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the mat today'",
+    };
+    int failures = 0;
+    char report[4096] = "";
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (size_t l = 0; l < 2; l++)
+            for (size_t k = 0; k < sizeof states / sizeof *states; k++) {
+                char state[600], args[1200], say[600];
+                snprintf(state, sizeof state, states[k], test_env("ATTNLAB_DATA"));
+                snprintf(args, sizeof args, "%s %s %s", state, sizes[s], layouts[l]);
+                if (layout_problems(args, say, sizeof say)) {
+                    size_t n = strlen(report);
+                    snprintf(report + n, sizeof report - n, "\n%s:%s", args, say);
+                    failures++;
+                }
+            }
+    cr_assert_eq(failures, 0, "%s", report);
 }
