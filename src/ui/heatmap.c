@@ -205,7 +205,9 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     if (col_step < 1) col_step = 1;
     float row_fs = all ? fminf(fs, fmaxf(ch / 1.25f, 7)) : fs;
     float row_lh = ui_line_height(ui, FONT_SANS, row_fs);
-    int row_step = all ? 1 : (int)ceilf(lh / ch);
+    /* rows lower than the smallest label: every k-th keeps its label, so
+     * none overprints its neighbour */
+    int row_step = all && row_lh <= ch * 1.05f ? 1 : (int)ceilf(row_lh / ch);
     if (row_step < 1) row_step = 1;
     float label_y = axis_top.y + (axis_names ? lh * (axis_two_lines ? 2 : 1) + 2 : 0);
     float col_fs = stagger ? fs * 0.9f : shrink ? fs * 0.85f : fs;

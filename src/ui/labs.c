@@ -425,7 +425,9 @@ static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
 /* Shuffle / reverse / rotate / restore, and positions with their strength:
  * a panel of two-by-two buttons, or (strip) one row of buttons over one row
  * with the switch and the slider. */
-static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool strip) {
+/* strip: one band across the top, two rows; low: one row (the buttons, then
+ * the positions switch and its strength) */
+static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool strip, bool low) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     Rect body = r;
@@ -439,8 +441,11 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
         ui_record(ui, "panel", "reorder", -1, r);
         body = rect_inset(r, 6);
     }
-    float bh = strip ? (body.h - 6) / 2 : fminf(38, (body.h - 3 * 6) / 4);
+    float bh = low ? body.h : strip ? (body.h - 6) / 2 : fminf(38, (body.h - 3 * 6) / 4);
+    Rect rest = body;
+    if (low) body = rect_cut_left(&rest, rest.w * 0.5f);
     static const char *const names[4] = {"Shuffle (S)", "Reverse (R)", "Rotate (T)", "Restore (I)"};
+    static const char *const short_names[4] = {"Shuffle", "Reverse", "Rotate", "Restore"};
     static const char *const ids[4] = {"perm_shuffle", "perm_reverse", "perm_rotate",
                                        "perm_restore"};
     Rect cells[4];
@@ -465,7 +470,11 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
         cells[3] = b2;
     }
     for (int k = 0; k < 4; k++) {
-        if (ui_button(ui, ids[k], -1, cells[k], names[k], false) & UI_CLICKED) {
+        /* a row too narrow for the keys' names drops them (the chips' row
+         * and the help say them) */
+        bool room = ui_text_width(ui, FONT_SANS, t->text_size, names[k]) + 10 <= cells[k].w;
+        if (ui_button(ui, ids[k], -1, cells[k], room ? names[k] : short_names[k], false) &
+            UI_CLICKED) {
             if (k == 0) view_act(vs, view_shuffle(vs, s));
             if (k == 1) view_act(vs, action_of(ACTION_REVERSE));
             if (k == 2) view_act(vs, (Action){.kind = ACTION_ROTATE, .i = 1});
@@ -473,7 +482,11 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
         }
     }
     Rect pr, sr;
-    if (strip) {
+    if (low) {
+        rect_cut_left(&rest, 12);
+        pr = rect_cut_left(&rest, rest.w * 0.42f);
+        sr = rest;
+    } else if (strip) {
         Rect row = rect_cut_top(&body, bh);
         pr = rect_cut_left(&row, row.w * 0.45f);
         sr = row;
@@ -482,7 +495,7 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
         rect_cut_top(&body, 6);
         sr = rect_cut_top(&body, fmaxf(bh, 36));
     }
-    positions_controls(ui, vs, m, pr, sr, "add positions (sinusoidal)");
+    positions_controls(ui, vs, m, pr, sr, low ? "positions" : "add positions (sinusoidal)");
 }
 
 void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
@@ -504,10 +517,13 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* wide: P and the reorder panel on the left. Narrow (a lesson beside it, a
      * small window): P gives its room to the comparisons, and the reorder
      * controls become one strip across the top. */
-    bool narrow = r.w < 900;
+    /* low too (presenting, a projector's zoom): two rows of three would
+     * leave each heatmap a few pixels high */
+    bool narrow = r.w < 900 || r.h < 480;
     Rect ctl;
+    bool low = r.h < 480;
     if (narrow) {
-        ctl = rect_cut_top(&r, 2 * 38 + 3 * 6);
+        ctl = rect_cut_top(&r, low ? 34 + 2 * 6 : 2 * 38 + 3 * 6);
         rect_cut_top(&r, t->pad);
     } else {
         Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.26f, 260), 460));
@@ -516,7 +532,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         rect_cut_bottom(&left, t->pad);
         permutation_matrix(ui, vs, s, left, now_labels, orig_labels);
     }
-    reorder_panel(ui, vs, m, ctl, narrow);
+    reorder_panel(ui, vs, m, ctl, narrow, narrow && low);
 
     /* the verdict, large: this is the number the lab is about; it wraps
      * rather than lose its end in a narrow window */
@@ -544,9 +560,11 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     float h2 = ui_text_wrapped(ui, probe, FONT_SANS, t->small_size, t->text, why, false);
     float least = ui_line_height(ui, FONT_BOLD, t->text_size) +
                   2 * ui_line_height(ui, FONT_SANS, t->small_size) + 22;
-    Rect verdict = rect_cut_top(&r, fmaxf(h1 + h2 + 20, least));
+    bool hidden = vs->session.hide_verdict || view_hides(vs, "verdict");
+    float hidden_h = ui_line_height(ui, FONT_BOLD, t->title_size * 2) * 1.6f + 16;
+    Rect verdict = rect_cut_top(&r, hidden ? fminf(least, hidden_h) : fmaxf(h1 + h2 + 20, least));
     rect_cut_top(&r, t->pad);
-    if (vs->session.hide_verdict || view_hides(vs, "verdict")) {
+    if (hidden) {
         ui_hidden(ui, verdict, NULL, "verdict",
                   vs->session.hide_verdict ? NULL : "a later step of the lesson asks");
     } else {

@@ -739,22 +739,35 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         ui_text_wrapped(ui, body, FONT_BOLD, t->title_size, t->highlight, st->title, true);
     rect_cut_top(&body, step_h + 6);
 
+    /* presenting, a prediction goes beside the text, over the goals; when
+     * both do not fit there, the goals go under the text instead, so the
+     * text keeps room for more than a line */
+    float predict_side = 0;
+    if (strip && st->predict.kind != PREDICT_NONE)
+        predict_side = predict_box(ui, vs, m, &st->predict, (Rect){side.x, 0, side.w, 0}, false);
     /* goals at the bottom, each box as tall as its wrapped text plus "show me" */
     Rect *column = strip ? &side : &body;
     char goal_text[LESSON_MAX_GOALS][340]; /* the draw list copies what it draws */
     float goal_h[LESSON_MAX_GOALS], goals_total = 0;
-    float text_w = column->w - 4 - 16 - 30;
-    for (int k = 0; k < st->goal_count; k++) {
-        char desc[300];
-        int met = ls->goal_state[k];
-        lesson_goal_describe(&st->goals[k], desc, sizeof desc);
-        snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s", met < 0 ? ls->goal_why[k] : desc);
-        goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
-                                    t->text, goal_text[k], false) +
-                    30 + 20; /* the "show me" row and the box padding */
-        goals_total += goal_h[k];
+    for (int pass = 0; pass < 2; pass++) {
+        float text_w = column->w - 4 - 16 - 30;
+        goals_total = 0;
+        for (int k = 0; k < st->goal_count; k++) {
+            char desc[300];
+            int met = ls->goal_state[k];
+            lesson_goal_describe(&st->goals[k], desc, sizeof desc);
+            snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s",
+                     met < 0 ? ls->goal_why[k] : desc);
+            goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
+                                        t->text, goal_text[k], false) +
+                        30 + 20; /* the "show me" row and the box padding */
+            goals_total += goal_h[k];
+        }
+        if (pass || !strip || predict_side <= 0 || predict_side + goals_total <= side.h + 0.5f)
+            break;
+        column = &body; /* and measured again at its width */
     }
-    float goals_room = strip ? column->h : column->h * 0.6f;
+    float goals_room = column == &side ? column->h : column->h * 0.6f;
     if (goals_total > goals_room + 0.5f)
         snprintf(ls->misfit, sizeof ls->misfit, "its goals need %.0f of %.0f units", goals_total,
                  goals_room);

@@ -231,14 +231,21 @@ void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c
 void ui_hidden(Ui *ui, Rect r, const char *title, const char *name, const char *why) {
     const Theme *t = ui->theme;
     ui_record(ui, "panel", name, -1, r);
-    ui_panel(ui, r, title, false);
+    float title_h = ui_panel_wrapped(ui, r, title, false); /* wrapped, never cut */
     Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h);
     float lh = ui_line_height(ui, FONT_BOLD, t->title_size * 2);
     ui_label(ui, (Rect){body.x, body.y + body.h * 0.5f - lh, body.w, lh}, FONT_BOLD,
              t->title_size * 2, ALIGN_CENTER, t->highlight, "?");
-    ui_label_fit(ui, (Rect){body.x, body.y + body.h * 0.5f, body.w, lh * 0.6f}, FONT_SANS,
-                 t->small_size, ALIGN_CENTER, t->text_dim,
-                 why ? why : "answer the lesson's prediction first");
+    /* the reason wraps rather than lose its end in a narrow panel */
+    const char *say = why ? why : "answer the lesson's prediction first";
+    float sw = ui_text_width(ui, FONT_SANS, t->small_size, say);
+    if (sw <= body.w)
+        ui_label(ui, (Rect){body.x, body.y + body.h * 0.5f, body.w, lh * 0.6f}, FONT_SANS,
+                 t->small_size, ALIGN_CENTER, t->text_dim, say);
+    else
+        ui_text_wrapped(ui, (Rect){body.x, body.y + body.h * 0.5f, body.w, body.h * 0.5f},
+                        FONT_SANS, t->small_size, t->text_dim, say, true);
 }
 
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted) {

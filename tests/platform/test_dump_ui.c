@@ -242,6 +242,8 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         "--view train",
         "--lesson '%s/lessons/03-scores-softmax-outputs.md'",
         "--lesson '%s/lessons/01-tokens-become-vectors.md'",
+        "--lesson '%s/lessons/06-permutation-equivariance.md'",
+        "--lesson '%s/lessons/07-position.md'",
         "--tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the mat today'",
     };
     int failures = 0;
