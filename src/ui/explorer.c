@@ -701,16 +701,6 @@ static void layout_presenter(Ui *ui, View_State *vs, const Model *m, Rect r, con
     const char *h = vs->session.active ? vs->session.highlight : "";
     Lesson_Needs need = vs->session.active ? lesson_step_needs(vs->session.lesson, vs->session.step)
                                            : (Lesson_Needs){0};
-    Rect side = rect_cut_left(&r, fminf(fmaxf(r.w * 0.28f, 220), 520));
-    rect_cut_left(&r, t->pad);
-    if (m->scene.heads > 1) {
-        heads_strip(ui, vs, m, rect_cut_top(&r, fminf(96, r.h * 0.2f)));
-        rect_cut_top(&r, t->pad);
-    }
-    Rect sr = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
-    rect_cut_left(&r, t->pad);
-    scores_and_weights(ui, vs, m, sr, r, labels, false);
-    vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
     /* the panel the step names; the plane when it names S, A or nothing */
     enum {
         SIDE_PLANE,
@@ -723,6 +713,18 @@ static void layout_presenter(Ui *ui, View_State *vs, const Model *m, Rect r, con
               : (h[0] && strchr("QKVO", h[0]) && !h[1]) || !strcmp(h, "qk_plane") ? SIDE_STRIPS
               : !strcmp(h, "query")                                               ? SIDE_QUERY
                                                                                   : SIDE_PLANE;
+    /* four strips side by side need half the width to keep their words */
+    Rect side =
+        rect_cut_left(&r, named == SIDE_STRIPS ? r.w * 0.5f : fminf(fmaxf(r.w * 0.28f, 220), 520));
+    rect_cut_left(&r, t->pad);
+    if (m->scene.heads > 1) {
+        heads_strip(ui, vs, m, rect_cut_top(&r, fminf(96, r.h * 0.2f)));
+        rect_cut_top(&r, t->pad);
+    }
+    Rect sr = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
+    rect_cut_left(&r, t->pad);
+    scores_and_weights(ui, vs, m, sr, r, labels, false);
+    vs->mark_key = vs->hover_row >= 0 ? vs->hover_col : -1;
     bool more_plane = need.plane && named != SIDE_PLANE;
     bool more_controls = need.controls && named != SIDE_CONTROLS;
     int extra = more_plane + more_controls;

@@ -112,12 +112,26 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
      * width before they are laid out: a label never runs into the axis names */
     bool all = rows <= HEATMAP_ALL_LABELS && cols <= HEATMAP_ALL_LABELS;
     float top_h = (axis_names ? lh * (axis_two_lines ? 2 : 1) : 0) + (d->col_labels ? lh + 2 : 0);
-    float pre_cw = (body.w - label_w) / (float)cols;
-    if (!d->stretch) pre_cw = fminf(pre_cw, (body.h - top_h - 4) / (float)rows);
-    /* lines of staggered labels: each label has `lines` cells of room */
+    /* lines of staggered labels: each label has `lines` cells of room; a
+     * line more makes square cells lower, so settle on a count that fits */
     int lines = 1;
-    if (d->col_labels && all && max_col_w * 0.85f + 6 > pre_cw)
-        lines = (int)fminf(ceilf((max_col_w * 0.9f + 6) / fmaxf(pre_cw, 1)), 4);
+    for (int pass = 0; pass < 6 && d->col_labels && all; pass++) {
+        float pre_cw = (body.w - label_w) / (float)cols;
+        if (!d->stretch)
+            pre_cw = fminf(pre_cw, (body.h - top_h - lh * (float)(lines - 1) - 4) / (float)rows);
+        int need = max_col_w * 0.85f + 6 > pre_cw
+                       ? (int)fminf(ceilf((max_col_w * 0.9f + 6) / fmaxf(pre_cw, 1)), 6)
+                       : 1;
+        if (need <= lines) break;
+        /* past two lines, not if the cells would get lower than a label:
+         * then the labels are shortened on the lines they have */
+        if (need > 2 && !d->stretch &&
+            (body.h - top_h - lh * (float)(need - 1) - 4) / (float)rows < lh * 0.9f) {
+            lines = lines < 2 ? 2 : lines;
+            break;
+        }
+        lines = need;
+    }
     bool stagger = lines > 1;
     top_h += lh * (float)(lines - 1);
     Rect axis_top = rect_cut_top(&body, top_h > 0 ? top_h + 4 : 0);
@@ -201,13 +215,14 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
      * they thin out so none overlap: every k-th one is kept. */
     /* a little smaller first; two staggered lines only if that is not enough */
     bool shrink = !stagger && d->col_labels && max_col_w + 6 > cw;
+    /* up to HEATMAP_ALL_LABELS columns every one keeps its label, shortened
+     * with "…" only when even its lines leave no room (an abbreviation, not
+     * a cut: nothing wider would fit); past that, every k-th one */
     int col_step = all ? 1 : (int)ceilf((max_col_w + 6) / cw);
     if (col_step < 1) col_step = 1;
     float row_fs = all ? fminf(fs, fmaxf(ch / 1.25f, 7)) : fs;
     float row_lh = ui_line_height(ui, FONT_SANS, row_fs);
-    /* rows lower than the smallest label: every k-th keeps its label, so
-     * none overprints its neighbour */
-    int row_step = all && row_lh <= ch * 1.05f ? 1 : (int)ceilf(row_lh / ch);
+    int row_step = all ? 1 : (int)ceilf(lh / ch);
     if (row_step < 1) row_step = 1;
     float label_y = axis_top.y + (axis_names ? lh * (axis_two_lines ? 2 : 1) + 2 : 0);
     float col_fs = stagger ? fs * 0.9f : shrink ? fs * 0.85f : fs;
@@ -215,11 +230,12 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         float off = d->col_offset ? d->col_offset[j] * cw : 0;
         float cx = grid.x + (j + 0.5f) * cw + off;
         Color c = j == d->mark_col ? t->highlight : t->text;
-        if (stagger) {
+        /* labels wider than their room (every one kept, few cells): shortened */
+        if (stagger || (all && max_col_w * (shrink ? 0.85f : 1.0f) + 6 > cw)) {
             /* `lines` cells of room on its own line: never touches a neighbour */
             float y = label_y + lh * (float)(j % lines) + 1, room = cw * (float)lines;
-            ui_label_fit(ui, (Rect){cx - room * 0.5f, y, room - 2, lh}, FONT_SANS, col_fs,
-                         ALIGN_CENTER, c, d->col_labels[j]);
+            ui_label_abbrev(ui, (Rect){cx - room * 0.5f, y, room - 2, lh}, FONT_SANS, col_fs,
+                            ALIGN_CENTER, c, d->col_labels[j]);
         } else {
             draw_text(ui->dl, FONT_SANS, col_fs, cx, label_y, ALIGN_CENTER, c, d->col_labels[j]);
         }

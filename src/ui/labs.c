@@ -523,7 +523,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect ctl;
     bool low = r.h < 480;
     if (narrow) {
-        ctl = rect_cut_top(&r, low ? 34 + 2 * 6 : 2 * 38 + 3 * 6);
+        ctl = rect_cut_top(&r, low ? 50 + 2 * 6 : 2 * 38 + 3 * 6);
         rect_cut_top(&r, t->pad);
     } else {
         Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.26f, 260), 460));

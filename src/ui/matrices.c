@@ -355,7 +355,9 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
                                    .vmin = -mx,
                                    .vmax = mx,
                                    .map = COLORMAP_DIVERGING,
-                                   .row_labels = labels,
+                                   /* narrow strips share one column of words: the
+                                    * first strip's, since their rows line up */
+                                   .row_labels = k == 0 || w >= 170 ? labels : NULL,
                                    .selected_row = k == 0 || k == 3 ? vs->selected : -1,
                                    .mark_row = kinds[k].mark,
                                    .mark_col = -1,

@@ -205,8 +205,21 @@ void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, co
     draw_text(ui->dl, font, size, x, r.y + (r.h - lh) * 0.5f, align, c, text);
 }
 
+static void label_shortened(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+                            const char *text, const char *kind);
+
 void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
                   const char *text) {
+    label_shortened(ui, r, font, size, align, c, text, "cut");
+}
+
+void ui_label_abbrev(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+                     const char *text) {
+    label_shortened(ui, r, font, size, align, c, text, "abbreviated");
+}
+
+static void label_shortened(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+                            const char *text, const char *kind) {
     /* Shorten with an ellipsis rather than spill out of the rectangle. */
     int len = (int)strlen(text);
     if (ui_text_widthn(ui, font, size, text, len) <= r.w) {
@@ -222,7 +235,7 @@ void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c
     }
     /* a label cut short is recorded: --dump-ui lists them, and the layout
      * tests hold the shipped layouts to none */
-    ui_record(ui, "cut", "label", -1, r);
+    ui_record(ui, kind, "label", -1, r);
     if (len <= 0) return;
     snprintf(buf, sizeof buf, "%.*s…", len, text);
     ui_label(ui, r, font, size, align, c, buf);
@@ -283,7 +296,10 @@ int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bo
     if (ui->active == id) bg = t->button_down;
     draw_round_rect(ui->dl, r, t->radius, bg);
     if (t->line > 1) draw_rect_outline(ui->dl, r, t->radius, t->line, t->panel_border);
-    ui_label_fit(ui, rect_inset(r, 4), FONT_SANS, t->text_size, ALIGN_CENTER,
+    /* a label that does not fit is set smaller before anything is cut */
+    float size = t->text_size;
+    if (ui_text_width(ui, FONT_SANS, size, label) > r.w - 8) size = t->small_size;
+    ui_label_fit(ui, rect_inset(r, 4), FONT_SANS, size, ALIGN_CENTER,
                  selected ? t->accent_text : t->text, label);
     return res;
 }

@@ -38,7 +38,12 @@
  *       text aligned inside a rectangle
  *   void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
  *       const char *text)
- *       the same, shortened with "…" when it does not fit
+ *       the same, shortened with "…" when it does not fit, and recorded as a "cut"
+ *       (the layout audit holds shipped layouts to none)
+ *   void ui_label_abbrev(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+ *       const char *text)
+ *       the same for a label that must be shown however little room there is (a column
+ *       of a small heatmap): recorded as "abbreviated", not as a cut
  *   void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted)
  *   float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted)
  *       the title word-wrapped over as many lines as it needs; returns their height
@@ -194,6 +199,8 @@ int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bo
 int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc *desc);
 void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
 void ui_label_fit(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
+void ui_label_abbrev(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
+                     const char *text);
 void ui_panel(Ui *ui, Rect r, const char *title, bool highlighted);
 float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted);
 void ui_hidden(Ui *ui, Rect r, const char *title, const char *name, const char *why);
