@@ -103,9 +103,14 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
      * never slides away from the cursor */
     if (vs->explorer.drag_point < 0) {
         float mx = 0;
+        const float *Y = m->derived.Y;
         for (int i = 0; i < s->n; i++) {
             mx = fmaxf(mx, fabsf(s->X[i * s->d + a0]));
             mx = fmaxf(mx, fabsf(s->X[i * s->d + a1]));
+            if (vs->y_arrows && Y) { /* the arrows' heads stay in the plot too */
+                mx = fmaxf(mx, fabsf(s->X[i * s->d + a0] + Y[i * s->d + a0]));
+                mx = fmaxf(mx, fabsf(s->X[i * s->d + a1] + Y[i * s->d + a1]));
+            }
         }
         vs->explorer.plane_span = nice_span(fmaxf(mx * 1.15f, 1.0f));
     }

@@ -2,6 +2,7 @@
  * synthetic presses, moves and releases, and assertions on the scene. */
 #include "harness.h"
 #include "ui/explain.h"
+#include "ui/plane.h"
 
 #include <math.h>
 
@@ -916,8 +917,21 @@ Test(explorer, heads_and_the_mask_are_set_and_shown_from_the_controls) {
     harness_act(&h, action_set(SET_HEADS, 1));
     harness_frame(&h);
     cr_assert_eq(h.vs.head, 0);
-    /* Y as arrows in the plane */
+    /* Y as arrows in the plane, every arrow's head inside the plot: the
+     * plane's range takes x_i + y_i in as it takes x_i */
     const Ui_Record *y = harness_find(&h, "toggle", "y_arrows", -1);
     harness_click(&h, rect_cx(y), rect_cy(y));
     cr_assert(h.vs.y_arrows);
+    harness_act(&h, action_move(1, 0, -1.4f, 1, 1.4f)); /* near the corner: y_i points out */
+    harness_frame(&h);
+    const Plane_Map *pm = &h.vs.explorer.plane;
+    const Scene *s = &h.m.scene;
+    for (int i = 0; i < s->n; i++) {
+        float sx, sy;
+        plane_to_screen(pm, s->X[i * 2] + h.m.derived.Y[i * 2],
+                        s->X[i * 2 + 1] + h.m.derived.Y[i * 2 + 1], &sx, &sy);
+        cr_assert(sx >= pm->r.x - 0.5f && sx <= pm->r.x + pm->r.w + 0.5f && sy >= pm->r.y - 0.5f &&
+                      sy <= pm->r.y + pm->r.h + 0.5f,
+                  "the arrow x_%d + y_%d leaves the plot", i + 1, i + 1);
+    }
 }
