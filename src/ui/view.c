@@ -223,8 +223,13 @@ static void edit_sentence(Ui *ui, View_State *vs, Rect r) {
     if (blink)
         draw_line(ui->dl, x + cx + 1, inner.y + 4, x + cx + 1, inner.y + inner.h - 4, 2, t->text);
     draw_noclip(ui->dl);
-    ui_label(ui, (Rect){r.x, r.y + r.h, r.w, 18}, FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
-             "Type a sentence · Enter applies · Esc cancels · Ctrl+A C X V");
+    /* the keys, inside the field at its right end while the sentence leaves
+     * room (under it, they ran over the panel below) */
+    static const char hint[] = "Enter applies · Esc cancels · Ctrl+A C X V";
+    float hw = ui_text_width(ui, FONT_SANS, t->small_size, hint);
+    if (x + w + 24 + hw <= inner.x + inner.w)
+        ui_label(ui, (Rect){inner.x, inner.y, inner.w - 4, inner.h}, FONT_SANS, t->small_size,
+                 ALIGN_RIGHT, t->text_dim, hint);
 }
 
 /* Move the token at slot a to slot b, shifting the others: the permutation. */

@@ -142,6 +142,27 @@ Test(explorer, slider_sets_dk_on_a_log_scale) {
     harness_release(&h);
 }
 
+/* The editor's keys are said inside its field, never over the panel below. */
+Test(explorer, the_editors_hint_stays_inside_its_field) {
+    const Ui_Record *e = harness_find(&h, "button", "edit", -1);
+    harness_click(&h, rect_cx(e), rect_cy(e));
+    cr_assert(h.vs.editing);
+    const Ui_Record *f = harness_find(&h, "field", "sentence", -1);
+    int found = 0;
+    for (int k = 0; k < h.dl.count; k++) {
+        const Draw_Cmd *c = &h.dl.cmds[k];
+        if (c->kind != DRAW_TEXT || c->text.len < 13 ||
+            strncmp(h.dl.text + c->text.offset, "Enter applies", 13))
+            continue;
+        found++;
+        float lh = stub_line_height(NULL, c->text.font, c->text.size);
+        cr_assert(c->text.y >= f->r.y - 0.5f && c->text.y + lh <= f->r.y + f->r.h + 0.5f,
+                  "the hint at y %g is outside the field (%g to %g)", (double)c->text.y,
+                  (double)f->r.y, (double)(f->r.y + f->r.h));
+    }
+    cr_assert_eq(found, 1, "the hint is shown while the sentence leaves room");
+}
+
 Test(explorer, typing_a_sentence_replaces_the_tokens) {
     const Ui_Record *e = harness_find(&h, "button", "edit", -1);
     harness_click(&h, rect_cx(e), rect_cy(e));
