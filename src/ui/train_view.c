@@ -92,12 +92,15 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
     Rect plot = body;
     plot_frame(ui, plot);
     const double lo = log(1e-3), hi = log(8.0);
+    /* a decade lower than a label: every other decade says its value */
+    float decade = plot.h * (float)(log(10.0) / (hi - lo));
     for (int e = -3; e <= 0; e++) {
         double v = pow(10, e);
         float sy = plot.y + plot.h * (float)(1 - (log(v) - lo) / (hi - lo));
         char buf[16];
         snprintf(buf, sizeof buf, "%g", v);
         draw_line(ui->dl, plot.x, sy, plot.x + plot.w, sy, 1, t->grid);
+        if (decade < lh && e % 2) continue;
         draw_text(ui->dl, FONT_MONO, t->small_size, yax.x + yax.w - 4, sy - lh * 0.5f, ALIGN_RIGHT,
                   t->text_dim, buf);
     }
@@ -230,7 +233,8 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.3f, 260), 420));
     rect_cut_left(&r, t->pad);
     controls(ui, vs, l, left);
-    Rect top = rect_cut_top(&r, (r.h - t->pad) * 0.45f);
+    /* low (presenting, a projector's zoom): the heatmaps' rows need the room */
+    Rect top = rect_cut_top(&r, (r.h - t->pad) * (r.h < 480 ? 0.3f : 0.45f));
     rect_cut_top(&r, t->pad);
     loss_plot(ui, l, top);
     /* the example sentence's A, and what W_Q and W_K have learned */

@@ -261,9 +261,6 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
                 char state[600], args[1200], say[600];
                 snprintf(state, sizeof state, states[k], test_env("ATTNLAB_DATA"));
                 snprintf(args, sizeof args, "%s %s %s", state, sizes[s], layouts[l]);
-                /* left: the Train view's 16 rows presenting at ×2 (see the note on
-                 * issue 23); lesson 11 is held to it in the normal layout */
-                if (l == 1 && s == 0 && strstr(state, "11-training")) continue;
                 if (layout_problems(args, say, sizeof say)) {
                     size_t n = strlen(report);
                     snprintf(report + n, sizeof report - n, "\n%s:%s", args, say);
