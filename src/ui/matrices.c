@@ -455,3 +455,35 @@ void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  (double)s->X[hr.hover_row * s->d + hr.hover_col], s->tokens[hr.hover_row]);
     }
 }
+
+/* ---- heads ----------------------------------------------------------------------- */
+
+/* H > 1: every head's A as a small heatmap, side by side; a click shows that
+ * head in S, A, the strips and the query. */
+void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    int H = s->heads, n = s->n;
+    ui_panel(ui, r, NULL, false);
+    ui_record(ui, "panel", "heads", -1, r);
+    Rect body = rect_inset(r, 6);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect label = rect_cut_left(&body, fminf(body.w * 0.22f, 120));
+    ui_text_wrapped(ui, label, FONT_SANS, t->small_size, t->text_dim,
+                    "each head's A; click one to show it", true);
+    float w = fminf((body.w - 4.0f * (float)(H - 1)) / (float)H, body.h + lh);
+    for (int h = 0; h < H; h++) {
+        Rect c = rect_cut_left(&body, w);
+        rect_cut_left(&body, 4);
+        if (ui_button(ui, "head", h, c, "", h == vs->head) & UI_CLICKED) vs->head = h;
+        Rect in = rect_inset(c, 3);
+        Rect cap = rect_cut_bottom(&in, lh);
+        float side = fminf(in.w, in.h);
+        draw_heatmap(ui->dl, (Rect){in.x + (in.w - side) * 0.5f, in.y, side, side},
+                     derived_head(&m->derived, h)->A, n, n, 0, 1, vs->weight_map);
+        char name[16];
+        snprintf(name, sizeof name, "%d", h + 1);
+        ui_label(ui, cap, FONT_SANS, t->small_size, ALIGN_CENTER,
+                 h == vs->head ? t->on_bright : t->text, name);
+    }
+}

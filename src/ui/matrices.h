@@ -9,6 +9,8 @@
  *   void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r)
  *   void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r)
  *       X with numbers; the row being dragged stands out
+ *   void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r)
+ *       H > 1: every head's A small, side by side; a click shows that head everywhere
  */
 #ifndef ATTN_MATRICES_H
 #define ATTN_MATRICES_H
@@ -19,5 +21,6 @@ float matrix_max_abs(const float *x, long count);
 void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *const *labels);
 void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r);
 void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r);
+void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r);
 
 #endif

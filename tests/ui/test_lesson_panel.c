@@ -2,6 +2,7 @@
  * use, "show me" reaching a goal, and the student's scene kept safe. */
 #include "harness.h"
 #include "ui/explain.h"
+#include "ui/lesson_menu.h"
 #include "ui/lesson_panel.h"
 
 #include <math.h>
