@@ -13,6 +13,7 @@
 #include "model/scene.h"
 #include "model/scene_file.h"
 #include "platform/sdl_app.h"
+#include "model/hide.h"
 #include "platform/cli.h"
 #include "platform/paths.h"
 
@@ -32,6 +33,31 @@ static int run_experiment(const Scene *s, const Cli_Options *o) {
            r.d_k, r.samples, (unsigned long long)r.seed, r.raw_mean, r.raw_var, r.scaled_mean,
            r.scaled_var);
     return 0;
+}
+
+/* A goal whose solution touches a panel or control that is hidden, by the
+ * lesson's own `hide` in that step or by --hide: the student cannot do it
+ * by hand. Said as a warning; it is the teacher's choice. */
+static void hidden_goal_warnings(const Lesson *l, const char *teacher) {
+    for (int s = 0; s < l->step_count; s++) {
+        const Lesson_Step *st = &l->steps[s];
+        char step_hidden[400] = "";
+        for (int k = st->act_first; k < st->act_first + st->act_count; k++)
+            if (l->actions[k].kind == ACT_HIDE) {
+                size_t n = strlen(step_hidden);
+                snprintf(step_hidden + n, sizeof step_hidden - n, "%s", l->actions[k].text);
+            }
+        for (int g = 0; g < st->goal_count; g++) {
+            const char *names[16];
+            int count = lesson_goal_touches(l, &st->goals[g], names, 16);
+            for (int k = 0; k < count; k++) {
+                bool by_lesson = hide_list_has(step_hidden, names[k]);
+                if (!by_lesson && !hide_list_has(teacher, names[k])) continue;
+                fprintf(stderr, "%s:%d: warning: the goal needs '%s', which %s hides\n", l->path,
+                        st->goals[g].line, names[k], by_lesson ? "the step" : "--hide");
+            }
+        }
+    }
 }
 
 /* --check-lessons DIR: parse and play every lesson; 0 only if all pass. */
@@ -86,6 +112,7 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
         printf("ok  %s  (%d steps, %d goals%s)\n", index.path[k], lesson.step_count, goals,
                o->by_input ? ", met by input" : "");
         if (err[0]) cli_report("", err); /* a note: what the check could not judge */
+        hidden_goal_warnings(&lesson, o->hide);
     }
     if (o->by_input) {
         font_unload(&atlas);

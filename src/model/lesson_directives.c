@@ -1,6 +1,8 @@
 /* Directive lines to actions and goals; see lesson_directives.h. */
 #include "lesson_directives.h"
 
+#include "hide.h"
+
 #include "../core/perm.h"
 #include "../core/text.h"
 #include "limits.h"
@@ -90,8 +92,6 @@ static bool token_word_ok(const char *w) {
 /* What a step may hide until the lesson asks about it: the scaling lab's
  * curves (lesson 5 asks about them in a later step) and the permutation
  * lab's verdict. */
-static const char *const lesson_hideable[] = {"entropy_plot", "max_plot", "verdict"};
-#define LESSON_HIDEABLE_LIST "entropy_plot, max_plot, verdict"
 
 static const Lesson_Keyword action_keywords[] = {
     {"scene", ACT_SCENE, "scene FILE"},
@@ -111,7 +111,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"select", ACT_SELECT, "select TOKEN"},
     {"move", ACT_MOVE, "move TOKEN X Y"},
     {"highlight", ACT_HIGHLIGHT, "highlight PANEL"},
-    {"hide", ACT_HIDE, "hide PANEL …"},
+    {"hide", ACT_HIDE, "hide NAME …"},
     {"heads", ACT_SET, "heads N"},
     {"mask", ACT_SET, "mask none|causal"},
     {"axis", ACT_AXIS, "axis fixed|auto"},
@@ -346,12 +346,11 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         if (!(a = new_action(p, line))) return false;
         size_t used = 0;
         for (int k = 1; k < nw; k++) {
-            bool known = false;
-            for (size_t t = 0; t < sizeof lesson_hideable / sizeof *lesson_hideable; t++)
-                known |= !strcmp(w[k], lesson_hideable[t]);
-            if (!known)
-                return lesson_fail(p, line, "hide: '%s' cannot be hidden (only: %s)", w[k],
-                                   LESSON_HIDEABLE_LIST),
+            if (!hide_name_known(w[k]))
+                return lesson_fail(p, line,
+                                   "hide: '%s' is not a panel or control (lessons/README.md "
+                                   "lists them)",
+                                   w[k]),
                        false;
             if (used + strlen(w[k]) + 2 > sizeof a->text)
                 return lesson_fail(p, line, "hide: too many panels"), false;

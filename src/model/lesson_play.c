@@ -194,6 +194,56 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
     return true;
 }
 
+int lesson_goal_touches(const Lesson *l, const Lesson_Goal *g, const char **names, int max) {
+    int count = 0;
+    for (int k = g->sol_first; k < g->sol_first + g->sol_count; k++) {
+        const Lesson_Action *a = &l->actions[k];
+        const char *two[2] = {NULL, NULL};
+        switch (a->kind) {
+        case ACT_DK:
+            two[0] = "dk";
+            break;
+        case ACT_DV:
+            two[0] = "dv";
+            break;
+        case ACT_D:
+            two[0] = "d";
+            break;
+        case ACT_SEED:
+            two[0] = "reroll";
+            break;
+        case ACT_SCALE:
+            two[0] = "scale";
+            break;
+        case ACT_POS:
+            two[0] = "pos";
+            two[1] = a->i == POS_SIN ? "pos_strength" : NULL;
+            break;
+        case ACT_SET:
+            two[0] = a->setting == SET_MASK ? "mask" : a->setting == SET_HEADS ? "heads" : NULL;
+            break;
+        case ACT_MOVE:
+            two[0] = "plane";
+            break;
+        case ACT_TOKENS:
+            two[0] = "edit";
+            break;
+        case ACT_TRAIN:
+        case ACT_STEPS:
+            two[0] = "train_controls";
+            break;
+        default:
+            break;
+        }
+        for (int q = 0; q < 2 && two[q]; q++) {
+            bool seen = false;
+            for (int j = 0; j < count; j++) seen |= !strcmp(names[j], two[q]);
+            if (!seen && count < max) names[count++] = two[q];
+        }
+    }
+    return count;
+}
+
 Lesson_Needs lesson_step_needs(const Lesson *l, int step) {
     Lesson_Needs need = {0};
     if (!l || step < 0 || step >= l->step_count) return need;

@@ -5,6 +5,9 @@
  *   Lesson_Needs lesson_step_needs(const Lesson *l, int step)
  *       what the student must touch to meet the step's goals (their solutions say): a layout
  *       that leaves panels out (presenter mode) keeps these on screen
+ *   int lesson_goal_touches(const Lesson *l, const Lesson_Goal *g, const char **names, int max)
+ *       the controls and panels (by their hide.h names) that g's solution has a student
+ *       touch, at most max of them, each once; how many
  *   int lesson_find_token(const Scene *s, const char *ref)
  *       "#3" is position 3, a word its first occurrence (ASCII case ignored); -1 if none
  */
@@ -43,6 +46,7 @@ typedef struct Lesson_Needs {
 
 bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz);
 Lesson_Needs lesson_step_needs(const Lesson *l, int step);
+int lesson_goal_touches(const Lesson *l, const Lesson_Goal *g, const char **names, int max);
 int lesson_find_token(const Scene *s, const char *ref);
 
 #endif

@@ -91,6 +91,7 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
     a->vs.view = a->desc->opts->view;
     a->vs.theme = a->desc->opts->theme; /* dark unless --theme (or the saved settings) say */
     a->vs.presenter = a->desc->opts->presenter;
+    snprintf(a->vs.teacher_hidden, sizeof a->vs.teacher_hidden, "%s", a->desc->opts->hide);
     a->zoom = a->desc->opts->ui_scale;
     if (desc->notice) view_set_status(&a->vs, true, "%.400s", desc->notice);
     return app_setup_lessons(&a->vs, a->desc, &a->lesson, &a->lesson_saved, &a->lesson_index, err,

@@ -1,6 +1,8 @@
 /* The command line; see cli.h. No SDL here, so it is tested without a window. */
 #include "cli.h"
 
+#include "../model/hide.h"
+
 #include "../model/tex.h"
 
 #include "../core/perm.h"
@@ -62,6 +64,8 @@ void cli_usage(FILE *f) {
           "  --export json|csv     print every matrix of the computation and exit\n"
           "  --screenshot FILE.png render one frame of --view at --size and exit\n"
           "  --presenter           big panels, the lesson as a caption strip, hover callouts (P)\n"
+          "  --hide NAME,NAME,...  hide these panels and controls for a class (plane, controls,\n"
+          "                        S, A, dk, mask, ...; README.md lists them)\n"
           "  --theme T             dark (default), light (pale projectors) or contrast; F2 cycles\n"
           "  --render-math TEX     with --screenshot: just this formula, display style, tight\n"
           "                        on the lesson panel's background (scaled by --ui-scale)\n"
@@ -108,7 +112,7 @@ void cli_report(const char *prefix, const char *msg) {
 }
 
 static bool fail(char *err, size_t errsz, const char *opt, const char *fmt, ...) {
-    char what[200];
+    char what[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
@@ -206,7 +210,7 @@ static const char *const valued[] = {
     "--size",      "--ui-scale",      "--export", "--screenshot",    "--experiment",
     "--samples",   "--check-lessons", "--train",  "--steps",         "--lr",
     "--optimizer", "--render-math",   "--theme",  "--export-figure", "--panel",
-    "--scale",     "--background",
+    "--scale",     "--background",    "--hide",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -243,6 +247,7 @@ static const struct {
     {"--ui-scale", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
     {"--presenter", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
     {"--theme", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
+    {"--hide", VIEW_MODES | MODE(CLI_CHECK_LESSONS)},
     {"--fullscreen", MODE(CLI_WINDOW)},
     /* these have a message of their own when given a value; `--optimizer adam`
      * (the default) reaches the table */
@@ -366,6 +371,11 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->fullscreen = true;
         } else if (!strcmp(name, "--presenter")) {
             o->presenter = true;
+        } else if (!strcmp(name, "--hide")) {
+            char why[900];
+            if (!hide_list_parse(value, o->hide, sizeof o->hide, why, sizeof why))
+                return fail(err, errsz, name, "%s", why);
+            o->has_hide = true;
         } else if (!strcmp(name, "--ui-scale")) {
             if (!parse_float(name, value, 0.75, 3.0, &fv, err, errsz)) return false;
             o->ui_scale = (float)fv;

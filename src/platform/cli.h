@@ -70,6 +70,8 @@ typedef struct Cli_Options {
     Theme_Id theme;
     bool fullscreen;
     bool presenter;
+    bool has_hide;  /* --hide given: it wins over the settings file's */
+    char hide[320]; /* panels and controls hidden, " a b" (model/hide.h) */
     float ui_scale;
     Cli_Export export_format;
     const char *screenshot_path;

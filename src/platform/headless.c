@@ -410,6 +410,7 @@ int headless_dump_ui(const App_Desc *desc) {
         vs->view = o->view;
         vs->theme = o->theme;
         vs->presenter = o->presenter;
+        snprintf(vs->teacher_hidden, sizeof vs->teacher_hidden, "%s", o->hide);
         Ui_Input in = {.mx = -1000, .my = -1000};
         for (int pass = 0; pass < 2; pass++) {
             in.time = pass * HEADLESS_SETTLE_SECONDS; /* as in screenshot_mode */

@@ -3,6 +3,7 @@
 #include "prefs.h"
 
 #include "../core/fileio.h"
+#include "../model/hide.h"
 #include "../model/json_strict.h"
 #include "cli.h"
 #include "paths.h"
@@ -33,6 +34,14 @@ static const char *read_field(const cJSON *it, Prefs *p) {
             return "\"ui_scale\" must be a number from 0.75 to 3";
         p->zoom = (float)it->valuedouble;
         p->has_zoom = true;
+    } else if (!strcmp(it->string, "hide")) {
+        static char why[900]; /* the message points into it: one file read at a time */
+        if (!cJSON_IsString(it)) return "\"hide\" must be a string of names, as --hide takes";
+        if (!hide_list_parse(it->valuestring, p->hide, sizeof p->hide, why + 8, sizeof why - 8)) {
+            memcpy(why, "\"hide\": ", 8);
+            return why;
+        }
+        p->has_hide = true;
     } else if (!strcmp(it->string, "window")) {
         const cJSON *w = cJSON_GetArrayItem(it, 0), *h = cJSON_GetArrayItem(it, 1);
         if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2 || !cJSON_IsNumber(w) ||

@@ -1,5 +1,7 @@
 /* What the window remembers between runs: the theme, the UI zoom and the
- * window size, in $XDG_CONFIG_HOME/attnlab/settings.json (or
+ * window size, and what a teacher hides ("hide": "S, dk, mask", the names of
+ * --hide; the window never changes it, so a save keeps it as it is), in
+ * $XDG_CONFIG_HOME/attnlab/settings.json (or
  * ~/.config/attnlab/settings.json). The command line wins over it. The file
  * is read as strictly as a scene (no NUL, no duplicate keys); a field with a
  * bad value is said once and not used, and the good ones are; a file that
@@ -29,6 +31,8 @@
 
 typedef struct Prefs {
     bool has_theme, has_zoom, has_size;
+    bool has_hide;  /* "hide": what the teacher hides (read only: a save never writes it) */
+    char hide[320]; /* " a b", as model/hide.h writes it */
     Theme_Id theme;
     float zoom;
     int width, height;

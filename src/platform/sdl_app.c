@@ -220,6 +220,8 @@ int app_run(const App_Desc *desc) {
         status = headless_screenshot(&s->app);
     } else {
         if (!o->has_theme && prefs.has_theme) s->app.vs.theme = prefs.theme;
+        if (!o->has_hide && prefs.has_hide)
+            snprintf(s->app.vs.teacher_hidden, sizeof s->app.vs.teacher_hidden, "%s", prefs.hide);
         char warn[1200];
         if (!progress_load(&s->app.vs.session.progress, warn, sizeof warn))
             cli_report("attnlab: warning: ", warn);

@@ -64,6 +64,7 @@ static void axis_picker(Ui *ui, View_State *vs, const Scene *s, Rect r, int whic
 static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
+    if (ui_hidden_if(ui, r, "Embeddings x_i", "plane")) return;
     ui_panel(ui, r, "Embeddings x_i", false);
     ui_record(ui, "panel", "plane", -1, r);
     Rect body = rect_inset(r, t->pad);
@@ -375,6 +376,7 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
 static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
+    if (ui_hidden_if(ui, r, "Controls", "controls")) return;
     ui_panel(ui, r, titled ? "Controls" : NULL, false);
     ui_record(ui, "panel", "controls", -1, r);
     Rect body = rect_inset(r, titled ? t->pad : 6);

@@ -58,6 +58,16 @@ void heatmap_number(double v, int decimals, bool sci, char *buf, size_t size) {
 void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     const Theme *t = ui->theme;
     res->hover_row = res->hover_col = res->clicked_row = -1;
+    if (d->name && ui_hides(ui, d->name)) { /* hidden for the class: a "?" in its place */
+        *res = (Heatmap_Result){.hover_row = -1,
+                                .hover_col = -1,
+                                .clicked_row = -1,
+                                .grid = {d->r.x, d->r.y, 0, 0},
+                                .cell_w = 1,
+                                .cell_h = 1};
+        ui_hidden(ui, d->r, d->title, d->name, "hidden for now");
+        return;
+    }
     /* a title or caption too long for a narrow panel wraps: never "…" */
     float title_h = ui_panel_wrapped(ui, d->r, d->title, d->highlighted);
     ui_record(ui, "panel", d->name ? d->name : "heatmap", -1, d->r);

@@ -56,6 +56,7 @@ static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int 
                       double hi, double axis, int samples, double theory_var, Color bar,
                       const char *curve_label, const char *stats_line) {
     const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, title, title[0] == 'R' ? "hist_raw" : "hist_scaled")) return;
     float title_h = ui_panel_wrapped(ui, r, title, false);
     ui_record(ui, "panel", title[0] == 'R' ? "hist_raw" : "hist_scaled", -1, r);
     Rect body = rect_inset(r, t->pad);
@@ -359,7 +360,7 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         vs->hover_row = hs.hover_row;
         vs->hover_col = hs.hover_col;
     }
-    if (narrow) return;
+    if (narrow || ui_hidden_if(ui, r, "Try it", "scaling_controls")) return;
     /* the switches that matter here, and what the numbers say */
     ui_panel(ui, r, "Try it", false);
     ui_record(ui, "panel", "scaling_controls", -1, r);
@@ -430,6 +431,7 @@ static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
 static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool strip, bool low) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
+    if (ui_hidden_if(ui, r, "Reorder", "reorder")) return;
     Rect body = r;
     if (!strip) {
         ui_panel(ui, r, "Reorder", false);

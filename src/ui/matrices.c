@@ -13,6 +13,7 @@
 /* ---- selected query ---------------------------------------------------------- */
 
 void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    if (ui_hidden_if(ui, r, "Query", "query")) return;
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const Attn *a = view_attn(vs, m);
@@ -374,7 +375,7 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
         }
         if ((k == 0 || k == 3) && hr.clicked_row >= 0) vs->selected = hr.clicked_row;
     }
-    if (!qk_plane) return;
+    if (!qk_plane || ui_hidden_if(ui, r, "q and k  (d_k = 2)", "qk_plane")) return;
     /* d_k = 2: every q_i and k_j as arrows; ⟨q, k⟩ is length × length × cos(angle) */
     float title_h = ui_panel_wrapped(ui, r, "q and k  (d_k = 2)", false);
     ui_record(ui, "panel", "qk_plane", -1, r);
@@ -461,6 +462,7 @@ void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
 /* H > 1: every head's A as a small heatmap, side by side; a click shows that
  * head in S, A, the strips and the query. */
 void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    if (ui_hidden_if(ui, r, "Heads", "heads")) return;
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     int H = s->heads, n = s->n;

@@ -82,6 +82,7 @@ void train_drain(const Ui *ui, View_State *vs, Model *m) {
 /* The training loss on a log axis, with chance as a line. */
 static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
     const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, "Training loss", "train_loss")) return;
     float title_h = ui_panel_wrapped(ui, r, "Training loss (log scale) and chance", false);
     ui_record(ui, "panel", "train_loss", -1, r);
     Rect body = rect_inset(r, t->pad);
@@ -146,6 +147,7 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
 
 static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, "Train one head", "train_controls")) return;
     Train_Request *q = &vs->train_req;
     ui_panel(ui, r, "Train one head", false);
     ui_record(ui, "panel", "train_controls", -1, r);

@@ -1,6 +1,8 @@
 /* The immediate-mode UI context and basic widgets; see ui.h. */
 #include "ui.h"
 
+#include "../model/hide.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -220,10 +222,15 @@ void ui_label_abbrev(Ui *ui, Rect r, Font_Id font, float size, Align align, Colo
 
 static void label_shortened(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c,
                             const char *text, const char *kind) {
-    /* Shorten with an ellipsis rather than spill out of the rectangle. */
+    /* A little smaller first; then shorten with an ellipsis rather than
+     * spill out of the rectangle. */
     int len = (int)strlen(text);
     if (ui_text_widthn(ui, font, size, text, len) <= r.w) {
         ui_label(ui, r, font, size, align, c, text);
+        return;
+    }
+    if (ui_text_widthn(ui, font, size * 0.85f, text, len) <= r.w) {
+        ui_label(ui, r, font, size * 0.85f, align, c, text);
         return;
     }
     char buf[256];
@@ -283,7 +290,18 @@ float ui_panel_wrapped(Ui *ui, Rect r, const char *title, bool highlighted) {
     return ui_text_wrapped(ui, tr, FONT_BOLD, t->title_size, t->text, title, true);
 }
 
+bool ui_hides(const Ui *ui, const char *name) {
+    return ui->hidden && hide_list_has(ui->hidden, name);
+}
+
+bool ui_hidden_if(Ui *ui, Rect r, const char *title, const char *name) {
+    if (!ui_hides(ui, name)) return false;
+    ui_hidden(ui, r, title, name, "hidden for now");
+    return true;
+}
+
 int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected) {
+    if (ui_hides(ui, name)) return 0; /* hidden for the class: not drawn, not there */
     uint32_t id = ui_id(name, index);
     ui_record(ui, "button", name, index, r);
     const Theme *t = ui->theme;
@@ -305,6 +323,7 @@ int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bo
 }
 
 int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value) {
+    if (ui_hides(ui, name)) return 0;
     uint32_t id = ui_id(name, index);
     ui_record(ui, "toggle", name, index, r);
     const Theme *t = ui->theme;
@@ -350,6 +369,7 @@ static float slider_from_t(float t, const Slider_Desc *d) {
 }
 
 int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc *d) {
+    if (ui_hides(ui, name)) return 0;
     uint32_t id = ui_id(name, index);
     ui_record(ui, "slider", name, index, r);
     const Theme *t = ui->theme;

@@ -26,6 +26,11 @@
  *   bool ui_hit(const Ui *ui, Rect r)
  *       mouse inside r this frame, and not on something drawn over r: an open modal (only what
  *       the modal holds is hit) or a rect blocked with ui_block last frame
+ *   bool ui_hides(const Ui *ui, const char *name)
+ *       the panel or control of that name is hidden this frame (ui->hidden): a button, switch
+ *       or slider so named draws nothing and takes no input
+ *   bool ui_hidden_if(Ui *ui, Rect r, const char *title, const char *name)
+ *       when ui_hides(name), r shows a "?" placeholder instead of the panel, and true
  *   void ui_block(Ui *ui, Rect r)
  *       r lies over the panels (a callout, a note): from the next frame on, a press on it reaches
  *       nothing beneath
@@ -151,6 +156,7 @@ typedef struct Ui {
     Ui_Record *records; /* NULL: not recording */
     int record_count;
     const char *highlight; /* a lesson points at the panel with this name */
+    const char *hidden;    /* names hidden this frame, " a b" (model/hide.h), or NULL */
     float px_scale;        /* pixels per logical unit (display × zoom); 0 means 1 */
     /* keyboard focus: Tab and Shift+Tab walk the widgets in the order they
      * were laid out; Space or Enter presses, arrows move a slider */
@@ -193,6 +199,8 @@ bool ui_key_char(const Ui *ui, char c);
 bool ui_shortcut(const Ui *ui, char c, unsigned mods);
 
 bool ui_hit(const Ui *ui, Rect r);
+bool ui_hides(const Ui *ui, const char *name);
+bool ui_hidden_if(Ui *ui, Rect r, const char *title, const char *name);
 void ui_block(Ui *ui, Rect r);
 int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected);
 int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value);

@@ -625,6 +625,10 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     vs->layouts++;
     vs->laid_out_version = m->version;
     ui->highlight = vs->session.active ? vs->session.highlight : NULL;
+    /* the teacher's hidden names and the lesson step's, for the widgets */
+    snprintf(vs->hidden_now, sizeof vs->hidden_now, "%s%s", vs->teacher_hidden,
+             vs->session.active ? vs->session.hidden : "");
+    ui->hidden = vs->hidden_now;
     vs->hover_token = -1;
     vs->hover_text[0] = '\0';
     int prev_row = vs->hover_row, prev_col = vs->hover_col;

@@ -1,6 +1,8 @@
 /* View state and its helpers; see view_state.h. */
 #include "view_state.h"
 
+#include "../model/hide.h"
+
 #include "../core/text.h"
 
 #include <math.h>
@@ -43,11 +45,16 @@ double view_wake_in(const View_State *vs) {
 }
 
 bool view_hides(const View_State *vs, const char *panel) {
-    if (!vs->session.active) return false;
-    size_t n = strlen(panel);
-    for (const char *p = strstr(vs->session.hidden, panel); p; p = strstr(p + 1, panel))
-        if (p > vs->session.hidden && p[-1] == ' ' && (p[n] == ' ' || p[n] == '\0')) return true;
-    return false;
+    if (hide_list_has(vs->teacher_hidden, panel)) return true;
+    return vs->session.active && hide_list_has(vs->session.hidden, panel);
+}
+
+bool view_hidden_panel(Ui *ui, const View_State *vs, Rect r, const char *title, const char *name) {
+    if (!view_hides(vs, name)) return false;
+    ui_hidden(ui, r, title, name,
+              hide_list_has(vs->teacher_hidden, name) ? "hidden for this class"
+                                                      : "a later step of the lesson asks");
+    return true;
 }
 
 bool view_wants_frames(const View_State *vs) {

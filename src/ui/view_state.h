@@ -10,7 +10,11 @@
  *   double view_wake_in(const View_State *vs)
  *       seconds until the view changes by itself (a message expires), or -1
  *   bool view_hides(const View_State *vs, const char *panel)
- *       the open lesson's step hides that panel (`hide`), or its prediction would be given away
+ *       the teacher hides that panel or control (vs->teacher_hidden), or the open lesson's
+ *       step does (`hide`)
+ *   bool view_hidden_panel(Ui *ui, const View_State *vs, Rect r, const char *title,
+ *                          const char *name)
+ *       when view_hides, r shows a "?" placeholder saying why, and true: draw nothing else
  *   bool view_wants_frames(const View_State *vs)
  *       an animation is running, or actions wait for the next frame
  *   void view_act(View_State *vs, Action a)
@@ -225,6 +229,10 @@ typedef struct View_State {
     bool labs_ready; /* the current lab's derived data is there (not out of memory) */
     double now;
     bool framing; /* inside view_frame: now is this frame's time */
+    /* what the teacher hides (settings, --hide, ?hide=), " a b" as hide.h
+     * writes it, and this frame's whole list (with the lesson step's) */
+    char teacher_hidden[320];
+    char hidden_now[480];
     /* scratch owned here so a frame allocates nothing and hides no state */
     float chip_x[ATTN_MAX_TOKENS];                      /* left edge of each token chip */
     float perm_grid[ATTN_MAX_TOKENS * ATTN_MAX_TOKENS]; /* the permutation matrix P */
@@ -233,6 +241,7 @@ typedef struct View_State {
 void view_init(View_State *vs);
 void view_set_status(View_State *vs, bool error, const char *fmt, ...);
 bool view_hides(const View_State *vs, const char *panel);
+bool view_hidden_panel(Ui *ui, const View_State *vs, Rect r, const char *title, const char *name);
 bool view_wants_frames(const View_State *vs);
 double view_wake_in(const View_State *vs);
 void view_act(View_State *vs, Action a);

@@ -2,6 +2,7 @@
  * lesson, and goals checked against a live model. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/fileio.h"
+#include "model/hide.h"
 #include "model/lesson.h"
 #include "model/lesson_check.h"
 #include "model/lesson_directives.h"
@@ -449,6 +450,25 @@ Test(lesson, lesson_5s_claim_about_the_curves_holds_for_its_scene) {
 }
 
 /* ---- predict, then reveal ---------------------------------------------------- */
+
+/* What can be hidden: every panel and control by its name, parsed from
+ * commas or spaces, each once; an unknown name is refused, naming it. */
+Test(lesson, hide_lists_name_panels_and_controls) {
+    char list[320], err[900];
+    cr_assert(hide_list_parse("S, dk  mask,S", list, sizeof list, err, sizeof err), "%s", err);
+    cr_assert_str_eq(list, " S dk mask");
+    cr_assert(hide_list_has(list, "dk") && hide_list_has(list, "S"));
+    cr_assert_not(hide_list_has(list, "d"), "d is not dk");
+    cr_assert_not(hide_list_has(list, "A"));
+    cr_assert_not(hide_list_parse("S,Scores", list, sizeof list, err, sizeof err));
+    cr_assert(!strncmp(err, "'Scores' is not a panel or control (they are: plane,", 52), "%s", err);
+    char tiny[8];
+    cr_assert_not(hide_list_parse("plane controls", tiny, sizeof tiny, err, sizeof err));
+    cr_assert(strstr(err, "more names than fit"), "%s", err);
+    /* a lesson step hides any of them */
+    static const char text[] = "# T\n\n## S\n\n```attnlab\nhide dk mask plane\n```\n";
+    cr_assert(lesson_parse(&lesson, text, strlen(text), "h.md", err, sizeof err), "%s", err);
+}
 
 Test(lesson, a_prediction_is_parsed_and_its_mistakes_are_one_line) {
     static const char good[] =

@@ -460,6 +460,38 @@ Test(cli, by_input_fails_a_step_the_lesson_panel_cannot_hold) {
     run_free(&r);
 }
 
+/* --hide: an unknown name is one line naming it; the lesson checker warns
+ * of a goal whose control is hidden (by --hide or by the step's own hide)
+ * and still passes the lesson: it is the teacher's choice. */
+Test(cli, hide_names_what_it_hides_and_the_checker_warns_of_goals_it_blocks) {
+    Run r = run_attnlab("--hide S,bogus --dump-ui");
+    cr_assert_eq(r.status, 2);
+    cr_assert(!strncmp(r.err, "attnlab: --hide: 'bogus' is not a panel or control (they are: ", 62),
+              "%s", r.err);
+    run_free(&r);
+    char args[1200];
+    snprintf(args, sizeof args, "--check-lessons '%s/lessons' --hide mask",
+             test_env("ATTNLAB_DATA"));
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char want[1200];
+    snprintf(
+        want, sizeof want,
+        "%s/lessons/09-causal-mask.md:26: warning: the goal needs 'mask', which --hide hides\n",
+        test_env("ATTNLAB_DATA"));
+    cr_assert_str_eq(r.err, want);
+    run_free(&r);
+    snprintf(args, sizeof args, "--check-lessons '%s/hidden-goal'", test_env("ATTNLAB_TESTDATA"));
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(want, sizeof want,
+             "%s/hidden-goal/hides-its-own-control.md:13: warning: the goal needs 'dk', which "
+             "the step hides\n",
+             test_env("ATTNLAB_TESTDATA"));
+    cr_assert_str_eq(r.err, want);
+    run_free(&r);
+}
+
 Test(cli, by_input_finds_what_a_person_cannot_do) {
     char args[1200], want[1200];
     snprintf(args, sizeof args, "--check-lessons '%s/by-input' --by-input --size 1280x720",

@@ -324,6 +324,26 @@ Test(prefs, a_bad_setting_keeps_the_rest_and_a_save_writes_only_what_changed) {
     cr_assert(strstr(text, "800"), "%s", text);
 }
 
+/* A teacher's "hide" in the settings: read as --hide reads it, a bad name is
+ * one warning naming it (the rest is used), and a save of another setting
+ * keeps it as it was written. */
+Test(prefs, a_teachers_hide_list_is_read_and_kept_by_a_save) {
+    write_settings("{\"hide\": \"S, dk mask\", \"theme\": \"light\"}");
+    Prefs p;
+    char warn[1300] = "", err[1300];
+    cr_assert(prefs_load(&p, warn, sizeof warn), "%s", warn);
+    cr_assert(p.has_hide);
+    cr_assert_str_eq(p.hide, " S dk mask");
+    cr_assert(prefs_save(&(Prefs){.has_zoom = true, .zoom = 1.5f}, err, sizeof err), "%s", err);
+    char path[700];
+    snprintf(path, sizeof path, "%s/attnlab/settings.json", home);
+    cr_assert(strstr(read_text(path), "\"hide\": \"S, dk mask\""), "%s", read_text(path));
+    write_settings("{\"hide\": \"S, Scores\", \"theme\": \"light\"}");
+    cr_assert_not(prefs_load(&p, warn, sizeof warn));
+    cr_assert(strstr(warn, "\"hide\": 'Scores' is not a panel or control"), "%s", warn);
+    cr_assert(!p.has_hide && p.has_theme, "the bad field is not used, the good one is");
+}
+
 /* Two windows: A changes the theme, B (started before) changes only the zoom;
  * the file ends with both. */
 Test(prefs, two_windows_saving_settings_keep_both_changes) {

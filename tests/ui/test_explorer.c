@@ -792,6 +792,29 @@ Test(explorer, a_message_said_between_frames_is_shown_its_full_time) {
     cr_assert_str_empty(h.vs.status, "and it goes once its time is up");
 }
 
+/* What the teacher hides is neither drawn nor there for input: the d_k
+ * slider and S go, a "?" stands where S was, and its keys still work. */
+Test(explorer, hidden_panels_and_controls_are_not_drawn_and_take_no_input) {
+    h.w = 1600;
+    h.h = 900;
+    snprintf(h.vs.teacher_hidden, sizeof h.vs.teacher_hidden, " S dk");
+    harness_frame(&h);
+    cr_assert_null(harness_find_any(&h, "slider", "dk"), "the d_k slider is hidden");
+    cr_assert_null(harness_find_any(&h, "grid", "S"), "S's cells are hidden");
+    harness_find(&h, "panel", "S", -1); /* its place says so */
+    cr_assert(harness_drew_text(&h, "hidden for now"));
+    harness_find(&h, "slider", "dv", -1); /* the rest stays */
+    harness_find(&h, "grid", "A", -1);
+    int dk = h.m.scene.d_k;
+    const Ui_Record *dv = harness_find(&h, "slider", "dv", -1);
+    /* where the d_k slider would be, a click changes nothing */
+    harness_click(&h, dv->r.x + dv->r.w * 0.9f, dv->r.y - dv->r.h * 0.5f);
+    cr_assert_eq(h.m.scene.d_k, dk);
+    h.vs.teacher_hidden[0] = '\0';
+    harness_frame(&h);
+    harness_find(&h, "slider", "dk", -1);
+}
+
 /* The record of the widget that has the focus, if any. */
 static const Ui_Record *focused(void) {
     for (int k = 0; k < h.ui.record_count; k++) {

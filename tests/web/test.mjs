@@ -399,6 +399,24 @@ await check('a Share link opens exactly the same scene', async () => {
   await page.close();
 });
 
+await check('?hide= hides panels and controls for a class, and the Share link keeps it', async () => {
+  const { page, errors } = await open('?hide=S,dk');
+  let d = await describe(page);
+  assert(!d.items.some((it) => it.kind === 'grid' && it.id === 'S'), 'S is still drawn');
+  assert(!d.items.some((it) => it.kind === 'slider' && it.id === 'dk'), 'the d_k slider is still there');
+  assert(d.items.some((it) => it.kind === 'grid' && it.id === 'A'), 'A went too');
+  await page.click('#share-button');
+  await page.waitForFunction(() => document.getElementById('share').value.includes('#scene='));
+  const link = await page.$eval('#share', (e) => e.value);
+  assert(link.includes('?hide=S%2Cdk#scene='), `the link is ${link.slice(0, 80)}`);
+  const other = await open(link.slice(base.length));
+  d = await describe(other.page);
+  assert(!d.items.some((it) => it.kind === 'grid' && it.id === 'S'), 'the shared page shows S');
+  assert(errors.length === 0 && other.errors.length === 0, errors.concat(other.errors).join(' | '));
+  await other.page.close();
+  await page.close();
+});
+
 // A share link that cannot be read is said, on the page and in the status
 // line, and the default scene loads: a mangled code, one that is not deflated
 // data, and a deflate bomb (1.4 MB that inflates to gigabytes), which stops
