@@ -597,12 +597,17 @@ static void step_text(Ui *ui, View_State *vs, const Model *m, const Lesson_Step 
         Rect hint = rect_cut_bottom(&text, ui_line_height(ui, FONT_SANS, t->small_size) + 2);
         if (ui_hit(ui, text) && ui->in.wheel != 0) /* the wheel turns pages too */
             ls->page += ui->in.wheel < 0 ? 1 : -1;
+        /* one pass deals the pages and keeps the bounds of the one shown; a
+         * page past the last (the panel grew) takes a second */
         tl.page_h = text.h;
+        tl.want = ls->page < 0 ? 0 : ls->page;
         layout_text(&tl, l, st, all, false);
         ls->pages = tl.pages > 0 ? tl.pages : 1;
-        ls->page = ls->page < 0 ? 0 : ls->page >= ls->pages ? ls->pages - 1 : ls->page;
-        tl.want = ls->page;
-        layout_text(&tl, l, st, all, false);
+        if (tl.want >= ls->pages) {
+            tl.want = ls->pages - 1;
+            layout_text(&tl, l, st, all, false);
+        }
+        ls->page = tl.want;
         char label[96];
         snprintf(label, sizeof label,
                  ls->page + 1 < ls->pages ? "page %d of %d · → reads on" : "page %d of %d",
