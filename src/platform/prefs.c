@@ -35,11 +35,12 @@ static const char *read_field(const cJSON *it, Prefs *p) {
         p->zoom = (float)it->valuedouble;
         p->has_zoom = true;
     } else if (!strcmp(it->string, "hide")) {
-        static char why[900]; /* the message points into it: one file read at a time */
         if (!cJSON_IsString(it)) return "\"hide\" must be a string of names, as --hide takes";
-        if (!hide_list_parse(it->valuestring, p->hide, sizeof p->hide, why + 8, sizeof why - 8)) {
-            memcpy(why, "\"hide\": ", 8);
-            return why;
+        if (!hide_list_parse(it->valuestring, p->hide, sizeof p->hide, p->why + 8,
+                             sizeof p->why - 8)) {
+            memcpy(p->why, "\"hide\": ", 8);
+            p->hide[0] = '\0';
+            return p->why;
         }
         p->has_hide = true;
     } else if (!strcmp(it->string, "window")) {
@@ -86,23 +87,23 @@ bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
     }
     /* each good field is used; a bad one is said, and stays in the file as
      * it is until the user changes that setting */
-    const char *why = NULL;
+    char why[sizeof p->why] = ""; /* the first field's reason (it may live in a copy) */
     int bad = 0;
     for (const cJSON *it = root->child; it; it = it->next) {
         Prefs one = *p;
         const char *w = read_field(it, &one);
         if (w) {
-            if (!why) why = w;
+            if (!bad) snprintf(why, sizeof why, "%s", w);
             bad++;
         } else {
             *p = one;
         }
     }
-    if (why)
+    if (bad)
         snprintf(warn, warnsz, "%s: %s (%s ignored; the rest is used)", path, why,
                  bad > 1 ? "those settings are" : "that setting is");
     cJSON_Delete(root);
-    return why == NULL;
+    return bad == 0;
 }
 
 /* The settings file as it is on disk, with only the fields in `changes` set

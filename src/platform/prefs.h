@@ -33,6 +33,7 @@ typedef struct Prefs {
     bool has_theme, has_zoom, has_size;
     bool has_hide;  /* "hide": what the teacher hides (read only: a save never writes it) */
     char hide[320]; /* " a b", as model/hide.h writes it */
+    char why[900];  /* why a field could not be used, for the warning */
     Theme_Id theme;
     float zoom;
     int width, height;

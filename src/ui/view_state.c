@@ -49,14 +49,6 @@ bool view_hides(const View_State *vs, const char *panel) {
     return vs->session.active && hide_list_has(vs->session.hidden, panel);
 }
 
-bool view_hidden_panel(Ui *ui, const View_State *vs, Rect r, const char *title, const char *name) {
-    if (!view_hides(vs, name)) return false;
-    ui_hidden(ui, r, title, name,
-              hide_list_has(vs->teacher_hidden, name) ? "hidden for this class"
-                                                      : "a later step of the lesson asks");
-    return true;
-}
-
 bool view_wants_frames(const View_State *vs) {
     /* actions waiting: the next frame applies them and shows the result */
     return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->view_asked ||

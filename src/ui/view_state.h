@@ -12,9 +12,6 @@
  *   bool view_hides(const View_State *vs, const char *panel)
  *       the teacher hides that panel or control (vs->teacher_hidden), or the open lesson's
  *       step does (`hide`)
- *   bool view_hidden_panel(Ui *ui, const View_State *vs, Rect r, const char *title,
- *                          const char *name)
- *       when view_hides, r shows a "?" placeholder saying why, and true: draw nothing else
  *   bool view_wants_frames(const View_State *vs)
  *       an animation is running, or actions wait for the next frame
  *   void view_act(View_State *vs, Action a)
@@ -241,7 +238,6 @@ typedef struct View_State {
 void view_init(View_State *vs);
 void view_set_status(View_State *vs, bool error, const char *fmt, ...);
 bool view_hides(const View_State *vs, const char *panel);
-bool view_hidden_panel(Ui *ui, const View_State *vs, Rect r, const char *title, const char *name);
 bool view_wants_frames(const View_State *vs);
 double view_wake_in(const View_State *vs);
 void view_act(View_State *vs, Action a);

@@ -667,14 +667,38 @@ Test(explorer, every_chip_of_a_long_sentence_can_be_reached_and_dragged) {
     cr_assert(chip_or_null(0), "the wheel brings the first chip back");
 }
 
+/* A run of text drawn this frame, as the stub metrics measure it. */
+typedef struct Text_Box {
+    float x, y, w, hgt;
+    char s[32];
+} Text_Box;
+
+static Text_Box text_box(const Draw_Cmd *c) {
+    Text_Box b = {
+        c->text.x, c->text.y,
+        stub_width(NULL, c->text.font, c->text.size, h.dl.text + c->text.offset, c->text.len),
+        stub_line_height(NULL, c->text.font, c->text.size), ""};
+    snprintf(b.s, sizeof b.s, "%.*s", c->text.len, h.dl.text + c->text.offset);
+    return b;
+}
+
+/* No two of the boxes share a pixel. */
+static void assert_apart(const Text_Box *box, int count) {
+    for (int a = 0; a < count; a++)
+        for (int b = a + 1; b < count; b++) {
+            bool apart = box[a].x + box[a].w <= box[b].x + 0.01f ||
+                         box[b].x + box[b].w <= box[a].x + 0.01f ||
+                         box[a].y + box[a].hgt <= box[b].y + 0.01f ||
+                         box[b].y + box[b].hgt <= box[a].y + 0.01f;
+            cr_assert(apart, "'%s' and '%s' overprint", box[a].s, box[b].s);
+        }
+}
+
 Test(explorer, labels_in_the_plane_never_pile_up) {
     harness_act(&h, (Action){.kind = ACTION_SENTENCE, .text = long_text});
     harness_frame(&h);
     Rect plot = h.vs.explorer.plane.r;
-    typedef struct {
-        float x, y, w, hgt;
-    } Box;
-    static Box box[ATTN_MAX_TOKENS];
+    static Text_Box box[ATTN_MAX_TOKENS];
     int count = 0;
     for (int k = 0; k < h.dl.count; k++) {
         const Draw_Cmd *c = &h.dl.cmds[k];
@@ -682,20 +706,10 @@ Test(explorer, labels_in_the_plane_never_pile_up) {
         if (c->text.x < plot.x || c->text.x > plot.x + plot.w || c->text.y < plot.y ||
             c->text.y > plot.y + plot.h)
             continue;
-        box[count++] = (Box){
-            c->text.x, c->text.y,
-            stub_width(NULL, c->text.font, c->text.size, h.dl.text + c->text.offset, c->text.len),
-            stub_line_height(NULL, c->text.font, c->text.size)};
+        box[count++] = text_box(c);
     }
     cr_assert_gt(count, 10, "most words keep a label (%d)", count);
-    for (int a = 0; a < count; a++)
-        for (int b = a + 1; b < count; b++) {
-            bool apart = box[a].x + box[a].w <= box[b].x + 0.01f ||
-                         box[b].x + box[b].w <= box[a].x + 0.01f ||
-                         box[a].y + box[a].hgt <= box[b].y + 0.01f ||
-                         box[b].y + box[b].hgt <= box[a].y + 0.01f;
-            cr_assert(apart, "labels %d and %d overlap", a, b);
-        }
+    assert_apart(box, count);
 }
 
 /* The output plane of the Query tab: every value's dot has its word where
@@ -720,36 +734,21 @@ Test(explorer, the_output_plane_labels_its_values_and_nothing_overprints) {
             top = c->text.y + 1;
     }
     cr_assert_gt(top, 0, "the output plane is shown");
-    typedef struct {
-        float x, y, w, hgt;
-        char s[32];
-    } Box;
-    static Box box[64];
+    static Text_Box box[64];
     int count = 0, words = 0, oi = 0;
     for (int k = 0; k < h.dl.count && count < 64; k++) {
         const Draw_Cmd *c = &h.dl.cmds[k];
         if (c->kind != DRAW_TEXT || c->text.y <= top || c->text.x < panel->r.x ||
             c->text.x > panel->r.x + panel->r.w || c->text.y > panel->r.y + panel->r.h)
             continue;
-        Box b = {
-            c->text.x, c->text.y,
-            stub_width(NULL, c->text.font, c->text.size, h.dl.text + c->text.offset, c->text.len),
-            stub_line_height(NULL, c->text.font, c->text.size), ""};
-        snprintf(b.s, sizeof b.s, "%.*s", c->text.len, h.dl.text + c->text.offset);
+        Text_Box b = text_box(c);
         for (int i = 0; i < h.m.scene.n; i++) words += !strcmp(b.s, h.m.scene.tokens[i]);
         oi += !strcmp(b.s, "o_i");
         box[count++] = b;
     }
     cr_assert_eq(oi, 1, "o_i is labelled once");
     cr_assert_geq(words, 3, "the values' dots carry their words (%d of %d)", words, h.m.scene.n);
-    for (int a = 0; a < count; a++)
-        for (int b = a + 1; b < count; b++) {
-            bool apart = box[a].x + box[a].w <= box[b].x + 0.01f ||
-                         box[b].x + box[b].w <= box[a].x + 0.01f ||
-                         box[a].y + box[a].hgt <= box[b].y + 0.01f ||
-                         box[b].y + box[b].hgt <= box[a].y + 0.01f;
-            cr_assert(apart, "'%s' and '%s' overprint", box[a].s, box[b].s);
-        }
+    assert_apart(box, count);
 }
 
 /* With several heads, the strips show how they join: Concat(O¹…Oᴴ), W_O and
