@@ -2,6 +2,7 @@
 #include "attention.h"
 
 #include "matrix.h"
+#include "posenc.h"
 
 #include <assert.h>
 #include <math.h>
@@ -24,7 +25,9 @@ bool attn_reserve(Attn *attn, int n, int d, int d_k, int d_v) {
         attn->cap_nd = nd;
     }
     if (nk > attn->cap_nk) {
-        if (!grow(&attn->Q, nk) || !grow(&attn->K, nk) || !grow(&attn->Kt, nk)) return false;
+        if (!grow(&attn->Q, nk) || !grow(&attn->K, nk) || !grow(&attn->Kt, nk) ||
+            !grow(&attn->Qr, nk) || !grow(&attn->Kr, nk))
+            return false;
         attn->cap_nk = nk;
     }
     if (nv > attn->cap_nv) {
@@ -81,16 +84,25 @@ void attn_compute(Attn *attn, const Attn_Desc *desc) {
     mat_mul(attn->Xp, desc->W_Q, n, d, d_k, attn->Q);
     mat_mul(attn->Xp, desc->W_K, n, d, d_k, attn->K);
     mat_mul(attn->Xp, desc->W_V, n, d, d_v, attn->V);
+    size_t nk = (size_t)n * d_k;
+    if (desc->rope) {
+        posenc_rope(attn->Q, n, d_k, desc->pos_offset, desc->rope_base, attn->Qr);
+        posenc_rope(attn->K, n, d_k, desc->pos_offset, desc->rope_base, attn->Kr);
+    } else {
+        memcpy(attn->Qr, attn->Q, nk * sizeof(float));
+        memcpy(attn->Kr, attn->K, nk * sizeof(float));
+    }
 
     /* S = Q·Kᵀ through Kᵀ, so the product walks contiguous rows and
      * vectorizes; entries still accumulate in double */
     for (int j = 0; j < n; j++)
-        for (int r = 0; r < d_k; r++) attn->Kt[(long)r * n + j] = attn->K[(long)j * d_k + r];
-    mat_mul(attn->Q, attn->Kt, n, d_k, n, attn->S);
+        for (int r = 0; r < d_k; r++) attn->Kt[(long)r * n + j] = attn->Kr[(long)j * d_k + r];
+    mat_mul(attn->Qr, attn->Kt, n, d_k, n, attn->S);
     if (desc->scaled) {
         float scale = (float)(1.0 / sqrt((double)d_k));
         mat_scale(attn->S, scale, (size_t)n * n, attn->S);
     }
+    if (desc->alibi != 0) posenc_alibi(attn->S, n, desc->alibi);
     if (desc->causal) /* the future is not there: −∞ before the softmax */
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++) attn->S[(long)i * n + j] = -INFINITY;
@@ -106,16 +118,26 @@ void attn_update_row(Attn *attn, const Attn_Desc *desc, int i) {
     float *xp = attn->Xp + (long)i * d;
     for (int c = 0; c < d; c++)
         xp[c] = desc->X[(long)i * d + c] + (desc->P ? desc->P[(long)i * d + c] : 0.0f);
-    float *q = attn->Q + (long)i * d_k, *k = attn->K + (long)i * d_k;
-    mat_mul(xp, desc->W_Q, 1, d, d_k, q);
-    mat_mul(xp, desc->W_K, 1, d, d_k, k);
+    float *q = attn->Qr + (long)i * d_k, *k = attn->Kr + (long)i * d_k;
+    mat_mul(xp, desc->W_Q, 1, d, d_k, attn->Q + (long)i * d_k);
+    mat_mul(xp, desc->W_K, 1, d, d_k, attn->K + (long)i * d_k);
     mat_mul(xp, desc->W_V, 1, d, d_v, attn->V + (long)i * d_v);
+    if (desc->rope) {
+        posenc_rope_row(attn->Q + (long)i * d_k, d_k, desc->pos_offset + i, desc->rope_base, q);
+        posenc_rope_row(attn->K + (long)i * d_k, d_k, desc->pos_offset + i, desc->rope_base, k);
+    } else {
+        memcpy(q, attn->Q + (long)i * d_k, sizeof(float) * (size_t)d_k);
+        memcpy(k, attn->K + (long)i * d_k, sizeof(float) * (size_t)d_k);
+    }
     for (int r = 0; r < d_k; r++) attn->Kt[(long)r * n + i] = k[r];
     /* row i against every key, and every query against key i; the same
      * double sums as attn_compute, so the result matches it bit for bit */
     float scale = (float)(1.0 / sqrt((double)d_k));
     mat_mul(q, attn->Kt, 1, d_k, n, attn->S + (long)i * n);
     if (desc->scaled) mat_scale(attn->S + (long)i * n, scale, (size_t)n, attn->S + (long)i * n);
+    if (desc->alibi != 0)
+        for (int j = 0; j < n; j++)
+            attn->S[(long)i * n + j] = (float)(attn->S[(long)i * n + j] - desc->alibi * abs(i - j));
     if (desc->causal)
         for (int j = i + 1; j < n; j++) attn->S[(long)i * n + j] = -INFINITY;
     for (int j = 0; j < n; j++) {
@@ -125,10 +147,12 @@ void attn_update_row(Attn *attn, const Attn_Desc *desc, int i) {
             continue;
         }
         double s = 0;
-        const float *qj = attn->Q + (long)j * d_k;
+        const float *qj = attn->Qr + (long)j * d_k;
         for (int r = 0; r < d_k; r++) s += (double)qj[r] * k[r];
         float v = (float)s;
-        attn->S[(long)j * n + i] = desc->scaled ? v * scale : v;
+        v = desc->scaled ? v * scale : v;
+        if (desc->alibi != 0) v = (float)(v - desc->alibi * abs(j - i));
+        attn->S[(long)j * n + i] = v;
     }
     attn_softmax_rows(attn->S, n, n, attn->A);
     mat_mul(attn->A, attn->V, n, n, d_v, attn->O);
@@ -143,5 +167,7 @@ void attn_free(Attn *attn) {
     free(attn->A);
     free(attn->O);
     free(attn->Kt);
+    free(attn->Qr);
+    free(attn->Kr);
     memset(attn, 0, sizeof *attn);
 }

@@ -6,6 +6,11 @@
  * O = AV. The softmax subtracts the row maximum first, so for finite input
  * every entry of A is finite, non-negative, and each row sums to one.
  *
+ * Position in the rule (posenc.h): with rope, row i of Q and K is turned by
+ * position offset + i into Q_rot, K_rot, and S = Q_rot·K_rotᵀ/√d_k (Q and K
+ * keep the plain projections; without rope Q_rot, K_rot are copies of them).
+ * With an ALiBi slope m, S gets −m·|i − j| after the scaling.
+ *
  * With the causal mask, query i sees only keys j ≤ i: S holds −∞ above the
  * diagonal, so those weights are exact zeros (never NaN: the diagonal keeps
  * every row's maximum finite), and the first token attends only to itself.
@@ -35,6 +40,10 @@ typedef struct Attn_Desc {
     const float *W_Q; /* d×d_k */
     const float *W_K; /* d×d_k */
     const float *W_V; /* d×d_v */
+    bool rope;        /* turn q and k by position */
+    double rope_base; /* θ_m = base^(−2m/d_k) */
+    int pos_offset;   /* the first token's position */
+    double alibi;     /* ALiBi slope m, or 0 for none */
 } Attn_Desc;
 
 typedef struct Attn {
@@ -47,7 +56,9 @@ typedef struct Attn {
     float *S;  /* n×n    the matrix the softmax is applied to */
     float *A;  /* n×n */
     float *O;  /* n×d_v */
-    float *Kt; /* d_k×n   Kᵀ, so S = Q·Kᵀ runs along contiguous rows */
+    float *Qr; /* n×d_k   Q turned by position (rope), else a copy of Q */
+    float *Kr; /* n×d_k   the same for K */
+    float *Kt; /* d_k×n   K_rotᵀ, so S = Q_rot·K_rotᵀ runs along contiguous rows */
     /* capacities, in elements */
     long cap_nd, cap_nk, cap_nv, cap_nn;
 } Attn;

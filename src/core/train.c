@@ -102,7 +102,7 @@ bool train_init(Trainer *t, const Train_Desc *desc) {
     if (desc->positions) {
         float pf[TRAIN_N * 64];
         if (d <= 64) {
-            posenc_sinusoidal(n, d, 1.0f, pf);
+            posenc_sinusoidal(0, n, d, 1.0f, pf);
             for (long k = 0; k < (long)n * d; k++) t->P[k] = pf[k];
         }
     }

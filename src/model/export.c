@@ -6,7 +6,21 @@
 #include "settings.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* ALiBi's bias −m·|i − j| as a JSON matrix, a row at a time. */
+static void jw_alibi_bias(FILE *f, int n, double slope, const char *indent) {
+    float row[ATTN_MAX_TOKENS];
+    fputs("[\n", f);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) row[j] = (float)(-slope * abs(i - j));
+        fprintf(f, "%s  ", indent);
+        jw_row(f, row, n);
+        fputs(i + 1 < n ? ",\n" : "\n", f);
+    }
+    fprintf(f, "%s]", indent);
+}
 
 static void json_matrix_field(FILE *f, const char *name, const float *m, int rows, int cols,
                               bool last) {
@@ -73,6 +87,8 @@ void export_json(const Scene *s, const Derived *dv, FILE *f) {
     fmt_float(s->pos_strength, buf);
     fprintf(f, "  \"seed\": %u,\n  \"scaled\": %s,\n  \"pos\": \"%s\",\n  \"pos_strength\": %s,\n",
             (unsigned)s->seed, s->scaled ? "true" : "false", pos_mode_name(s->pos), buf);
+    fmt_float(s->rope_base, buf);
+    fprintf(f, "  \"pos_offset\": %d,\n  \"rope_base\": %s,\n", s->pos_offset, buf);
     fprintf(f, "  \"heads\": %d,\n  \"mask\": \"%s\",\n", s->heads,
             setting_choice_name(SET_MASK, s->mask));
     json_matrix_field(f, "X", s->X, s->n, s->d, false);
@@ -86,6 +102,16 @@ void export_json(const Scene *s, const Derived *dv, FILE *f) {
     json_matrix_field(f, "Q", a->Q, s->n, s->d_k, false);
     json_matrix_field(f, "K", a->K, s->n, s->d_k, false);
     json_matrix_field(f, "V", a->V, s->n, s->d_v, false);
+    /* what the scheme in the rule used: q and k turned, or the score bias */
+    if (s->pos == POS_ROPE) {
+        json_matrix_field(f, "Q_rot", a->Qr, s->n, s->d_k, false);
+        json_matrix_field(f, "K_rot", a->Kr, s->n, s->d_k, false);
+    }
+    if (s->pos == POS_ALIBI) {
+        fputs("  \"bias\": ", f);
+        jw_alibi_bias(f, s->n, scene_alibi_slope(s, 0), "  ");
+        fputs(",\n", f);
+    }
     json_matrix_field(f, "S", a->S, s->n, s->n, false);
     json_matrix_field(f, "A", a->A, s->n, s->n, false);
     json_matrix_field(f, "O", a->O, s->n, s->d_v, false);
@@ -97,7 +123,7 @@ void export_json(const Scene *s, const Derived *dv, FILE *f) {
             const char *name;
             const float *m;
             int rows, cols;
-        } parts[9] = {{"W_Q", derived_w(dv, h, PROJ_Q), s->d, s->d_k},
+        } parts[11] = {{"W_Q", derived_w(dv, h, PROJ_Q), s->d, s->d_k},
                       {"W_K", derived_w(dv, h, PROJ_K), s->d, s->d_k},
                       {"W_V", derived_w(dv, h, PROJ_V), s->d, s->d_v},
                       {"Q", ha->Q, s->n, s->d_k},
@@ -105,12 +131,21 @@ void export_json(const Scene *s, const Derived *dv, FILE *f) {
                       {"V", ha->V, s->n, s->d_v},
                       {"S", ha->S, s->n, s->n},
                       {"A", ha->A, s->n, s->n},
-                      {"O", ha->O, s->n, s->d_v}};
+                      {"O", ha->O, s->n, s->d_v},
+                      {"Q_rot", ha->Qr, s->n, s->d_k},
+                      {"K_rot", ha->Kr, s->n, s->d_k}};
+        int count = s->pos == POS_ROPE ? 11 : 9; /* Q_rot, K_rot only for rope */
+        bool alibi = s->pos == POS_ALIBI;
         fputs("    {\n", f);
-        for (int k = 0; k < 9; k++) {
+        for (int k = 0; k < count; k++) {
             fprintf(f, "      \"%s\": ", parts[k].name);
             jw_matrix(f, parts[k].m, parts[k].rows, parts[k].cols, "      ");
-            fputs(k < 8 ? ",\n" : "\n", f);
+            fputs(k + 1 < count || alibi ? ",\n" : "\n", f);
+        }
+        if (alibi) {
+            fputs("      \"bias\": ", f);
+            jw_alibi_bias(f, s->n, scene_alibi_slope(s, h), "      ");
+            fputs("\n", f);
         }
         fputs(h + 1 < s->heads ? "    },\n" : "    }\n", f);
     }
@@ -172,9 +207,10 @@ void export_csv(const Scene *s, const Derived *dv, FILE *f) {
     int n = s->n, d = s->d, dk = s->d_k, dvw = s->d_v;
     fprintf(
         f,
-        "# attnlab export: n=%d d=%d d_k=%d d_v=%d seed=%u scaled=%s pos=%s heads=%d mask=%s\n\n",
+        "# attnlab export: n=%d d=%d d_k=%d d_v=%d seed=%u scaled=%s pos=%s pos_offset=%d "
+        "rope_base=%g heads=%d mask=%s\n\n",
         n, d, dk, dvw, (unsigned)s->seed, s->scaled ? "true" : "false", pos_mode_name(s->pos),
-        s->heads, setting_choice_name(SET_MASK, s->mask));
+        s->pos_offset, (double)s->rope_base, s->heads, setting_choice_name(SET_MASK, s->mask));
     csv_block(f, s, "X", s->X, n, d, LABEL_TOKENS, LABEL_DIMS, "x");
     if (dv->has_p) csv_block(f, s, "P", dv->P, n, d, LABEL_TOKENS, LABEL_DIMS, "x");
     csv_block(f, s, "W_Q", dv->W_Q, d, dk, LABEL_DIMS, LABEL_DIMS, "q");
@@ -183,6 +219,10 @@ void export_csv(const Scene *s, const Derived *dv, FILE *f) {
     csv_block(f, s, "Q", a->Q, n, dk, LABEL_TOKENS, LABEL_DIMS, "q");
     csv_block(f, s, "K", a->K, n, dk, LABEL_TOKENS, LABEL_DIMS, "k");
     csv_block(f, s, "V", a->V, n, dvw, LABEL_TOKENS, LABEL_DIMS, "v");
+    if (s->pos == POS_ROPE) {
+        csv_block(f, s, "Q_rot", a->Qr, n, dk, LABEL_TOKENS, LABEL_DIMS, "q");
+        csv_block(f, s, "K_rot", a->Kr, n, dk, LABEL_TOKENS, LABEL_DIMS, "k");
+    }
     csv_block(f, s, "S", a->S, n, n, LABEL_TOKENS, LABEL_TOKENS, "");
     csv_block(f, s, "A", a->A, n, n, LABEL_TOKENS, LABEL_TOKENS, "");
     csv_block(f, s, "O", a->O, n, dvw, LABEL_TOKENS, LABEL_DIMS, "o");

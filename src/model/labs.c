@@ -55,6 +55,8 @@ static uint64_t curves_key(const Scene *s) {
     h = hash_bytes(h, &s->seed, sizeof s->seed);
     h = hash_bytes(h, &s->pos, sizeof s->pos);
     h = hash_bytes(h, &s->pos_strength, sizeof s->pos_strength);
+    h = hash_bytes(h, &s->pos_offset, sizeof s->pos_offset);
+    h = hash_bytes(h, &s->rope_base, sizeof s->rope_base);
     return hash_bytes(h, s->X, sizeof(float) * (size_t)s->n * s->d);
 }
 
@@ -94,8 +96,8 @@ bool labs_curves(Labs *labs, const Scene *s) {
     int n = s->n, d = s->d, w = LAB_FULL_WIDTH;
     /* X + P, the same for every seed */
     memcpy(labs->xp, s->X, sizeof(float) * (size_t)n * d);
-    if (s->pos == POS_SIN) {
-        posenc_sinusoidal(n, d, s->pos_strength, labs->pos);
+    if (pos_mode_added(s->pos)) { /* the rule's schemes are left out: see labs.h */
+        scene_positions(s, labs->pos);
         mat_add(labs->xp, labs->pos, (size_t)n * d, labs->xp);
     }
     c->count = 0;
@@ -227,5 +229,6 @@ void labs_free(Labs *labs) {
     free(labs->perm.pO);
     free(labs->perm.dA);
     free(labs->perm.dO);
+    shift_free(&labs->shift);
     memset(labs, 0, sizeof *labs);
 }

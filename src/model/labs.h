@@ -26,6 +26,7 @@
 
 #include "../core/stats.h"
 #include "scene.h"
+#include "shift.h"
 
 #define LAB_MAX_SAMPLES  20000
 #define LAB_HIST_BINS    41
@@ -72,6 +73,7 @@ typedef struct Labs {
     Lab_Experiment exp;
     Lab_Curves curves;
     Lab_Permutation perm;
+    Lab_Shift shift;
     float *wq, *wk, *qf, *kf; /* full-width projections and projected rows */
     float *xp, *pos;          /* X + P and P, n × d, staging for the curves */
     double *scratch;

@@ -263,10 +263,16 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         break;
     case ACT_POS: {
         if (nw < 2 || nw > 3)
-            return lesson_fail(p, line, "pos: expected 'pos none' or 'pos sin [STRENGTH]'"), false;
+            return lesson_fail(p, line,
+                               "pos: expected 'pos none|rope|alibi' or 'pos sin|learned [STRENGTH]'"),
+                   false;
         Pos_Mode mode;
         if (!pos_mode_parse(w[1], &mode))
-            return lesson_fail(p, line, "pos: expected 'none' or 'sin', not '%s'", w[1]), false;
+            return lesson_fail(p, line, "pos: expected one of none, sin, learned, rope, alibi, not '%s'",
+                               w[1]),
+                   false;
+        if (nw == 3 && !pos_mode_added(mode))
+            return lesson_fail(p, line, "pos: only sin and learned take a strength"), false;
         f = 1.0;
         const Setting *strength = setting(SET_POS_STRENGTH);
         if (nw == 3 && (!parse_double(w[2], &f) || f < strength->min || f > strength->max))
@@ -473,7 +479,7 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
     } else if (!strcmp(k, "pos")) {
         Pos_Mode m;
         if (nw != 2 || !pos_mode_parse(w[1], &m))
-            return lesson_fail(p, line, "goal: expected 'pos none' or 'pos sin'"), false;
+            return lesson_fail(p, line, "goal: expected 'pos none|sin|learned|rope|alibi'"), false;
         c->kind = COND_POS;
         c->i = m;
     } else if (!strcmp(k, "view")) {

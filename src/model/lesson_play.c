@@ -89,7 +89,7 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             break;
         case ACT_POS:
             ok = act(m, action_set(SET_POS, a->i), l, a, "pos", err, errsz);
-            if (ok && a->i == POS_SIN)
+            if (ok && pos_mode_added((Pos_Mode)a->i))
                 ok = act(m, action_set(SET_POS_STRENGTH, a->x), l, a, "pos", err, errsz);
             break;
         case ACT_VIEW:
@@ -217,10 +217,14 @@ int lesson_goal_touches(const Lesson *l, const Lesson_Goal *g, const char **name
             break;
         case ACT_POS:
             two[0] = "pos";
-            two[1] = a->i == POS_SIN ? "pos_strength" : NULL;
+            two[1] = pos_mode_added((Pos_Mode)a->i) ? "pos_strength" : NULL;
             break;
         case ACT_SET:
-            two[0] = a->setting == SET_MASK ? "mask" : a->setting == SET_HEADS ? "heads" : NULL;
+            two[0] = a->setting == SET_MASK         ? "mask"
+                     : a->setting == SET_HEADS      ? "heads"
+                     : a->setting == SET_POS_OFFSET ? "pos_offset"
+                     : a->setting == SET_ROPE_BASE  ? "rope_base"
+                                                    : NULL;
             break;
         case ACT_MOVE:
             two[0] = "plane";

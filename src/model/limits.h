@@ -20,5 +20,8 @@
 #define ATTN_MAX_SEED         4294967295.0 /* seeds are 32-bit so JSON holds them exactly */
 #define ATTN_MAX_SAMPLES      1000000
 #define ATTN_MAX_HEADS        16
+#define ATTN_MAX_POS_OFFSET   1000
+#define ATTN_MIN_ROPE_BASE    2.0
+#define ATTN_MAX_ROPE_BASE    10000000.0
 
 #endif

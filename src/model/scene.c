@@ -201,10 +201,10 @@ void scene_permute(Scene *s, const int *p) {
 }
 
 bool scene_equal(const Scene *a, const Scene *b) {
-    if (a->n != b->n || a->d != b->d || a->d_k != b->d_k || a->d_v != b->d_v ||
-        a->seed != b->seed || a->scaled != b->scaled || a->pos != b->pos ||
-        a->pos_strength != b->pos_strength)
+    if (a->n != b->n || a->d != b->d)
         return false;
+    for (int k = 0; k < SET_COUNT; k++)
+        if (setting_get(a, (Setting_Id)k) != setting_get(b, (Setting_Id)k)) return false;
     for (int i = 0; i < a->n; i++)
         if (strcmp(a->tokens[i], b->tokens[i]) != 0) return false;
     /* Bitwise on purpose: a round trip must reproduce every float exactly. */
@@ -212,19 +212,29 @@ bool scene_equal(const Scene *a, const Scene *b) {
 }
 
 const char *pos_mode_name(Pos_Mode m) {
-    return m == POS_SIN ? "sin" : "none";
+    return setting_choice_name(SET_POS, (int)m);
 }
 
 bool pos_mode_parse(const char *name, Pos_Mode *dest) {
-    if (strcmp(name, "none") == 0) {
-        *dest = POS_NONE;
-        return true;
-    }
-    if (strcmp(name, "sin") == 0) {
-        *dest = POS_SIN;
-        return true;
-    }
-    return false;
+    int v;
+    if (!setting_choice_parse(SET_POS, name, &v)) return false;
+    *dest = (Pos_Mode)v;
+    return true;
+}
+
+bool pos_mode_added(Pos_Mode m) {
+    return m == POS_SIN || m == POS_LEARNED;
+}
+
+void scene_positions(const Scene *s, float *P) {
+    if (s->pos == POS_LEARNED)
+        posenc_learned(s->seed, s->pos_offset, s->n, s->d, s->pos_strength, P);
+    else
+        posenc_sinusoidal(s->pos_offset, s->n, s->d, s->pos_strength, P);
+}
+
+double scene_alibi_slope(const Scene *s, int h) {
+    return s->pos == POS_ALIBI ? posenc_alibi_slope(h + 1, s->heads < 1 ? 1 : s->heads) : 0.0;
 }
 
 /* What the core needs to compute head h of a scene from its derived parts. */
@@ -239,7 +249,11 @@ static Attn_Desc attn_desc(const Derived *dv, const Scene *s, int h) {
                        .P = dv->has_p ? dv->P : NULL,
                        .W_Q = derived_w(dv, h, PROJ_Q),
                        .W_K = derived_w(dv, h, PROJ_K),
-                       .W_V = derived_w(dv, h, PROJ_V)};
+                       .W_V = derived_w(dv, h, PROJ_V),
+                       .rope = s->pos == POS_ROPE,
+                       .rope_base = s->rope_base,
+                       .pos_offset = s->pos_offset,
+                       .alibi = scene_alibi_slope(s, h)};
 }
 
 static bool resize(float **buf, size_t count) {
@@ -318,10 +332,10 @@ bool derived_update(Derived *dv, const Scene *s) {
     if (!reserve(&dv->concat, &dv->cap_concat, (size_t)s->n * H * s->d_v) ||
         !reserve(&dv->Y, &dv->cap_y, (size_t)s->n * s->d))
         return false;
-    dv->has_p = s->pos == POS_SIN;
+    dv->has_p = pos_mode_added(s->pos);
     if (dv->has_p) {
         if (!reserve(&dv->P, &dv->cap_p, (size_t)s->n * s->d)) return false;
-        posenc_sinusoidal(s->n, s->d, s->pos_strength, dv->P);
+        scene_positions(s, dv->P);
     }
     for (int h = 0; h < H; h++) {
         Attn_Desc desc = attn_desc(dv, s, h);
@@ -335,7 +349,7 @@ bool derived_update_token(Derived *dv, const Scene *s, int i) {
     const Attn *a = &dv->attn;
     if (!dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
         dv->d_v != s->d_v || dv->heads != s->heads || a->n != s->n || a->scaled != s->scaled ||
-        a->causal != (s->mask == MASK_CAUSAL) || dv->has_p != (s->pos == POS_SIN))
+        a->causal != (s->mask == MASK_CAUSAL) || dv->has_p != pos_mode_added(s->pos))
         return derived_update(dv, s);
     for (int h = 0; h < s->heads; h++) {
         Attn_Desc desc = attn_desc(dv, s, h);

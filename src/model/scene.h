@@ -26,6 +26,12 @@
  *       same tokens, shape, settings and X bits
  *   const char *pos_mode_name(Pos_Mode m)
  *   bool pos_mode_parse(const char *name, Pos_Mode *dest)
+ *   bool pos_mode_added(Pos_Mode m)
+ *       sin and learned: a term P is added to X
+ *   void scene_positions(const Scene *s, float *P)
+ *       the added term P (n×d) of an added mode, from pos_offset on
+ *   double scene_alibi_slope(const Scene *s, int h)
+ *       head h's (0-based) ALiBi slope, 0 unless pos is alibi
  *   bool derived_update(Derived *dv, const Scene *s)
  *       recompute W (only if seed or shape changed), P, attention
  *   bool derived_update_token(Derived *dv, const Scene *s, int i)
@@ -48,7 +54,16 @@
 #include "limits.h"
 #include "vocab.h"
 
-typedef enum Pos_Mode { POS_NONE = 0, POS_SIN = 1 } Pos_Mode;
+/* How position enters (core/posenc.h): added to X (sin, learned) or in the
+ * attention rule (rope turns q and k, alibi biases the scores). */
+typedef enum Pos_Mode {
+    POS_NONE = 0,
+    POS_SIN = 1,
+    POS_LEARNED = 2,
+    POS_ROPE = 3,
+    POS_ALIBI = 4,
+    POS_MODE_COUNT
+} Pos_Mode;
 typedef enum Mask_Mode { MASK_NONE = 0, MASK_CAUSAL = 1 } Mask_Mode;
 
 typedef struct Scene {
@@ -56,7 +71,9 @@ typedef struct Scene {
     uint32_t seed;
     bool scaled;
     Pos_Mode pos;
-    float pos_strength;
+    float pos_strength; /* multiplier of an added term (sin, learned) */
+    int pos_offset;     /* the first token's position: 0 … ATTN_MAX_POS_OFFSET */
+    float rope_base;    /* rope's θ_m = base^(−2m/d_k) */
     int heads;      /* H: heads 2..H each have their own projections */
     Mask_Mode mask; /* causal: query i sees keys j <= i */
     char tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
@@ -99,6 +116,9 @@ void scene_permute(Scene *s, const int *p);
 bool scene_equal(const Scene *a, const Scene *b);
 const char *pos_mode_name(Pos_Mode m);
 bool pos_mode_parse(const char *name, Pos_Mode *dest);
+bool pos_mode_added(Pos_Mode m);
+void scene_positions(const Scene *s, float *P);
+double scene_alibi_slope(const Scene *s, int h);
 
 bool derived_update(Derived *dv, const Scene *s);
 bool derived_update_token(Derived *dv, const Scene *s, int i);

@@ -158,9 +158,9 @@ static bool read_setting(Ctx *c, const cJSON *root, const Setting *st, Scene *s)
     case SETTING_CHOICE: {
         int m;
         if (!cJSON_IsString(it) || !setting_choice_parse(st->id, it->valuestring, &m)) {
-            char list[64];
-            setting_choice_list(st->id, " or ", "\"", list, sizeof list);
-            return fail_at(c, &p, "\"%s\" must be %s", st->json, list);
+            char list[96];
+            setting_choice_list(st->id, ", ", "\"", list, sizeof list);
+            return fail_at(c, &p, "\"%s\" must be one of %s", st->json, list);
         }
         v = m;
         break;

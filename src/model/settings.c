@@ -57,6 +57,10 @@ double setting_get(const Scene *s, Setting_Id id) {
         return s->pos;
     case SET_POS_STRENGTH:
         return s->pos_strength;
+    case SET_POS_OFFSET:
+        return s->pos_offset;
+    case SET_ROPE_BASE:
+        return s->rope_base;
     case SET_HEADS:
         return s->heads;
     case SET_MASK:
@@ -90,6 +94,12 @@ void setting_set(Scene *s, Setting_Id id, double v) {
         break;
     case SET_POS_STRENGTH:
         s->pos_strength = (float)v;
+        break;
+    case SET_POS_OFFSET:
+        s->pos_offset = (int)v;
+        break;
+    case SET_ROPE_BASE:
+        s->rope_base = (float)v;
         break;
     case SET_HEADS:
         s->heads = (int)v;
@@ -181,11 +191,14 @@ bool setting_check(const Setting *st, double v, const char *written, char *why, 
 
 /* The names of each choice setting, in the order of their numbers. */
 static const char *const *choices(Setting_Id id, int *count) {
-    static const char *const pos[] = {"none", "sin"}, *const mask[] = {"none", "causal"};
-    static_assert(POS_NONE == 0 && POS_SIN == 1 && MASK_NONE == 0 && MASK_CAUSAL == 1,
+    static const char *const pos[] = {"none", "sin", "learned", "rope", "alibi"},
+                             *const mask[] = {"none", "causal"};
+    static_assert(POS_NONE == 0 && POS_SIN == 1 && POS_LEARNED == 2 && POS_ROPE == 3 &&
+                      POS_ALIBI == 4 && POS_MODE_COUNT == 5 && MASK_NONE == 0 && MASK_CAUSAL == 1,
                   "a choice's number is its place in its list");
-    *count = 2;
+    *count = 5;
     if (id == SET_POS) return pos;
+    *count = 2;
     if (id == SET_MASK) return mask;
     *count = 0;
     return NULL;

@@ -48,10 +48,14 @@ typedef enum Setting_Type {
       "projection seed")                                                                           \
     X(SET_SCALED, SETTING_BOOL, 0, 1, 1, true, "--no-scale", "scaled", "scale",                    \
       "use QK^T without dividing by sqrt(d_k)")                                                    \
-    X(SET_POS, SETTING_CHOICE, 0, 1, 0, false, "--pos", "pos", "pos",                              \
-      "positional encoding added to X")                                                            \
+    X(SET_POS, SETTING_CHOICE, 0, 4, 0, false, "--pos", "pos", "pos",                              \
+      "position: added to X (sin, learned) or in the rule (rope, alibi)")                          \
     X(SET_POS_STRENGTH, SETTING_FLOAT, 0, ATTN_MAX_POS_STRENGTH, 1, false, "--pos-strength",       \
-      "pos_strength", "pos", "multiplier of the positional encoding")                              \
+      "pos_strength", "pos", "multiplier of an added positional term (sin, learned)")              \
+    X(SET_POS_OFFSET, SETTING_INT, 0, ATTN_MAX_POS_OFFSET, 0, false, "--pos-offset", "pos_offset", \
+      "offset", "position of the first token (a sentence later in a document)")                    \
+    X(SET_ROPE_BASE, SETTING_FLOAT, ATTN_MIN_ROPE_BASE, ATTN_MAX_ROPE_BASE, 10000, false,          \
+      "--rope-base", "rope_base", "rope_base", "rope's base: pair m turns at base^(-2m/d_k)")      \
     X(SET_HEADS, SETTING_INT, 1, ATTN_MAX_HEADS, 1, false, "--heads", "heads", "heads",            \
       "attention heads H, each with its own W_Q, W_K, W_V")                                        \
     X(SET_MASK, SETTING_CHOICE, 0, 1, 0, false, "--mask", "mask", "mask",                          \

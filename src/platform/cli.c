@@ -17,17 +17,20 @@
 
 /* "  --dk N                query/key width d_k (1 to 1024)", from the table */
 static void usage_setting(FILE *f, const Setting *st) {
-    char left[40];
+    char left[96];
     switch (st->type) {
     case SETTING_BOOL:
         snprintf(left, sizeof left, "%s", st->cli);
         fprintf(f, "  %-22s%s\n", left, st->help);
         return;
     case SETTING_CHOICE: {
-        char list[32];
+        char list[64];
         setting_choice_list(st->id, "|", "", list, sizeof list);
         snprintf(left, sizeof left, "%s %s", st->cli, list);
-        fprintf(f, "  %-22s%s\n", left, st->help);
+        if (strlen(left) > 21) /* the help goes under a long list of names */
+            fprintf(f, "  %s\n  %-22s%s\n", left, "", st->help);
+        else
+            fprintf(f, "  %-22s%s\n", left, st->help);
         return;
     }
     case SETTING_FLOAT:

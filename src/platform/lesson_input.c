@@ -244,8 +244,13 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     case ACT_SCALE:
         return toggle_to(p, "scale", a->i != 0, s->scaled, why, whysz);
     case ACT_POS:
-        if (!toggle_to(p, "pos", a->i == POS_SIN, s->pos == POS_SIN, why, whysz)) return false;
-        return a->i != POS_SIN || slide_to(p, "pos_strength", SET_POS_STRENGTH, a->x, why, whysz);
+        if ((int)s->pos != a->i) {
+            const Ui_Record *r = reveal(p, "button", "pos", a->i);
+            if (!r) return fail(why, whysz, "%s", "no positions button for that scheme on screen");
+            click(p, r->r);
+        }
+        return !pos_mode_added((Pos_Mode)a->i) ||
+               slide_to(p, "pos_strength", SET_POS_STRENGTH, a->x, why, whysz);
     case ACT_VIEW: {
         const Ui_Record *r = find(p, "button", "tab", a->i);
         if (!r) return fail(why, whysz, "%s", "no view tab on screen");
@@ -349,6 +354,10 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         return toggle_to(p, "fixed_axis", a->i != 0, p->vs.scaling.fixed_axis, why, whysz);
     case ACT_SET:
         if (a->setting == SET_HEADS) return slide_to(p, "heads", SET_HEADS, a->value, why, whysz);
+        if (a->setting == SET_POS_OFFSET)
+            return slide_to(p, "pos_offset", SET_POS_OFFSET, a->value, why, whysz);
+        if (a->setting == SET_ROPE_BASE)
+            return slide_to(p, "rope_base", SET_ROPE_BASE, a->value, why, whysz);
         if (a->setting == SET_MASK)
             return toggle_to(p, "mask", a->value == MASK_CAUSAL, s->mask == MASK_CAUSAL, why,
                              whysz);

@@ -296,22 +296,57 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
 
 /* ---- controls --------------------------------------------------------------- */
 
-/* Positions on/off and their strength: in the explorer's controls and in the
- * permutation lab, the same switch and slider under the same ids. */
-void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect toggle, Rect slider,
-                        const char *label) {
+/* How position enters, and that scheme's one number: in the explorer's
+ * controls and in the permutation and shift labs, the same buttons and
+ * slider under the same ids. choice: five buttons named "pos", indexed by
+ * mode; param: the strength of an added term, rope's base, or what ALiBi's
+ * slopes are. */
+void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rect param) {
+    static const char *const names[POS_MODE_COUNT] = {"none", "sin", "learned", "RoPE", "ALiBi"};
+    const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    bool pos_on = s->pos == POS_SIN;
-    if (ui_toggle(ui, "pos", -1, toggle, label, &pos_on) & UI_CHANGED)
-        view_act(vs, action_set(SET_POS, pos_on ? POS_SIN : POS_NONE));
-    float strength = s->pos_strength;
-    if (ui_slider(
-            ui, "pos_strength", -1, slider, &strength,
-            &(Slider_Desc){
-                .min = 0, .max = ATTN_MAX_POS_STRENGTH, .label = "strength", .format = "%.2f"}) &
-        UI_CHANGED) {
-        view_slider_gesture(vs);
-        view_act(vs, action_set(SET_POS_STRENGTH, roundf(strength * 100) / 100));
+    if (!ui_hides(ui, "pos")) {
+        float w = choice.w / POS_MODE_COUNT;
+        for (int k = 0; k < POS_MODE_COUNT; k++) {
+            Rect b = {choice.x + k * w + 2, choice.y + 3, w - 4, choice.h - 6};
+            if (ui_button(ui, "pos", k, b, names[k], (int)s->pos == k) & UI_CLICKED &&
+                (int)s->pos != k)
+                view_act(vs, action_set(SET_POS, k));
+        }
+    }
+    if (pos_mode_added(s->pos)) {
+        float strength = s->pos_strength;
+        if (ui_slider(ui, "pos_strength", -1, param, &strength,
+                      &(Slider_Desc){.min = 0,
+                                     .max = ATTN_MAX_POS_STRENGTH,
+                                     .label = "strength",
+                                     .format = "%.2f"}) &
+            UI_CHANGED) {
+            view_slider_gesture(vs);
+            view_act(vs, action_set(SET_POS_STRENGTH, roundf(strength * 100) / 100));
+        }
+    } else if (s->pos == POS_ROPE) {
+        float base = s->rope_base;
+        if (ui_slider(ui, "rope_base", -1, param, &base,
+                      &(Slider_Desc){.min = (float)ATTN_MIN_ROPE_BASE,
+                                     .max = (float)ATTN_MAX_ROPE_BASE,
+                                     .log = true,
+                                     .integer = true,
+                                     .label = "base",
+                                     .format = "%.0f"}) &
+            UI_CHANGED) {
+            view_slider_gesture(vs);
+            view_act(vs, action_set(SET_ROPE_BASE, roundf(base)));
+        }
+    } else {
+        char line[96];
+        if (s->pos == POS_ALIBI)
+            snprintf(line, sizeof line, "s_ij − m·|i−j|,  m = %.3g%s", scene_alibi_slope(s, 0),
+                     s->heads > 1 ? " (head 1)" : "");
+        else
+            snprintf(line, sizeof line, "content only: order is unseen");
+        ui_label_fit(ui, rect_inset(param, 4), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
+                     line);
     }
 }
 
@@ -381,9 +416,9 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     ui_record(ui, "panel", "controls", -1, r);
     Rect body = rect_inset(r, titled ? t->pad : 6);
     if (titled) rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    /* narrow: positions and their strength, the mask and H, on rows of their own */
+    /* narrow: the mask and H on rows of their own */
     bool narrow = body.w < 300;
-    float row_h = fminf(48, body.h / (narrow ? 9.0f : 7.0f));
+    float row_h = fminf(48, body.h / (narrow ? 9.0f : 8.0f));
 
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
 
@@ -428,10 +463,8 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
         vs->explorer.locked_smax = 0; /* taken from the current scores below */
     }
 
-    row = rect_cut_top(&body, row_h);
-    Rect pos_l = narrow ? row : rect_cut_left(&row, row.w * 0.5f);
-    if (narrow) row = rect_cut_top(&body, row_h);
-    positions_controls(ui, vs, m, pos_l, row, "positions");
+    Rect pos_row = rect_cut_top(&body, row_h);
+    positions_controls(ui, vs, m, pos_row, rect_cut_top(&body, row_h));
 
     /* the causal mask, and how many heads */
     row = rect_cut_top(&body, row_h);

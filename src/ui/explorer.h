@@ -2,8 +2,8 @@
  *
  *   void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r)
  *   int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect r)     the d_k slider and its field
- *   void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect toggle, Rect slider,
- *                           const char *label)                    positions on/off and strength
+ *   void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rect param)
+ *       the five positional schemes as buttons, and the chosen one's number
  */
 #ifndef ATTN_EXPLORER_H
 #define ATTN_EXPLORER_H
@@ -12,7 +12,6 @@
 
 void explorer_frame(Ui *ui, View_State *vs, const Model *m, Rect r);
 int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect r);
-void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect toggle, Rect slider,
-                        const char *label);
+void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rect param);
 
 #endif

@@ -21,6 +21,8 @@ bool labs_derive(const View_State *vs, Model *m) {
     }
     case VIEW_PERMUTATION:
         return labs_permutation(&m->labs, s, &m->derived);
+    case VIEW_SHIFT:
+        return shift_update(&m->labs.shift, s, &m->derived, vs->selected, vs->shift_key);
     default:
         return true;
     }
@@ -497,7 +499,7 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
         rect_cut_top(&body, 6);
         sr = rect_cut_top(&body, fmaxf(bh, 36));
     }
-    positions_controls(ui, vs, m, pr, sr, low ? "positions" : "add positions (sinusoidal)");
+    positions_controls(ui, vs, m, pr, sr);
 }
 
 void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
@@ -545,7 +547,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
              "max\u00a0|Attention(PX)\u00a0−\u00a0P·Attention(X)|\u00a0=\u00a0%.1e   "
              "max\u00a0|A(PX)\u00a0−\u00a0P·A(X)·Pᵀ|\u00a0=\u00a0%.1e",
              p->max_diff_O, p->max_diff_A);
-    bool slots = s->pos == POS_SIN || s->mask == MASK_CAUSAL; /* what sees slots */
+    bool slots = s->pos != POS_NONE || s->mask == MASK_CAUSAL; /* what sees slots */
     const char *why =
         same ? (slots ? "Equal up to float rounding (positions or the mask are on, but this "
                         "order matches the original)."
@@ -555,6 +557,12 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
             ? "Different: the causal mask is defined by slot, like positions — query i sees the "
               "keys in slots 1 to i, whichever words now sit there, so a new order gives new "
               "outputs."
+        : s->pos == POS_ROPE
+            ? "Different: RoPE turns each q and k by its slot, so a word's scores depend on how "
+              "far apart the words now sit."
+        : s->pos == POS_ALIBI
+            ? "Different: ALiBi lowers a score by the distance |i − j| between slots, so words "
+              "that move apart weigh each other less."
             : "Different: positions were added by slot, so the same words in a new order get "
               "new outputs.";
     Rect probe = rect_inset(r, 8);

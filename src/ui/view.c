@@ -6,6 +6,7 @@
 #include "explain.h"
 #include "explorer.h"
 #include "labs.h"
+#include "shift_view.h"
 #include "callout.h"
 #include "lesson_menu.h"
 #include "lesson_panel.h"
@@ -28,9 +29,9 @@ static void top_bar(Ui *ui, View_State *vs, Rect r) {
     Rect title = rect_cut_left(&row, 110);
     ui_label(ui, title, FONT_BOLD, t->title_size + 3, ALIGN_LEFT, t->text, "attnlab");
     static const char *const tabs[VIEW_COUNT] = {"1 Explorer", "2 Scaling", "3 Permutation",
-                                                 "4 Train"};
+                                                 "4 Train", "5 Shift"};
     for (int v = 0; v < VIEW_COUNT; v++) {
-        Rect b = rect_cut_left(&row, t->text_size * (v == VIEW_TRAIN ? 5.2f : 8.2f));
+        Rect b = rect_cut_left(&row, t->text_size * (v == VIEW_TRAIN || v == VIEW_SHIFT ? 5.2f : 8.2f));
         rect_cut_left(&row, 6);
         /* the next frame switches, after deriving the new view's data: this
          * frame's panels were derived for the view it shows */
@@ -511,6 +512,7 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (ui_key_char(ui, '2')) vs->view = VIEW_SCALING;
     if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;
     if (ui_key_char(ui, '4')) vs->view = VIEW_TRAIN;
+    if (ui_key_char(ui, '5')) vs->view = VIEW_SHIFT;
     /* the Train view trains its own toy sentences: the scene's order is not
      * on screen there, so its keys would change what nobody sees */
     bool sentence = vs->view != VIEW_TRAIN;
@@ -676,6 +678,9 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
         break;
     case VIEW_TRAIN:
         train_frame(ui, vs, m, r);
+        break;
+    case VIEW_SHIFT:
+        shift_frame(ui, vs, m, r);
         break;
     default:
         break;

@@ -14,6 +14,7 @@ void view_init(View_State *vs) {
     memset(vs, 0, sizeof *vs);
     vs->weight_map = COLORMAP_VIRIDIS;
     vs->hover_row = vs->hover_col = vs->hover_token = -1;
+    vs->shift_key = -1;
     vs->session.hide_row = vs->session.predict_given = -1;
     vs->explorer.drag_point = vs->drag_chip = -1;
     vs->explorer.axis0 = 0;

@@ -150,6 +150,7 @@ typedef struct View_State {
     View view;
     int view_asked; /* a tab clicked: 1 + the view the next frame shows, else 0 */
     int selected;   /* query row */
+    int shift_key;  /* the key the shift lab's curves follow, or -1: the next token */
     int head;       /* the head S, A, the strips and the query show (0-based) */
     bool y_arrows;  /* the plane shows x_i → x_i + y_i */
     Colormap weight_map;

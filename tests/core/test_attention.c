@@ -158,7 +158,7 @@ Test(attention, matches_float64_reference_random_cases) {
         case_make(&c, &r, n, d, dk, dv, scaled, 2.0, (uint64_t)t);
         if (t % 3 == 0) {
             c.P = malloc(sizeof(float) * n * d);
-            posenc_sinusoidal(n, d, 1.0f, c.P);
+            posenc_sinusoidal(0, n, d, 1.0f, c.P);
         }
         run(&c, &a);
         check_against_f64(&c, &a);
@@ -245,7 +245,7 @@ static double equivariance_gap(const Case *c, const int *p, bool with_pos, Attn 
     if (with_pos) {
         /* Positions belong to slots, not tokens: slot i gets P[i] in both runs. */
         pos = malloc(sizeof(float) * n * d);
-        posenc_sinusoidal(n, d, 1.0f, pos);
+        posenc_sinusoidal(0, n, d, 1.0f, pos);
     }
     Case c0 = *c;
     c0.P = pos;
@@ -320,7 +320,7 @@ Test(attention, updating_one_row_matches_a_full_recompute_exactly) {
                   2.0, (uint64_t)t);
         if (t % 3 == 0) {
             c.P = malloc(sizeof(float) * n * c.d);
-            posenc_sinusoidal(n, c.d, 0.7f, c.P);
+            posenc_sinusoidal(0, n, c.d, 0.7f, c.P);
         }
         c.causal = t % 4 >= 2; /* the mask too: both ways, with and without positions */
         Attn inc = {0}, full = {0};

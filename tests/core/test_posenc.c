@@ -6,7 +6,7 @@
 
 Test(posenc, matches_formula) {
     static float P[100 * 16];
-    posenc_sinusoidal(100, 16, 0.5f, P);
+    posenc_sinusoidal(0, 100, 16, 0.5f, P);
     for (int p = 0; p < 100; p++) {
         for (int i = 0; i < 8; i++) {
             double angle = p / pow(10000.0, 2.0 * i / 16.0);
@@ -19,7 +19,7 @@ Test(posenc, matches_formula) {
 
 Test(posenc, position_zero_and_odd_width) {
     float P[3 * 3];
-    posenc_sinusoidal(3, 3, 2.0f, P);
+    posenc_sinusoidal(0, 3, 3, 2.0f, P);
     cr_assert_eq(P[0], 0.0f); /* sin 0 */
     cr_assert_eq(P[1], 2.0f); /* cos 0 */
     cr_assert_eq(P[2], 0.0f); /* the last, unpaired coordinate is a sine */
@@ -28,7 +28,7 @@ Test(posenc, position_zero_and_odd_width) {
 
 Test(posenc, distinct_positions_get_distinct_codes) {
     static float P[64 * 8];
-    posenc_sinusoidal(64, 8, 1.0f, P);
+    posenc_sinusoidal(0, 64, 8, 1.0f, P);
     for (int a = 0; a < 64; a++) {
         for (int b = a + 1; b < 64; b++) {
             double dist = 0;

@@ -30,8 +30,8 @@ static Scene scene;
 static Derived derived;
 
 /* A random scene: n tokens, random X, the settings given. */
-static void make_scene(Rng *r, int n, int d, int d_k, int d_v, int heads, Mask_Mode mask, bool pos,
-                       bool scaled) {
+static void make_scene_at(Rng *r, int n, int d, int d_k, int d_v, int heads, Mask_Mode mask,
+                          Pos_Mode pos, int offset, bool scaled) {
     scene_default(&scene);
     char text[600] = "";
     static const char *const words[] = {"the", "cat", "sat", "on", "a", "mat", "dog", "ran"};
@@ -47,11 +47,18 @@ static void make_scene(Rng *r, int n, int d, int d_k, int d_v, int heads, Mask_M
     scene.d_v = d_v;
     scene.heads = heads;
     scene.mask = mask;
-    scene.pos = pos ? POS_SIN : POS_NONE;
+    scene.pos = pos;
+    scene.pos_offset = offset;
+    scene.rope_base = (float)(rng_next_u64(r) % 2 ? 10000.0 : 10.0 + (double)(rng_next_u64(r) % 990));
     scene.scaled = scaled;
     scene.seed = (uint32_t)rng_next_u64(r);
     cr_assert(scene_validate(&scene, err, sizeof err), "%s", err);
     cr_assert(derived_update(&derived, &scene));
+}
+
+static void make_scene(Rng *r, int n, int d, int d_k, int d_v, int heads, Mask_Mode mask, bool pos,
+                       bool scaled) {
+    make_scene_at(r, n, d, d_k, d_v, heads, mask, pos ? POS_SIN : POS_NONE, 0, scaled);
 }
 
 static cJSON *export_now(void) {
@@ -111,22 +118,54 @@ static void close_to(const double *got, const double *want, const double *size, 
     }
 }
 
-Test(heads, every_head_and_Y_match_a_float64_reference_with_and_without_the_mask) {
+/* RoFormer's rotation in float64: pair (2m, 2m+1) of each row turned by
+ * p·base^(−2m/d_k), p = offset + i; an odd d_k's last coordinate stays. */
+static void rope_ref(double *M, int n, int dk, int offset, double base) {
+    for (int i = 0; i < n; i++)
+        for (int m = 0; 2 * m + 1 < dk; m++) {
+            double a = (offset + i) * pow(base, -2.0 * m / dk);
+            double x = M[i * dk + 2 * m], y = M[i * dk + 2 * m + 1];
+            M[i * dk + 2 * m] = x * cos(a) - y * sin(a);
+            M[i * dk + 2 * m + 1] = x * sin(a) + y * cos(a);
+        }
+}
+
+Test(heads, every_head_and_Y_match_a_float64_reference_for_every_positional_scheme) {
     Rng r;
     rng_seed(&r, 314);
-    for (int t = 0; t < 24; t++) {
+    for (int t = 0; t < 60; t++) {
         int n = 1 + (int)(rng_next_u64(&r) % 12), d = 1 + (int)(rng_next_u64(&r) % 6);
         int dk = 1 + (int)(rng_next_u64(&r) % 24), dv = 1 + (int)(rng_next_u64(&r) % 9);
         int H = 1 + (int)(rng_next_u64(&r) % 6);
-        make_scene(&r, n, d, dk, dv, H, t % 2 ? MASK_CAUSAL : MASK_NONE, t % 3 == 0, t % 4 != 1);
+        Pos_Mode pos = (Pos_Mode)(t % POS_MODE_COUNT);
+        int offset = t % 3 == 0 ? 0 : (int)(rng_next_u64(&r) % (ATTN_MAX_POS_OFFSET + 1));
+        make_scene_at(&r, n, d, dk, dv, H, t % 2 ? MASK_CAUSAL : MASK_NONE, pos, offset,
+                      (t / 5) % 4 != 1);
         cJSON *root = export_now();
         cr_assert_eq(cJSON_GetObjectItem(root, "heads")->valueint, H);
         cr_assert_str_eq(cJSON_GetObjectItem(root, "mask")->valuestring, t % 2 ? "causal" : "none");
+        cr_assert_str_eq(cJSON_GetObjectItem(root, "pos")->valuestring,
+                         setting_choice_name(SET_POS, pos));
+        cr_assert_eq(cJSON_GetObjectItem(root, "pos_offset")->valueint, offset);
         double *X = matrix(root, "X", n, d);
-        if (scene.pos == POS_SIN) {
+        if (pos == POS_SIN) { /* the formula, in float64, from the offset on */
+            double *P = matrix(root, "P", n, d);
+            for (int i = 0; i < n; i++)
+                for (int c = 0; c < d; c++) {
+                    double a = (offset + i) / pow(10000.0, (c - c % 2) / (double)d);
+                    double want = scene.pos_strength * (c % 2 ? cos(a) : sin(a));
+                    cr_assert(fabs(P[i * d + c] - want) <= 1e-6 * (1 + fabs(want)),
+                              "P[%d][%d] = %.9g, want %.9g", i, c, P[i * d + c], want);
+                }
+            free(P);
+        }
+        if (pos_mode_added(pos)) {
             double *P = matrix(root, "P", n, d);
             for (int k = 0; k < n * d; k++) X[k] += P[k];
             free(P);
+        } else {
+            cr_assert(cJSON_IsNull(cJSON_GetObjectItem(root, "P")), "%s adds nothing to X",
+                      setting_choice_name(SET_POS, pos));
         }
         const cJSON *heads = cJSON_GetObjectItem(root, "per_head");
         cr_assert_eq(cJSON_GetArraySize(heads), H);
@@ -140,11 +179,34 @@ Test(heads, every_head_and_Y_match_a_float64_reference_with_and_without_the_mask
             double *V = malloc(sizeof(double) * n * dv), *S = malloc(sizeof(double) * n * n);
             double *A = malloc(sizeof(double) * n * n), *O = malloc(sizeof(double) * n * dv);
             double *got;
-            mul(X, WQ, n, d, dk, Q, size);
-            close_to(got = matrix(hd, "Q", n, dk), Q, size, (long)n * dk, "Q", h);
+            double *qs = malloc(sizeof(double) * n * dk), *ks = malloc(sizeof(double) * n * dk);
+            mul(X, WQ, n, d, dk, Q, qs);
+            close_to(got = matrix(hd, "Q", n, dk), Q, qs, (long)n * dk, "Q", h);
             free(got);
-            mul(X, WK, n, d, dk, K, size);
+            mul(X, WK, n, d, dk, K, ks);
             mul(X, WV, n, d, dv, V, size);
+            close_to(got = matrix(hd, "V", n, dv), V, size, (long)n * dv, "V", h);
+            free(got);
+            if (pos == POS_ROPE) { /* q and k turned after projection */
+                rope_ref(Q, n, dk, offset, scene.rope_base);
+                rope_ref(K, n, dk, offset, scene.rope_base);
+                /* a turned coordinate mixes its pair: their rounding, and the turn's */
+                for (int i = 0; i < n; i++)
+                    for (int c = 0; c + 1 < dk; c += 2) {
+                        double zq = qs[i * dk + c] + qs[i * dk + c + 1] + 1;
+                        double zk = ks[i * dk + c] + ks[i * dk + c + 1] + 1;
+                        qs[i * dk + c] = qs[i * dk + c + 1] = zq;
+                        ks[i * dk + c] = ks[i * dk + c + 1] = zk;
+                    }
+                close_to(got = matrix(hd, "Q_rot", n, dk), Q, qs, (long)n * dk, "Q_rot", h);
+                free(got);
+                close_to(got = matrix(hd, "K_rot", n, dk), K, ks, (long)n * dk, "K_rot", h);
+                free(got);
+            } else {
+                cr_assert_null(cJSON_GetObjectItem(hd, "Q_rot"), "only rope turns q");
+            }
+            free(qs), free(ks);
+            double slope = pos == POS_ALIBI ? pow(2.0, -8.0 * (h + 1) / H) : 0;
             close_to(got = matrix(hd, "V", n, dv), V, size, (long)n * dv, "V", h);
             free(got);
             /* S = QKᵀ/√d_k, −∞ above the diagonal under the mask */
@@ -157,8 +219,9 @@ Test(heads, every_head_and_Y_match_a_float64_reference_with_and_without_the_mask
                         z += fabs(Q[i * dk + c] * K[j * dk + c]);
                     }
                     bool masked = scene.mask == MASK_CAUSAL && j > i;
-                    S[i * n + j] = masked ? -INFINITY : s * scale;
-                    size[i * n + j] = z * scale + 1; /* Q and K were themselves rounded */
+                    S[i * n + j] = masked ? -INFINITY : s * scale - slope * abs(i - j);
+                    /* Q and K were themselves rounded */
+                    size[i * n + j] = z * scale + 1 + slope * abs(i - j);
                 }
             close_to(got = matrix(hd, "S", n, n), S, size, (long)n * n, "S", h);
             free(got);
@@ -192,6 +255,14 @@ Test(heads, every_head_and_Y_match_a_float64_reference_with_and_without_the_mask
         double *got = matrix(root, "Y", n, d);
         close_to(got, Y, size, (long)n * d, "Y", -1);
         /* head 1 is also the top level, for readers of a single head */
+        if (pos == POS_ALIBI) { /* the bias as exported: head 1's slope 2^(−8/H) */
+            double *B = matrix(root, "bias", n, n);
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    cr_assert(fabs(B[i * n + j] + pow(2.0, -8.0 / H) * abs(i - j)) <= 1e-6 * n,
+                              "bias[%d][%d] = %g", i, j, B[i * n + j]);
+            free(B);
+        }
         double *S1 = matrix(root, "S", n, n), *S1h = matrix(heads->child, "S", n, n);
         for (long k = 0; k < (long)n * n; k++)
             cr_assert(S1[k] == S1h[k] || (isinf(S1[k]) && isinf(S1h[k])));

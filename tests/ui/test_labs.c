@@ -30,7 +30,7 @@ static float *outputs(const Scene *s, const float *X0, const int *order) {
     perm_apply_rows(order, n, X0, d, X);
     if (s->pos == POS_SIN) {
         P = malloc(sizeof(float) * n * d);
-        posenc_sinusoidal(n, d, s->pos_strength, P);
+        posenc_sinusoidal(0, n, d, s->pos_strength, P);
     }
     proj_fill(s->seed, PROJ_Q, 0, d, s->d_k, WQ);
     proj_fill(s->seed, PROJ_K, 0, d, s->d_k, WK);
