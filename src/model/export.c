@@ -124,16 +124,16 @@ void export_json(const Scene *s, const Derived *dv, FILE *f) {
             const float *m;
             int rows, cols;
         } parts[11] = {{"W_Q", derived_w(dv, h, PROJ_Q), s->d, s->d_k},
-                      {"W_K", derived_w(dv, h, PROJ_K), s->d, s->d_k},
-                      {"W_V", derived_w(dv, h, PROJ_V), s->d, s->d_v},
-                      {"Q", ha->Q, s->n, s->d_k},
-                      {"K", ha->K, s->n, s->d_k},
-                      {"V", ha->V, s->n, s->d_v},
-                      {"S", ha->S, s->n, s->n},
-                      {"A", ha->A, s->n, s->n},
-                      {"O", ha->O, s->n, s->d_v},
-                      {"Q_rot", ha->Qr, s->n, s->d_k},
-                      {"K_rot", ha->Kr, s->n, s->d_k}};
+                       {"W_K", derived_w(dv, h, PROJ_K), s->d, s->d_k},
+                       {"W_V", derived_w(dv, h, PROJ_V), s->d, s->d_v},
+                       {"Q", ha->Q, s->n, s->d_k},
+                       {"K", ha->K, s->n, s->d_k},
+                       {"V", ha->V, s->n, s->d_v},
+                       {"S", ha->S, s->n, s->n},
+                       {"A", ha->A, s->n, s->n},
+                       {"O", ha->O, s->n, s->d_v},
+                       {"Q_rot", ha->Qr, s->n, s->d_k},
+                       {"K_rot", ha->Kr, s->n, s->d_k}};
         int count = s->pos == POS_ROPE ? 11 : 9; /* Q_rot, K_rot only for rope */
         bool alibi = s->pos == POS_ALIBI;
         fputs("    {\n", f);
@@ -205,12 +205,11 @@ static void csv_block(FILE *f, const Scene *s, const char *name, const float *m,
 void export_csv(const Scene *s, const Derived *dv, FILE *f) {
     const Attn *a = &dv->attn;
     int n = s->n, d = s->d, dk = s->d_k, dvw = s->d_v;
-    fprintf(
-        f,
-        "# attnlab export: n=%d d=%d d_k=%d d_v=%d seed=%u scaled=%s pos=%s pos_offset=%d "
-        "rope_base=%g heads=%d mask=%s\n\n",
-        n, d, dk, dvw, (unsigned)s->seed, s->scaled ? "true" : "false", pos_mode_name(s->pos),
-        s->pos_offset, (double)s->rope_base, s->heads, setting_choice_name(SET_MASK, s->mask));
+    fprintf(f,
+            "# attnlab export: n=%d d=%d d_k=%d d_v=%d seed=%u scaled=%s pos=%s pos_offset=%d "
+            "rope_base=%g heads=%d mask=%s\n\n",
+            n, d, dk, dvw, (unsigned)s->seed, s->scaled ? "true" : "false", pos_mode_name(s->pos),
+            s->pos_offset, (double)s->rope_base, s->heads, setting_choice_name(SET_MASK, s->mask));
     csv_block(f, s, "X", s->X, n, d, LABEL_TOKENS, LABEL_DIMS, "x");
     if (dv->has_p) csv_block(f, s, "P", dv->P, n, d, LABEL_TOKENS, LABEL_DIMS, "x");
     csv_block(f, s, "W_Q", dv->W_Q, d, dk, LABEL_DIMS, LABEL_DIMS, "q");

@@ -10,8 +10,8 @@ static const char *const names[] = {
     /* explorer */
     "plane", "controls", "S", "A", "Q", "K", "V", "O", "X", "query", "qk_plane", "heads",
     /* its controls */
-    "dk", "dv", "d", "scale", "lock", "pos", "pos_strength", "mask", "reroll", "colormap",
-    "y_arrows",
+    "dk", "dv", "d", "scale", "lock", "pos", "pos_strength", "rope_base", "mask", "reroll",
+    "colormap", "y_arrows",
     /* the sentence's row */
     "edit", "reverse", "shuffle", "restore",
     /* scaling lab */
@@ -19,7 +19,10 @@ static const char *const names[] = {
     /* permutation lab */
     "P", "reorder", "verdict", "A_PX", "A_P", "A_diff", "O_PX", "O_P", "O_diff",
     /* training lab */
-    "train_controls", "train_loss", "train_A", "train_bilinear"};
+    "train_controls", "train_loss", "train_A", "train_bilinear",
+    /* shift lab */
+    "shift_controls", "pos_offset", "shift_verdicts", "score_by_delta", "score_by_position",
+    "rope_pairs"};
 
 bool hide_name_known(const char *name) {
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
@@ -30,10 +33,12 @@ bool hide_name_known(const char *name) {
 const char *hide_names(void) {
     static const char all[] =
         "plane, controls, S, A, Q, K, V, O, X, query, qk_plane, heads, dk, dv, d, scale, lock, "
-        "pos, pos_strength, mask, reroll, colormap, y_arrows, edit, reverse, shuffle, restore, "
+        "pos, pos_strength, rope_base, mask, reroll, colormap, y_arrows, edit, reverse, shuffle, "
+        "restore, "
         "hist_raw, hist_scaled, entropy_plot, max_plot, scaling_controls, P, "
         "reorder, verdict, A_PX, A_P, A_diff, O_PX, O_P, O_diff, train_controls, train_loss, "
-        "train_A, train_bilinear";
+        "train_A, train_bilinear, shift_controls, pos_offset, shift_verdicts, score_by_delta, "
+        "score_by_position, rope_pairs";
     return all;
 }
 

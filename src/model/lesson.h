@@ -92,6 +92,7 @@ typedef enum Cond_Kind {
     COND_MEAN_ENTROPY,
     COND_ORDER,
     COND_PERM_DIFF,
+    COND_SHIFT_DIFF, /* the shift lab's max |S(offset) − S(0)| for the scene's scheme */
     COND_SELECTED,
     COND_X, /* one coordinate of one token's embedding */
     COND_D,

@@ -44,6 +44,13 @@ static const char *const panel_names[] = {
     "O_PX",
     "O_P",
     "O_diff",
+    "shift_controls",
+    "shift_verdicts",
+    "S_at_0",
+    "S_at_offset",
+    "score_by_delta",
+    "score_by_position",
+    "rope_pairs",
     "none",
 };
 
@@ -114,6 +121,8 @@ static const Lesson_Keyword action_keywords[] = {
     {"hide", ACT_HIDE, "hide NAME …"},
     {"heads", ACT_SET, "heads N"},
     {"mask", ACT_SET, "mask none|causal"},
+    {"offset", ACT_SET, "offset N"},
+    {"rope_base", ACT_SET, "rope_base F"},
     {"axis", ACT_AXIS, "axis fixed|auto"},
     {"train", ACT_TRAIN, "train match|previous [sin] [compare] [dk N]"},
     {"steps", ACT_STEPS, "steps N"},
@@ -131,15 +140,18 @@ static const Lesson_Keyword cond_keywords[] = {
     {"d", COND_D, "d CMP N"},
     {"n", COND_N, "n CMP N"},
     {"scale", COND_SCALE, "scale on|off"},
-    {"pos", COND_POS, "pos none|sin"},
+    {"pos", COND_POS, "pos none|sin|learned|rope|alibi"},
     {"view", COND_VIEW, "view NAME"},
     {"mean-max", COND_MEAN_MAX, "mean-max CMP NUMBER"},
     {"mean-entropy", COND_MEAN_ENTROPY, "mean-entropy CMP NUMBER"},
     {"order", COND_ORDER, "order reversed|original|changed"},
     {"perm-diff", COND_PERM_DIFF, "perm-diff CMP NUMBER"},
+    {"shift-diff", COND_SHIFT_DIFF, "shift-diff CMP NUMBER"},
     {"selected", COND_SELECTED, "selected TOKEN"},
     {"heads", COND_SETTING, "heads CMP N"},
     {"mask", COND_SETTING, "mask none|causal"},
+    {"offset", COND_SETTING, "offset CMP N"},
+    {"rope_base", COND_SETTING, "rope_base CMP F"},
     {"loss", COND_LOSS, "loss CMP NUMBER"},
     {"trained", COND_TRAINED, "trained CMP N"},
     {"loss-other", COND_LOSS_OTHER, "loss-other CMP NUMBER"},
@@ -263,12 +275,14 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         break;
     case ACT_POS: {
         if (nw < 2 || nw > 3)
-            return lesson_fail(p, line,
-                               "pos: expected 'pos none|rope|alibi' or 'pos sin|learned [STRENGTH]'"),
+            return lesson_fail(
+                       p, line,
+                       "pos: expected 'pos none|rope|alibi' or 'pos sin|learned [STRENGTH]'"),
                    false;
         Pos_Mode mode;
         if (!pos_mode_parse(w[1], &mode))
-            return lesson_fail(p, line, "pos: expected one of none, sin, learned, rope, alibi, not '%s'",
+            return lesson_fail(p, line,
+                               "pos: expected one of none, sin, learned, rope, alibi, not '%s'",
                                w[1]),
                    false;
         if (nw == 3 && !pos_mode_added(mode))
@@ -434,13 +448,14 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
         if (!parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "dk") || !strcmp(k, "dv") || !strcmp(k, "mean-max") ||
-               !strcmp(k, "mean-entropy") || !strcmp(k, "perm-diff")) {
+               !strcmp(k, "mean-entropy") || !strcmp(k, "perm-diff") || !strcmp(k, "shift-diff")) {
         if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
         c->kind = !strcmp(k, "dk")             ? COND_DK
                   : !strcmp(k, "dv")           ? COND_DV
                   : !strcmp(k, "mean-max")     ? COND_MEAN_MAX
                   : !strcmp(k, "mean-entropy") ? COND_MEAN_ENTROPY
-                                               : COND_PERM_DIFF;
+                  : !strcmp(k, "perm-diff")    ? COND_PERM_DIFF
+                                               : COND_SHIFT_DIFF;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))
@@ -454,7 +469,8 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
-    } else if (!strcmp(k, "heads") || !strcmp(k, "mask")) {
+    } else if (!strcmp(k, "heads") || !strcmp(k, "mask") || !strcmp(k, "offset") ||
+               !strcmp(k, "rope_base")) {
         const Setting *st = setting_by_lesson(k);
         c->kind = COND_SETTING;
         c->i = st->id;

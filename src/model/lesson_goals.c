@@ -130,6 +130,14 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
             if (!labs_permutation(&m->labs, s, &m->derived)) return -1;
             ok = compare(m->labs.perm.max_diff_O, c->cmp, c->value);
             break;
+        case COND_SHIFT_DIFF: { /* the pair the lab follows now: its cache stays */
+            const Lab_Shift *sh = &m->labs.shift;
+            if (!shift_update(&m->labs.shift, s, &m->derived, sh->valid ? sh->query : 0,
+                              sh->valid ? sh->key_token : -1))
+                return -1;
+            ok = compare(sh->scheme[s->pos].shift_max, c->cmp, c->value);
+            break;
+        }
         }
         all &= ok;
     }
@@ -203,6 +211,9 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         case COND_PERM_DIFF:
             snprintf(one, sizeof one, "max |Attention(PX) − P·Attention(X)| %s %g", ops[c->cmp],
                      c->value);
+            break;
+        case COND_SHIFT_DIFF:
+            snprintf(one, sizeof one, "max |S(shifted) − S(at 0)| %s %g", ops[c->cmp], c->value);
             break;
         case COND_SELECTED:
             snprintf(one, sizeof one, "select %s", c->a);

@@ -201,8 +201,7 @@ void scene_permute(Scene *s, const int *p) {
 }
 
 bool scene_equal(const Scene *a, const Scene *b) {
-    if (a->n != b->n || a->d != b->d)
-        return false;
+    if (a->n != b->n || a->d != b->d) return false;
     for (int k = 0; k < SET_COUNT; k++)
         if (setting_get(a, (Setting_Id)k) != setting_get(b, (Setting_Id)k)) return false;
     for (int i = 0; i < a->n; i++)

@@ -74,8 +74,8 @@ typedef struct Scene {
     float pos_strength; /* multiplier of an added term (sin, learned) */
     int pos_offset;     /* the first token's position: 0 … ATTN_MAX_POS_OFFSET */
     float rope_base;    /* rope's θ_m = base^(−2m/d_k) */
-    int heads;      /* H: heads 2..H each have their own projections */
-    Mask_Mode mask; /* causal: query i sees keys j <= i */
+    int heads;          /* H: heads 2..H each have their own projections */
+    Mask_Mode mask;     /* causal: query i sees keys j <= i */
     char tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
     float X[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* n×d, row stride d */
     int origin[ATTN_MAX_TOKENS];           /* original index of the token now at i */

@@ -191,8 +191,9 @@ bool setting_check(const Setting *st, double v, const char *written, char *why, 
 
 /* The names of each choice setting, in the order of their numbers. */
 static const char *const *choices(Setting_Id id, int *count) {
-    static const char *const pos[] = {"none", "sin", "learned", "rope", "alibi"},
-                             *const mask[] = {"none", "causal"};
+    static const char *const pos[] = {"none", "sin", "learned", "rope", "alibi"}, *const mask[] = {
+                                                                                      "none",
+                                                                                      "causal"};
     static_assert(POS_NONE == 0 && POS_SIN == 1 && POS_LEARNED == 2 && POS_ROPE == 3 &&
                       POS_ALIBI == 4 && POS_MODE_COUNT == 5 && MASK_NONE == 0 && MASK_CAUSAL == 1,
                   "a choice's number is its place in its list");

@@ -83,8 +83,7 @@ double shift_pair_score(const Scene *s, const Derived *dv, Pos_Mode mode, const 
     double dot = 0;
     for (int r = 0; r < dk; r++) dot += (double)q[r] * k[r];
     if (s->scaled) dot /= sqrt((double)dk);
-    if (mode == POS_ALIBI)
-        dot -= posenc_alibi_slope(1, s->heads < 1 ? 1 : s->heads) * abs(pi - pj);
+    if (mode == POS_ALIBI) dot -= posenc_alibi_slope(1, s->heads < 1 ? 1 : s->heads) * abs(pi - pj);
     return dot;
 }
 
@@ -132,8 +131,7 @@ bool shift_update(Lab_Shift *sh, const Scene *s, const Derived *dv, int query, i
     } else { /* base: the original order, as the permutation lab builds it */
         for (int i = 0; i < n; i++) {
             p[i] = s->origin[i];
-            memcpy(sh->x2 + (long)s->origin[i] * d, s->X + (long)i * d,
-                   sizeof(float) * (size_t)d);
+            memcpy(sh->x2 + (long)s->origin[i] * d, s->X + (long)i * d, sizeof(float) * (size_t)d);
         }
         base = sh->x2;
         now = s->X;

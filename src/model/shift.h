@@ -30,10 +30,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SHIFT_REACH  12              /* the Δ curve spans i − j = −12 … 12 */
-#define SHIFT_DELTAS (2 * SHIFT_REACH + 1)
-#define SHIFT_SPAN   40              /* the position curve: 40 positions from the offset on */
-#define SHIFT_FIXED_DELTA 2          /* i − j held at 2 on the position curve */
+#define SHIFT_REACH       12 /* the Δ curve spans i − j = −12 … 12 */
+#define SHIFT_DELTAS      (2 * SHIFT_REACH + 1)
+#define SHIFT_SPAN        40 /* the position curve: 40 positions from the offset on */
+#define SHIFT_FIXED_DELTA 2  /* i − j held at 2 on the position curve */
 
 typedef struct Shift_Scheme {
     double shift_max, shift_rel; /* max |S(offset) − S(0)|, and over max |S(0)| */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const names[VIEW_COUNT] = {"explorer", "scaling", "permutation", "train",
-                                               "shift"};
+                                              "shift"};
 
 const char *view_name(View v) {
     return v >= 0 && v < VIEW_COUNT ? names[v] : "?";

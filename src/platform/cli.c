@@ -58,7 +58,7 @@ void cli_usage(FILE *f) {
           "  --lesson FILE         open a lesson\n"
           "\n"
           "Window:\n"
-          "  --view explorer|scaling|permutation|train\n"
+          "  --view explorer|scaling|permutation|train|shift\n"
           "  --size WxH            window size in pixels (16 to 16384 each)\n"
           "  --fullscreen          start fullscreen\n"
           "  --ui-scale F          UI zoom (0.75 to 3)\n"

@@ -5,6 +5,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t size) {
     /* 1-based indices, as in the formulas: s_ij for query i and key j. With
@@ -16,21 +18,45 @@ void explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t
     subscript(i + 1, si, sizeof si);
     subscript(j + 1, sj, sizeof sj);
     snprintf(ij, sizeof ij, "%s%s%s", si, (i + 1 >= 10 || j + 1 >= 10) ? "," : "", sj);
+    /* q and k as the score used them: turned by position under rope */
     double dot = 0;
-    for (int r = 0; r < s->d_k; r++) dot += (double)a->Q[i * s->d_k + r] * a->K[j * s->d_k + r];
-    char sline[200];
+    for (int r = 0; r < s->d_k; r++) dot += (double)a->Qr[i * s->d_k + r] * a->Kr[j * s->d_k + r];
+    int hh = 0; /* which head this is */
+    for (int h = 0; h < s->heads; h++)
+        if (derived_head(&m->derived, h) == a) hh = h;
+    char sline[640];
     if (!isfinite(a->S[i * n + j])) { /* the causal mask */
         snprintf(buf, size,
                  "s%s = −∞: masked — key %d (%s) comes after query %d (%s), so a%s = 0 exactly", ij,
                  j + 1, s->tokens[j], i + 1, s->tokens[i], ij);
         return;
     }
-    if (s->scaled)
-        snprintf(sline, sizeof sline, "s%s = ⟨q%s,k%s⟩/√d_k = %.2f/√%d = %.2f", ij, si, sj, dot,
-                 s->d_k, (double)a->S[i * n + j]);
+    /* the pair, with the position term the scheme puts in the rule */
+    char pair[120];
+    if (s->pos == POS_ROPE)
+        snprintf(pair, sizeof pair, "⟨R_p q%s, R_p′ k%s⟩", si, sj);
     else
-        snprintf(sline, sizeof sline, "s%s = ⟨q%s,k%s⟩ = %.2f  (unscaled)", ij, si, sj,
-                 (double)a->S[i * n + j]);
+        snprintf(pair, sizeof pair, "⟨q%s,k%s⟩", si, sj);
+    char value[200];
+    if (s->scaled)
+        snprintf(value, sizeof value, "%s/√d_k", pair);
+    else
+        snprintf(value, sizeof value, "%s", pair);
+    char nums[160];
+    if (s->scaled)
+        snprintf(nums, sizeof nums, "%.2f/√%d", dot, s->d_k);
+    else
+        snprintf(nums, sizeof nums, "%.2f", dot);
+    if (s->pos == POS_ALIBI) {
+        double m_h = scene_alibi_slope(s, hh);
+        snprintf(value + strlen(value), sizeof value - strlen(value), " − m·|%d−%d|", i + 1, j + 1);
+        snprintf(nums + strlen(nums), sizeof nums - strlen(nums), " − %.3g·%d", m_h, abs(i - j));
+    }
+    char where[64] = "";
+    if (s->pos == POS_ROPE)
+        snprintf(where, sizeof where, "  (p = %d, p′ = %d)", s->pos_offset + i, s->pos_offset + j);
+    snprintf(sline, sizeof sline, "s%s = %s = %s = %.2f%s%s", ij, value, nums,
+             (double)a->S[i * n + j], s->scaled ? "" : "  (unscaled)", where);
     /* the softmax's denominator, with its value, so the weight can be redone
      * by hand; past what a double holds it is written as a power of e */
     double top = -INFINITY, sum = 0;

@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const scheme_names[POS_MODE_COUNT] = {"none", "sin", "learned", "RoPE",
-                                                         "ALiBi"};
+static const char *const scheme_names[POS_MODE_COUNT] = {"none", "sin", "learned", "RoPE", "ALiBi"};
 
 static Color scheme_colour(const Theme *t, int m) {
     const Color c[POS_MODE_COUNT] = {t->text_dim, t->key, t->value, t->query, t->math_error};
@@ -174,16 +173,16 @@ static void rope_dials(Ui *ui, const Model *m, Rect r) {
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     if (s->d_k < 2) {
         ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text,
-                        "d_k = 1: no pair to turn; RoPE leaves the one coordinate as it is.",
-                        true);
+                        "d_k = 1: no pair to turn; RoPE leaves the one coordinate as it is.", true);
         return;
     }
     char line[160];
     int pq = s->pos_offset + sh->query, pk = s->pos_offset + sh->key_token;
     snprintf(line, sizeof line, "q at position %d, k at %d%s", pq, pk,
              s->d_k % 2 ? "; d_k is odd: its last coordinate is not turned" : "");
-    rect_cut_top(&body, ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text, line, true) +
-                            4);
+    if (body.h > 8 * lh) /* where they sit, when there is room for it and the dials */
+        rect_cut_top(&body,
+                     ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text, line, true) + 4);
     float w = body.w / 2;
     for (int f = 0; f < 2; f++) {
         Rect cell = {body.x + f * w, body.y, w - 6, body.h};
@@ -202,7 +201,7 @@ static void rope_dials(Ui *ui, const Model *m, Rect r) {
         snprintf(line, sizeof line, "angle q − k: %.1f°", diff);
         ui_label_fit(ui, rect_cut_bottom(&cell, lh + 2), FONT_MONO, t->small_size, ALIGN_CENTER,
                      t->text, line);
-        float rad = fminf(cell.w, cell.h) * 0.5f - lh - 4;
+        float rad = fminf(cell.w, cell.h) * 0.5f - 12;
         if (rad < 8) continue;
         float cx = cell.x + cell.w * 0.5f, cy = cell.y + cell.h * 0.5f;
         draw_circle_outline(ui->dl, cx, cy, rad, 1, t->grid);
@@ -254,8 +253,18 @@ void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  cap);
     rect_cut_top(&r, t->pad * 0.5f);
 
-    Rect heat = rect_cut_top(&r, (r.h - t->pad) * 0.55f);
-    rect_cut_top(&r, t->pad);
+    /* low (presenting, a projector's zoom): S twice and the Δ curve on one
+     * row; the curve along i needs a taller window */
+    bool low = r.h < 520;
+    Rect heat, p_delta, p_pos = {0};
+    if (low) {
+        heat = r;
+        p_delta = rect_cut_right(&heat, (heat.w - 2 * t->pad) / 3);
+        rect_cut_right(&heat, t->pad);
+    } else {
+        heat = rect_cut_top(&r, (r.h - t->pad) * 0.55f);
+        rect_cut_top(&r, t->pad);
+    }
     float smax = 0;
     for (long k = 0; k < (long)n * n; k++) {
         if (isfinite(sh->S0[k])) smax = fmaxf(smax, fabsf(sh->S0[k]));
@@ -301,19 +310,23 @@ void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         }
     }
 
-    Rect leg = rect_cut_top(&r, lh + 4);
-    legend(ui, leg);
-    Rect p0 = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
-    rect_cut_left(&r, t->pad);
+    if (!low) {
+        Rect leg = rect_cut_top(&r, lh + 4);
+        legend(ui, leg);
+        p_delta = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
+        rect_cut_left(&r, t->pad);
+        p_pos = r;
+    } /* low: the verdict boxes' swatches name the colours */
     char title[120];
     snprintf(title, sizeof title, "score of %s → %s against i − j", s->tokens[sh->query],
              s->tokens[sh->key_token]);
     /* under the causal mask a key after its query is never scored */
     bool causal = s->mask == MASK_CAUSAL;
     if (causal) snprintf(title + strlen(title), sizeof title - strlen(title), " ≥ 0 (mask)");
-    score_plot(ui, p0, "score_by_delta", title, "i − j", sh, true, -SHIFT_REACH, SHIFT_REACH,
+    score_plot(ui, p_delta, "score_by_delta", title, "i − j", sh, true, -SHIFT_REACH, SHIFT_REACH,
                causal ? SHIFT_REACH : 0);
+    if (low) return;
     snprintf(title, sizeof title, "the same pair against i, with i − j = %d", SHIFT_FIXED_DELTA);
-    score_plot(ui, r, "score_by_position", title, "i", sh, false,
+    score_plot(ui, p_pos, "score_by_position", title, "i", sh, false,
                s->pos_offset + SHIFT_FIXED_DELTA, -1, 0);
 }

@@ -31,7 +31,8 @@ static void top_bar(Ui *ui, View_State *vs, Rect r) {
     static const char *const tabs[VIEW_COUNT] = {"1 Explorer", "2 Scaling", "3 Permutation",
                                                  "4 Train", "5 Shift"};
     for (int v = 0; v < VIEW_COUNT; v++) {
-        Rect b = rect_cut_left(&row, t->text_size * (v == VIEW_TRAIN || v == VIEW_SHIFT ? 5.2f : 8.2f));
+        Rect b =
+            rect_cut_left(&row, t->text_size * (v == VIEW_TRAIN || v == VIEW_SHIFT ? 5.2f : 8.2f));
         rect_cut_left(&row, 6);
         /* the next frame switches, after deriving the new view's data: this
          * frame's panels were derived for the view it shows */

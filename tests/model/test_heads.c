@@ -49,7 +49,8 @@ static void make_scene_at(Rng *r, int n, int d, int d_k, int d_v, int heads, Mas
     scene.mask = mask;
     scene.pos = pos;
     scene.pos_offset = offset;
-    scene.rope_base = (float)(rng_next_u64(r) % 2 ? 10000.0 : 10.0 + (double)(rng_next_u64(r) % 990));
+    scene.rope_base =
+        (float)(rng_next_u64(r) % 2 ? 10000.0 : 10.0 + (double)(rng_next_u64(r) % 990));
     scene.scaled = scaled;
     scene.seed = (uint32_t)rng_next_u64(r);
     cr_assert(scene_validate(&scene, err, sizeof err), "%s", err);

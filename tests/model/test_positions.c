@@ -174,9 +174,9 @@ Test(positions, the_shift_lab_gives_each_scheme_its_verdict) {
                 cr_assert(sc->shift_rel <= 1e-6, "scheme %d: shift %.3g", m, sc->shift_rel);
                 /* the pair's score is flat along i at a fixed i − j */
                 for (int k = 1; k < SHIFT_SPAN; k++)
-                    cr_assert(fabs(sc->by_pos[k] - sc->by_pos[0]) <= 1e-5 * (1 + fabs(sc->by_pos[0])),
-                              "scheme %d: by_pos[%d] %.9g vs %.9g", m, k, sc->by_pos[k],
-                              sc->by_pos[0]);
+                    cr_assert(
+                        fabs(sc->by_pos[k] - sc->by_pos[0]) <= 1e-5 * (1 + fabs(sc->by_pos[0])),
+                        "scheme %d: by_pos[%d] %.9g vs %.9g", m, k, sc->by_pos[k], sc->by_pos[0]);
             } else {
                 cr_assert(sc->shift_rel > 1e-2, "scheme %d: shift %.3g", m, sc->shift_rel);
             }

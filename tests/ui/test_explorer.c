@@ -306,6 +306,40 @@ Test(explorer, hovering_a_score_cell_explains_it_with_the_current_numbers) {
     cr_assert(strstr(buf, "head 2 of 3: s₂₃ = "), "%s", buf);
 }
 
+Test(explorer, the_hover_arithmetic_names_the_position_term_in_the_rule) {
+    char buf[800], want[200];
+    /* RoPE: the turned q and k, and where they sit */
+    harness_act(&h, action_set(SET_POS, POS_ROPE));
+    harness_act(&h, action_set(SET_POS_OFFSET, 100));
+    harness_frame(&h);
+    const Attn *a = &h.m.derived.attn;
+    explain_cell(&h.m, a, 1, 2, buf, sizeof buf);
+    double dot = 0, plain = 0;
+    for (int r = 0; r < 16; r++) {
+        dot += (double)a->Qr[1 * 16 + r] * a->Kr[2 * 16 + r];
+        plain += (double)a->Q[1 * 16 + r] * a->K[2 * 16 + r];
+    }
+    cr_assert(fabs(dot - plain) > 1e-3, "the turn changed the dot product");
+    snprintf(want, sizeof want, "s₂₃ = ⟨R_p q₂, R_p′ k₃⟩/√d_k = %.2f/√16 = %.2f", dot,
+             (double)a->S[1 * 6 + 2]);
+    cr_assert(strstr(buf, want), "'%s' lacks '%s'", buf, want);
+    cr_assert(strstr(buf, "(p = 101, p′ = 102)"), "%s", buf);
+    cr_assert(fabs(dot / 4 - a->S[1 * 6 + 2]) < 1e-5, "the printed parts give the score");
+    /* ALiBi: the bias with head 2's slope of 3, 2^(−16/3) */
+    harness_act(&h, action_set(SET_POS, POS_ALIBI));
+    harness_act(&h, action_set(SET_HEADS, 3));
+    harness_frame(&h);
+    a = derived_head(&h.m.derived, 1);
+    explain_cell(&h.m, a, 3, 1, buf, sizeof buf);
+    dot = 0;
+    for (int r = 0; r < 16; r++) dot += (double)a->Q[3 * 16 + r] * a->K[1 * 16 + r];
+    double m2 = pow(2.0, -16.0 / 3);
+    snprintf(want, sizeof want, "s₄₂ = ⟨q₄,k₂⟩/√d_k − m·|4−2| = %.2f/√16 − %.3g·2 = %.2f", dot, m2,
+             (double)a->S[3 * 6 + 1]);
+    cr_assert(strstr(buf, want), "'%s' lacks '%s'", buf, want);
+    cr_assert(fabs(dot / 4 - 2 * m2 - a->S[3 * 6 + 1]) < 1e-5, "the printed parts give the score");
+}
+
 Test(explorer, hovering_moves_the_status_line_and_highlights) {
     /* find the S grid from the panel: move over its middle and check a cell is hovered */
     const Ui_Record *S = harness_find(&h, "panel", "S", -1);

@@ -91,7 +91,7 @@ Test(labs, printed_difference_matches_an_independent_recomputation) {
     cr_assert(harness_drew_text(&h, printed), "the view prints '%s'", printed);
 
     /* positions on: order now matters, and by far more than rounding */
-    const Ui_Record *tg = harness_find(&h, "toggle", "pos", -1);
+    const Ui_Record *tg = harness_find(&h, "button", "pos", POS_SIN);
     harness_click(&h, rect_cx(tg), rect_cy(tg));
     cr_assert_eq(h.m.scene.pos, POS_SIN);
     original.pos = POS_SIN;
