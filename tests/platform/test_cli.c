@@ -47,7 +47,11 @@ Test(cli, bad_options_give_one_clear_line) {
         {{"--dk", "12abc"}, 2, "attnlab: --dk: '12abc' is not a whole number"},
         {{"--dk"}, 1, "attnlab: --dk needs a value (see --help)"},
         {{"--d", "65"}, 2, "attnlab: --d: 65 is out of range (1 to 64)"},
-        {{"--pos", "cos"}, 2, "attnlab: --pos: 'cos' is not one of: none, sin"},
+        {{"--pos", "cos"},
+         2,
+         "attnlab: --pos: 'cos' is not one of: none, sin, learned, rope, alibi"},
+        {{"--pos-offset", "1001"}, 2, "attnlab: --pos-offset: 1001 is out of range (0 to 1000)"},
+        {{"--rope-base", "1"}, 2, "attnlab: --rope-base: 1 is out of range (2 to 1e+07)"},
         {{"--heads", "0"}, 2, "attnlab: --heads: 0 is out of range (1 to 16)"},
         {{"--heads", "17"}, 2, "attnlab: --heads: 17 is out of range (1 to 16)"},
         {{"--heads", "2.5"}, 2, "attnlab: --heads: '2.5' is not a whole number"},
@@ -172,7 +176,8 @@ Test(cli, user_text_in_errors_is_one_safe_line) {
     /* a newline and an escape sequence in an option value are shown escaped */
     Run r = run_attnlab("--pos \"$(printf 'a\\nb\\033[31m')\"");
     cr_assert_eq(r.status, 2);
-    cr_assert_str_eq(r.err, "attnlab: --pos: 'a\\nb\\x1B[31m' is not one of: none, sin\n");
+    cr_assert_str_eq(
+        r.err, "attnlab: --pos: 'a\\nb\\x1B[31m' is not one of: none, sin, learned, rope, alibi\n");
     run_free(&r);
 }
 
