@@ -244,10 +244,14 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     case ACT_SCALE:
         return toggle_to(p, "scale", a->i != 0, s->scaled, why, whysz);
     case ACT_POS:
-        if ((int)s->pos != a->i) {
+        if ((int)s->pos != a->i) { /* its button, or ▶ until it shows */
             const Ui_Record *r = reveal(p, "button", "pos", a->i);
-            if (!r) return fail(why, whysz, "%s", "no positions button for that scheme on screen");
-            click(p, r->r);
+            if (r) click(p, r->r);
+            for (int k = 0; !r && k < POS_MODE_COUNT && (int)s->pos != a->i; k++) {
+                const Ui_Record *next = reveal(p, "button", "pos_next", -1);
+                if (!next) return fail(why, whysz, "%s", "no positions control on screen");
+                click(p, next->r);
+            }
         }
         return !pos_mode_added((Pos_Mode)a->i) ||
                slide_to(p, "pos_strength", SET_POS_STRENGTH, a->x, why, whysz);

@@ -306,18 +306,30 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     if (!ui_hides(ui, "pos")) {
-        /* one row when every name fits, else three over two */
+        /* five buttons when every name fits, else ◀ name ▶ stepping through them */
         float need = 0;
         for (int k = 0; k < POS_MODE_COUNT; k++)
             need = fmaxf(need, ui_text_width(ui, FONT_SANS, t->text_size * 0.85f, names[k]) + 14);
-        bool two = need * POS_MODE_COUNT > choice.w && choice.h >= 2 * 24;
-        for (int k = 0; k < POS_MODE_COUNT; k++) {
-            int per = two ? 3 : POS_MODE_COUNT, row = k / per, col = k % per;
-            float w = choice.w / per, h = two ? choice.h / 2 : choice.h;
-            Rect b = {choice.x + col * w + 2, choice.y + row * h + 2, w - 4, h - 4};
-            if (ui_button(ui, "pos", k, b, names[k], (int)s->pos == k) & UI_CLICKED &&
-                (int)s->pos != k)
-                view_act(vs, action_set(SET_POS, k));
+        if (need * POS_MODE_COUNT <= choice.w) {
+            float w = choice.w / POS_MODE_COUNT;
+            for (int k = 0; k < POS_MODE_COUNT; k++) {
+                Rect b = {choice.x + k * w + 2, choice.y + 3, w - 4, choice.h - 6};
+                if (ui_button(ui, "pos", k, b, names[k], (int)s->pos == k) & UI_CLICKED &&
+                    (int)s->pos != k)
+                    view_act(vs, action_set(SET_POS, k));
+            }
+        } else {
+            Rect row = rect_inset(choice, 2);
+            float bw = fminf(row.h * 1.2f, row.w * 0.25f);
+            Rect prev = rect_cut_left(&row, bw), next = rect_cut_right(&row, bw);
+            int n = POS_MODE_COUNT;
+            if (ui_button(ui, "pos_prev", -1, prev, "◀", false) & UI_CLICKED)
+                view_act(vs, action_set(SET_POS, ((int)s->pos + n - 1) % n));
+            if (ui_button(ui, "pos_next", -1, next, "▶", false) & UI_CLICKED)
+                view_act(vs, action_set(SET_POS, ((int)s->pos + 1) % n));
+            char label[48];
+            snprintf(label, sizeof label, "pos: %s", names[s->pos]);
+            ui_label_fit(ui, row, FONT_BOLD, t->text_size, ALIGN_CENTER, t->text, label);
         }
     }
     if (pos_mode_added(s->pos)) {
@@ -424,7 +436,7 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     if (titled) rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
     /* narrow: the mask and H on rows of their own */
     bool narrow = body.w < 300;
-    float row_h = fminf(48, body.h / (narrow ? 10.0f : 8.0f));
+    float row_h = fminf(48, body.h / (narrow ? 9.0f : 8.0f));
 
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
 
@@ -469,7 +481,7 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
         vs->explorer.locked_smax = 0; /* taken from the current scores below */
     }
 
-    Rect pos_row = rect_cut_top(&body, narrow ? 2 * row_h : row_h);
+    Rect pos_row = rect_cut_top(&body, row_h);
     positions_controls(ui, vs, m, pos_row, rect_cut_top(&body, row_h));
 
     /* the causal mask, and how many heads */
