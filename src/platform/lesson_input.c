@@ -244,8 +244,9 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     case ACT_SCALE:
         return toggle_to(p, "scale", a->i != 0, s->scaled, why, whysz);
     case ACT_POS:
-        if ((int)s->pos != a->i) { /* its button, or ▶ until it shows */
-            const Ui_Record *r = reveal(p, "button", "pos", a->i);
+        if ((int)s->pos != a->i) { /* its button, or ▶ until it shows; tabs only if neither */
+            const Ui_Record *r = find(p, "button", "pos", a->i);
+            if (!r && !find(p, "button", "pos_next", -1)) r = reveal(p, "button", "pos", a->i);
             if (r) click(p, r->r);
             for (int k = 0; !r && k < POS_MODE_COUNT && (int)s->pos != a->i; k++) {
                 const Ui_Record *next = reveal(p, "button", "pos_next", -1);

@@ -301,16 +301,23 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
  * slider under the same ids. choice: five buttons named "pos", indexed by
  * mode; param: the strength of an added term, rope's base, or what ALiBi's
  * slopes are. */
+static const char *const pos_names[POS_MODE_COUNT] = {"none", "sin", "learned", "RoPE", "ALiBi"};
+
+float positions_buttons_width(Ui *ui) {
+    float need = 0;
+    for (int k = 0; k < POS_MODE_COUNT; k++)
+        need = fmaxf(need,
+                     ui_text_width(ui, FONT_SANS, ui->theme->text_size * 0.85f, pos_names[k]) + 14);
+    return need * POS_MODE_COUNT;
+}
+
 void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rect param) {
-    static const char *const names[POS_MODE_COUNT] = {"none", "sin", "learned", "RoPE", "ALiBi"};
+    const char *const *names = pos_names;
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     if (!ui_hides(ui, "pos")) {
         /* five buttons when every name fits, else ◀ name ▶ stepping through them */
-        float need = 0;
-        for (int k = 0; k < POS_MODE_COUNT; k++)
-            need = fmaxf(need, ui_text_width(ui, FONT_SANS, t->text_size * 0.85f, names[k]) + 14);
-        if (need * POS_MODE_COUNT <= choice.w) {
+        if (positions_buttons_width(ui) <= choice.w) {
             float w = choice.w / POS_MODE_COUNT;
             for (int k = 0; k < POS_MODE_COUNT; k++) {
                 Rect b = {choice.x + k * w + 2, choice.y + 3, w - 4, choice.h - 6};
@@ -320,7 +327,7 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
             }
         } else {
             Rect row = rect_inset(choice, 2);
-            float bw = fminf(row.h * 1.2f, row.w * 0.25f);
+            float bw = fminf(fmaxf(row.h * 1.6f, 40), row.w * 0.3f);
             Rect prev = rect_cut_left(&row, bw), next = rect_cut_right(&row, bw);
             int n = POS_MODE_COUNT;
             if (ui_button(ui, "pos_prev", -1, prev, "◀", false) & UI_CLICKED)
@@ -328,7 +335,7 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
             if (ui_button(ui, "pos_next", -1, next, "▶", false) & UI_CLICKED)
                 view_act(vs, action_set(SET_POS, ((int)s->pos + 1) % n));
             char label[48];
-            snprintf(label, sizeof label, "pos: %s", names[s->pos]);
+            snprintf(label, sizeof label, "%s", names[s->pos]);
             ui_label_fit(ui, row, FONT_BOLD, t->text_size, ALIGN_CENTER, t->text, label);
         }
     }
@@ -357,14 +364,20 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
             view_act(vs, action_set(SET_ROPE_BASE, roundf(base)));
         }
     } else {
-        char line[96];
-        if (s->pos == POS_ALIBI)
+        /* what the scheme has instead of a number, shorter where room is short */
+        char line[96], brief[48];
+        if (s->pos == POS_ALIBI) {
             snprintf(line, sizeof line, "s_ij − m·|i−j|,  m = %.3g%s", scene_alibi_slope(s, 0),
                      s->heads > 1 ? " (head 1)" : "");
-        else
+            snprintf(brief, sizeof brief, "m = %.3g", scene_alibi_slope(s, 0));
+        } else {
             snprintf(line, sizeof line, "content only: order is unseen");
-        ui_label_fit(ui, rect_inset(param, 4), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
-                     line);
+            snprintf(brief, sizeof brief, "order unseen");
+        }
+        Rect in = rect_inset(param, 4);
+        bool fits = ui_text_width(ui, FONT_SANS, t->small_size, line) <= in.w;
+        ui_label_fit(ui, in, FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
+                     fits ? line : brief);
     }
 }
 
@@ -436,7 +449,10 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     if (titled) rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
     /* narrow: the mask and H on rows of their own */
     bool narrow = body.w < 300;
-    float row_h = fminf(48, body.h / (narrow ? 9.0f : 8.0f));
+    /* the five scheme buttons get a row of their own when there is room for
+     * it; else a stepper shares the row with the scheme's number */
+    bool pos_rows = !narrow && body.w >= positions_buttons_width(ui) && body.h / 8 >= 40;
+    float row_h = fminf(48, body.h / (narrow ? 9.0f : pos_rows ? 8.0f : 7.0f));
 
     dk_slider(ui, vs, m, rect_cut_top(&body, row_h));
 
@@ -482,7 +498,10 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     }
 
     Rect pos_row = rect_cut_top(&body, row_h);
-    positions_controls(ui, vs, m, pos_row, rect_cut_top(&body, row_h));
+    if (pos_rows || narrow)
+        positions_controls(ui, vs, m, pos_row, rect_cut_top(&body, row_h));
+    else
+        positions_controls(ui, vs, m, rect_cut_left(&pos_row, pos_row.w * 0.5f), pos_row);
 
     /* the causal mask, and how many heads */
     row = rect_cut_top(&body, row_h);

@@ -445,7 +445,7 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
         ui_record(ui, "panel", "reorder", -1, r);
         body = rect_inset(r, 6);
     }
-    float bh = low ? body.h : strip ? (body.h - 2 * 6) / 3 : fminf(38, (body.h - 3 * 6) / 4);
+    float bh = low ? body.h : strip ? (body.h - 6) / 2 : fminf(38, (body.h - 3 * 6) / 4);
     Rect rest = body;
     if (low) body = rect_cut_left(&rest, rest.w * 0.5f);
     static const char *const names[4] = {"Shuffle (S)", "Reverse (R)", "Rotate (T)", "Restore (I)"};
@@ -490,9 +490,10 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
         rect_cut_left(&rest, 12);
         pr = rect_cut_left(&rest, rest.w * 0.42f);
         sr = rest;
-    } else if (strip) { /* the scheme's buttons get the row, its number the next */
-        pr = rect_cut_top(&body, bh);
-        sr = body;
+    } else if (strip) {
+        Rect row = rect_cut_top(&body, bh);
+        pr = rect_cut_left(&row, row.w * 0.55f);
+        sr = row;
     } else {
         pr = rect_cut_top(&body, bh);
         rect_cut_top(&body, 6);
@@ -526,7 +527,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect ctl;
     bool low = r.h < 480;
     if (narrow) {
-        ctl = rect_cut_top(&r, low ? 64 + 2 * 6 : 3 * 38 + 4 * 6);
+        ctl = rect_cut_top(&r, low ? 50 + 2 * 6 : 2 * 38 + 3 * 6);
         rect_cut_top(&r, t->pad);
     } else {
         Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.26f, 260), 460));

@@ -19,17 +19,31 @@ static Color scheme_colour(const Theme *t, int m) {
 }
 
 /* The panel of controls: the scheme, its number, the offset. */
-static void shift_controls(Ui *ui, View_State *vs, const Model *m, Rect r) {
+/* strip: across the top of a narrow lab, untitled, the scheme and its
+ * number on one row and the offset under them */
+static void shift_controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool strip) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    if (ui_hidden_if(ui, r, "Positions", "shift_controls")) return;
-    ui_panel(ui, r, "Positions", false);
-    ui_record(ui, "panel", "shift_controls", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    float row_h = fminf(44, body.h / 3);
-    Rect choice = rect_cut_top(&body, row_h);
-    positions_controls(ui, vs, m, choice, rect_cut_top(&body, row_h));
+    if (ui_hidden_if(ui, r, strip ? NULL : "Positions", "shift_controls")) return;
+    Rect body;
+    float row_h;
+    if (strip) {
+        draw_round_rect(ui->dl, r, t->radius, t->panel);
+        ui_record(ui, "panel", "shift_controls", -1, r);
+        body = rect_inset(r, 6);
+        row_h = body.h / 2;
+        Rect row = rect_cut_top(&body, row_h);
+        Rect choice = rect_cut_left(&row, row.w * 0.55f);
+        positions_controls(ui, vs, m, choice, row);
+    } else {
+        ui_panel(ui, r, "Positions", false);
+        ui_record(ui, "panel", "shift_controls", -1, r);
+        body = rect_inset(r, t->pad);
+        rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+        row_h = fminf(44, body.h / 3);
+        Rect choice = rect_cut_top(&body, row_h);
+        positions_controls(ui, vs, m, choice, rect_cut_top(&body, row_h));
+    }
     float offset = (float)s->pos_offset;
     if (ui_slider(ui, "pos_offset", -1, rect_cut_top(&body, row_h), &offset,
                   &(Slider_Desc){.min = 0,
@@ -71,6 +85,8 @@ static void verdicts(Ui *ui, View_State *vs, const Model *m, Rect r) {
         ui_label_fit(ui, rect_cut_top(&in, lh), FONT_SANS, t->small_size, ALIGN_LEFT, t->text,
                      line);
         snprintf(line, sizeof line, "max |ΔS| %.1e", sc->shift_max);
+        if (ui_text_width(ui, FONT_MONO, t->small_size, line) > in.w)
+            snprintf(line, sizeof line, "ΔS %.0e", sc->shift_max);
         ui_label_fit(ui, rect_cut_top(&in, lh), FONT_MONO, t->small_size, ALIGN_LEFT, t->text,
                      line);
         snprintf(line, sizeof line, "reorder: %s", equi ? "follows" : "breaks");
@@ -222,49 +238,15 @@ static void rope_dials(Ui *ui, const Model *m, Rect r) {
     }
 }
 
-void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+/* S with the sentence at 0 beside S at the offset; a click on a cell picks
+ * the pair the curves follow. */
+static void two_scores(Ui *ui, View_State *vs, const Model *m, Rect heat) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const Lab_Shift *sh = &m->labs.shift;
-    if (!vs->labs_ready || !sh->valid) {
-        view_set_status(vs, true, "Out of memory for the shift lab");
-        return;
-    }
     int n = s->n;
     const char *labels[ATTN_MAX_TOKENS];
     for (int i = 0; i < n; i++) labels[i] = s->tokens[i];
-
-    /* left: the controls and RoPE's pairs; right: verdicts, S twice, the curves */
-    Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.27f, 300), 460));
-    rect_cut_left(&r, t->pad);
-    float ctl_h = fminf(left.h * 0.45f, 3 * 44 + ui_line_height(ui, FONT_BOLD, t->title_size) + 30);
-    shift_controls(ui, vs, m, rect_cut_top(&left, ctl_h));
-    rect_cut_top(&left, t->pad);
-    rope_dials(ui, m, left);
-
-    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
-    Rect vr = rect_cut_top(&r, ui_line_height(ui, FONT_BOLD, t->text_size) + 3 * lh + 18);
-    verdicts(ui, vs, m, vr);
-    rect_cut_top(&r, t->pad);
-    char cap[120];
-    snprintf(cap, sizeof cap, "each box: S with the sentence at %d against at 0; and %s",
-             s->pos_offset, sh->rotated ? "the sentence rotated by one (T)" : "the order now");
-    ui_label_fit(ui, rect_cut_top(&r, lh + 2), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
-                 cap);
-    rect_cut_top(&r, t->pad * 0.5f);
-
-    /* low (presenting, a projector's zoom): S twice and the Δ curve on one
-     * row; the curve along i needs a taller window */
-    bool low = r.h < 520;
-    Rect heat, p_delta, p_pos = {0};
-    if (low) {
-        heat = r;
-        p_delta = rect_cut_right(&heat, (heat.w - 2 * t->pad) / 3);
-        rect_cut_right(&heat, t->pad);
-    } else {
-        heat = rect_cut_top(&r, (r.h - t->pad) * 0.55f);
-        rect_cut_top(&r, t->pad);
-    }
     float smax = 0;
     for (long k = 0; k < (long)n * n; k++) {
         if (isfinite(sh->S0[k])) smax = fmaxf(smax, fabsf(sh->S0[k]));
@@ -303,30 +285,119 @@ void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                    .mark_col = sh->key_token,
                                    .causal = s->mask == MASK_CAUSAL},
                    &hr);
-        /* a click on a cell picks the pair the curves follow */
         if (hr.clicked_row >= 0 && hr.hover_col >= 0) {
             vs->selected = hr.clicked_row;
             vs->shift_key = hr.hover_col;
         }
     }
+}
 
-    if (!low) {
-        Rect leg = rect_cut_top(&r, lh + 4);
-        legend(ui, leg);
-        p_delta = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
-        rect_cut_left(&r, t->pad);
-        p_pos = r;
-    } /* low: the verdict boxes' swatches name the colours */
+/* The pair's score against i − j; under the causal mask only j ≤ i. */
+static void delta_plot(Ui *ui, const Model *m, Rect r) {
+    const Scene *s = &m->scene;
+    const Lab_Shift *sh = &m->labs.shift;
     char title[120];
     snprintf(title, sizeof title, "score of %s → %s against i − j", s->tokens[sh->query],
              s->tokens[sh->key_token]);
-    /* under the causal mask a key after its query is never scored */
     bool causal = s->mask == MASK_CAUSAL;
     if (causal) snprintf(title + strlen(title), sizeof title - strlen(title), " ≥ 0 (mask)");
-    score_plot(ui, p_delta, "score_by_delta", title, "i − j", sh, true, -SHIFT_REACH, SHIFT_REACH,
+    score_plot(ui, r, "score_by_delta", title, "i − j", sh, true, -SHIFT_REACH, SHIFT_REACH,
                causal ? SHIFT_REACH : 0);
-    if (low) return;
+}
+
+/* The same pair against i, with i − j held. */
+static void position_plot(Ui *ui, const Model *m, Rect r) {
+    char title[120];
     snprintf(title, sizeof title, "the same pair against i, with i − j = %d", SHIFT_FIXED_DELTA);
-    score_plot(ui, p_pos, "score_by_position", title, "i", sh, false,
-               s->pos_offset + SHIFT_FIXED_DELTA, -1, 0);
+    score_plot(ui, r, "score_by_position", title, "i", &m->labs.shift, false,
+               m->scene.pos_offset + SHIFT_FIXED_DELTA, -1, 0);
+}
+
+/* A lesson step names the panel it is about: the narrow lab turns to its tab. */
+static void follow_lesson(View_State *vs) {
+    const char *h = vs->session.active ? vs->session.highlight : "";
+    if (!strcmp(h, vs->shift_seen_highlight)) return;
+    snprintf(vs->shift_seen_highlight, sizeof vs->shift_seen_highlight, "%s", h);
+    if (!strncmp(h, "S_at_", 5)) vs->shift_tab = 0;
+    if (!strcmp(h, "score_by_delta")) vs->shift_tab = 1;
+    if (!strcmp(h, "score_by_position")) vs->shift_tab = 2;
+    if (!strcmp(h, "rope_pairs")) vs->shift_tab = 3;
+}
+
+void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Scene *s = &m->scene;
+    const Lab_Shift *sh = &m->labs.shift;
+    if (!vs->labs_ready || !sh->valid) {
+        view_set_status(vs, true, "Out of memory for the shift lab");
+        return;
+    }
+    /* wide: the controls and RoPE's pairs on the left; narrow (a lesson
+     * beside it, a small window): the controls across the top and one panel
+     * at a time under tabs */
+    bool narrow = r.w < 900;
+    if (narrow) {
+        float row = fminf(44, fmaxf(34, r.h * 0.07f));
+        shift_controls(ui, vs, m, rect_cut_top(&r, 2 * row + 12), true);
+        rect_cut_top(&r, t->pad);
+    } else {
+        Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.27f, 300), 460));
+        rect_cut_left(&r, t->pad);
+        float ctl_h =
+            fminf(left.h * 0.45f, 3 * 44 + ui_line_height(ui, FONT_BOLD, t->title_size) + 30);
+        shift_controls(ui, vs, m, rect_cut_top(&left, ctl_h), false);
+        rect_cut_top(&left, t->pad);
+        rope_dials(ui, m, left);
+    }
+
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect vr = rect_cut_top(&r, ui_line_height(ui, FONT_BOLD, t->text_size) + 3 * lh + 18);
+    verdicts(ui, vs, m, vr);
+    rect_cut_top(&r, t->pad);
+    char cap[120];
+    snprintf(cap, sizeof cap, "each box: S with the sentence at %d against at 0; and %s",
+             s->pos_offset, sh->rotated ? "the sentence rotated by one (T)" : "the order now");
+    if (ui_text_width(ui, FONT_SANS, t->small_size, cap) > r.w)
+        snprintf(cap, sizeof cap, "shift: at %d against at 0; reorder: %s", s->pos_offset,
+                 sh->rotated ? "rotated by one" : "the order now");
+    ui_label_fit(ui, rect_cut_top(&r, lh + 2), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
+                 cap);
+    rect_cut_top(&r, t->pad * 0.5f);
+
+    if (narrow) {
+        follow_lesson(vs);
+        static const char *const tabs[4] = {"S twice", "i − j", "along i", "RoPE"};
+        float tab_h = fminf(34, ui_line_height(ui, FONT_SANS, t->text_size) + 12);
+        Rect row = rect_cut_top(&r, tab_h);
+        rect_cut_top(&r, 6);
+        float tw = (row.w - 3 * 4) / 4;
+        for (int k = 0; k < 4; k++) {
+            Rect b = rect_cut_left(&row, tw);
+            rect_cut_left(&row, 4);
+            if (ui_button(ui, "shift_tab", k, b, tabs[k], vs->shift_tab == k) & UI_CLICKED)
+                vs->shift_tab = k;
+        }
+        if (vs->shift_tab == 0) two_scores(ui, vs, m, r);
+        if (vs->shift_tab == 1) delta_plot(ui, m, r);
+        if (vs->shift_tab == 2) position_plot(ui, m, r);
+        if (vs->shift_tab == 3) rope_dials(ui, m, r);
+        return;
+    }
+
+    /* low (presenting, a projector's zoom): S twice and the Δ curve on one
+     * row; the curve along i needs a taller window */
+    if (r.h < 520) {
+        Rect p_delta = rect_cut_right(&r, (r.w - 2 * t->pad) / 3);
+        rect_cut_right(&r, t->pad);
+        two_scores(ui, vs, m, r);
+        delta_plot(ui, m, p_delta); /* the verdict boxes' swatches name the colours */
+        return;
+    }
+    two_scores(ui, vs, m, rect_cut_top(&r, (r.h - t->pad) * 0.55f));
+    rect_cut_top(&r, t->pad);
+    legend(ui, rect_cut_top(&r, lh + 4));
+    Rect p_delta = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
+    rect_cut_left(&r, t->pad);
+    delta_plot(ui, m, p_delta);
+    position_plot(ui, m, r);
 }

@@ -218,7 +218,9 @@ typedef struct View_State {
     long train_rate_steps0;       /* and the step count then */
     int perm_tab;                 /* narrow permutation lab: 0 the weights, 1 the outputs */
     char perm_seen_highlight[32]; /* the lesson highlight it last followed */
-    Lesson_Session session;       /* the lesson being taken, if any */
+    int shift_tab;                /* narrow shift lab: 0 S twice, 1 the curves, 2 RoPE's pairs */
+    char shift_seen_highlight[32];
+    Lesson_Session session; /* the lesson being taken, if any */
     /* changes to the scene asked for while laying out this frame; the next
      * frame applies them, all at once, before it lays out */
     Action_List actions;

@@ -240,6 +240,10 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         "--view scaling",
         "--view permutation",
         "--view train",
+        "--view shift",
+        "--view shift --pos rope --pos-offset 1000 --mask causal --heads 4",
+        "--view explorer --pos alibi --heads 3",
+        "--view permutation --pos rope",
         "--lesson '%s/lessons/01-tokens-become-vectors.md'",
         "--lesson '%s/lessons/02-queries-keys-values.md'",
         "--lesson '%s/lessons/03-scores-softmax-outputs.md'",
@@ -251,7 +255,10 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         "--lesson '%s/lessons/09-causal-mask.md'",
         "--lesson '%s/lessons/10-many-heads.md'",
         "--lesson '%s/lessons/11-training.md'",
+        "--lesson '%s/lessons/12-position-in-the-rule.md'",
         "--tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the mat today'",
+        "--view shift --tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the "
+        "mat today'",
     };
     int failures = 0;
     char report[4096] = "";
