@@ -129,7 +129,8 @@ static int train(const Cli_Options *o) {
                        .optimizer = (Train_Optimizer)o->train_optimizer,
                        .seed = o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 1,
                        .d_k = o->has[SET_DK] ? (int)o->value[SET_DK] : 0,
-                       .positions = o->has[SET_POS] && o->value[SET_POS] == POS_SIN,
+                       .pos = o->has[SET_POS] ? (Train_Pos)(int)o->value[SET_POS] : TRAIN_POS_NONE,
+                       .test_n = o->train_test_n,
                        .unscaled = o->has[SET_SCALED] && o->value[SET_SCALED] == 0,
                        .lr = o->train_lr};
     static Trainer t;
@@ -160,20 +161,26 @@ static int train(const Cli_Options *o) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     double accuracy, final = train_eval(&t, &accuracy);
-    printf("{\n  \"task\": \"%s\",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"n\": %d,\n"
-           "  \"vocab\": %d,\n  \"d\": %d,\n  \"d_k\": %d,\n  \"d_v\": %d,\n"
-           "  \"positions\": %s,\n  \"scaled\": %s,\n  \"optimizer\": \"%s\",\n  \"lr\": %.17g,\n",
-           desc.task == TRAIN_MATCH ? "match" : "previous", steps, (unsigned long long)desc.seed,
-           t.n, t.vocab, t.d, t.d_k, t.d_v, desc.positions ? "true" : "false",
-           desc.unscaled ? "false" : "true", desc.optimizer == TRAIN_SGD ? "sgd" : "adam",
-           t.desc.lr);
+    printf(
+        "{\n  \"task\": \"%s\",\n  \"steps\": %ld,\n  \"seed\": %llu,\n  \"n\": %d,\n"
+        "  \"vocab\": %d,\n  \"d\": %d,\n  \"d_k\": %d,\n  \"d_v\": %d,\n"
+        "  \"positions\": \"%s\",\n  \"scaled\": %s,\n  \"optimizer\": \"%s\",\n  \"lr\": %.17g,\n",
+        desc.task == TRAIN_MATCH ? "match" : "previous", steps, (unsigned long long)desc.seed, t.n,
+        t.vocab, t.d, t.d_k, t.d_v, setting_choice_name(SET_POS, (int)t.pos),
+        desc.unscaled ? "false" : "true", desc.optimizer == TRAIN_SGD ? "sgd" : "adam", t.desc.lr);
     printf("  \"loss\": {\"steps\": [");
     for (int k = 0; k < kept; k++) printf(k ? ", %ld" : "%ld", at[k]);
     printf("], \"values\": [");
     for (int k = 0; k < kept; k++) printf(k ? ", %.9g" : "%.9g", values[k]);
-    printf("]},\n  \"final_loss\": %.9g,\n  \"chance_loss\": %.9g,\n  \"accuracy\": %.6g,\n"
-           "  \"steps_per_s\": %.1f\n}\n",
-           final, train_chance(t.n), accuracy, secs > 0 ? (double)steps / secs : 0);
+    printf("]},\n  \"final_loss\": %.9g,\n  \"chance_loss\": %.9g,\n  \"accuracy\": %.6g,\n", final,
+           train_chance(t.n), accuracy);
+    if (desc.test_n) { /* train short, test long */
+        double test_accuracy, test_loss = train_eval_long(&t, &test_accuracy);
+        printf("  \"test_n\": %d,\n  \"test_loss\": %.9g,\n  \"test_chance_loss\": %.9g,\n"
+               "  \"test_accuracy\": %.6g,\n",
+               desc.test_n, test_loss, train_chance(desc.test_n), test_accuracy);
+    }
+    printf("  \"steps_per_s\": %.1f\n}\n", secs > 0 ? (double)steps / secs : 0);
     free(values);
     free(at);
     train_free(&t);

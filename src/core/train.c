@@ -18,14 +18,14 @@ static int pick(Rng *r, int below) {
 void train_sentence(Train_Task task, int n, int vocab, Rng *r, int *tokens, int *targets) {
     if (task == TRAIN_MATCH) {
         /* id = colour·4 + kind·2 + number; n/2 colours, each on both kinds */
-        int colours = vocab / 4, chosen[TRAIN_N], order[TRAIN_N];
-        for (int c = 0; c < colours && c < TRAIN_N; c++) chosen[c] = c;
+        int colours = vocab / 4, chosen[TRAIN_MAX_N], order[TRAIN_MAX_N];
+        for (int c = 0; c < colours && c < TRAIN_MAX_N; c++) chosen[c] = c;
         for (int c = 0; c < n / 2; c++) { /* n/2 distinct colours */
             int j = c + pick(r, colours - c), tmp = chosen[c];
             chosen[c] = chosen[j];
             chosen[j] = tmp;
         }
-        int ids[TRAIN_N];
+        int ids[TRAIN_MAX_N];
         for (int c = 0; c < n / 2; c++)
             for (int kind = 0; kind < 2; kind++)
                 ids[2 * c + kind] = chosen[c] * 4 + kind * 2 + pick(r, 2);
@@ -68,9 +68,12 @@ bool train_init(Trainer *t, const Train_Desc *desc) {
     t->d_v = desc->d_v ? desc->d_v : 16;
     t->vocab = TRAIN_VOCAB;
     t->n = TRAIN_N;
+    t->pos = desc->positions ? TRAIN_POS_SIN : desc->pos;
+    if (desc->test_n < 0 || desc->test_n > TRAIN_MAX_N) return false;
     if (t->desc.lr <= 0) t->desc.lr = desc->optimizer == TRAIN_SGD ? 0.5 : 0.01;
-    int d = t->d, dk = t->d_k, dv = t->d_v, V = t->vocab, n = t->n;
+    int d = t->d, dk = t->d_k, dv = t->d_v, V = t->vocab, n = TRAIN_MAX_N;
     t->count = (long)V * d + 2L * d * dk + (long)d * dv + (long)dv * V;
+    if (t->pos == TRAIN_POS_LEARNED) t->count += (long)TRAIN_MAX_N * d;
     t->param = calloc((size_t)t->count, sizeof(double));
     t->grad = calloc((size_t)t->count, sizeof(double));
     t->m1 = calloc((size_t)t->count, sizeof(double));
@@ -79,10 +82,12 @@ bool train_init(Trainer *t, const Train_Desc *desc) {
     /* X, Q, K, V, S, A, O, Z and their gradients, for one sentence */
     long per = 2L * (n * d + 2L * n * dk + n * dv + 2L * n * n + n * dv + (long)n * V);
     t->scratch = calloc((size_t)per, sizeof(double));
-    t->held_tokens = malloc(sizeof(int) * TRAIN_HELDOUT * n);
-    t->held_targets = malloc(sizeof(int) * TRAIN_HELDOUT * n);
+    t->held_tokens = malloc(sizeof(int) * TRAIN_HELDOUT * TRAIN_N);
+    t->held_targets = malloc(sizeof(int) * TRAIN_HELDOUT * TRAIN_N);
+    t->long_tokens = malloc(sizeof(int) * TRAIN_HELDOUT * TRAIN_MAX_N);
+    t->long_targets = malloc(sizeof(int) * TRAIN_HELDOUT * TRAIN_MAX_N);
     if (!t->param || !t->grad || !t->m1 || !t->m2 || !t->P || !t->scratch || !t->held_tokens ||
-        !t->held_targets) {
+        !t->held_targets || !t->long_tokens || !t->long_targets) {
         train_free(t);
         return false;
     }
@@ -91,6 +96,7 @@ bool train_init(Trainer *t, const Train_Desc *desc) {
     t->W_K = t->W_Q + (long)d * dk;
     t->W_V = t->W_K + (long)d * dk;
     t->W_U = t->W_V + (long)d * dv;
+    t->L = t->pos == TRAIN_POS_LEARNED ? t->W_U + (long)dv * V : NULL;
     Rng r;
     rng_seed_stream(&r, desc->seed, 0x7A1Bull, 1);
     double wsd = desc->init > 0 ? desc->init : 1 / sqrt((double)d);
@@ -99,18 +105,31 @@ bool train_init(Trainer *t, const Train_Desc *desc) {
     for (long k = 0; k < (long)d * dk; k++) t->W_K[k] = gauss(&r, wsd);
     for (long k = 0; k < (long)d * dv; k++) t->W_V[k] = gauss(&r, 1 / sqrt((double)d));
     for (long k = 0; k < (long)dv * V; k++) t->W_U[k] = gauss(&r, 1 / sqrt((double)dv));
-    if (desc->positions) {
-        float pf[TRAIN_N * 64];
+    if (t->pos == TRAIN_POS_SIN || t->pos == TRAIN_POS_LEARNED) {
+        /* the sinusoid, or the learned table's starting draw (posenc.h) */
+        float pf[TRAIN_MAX_N * 64];
         if (d <= 64) {
-            posenc_sinusoidal(0, n, d, 1.0f, pf);
-            for (long k = 0; k < (long)n * d; k++) t->P[k] = pf[k];
+            if (t->pos == TRAIN_POS_SIN)
+                posenc_sinusoidal(0, n, d, 1.0f, pf);
+            else
+                posenc_learned(desc->seed, 0, n, d, 1.0f, pf);
+            double *to = t->pos == TRAIN_POS_SIN ? t->P : t->L;
+            for (long k = 0; k < (long)n * d; k++) to[k] = pf[k];
         }
     }
     rng_seed_stream(&t->data, desc->seed, 0x7A1Bull, 2);
     Rng held;
     rng_seed_stream(&held, desc->seed, 0x7A1Bull, 3);
     for (int s = 0; s < TRAIN_HELDOUT; s++)
-        train_sentence(desc->task, n, V, &held, t->held_tokens + s * n, t->held_targets + s * n);
+        train_sentence(desc->task, TRAIN_N, V, &held, t->held_tokens + s * TRAIN_N,
+                       t->held_targets + s * TRAIN_N);
+    if (desc->test_n > 0) {
+        Rng longer;
+        rng_seed_stream(&longer, desc->seed, 0x7A1Bull, 4);
+        for (int s = 0; s < TRAIN_HELDOUT; s++)
+            train_sentence(desc->task, desc->test_n, V, &longer, t->long_tokens + s * desc->test_n,
+                           t->long_targets + s * desc->test_n);
+    }
     return true;
 }
 
@@ -123,6 +142,8 @@ void train_free(Trainer *t) {
     free(t->scratch);
     free(t->held_tokens);
     free(t->held_targets);
+    free(t->long_tokens);
+    free(t->long_targets);
     memset(t, 0, sizeof *t);
 }
 
@@ -172,24 +193,44 @@ static void softmax_rows(const double *s, int r, int m, double *a) {
     }
 }
 
+/* Each row i of M (n×dk) turned by position i, as posenc_rope_row does, in
+ * double; sign −1 turns back (the transpose, for the gradient). */
+static void rope_rows(double *M, int n, int dk, double sign) {
+    for (int i = 0; i < n; i++)
+        for (int m = 0; 2 * m + 1 < dk; m++) {
+            double a = sign * i * posenc_rope_theta(m, dk, 10000.0);
+            double c = cos(a), s = sin(a), x = M[i * dk + 2 * m], y = M[i * dk + 2 * m + 1];
+            M[i * dk + 2 * m] = x * c - y * s;
+            M[i * dk + 2 * m + 1] = x * s + y * c;
+        }
+}
+
 /* Forward (and, if wanted, backward) for one sentence; returns its summed
  * loss, adds its gradient (scaled by weight) into t->grad, counts the right
  * guesses in *right. */
-static double sentence(Trainer *t, const int *tok, const int *tgt, double weight, bool want_grad,
-                       int *right) {
-    int n = t->n, d = t->d, dk = t->d_k, dv = t->d_v, V = t->vocab;
+static double sentence(Trainer *t, const int *tok, const int *tgt, int n, double weight,
+                       bool want_grad, int *right) {
+    int d = t->d, dk = t->d_k, dv = t->d_v, V = t->vocab;
+    const double *add = t->pos == TRAIN_POS_LEARNED ? t->L : t->P;
+    double slope = t->pos == TRAIN_POS_ALIBI ? posenc_alibi_slope(1, 1) : 0;
     double *X = t->scratch, *Q = X + n * d, *K = Q + n * dk, *Vv = K + n * dk, *S = Vv + n * dv;
     double *A = S + n * n, *O = A + n * n, *Z = O + n * dv;
     double *dX = Z + (long)n * V, *dQ = dX + n * d, *dK = dQ + n * dk, *dV = dK + n * dk;
     double *dS = dV + n * dv, *dA = dS + n * n, *dO = dA + n * n, *dZ = dO + n * dv;
     double c = t->desc.unscaled ? 1 : 1 / sqrt((double)dk);
     for (int i = 0; i < n; i++)
-        for (int p = 0; p < d; p++) X[i * d + p] = t->E[(long)tok[i] * d + p] + t->P[i * d + p];
+        for (int p = 0; p < d; p++) X[i * d + p] = t->E[(long)tok[i] * d + p] + add[i * d + p];
     mm(X, t->W_Q, n, d, dk, Q);
     mm(X, t->W_K, n, d, dk, K);
     mm(X, t->W_V, n, d, dv, Vv);
+    if (t->pos == TRAIN_POS_ROPE) { /* Q and K hold the turned rows from here on */
+        rope_rows(Q, n, dk, 1);
+        rope_rows(K, n, dk, 1);
+    }
     mm_tb(Q, K, n, dk, n, S);
     for (int k = 0; k < n * n; k++) S[k] *= c;
+    for (int i = 0; i < n && slope > 0; i++) /* a constant: nothing to learn, no gradient */
+        for (int j = 0; j < n; j++) S[i * n + j] -= slope * abs(i - j);
     softmax_rows(S, n, n, A);
     mm(A, Vv, n, n, dv, O);
     mm(O, t->W_U, n, dv, V, Z);
@@ -212,7 +253,7 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, double weight
     }
     if (!want_grad) return loss;
     double *gE = t->grad, *gQ = gE + (long)V * d, *gK = gQ + (long)d * dk, *gV = gK + (long)d * dk;
-    double *gU = gV + (long)d * dv;
+    double *gU = gV + (long)d * dv, *gL = gU + (long)dv * V;
     mm_ta(O, dZ, n, dv, V, gU);      /* dW_U = Oᵀ dZ */
     mm_tb(dZ, t->W_U, n, V, dv, dO); /* dO = dZ W_Uᵀ */
     mm_tb(dO, Vv, n, dv, n, dA);     /* dA = dO Vᵀ */
@@ -225,7 +266,11 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, double weight
     }
     mm(dS, K, n, n, dk, dQ); /* dQ = dS K */
     memset(dK, 0, sizeof(double) * (size_t)n * dk);
-    mm_ta(dS, Q, n, n, dk, dK); /* dK = dSᵀ Q */
+    mm_ta(dS, Q, n, n, dk, dK);     /* dK = dSᵀ Q */
+    if (t->pos == TRAIN_POS_ROPE) { /* back through the turn: its transpose */
+        rope_rows(dQ, n, dk, -1);
+        rope_rows(dK, n, dk, -1);
+    }
     mm_ta(X, dQ, n, d, dk, gQ);
     mm_ta(X, dK, n, d, dk, gK);
     mm_ta(X, dV, n, d, dv, gV);
@@ -237,6 +282,7 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, double weight
             for (int k = 0; k < dk; k++) s += dK[i * dk + k] * t->W_K[(long)p * dk + k];
             for (int k = 0; k < dv; k++) s += dV[i * dv + k] * t->W_V[(long)p * dv + k];
             gE[(long)tok[i] * d + p] += s;
+            if (t->L) gL[i * d + p] += s; /* row i of the table was added to x_i */
         }
     return loss;
 }
@@ -249,7 +295,7 @@ double train_loss_grad(Trainer *t, const int *tokens, const int *targets, int co
     if (want_grad) memset(t->grad, 0, sizeof(double) * (size_t)t->count);
     double total = 0, w = scored ? 1.0 / scored : 0;
     for (int s = 0; s < count; s++)
-        total += sentence(t, tokens + s * t->n, targets + s * t->n, w, want_grad, &right);
+        total += sentence(t, tokens + s * t->n, targets + s * t->n, t->n, w, want_grad, &right);
     return scored ? total / scored : 0;
 }
 
@@ -258,7 +304,18 @@ double train_eval(Trainer *t, double *accuracy) {
     double total = 0;
     for (int s = 0; s < TRAIN_HELDOUT; s++) {
         for (int i = 0; i < n; i++) scored += t->held_targets[s * n + i] >= 0;
-        total += sentence(t, t->held_tokens + s * n, t->held_targets + s * n, 0, false, &right);
+        total += sentence(t, t->held_tokens + s * n, t->held_targets + s * n, n, 0, false, &right);
+    }
+    if (accuracy) *accuracy = scored ? (double)right / scored : 0;
+    return scored ? total / scored : 0;
+}
+
+double train_eval_long(Trainer *t, double *accuracy) {
+    int scored = 0, right = 0, n = t->desc.test_n;
+    double total = 0;
+    for (int s = 0; s < TRAIN_HELDOUT && n > 0; s++) {
+        for (int i = 0; i < n; i++) scored += t->long_targets[s * n + i] >= 0;
+        total += sentence(t, t->long_tokens + s * n, t->long_targets + s * n, n, 0, false, &right);
     }
     if (accuracy) *accuracy = scored ? (double)right / scored : 0;
     return scored ? total / scored : 0;
@@ -290,7 +347,7 @@ double train_step(Trainer *t) {
 void train_attention(Trainer *t, const int *tokens, double *A) {
     int targets[TRAIN_N], right = 0;
     for (int i = 0; i < t->n; i++) targets[i] = -1; /* nothing scored: only the forward pass */
-    sentence(t, tokens, targets, 0, false, &right);
+    sentence(t, tokens, targets, t->n, 0, false, &right);
     int n = t->n, d = t->d, dk = t->d_k, dv = t->d_v;
     const double *a = t->scratch + n * d + 2L * n * dk + n * dv + (long)n * n; /* after X Q K V S */
     memcpy(A, a, sizeof(double) * (size_t)n * n);

@@ -19,7 +19,7 @@ static const char *const names[] = {
     /* permutation lab */
     "P", "reorder", "verdict", "A_PX", "A_P", "A_diff", "O_PX", "O_P", "O_diff",
     /* training lab */
-    "train_controls", "train_loss", "train_A", "train_bilinear",
+    "train_controls", "train_loss", "train_A", "train_bilinear", "train_lengths",
     /* shift lab */
     "shift_controls", "pos_offset", "shift_verdicts", "score_by_delta", "score_by_position",
     "rope_pairs"};
@@ -37,7 +37,8 @@ const char *hide_names(void) {
         "restore, "
         "hist_raw, hist_scaled, entropy_plot, max_plot, scaling_controls, P, "
         "reorder, verdict, A_PX, A_P, A_diff, O_PX, O_P, O_diff, train_controls, train_loss, "
-        "train_A, train_bilinear, shift_controls, pos_offset, shift_verdicts, score_by_delta, "
+        "train_A, train_bilinear, train_lengths, shift_controls, pos_offset, shift_verdicts, "
+        "score_by_delta, "
         "score_by_position, rope_pairs";
     return all;
 }

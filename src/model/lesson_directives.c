@@ -51,6 +51,7 @@ static const char *const panel_names[] = {
     "score_by_delta",
     "score_by_position",
     "rope_pairs",
+    "train_lengths",
     "none",
 };
 
@@ -124,7 +125,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"offset", ACT_SET, "offset N"},
     {"rope_base", ACT_SET, "rope_base F"},
     {"axis", ACT_AXIS, "axis fixed|auto"},
-    {"train", ACT_TRAIN, "train match|previous [sin] [compare] [dk N]"},
+    {"train", ACT_TRAIN, "train match|previous [sin|learned|rope|alibi] [compare] [dk N]"},
     {"steps", ACT_STEPS, "steps N"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
@@ -237,8 +238,9 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         if (!(a = new_action(p, line))) return false;
         a->i = !strcmp(w[1], "previous");
         for (int k = 2; k < nw; k++) {
-            if (!strcmp(w[k], "sin")) {
-                a->x = 1;
+            int scheme;
+            if (setting_choice_parse(SET_POS, w[k], &scheme) && scheme != POS_NONE) {
+                a->x = (float)scheme; /* the positional scheme it trains with */
             } else if (!strcmp(w[k], "compare")) {
                 a->y = 1;
             } else if (!strcmp(w[k], "dk") && k + 1 < nw && parse_long(w[k + 1], 1, 256, &v)) {

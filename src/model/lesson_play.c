@@ -143,11 +143,12 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
                      setting((Setting_Id)a->setting)->lesson, err, errsz);
             break;
         case ACT_TRAIN:
-            if (!train_lab_reset(
-                    &m->train,
-                    &(Train_Desc){
-                        .task = (Train_Task)a->i, .positions = a->x != 0, .d_k = a->n, .seed = 1},
-                    a->y != 0)) {
+            if (!train_lab_reset(&m->train,
+                                 &(Train_Desc){.task = (Train_Task)a->i,
+                                               .pos = (Train_Pos)(int)a->x,
+                                               .d_k = a->n,
+                                               .seed = 1},
+                                 a->y != 0)) {
                 snprintf(err, errsz, "%s:%d: train: out of memory", l->path, a->line);
                 return false;
             }

@@ -6,7 +6,13 @@
 
 bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare) {
     bool running = l->ready && l->running;
+    Train_Length_Row lengths[2][5];
+    memcpy(lengths, l->lengths, sizeof lengths);
     train_lab_free(l);
+    memcpy(l->lengths, lengths, sizeof lengths);
+    Train_Desc with_long = *desc;
+    with_long.test_n = TRAIN_LAB_LONG_N;
+    desc = &with_long;
     if (!train_init(&l->trainer, desc)) return false;
     if (compare) {
         Train_Desc flip = *desc;
@@ -22,6 +28,7 @@ bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare) {
     l->running = running;
     l->stride = 1;
     l->derived_at = -1;
+    l->long_at = -1;
     /* the example: the held-out batch's first sentence */
     memcpy(l->example, l->trainer.held_tokens, sizeof l->example);
     return true;
@@ -64,8 +71,25 @@ bool train_lab_drain(Train_Lab *l, long units) {
     return train_lab_run(l, steps);
 }
 
+/* The accuracy at TRAIN_LAB_LONG_N, into the table row of this task and scheme. */
+static void derive_long(Train_Lab *l) {
+    Trainer *t = &l->trainer;
+    train_eval_long(t, &l->long_accuracy);
+    l->long_at = t->steps;
+    l->lengths[t->desc.task == TRAIN_PREVIOUS][t->pos] =
+        (Train_Length_Row){.filled = true,
+                           .steps = t->steps,
+                           .accuracy = l->held_accuracy,
+                           .accuracy_long = l->long_accuracy};
+}
+
 void train_lab_derive(Train_Lab *l) {
-    if (!l->ready || l->derived_at == l->trainer.steps) return;
+    if (!l->ready) return;
+    bool resting = l->queued <= 0 && !l->running;
+    if (l->derived_at == l->trainer.steps) {
+        if (resting && l->long_at != l->trainer.steps) derive_long(l);
+        return;
+    }
     /* the held-out batch costs about three steps to evaluate: while asked-for
      * steps still run, the pictures follow every TRAIN_LAB_DERIVE_EVERY steps
      * (the loss curve still gets every step), and exactly once they end */
@@ -75,6 +99,9 @@ void train_lab_derive(Train_Lab *l) {
     Trainer *t = &l->trainer;
     l->held_loss = train_eval(t, &l->held_accuracy);
     if (l->compare) l->held_loss_other = train_eval(&l->other, NULL);
+    /* the longer batch costs four times the short one: when training rests,
+     * or now and then while it runs */
+    if (resting || l->long_at < 0 || t->steps - l->long_at >= TRAIN_LAB_LONG_EVERY) derive_long(l);
     train_attention(t, l->example, l->example_A);
     int d = t->d, dk = t->d_k;
     for (int a = 0; a < d && a < 64; a++)
@@ -87,7 +114,8 @@ void train_lab_derive(Train_Lab *l) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             const double *xi = t->E + (long)l->example[i] * d, *xj = t->E + (long)l->example[j] * d;
-            const double *pi = t->P + i * d, *pj = t->P + j * d;
+            const double *add = t->L ? t->L : t->P; /* the added positions, if any */
+            const double *pi = add + i * d, *pj = add + j * d;
             double s = 0;
             for (int a = 0; a < d && a < 64; a++)
                 for (int b = 0; b < d && b < 64; b++)

@@ -18,7 +18,9 @@
  *   void train_lab_derive(Train_Lab *l)
  *       the held-out loss and accuracy, the example sentence's A and W_Q·W_Kᵀ, for the step
  *       training stands at (recomputed only when it moved, and while queued steps run, every
- *       TRAIN_LAB_DERIVE_EVERY steps)
+ *       TRAIN_LAB_DERIVE_EVERY steps); and, when training rests (or every TRAIN_LAB_LONG_EVERY
+ *       steps), the accuracy on sentences of TRAIN_LAB_LONG_N tokens, kept per scheme and task
+ *       in `lengths` across resets: train short, test long
  *   void train_lab_free(Train_Lab *l)
  *   void train_token_name(Train_Task task, int id, char *buf, size_t size)
  *       "B1", "b2" (colour, kind by case, number) for match; "w07" for previous
@@ -32,6 +34,16 @@
 
 #define TRAIN_LAB_POINTS       512 /* loss points kept; older ones thin out by halves */
 #define TRAIN_LAB_DERIVE_EVERY 25  /* steps between held-out evaluations while steps are queued */
+#define TRAIN_LAB_LONG_N       16  /* the lab's test length: twice what it trains on */
+#define TRAIN_LAB_LONG_EVERY   200 /* steps between evaluations at that length while training runs \
+                                    */
+
+/* One scheme's last result at both lengths, for one task. */
+typedef struct Train_Length_Row {
+    bool filled;
+    long steps;
+    double accuracy, accuracy_long;
+} Train_Length_Row;
 
 typedef struct Train_Lab {
     bool ready;
@@ -58,6 +70,9 @@ typedef struct Train_Lab {
     /* that form over the example's tokens: x_i·W_Q·W_Kᵀ·x_jᵀ with X = E[tokens] + P, the
        head's scores before scaling, so the pairs it scores high can be read by name */
     double example_scores[TRAIN_N * TRAIN_N];
+    long long_at; /* the step of the last evaluation at TRAIN_LAB_LONG_N, or -1 */
+    double long_accuracy;
+    Train_Length_Row lengths[2][5]; /* [task][scheme]: kept when training starts again */
 } Train_Lab;
 
 bool train_lab_reset(Train_Lab *l, const Train_Desc *desc, bool compare);

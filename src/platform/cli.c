@@ -86,7 +86,8 @@ void cli_usage(FILE *f) {
           "  --bench               measure frame and recompute times, print JSON\n"
           "  --train match|previous  train one head on a toy task and print JSON: with\n"
           "                        --steps N (1 to 1000000; default 3000), --lr F,\n"
-          "                        --optimizer adam|sgd, and --seed, --pos, --dk, --no-scale\n"
+          "                        --optimizer adam|sgd, --test-n N (9 to 16: a held-out\n"
+          "                        batch that long), and --seed, --pos, --dk, --no-scale\n"
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
           "\n"
@@ -213,7 +214,7 @@ static const char *const valued[] = {
     "--size",      "--ui-scale",      "--export", "--screenshot",    "--experiment",
     "--samples",   "--check-lessons", "--train",  "--steps",         "--lr",
     "--optimizer", "--render-math",   "--theme",  "--export-figure", "--panel",
-    "--scale",     "--background",    "--hide",
+    "--scale",     "--background",    "--hide",   "--test-n",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -256,6 +257,7 @@ static const struct {
      * (the default) reaches the table */
     {"--steps", MODE(CLI_TRAIN)},
     {"--lr", MODE(CLI_TRAIN)},
+    {"--test-n", MODE(CLI_TRAIN)},
     {"--optimizer", MODE(CLI_TRAIN)},
     {"--samples", MODE(CLI_EXPERIMENT)},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
@@ -457,10 +459,21 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             if (strcmp(value, "adam") && strcmp(value, "sgd"))
                 return fail(err, errsz, name, "'%s' is not an optimizer (adam, sgd)", value);
             o->train_optimizer = !strcmp(value, "sgd"); /* TRAIN_ADAM 0, TRAIN_SGD 1 */
+        } else if (!strcmp(name, "--test-n")) {
+            if (!parse_int(name, value, 9, 16, &iv, err, errsz)) return false;
+            o->train_test_n = (int)iv;
         }
     }
-    if ((o->train_steps || o->train_lr || o->train_optimizer) && o->mode != CLI_TRAIN) {
-        snprintf(err, errsz, "attnlab: --steps, --lr and --optimizer: only used with --train");
+    if ((o->train_steps || o->train_lr || o->train_optimizer || o->train_test_n) &&
+        o->mode != CLI_TRAIN) {
+        snprintf(err, errsz,
+                 "attnlab: --steps, --lr, --optimizer and --test-n: only used with --train");
+        return false;
+    }
+    if (o->train_test_n % 2 && o->train_task == 0) {
+        snprintf(err, errsz,
+                 "attnlab: --test-n: %d is odd; match pairs its tokens, so its sentences are even",
+                 o->train_test_n);
         return false;
     }
     if (o->mode == CLI_TRAIN && !o->train_steps) o->train_steps = 3000;

@@ -89,6 +89,7 @@ typedef struct Cli_Options {
     long train_steps;
     double train_lr; /* 0: the optimizer's default */
     int train_optimizer;
+    int train_test_n; /* 0, or a held-out sentence length past training's */
     /* the options given, by their canonical names: each must be one the mode uses */
     const char *given[CLI_MAX_GIVEN];
     int given_n;

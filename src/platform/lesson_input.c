@@ -312,8 +312,15 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         const Ui_Record *r = reveal(p, "button", "train_task", a->i);
         if (!r) return fail(why, whysz, "%s", "no task button on screen (is the Train view open?)");
         click(p, r->r);
-        if (!toggle_to(p, "train_pos", a->x != 0, p->model.train.desc.positions, why, whysz))
-            return false;
+        for (int k = 0; k < 5 && (int)p->model.train.trainer.pos != (int)a->x; k++) {
+            /* the scheme's button, or ▶ until it shows */
+            const Ui_Record *b = find(p, "button", "train_pos", (int)a->x);
+            if (!b) b = reveal(p, "button", "train_pos_next", -1);
+            if (!b) return fail(why, whysz, "%s", "no positions control in the Train view");
+            click(p, b->r);
+        }
+        if ((int)p->model.train.trainer.pos != (int)a->x)
+            return fail(why, whysz, "%s", "the Train view never reached that scheme");
         if (!toggle_to(p, "train_compare", a->y != 0, p->model.train.compare, why, whysz))
             return false;
         if (a->n > 0) { /* d_k: the slider, by its arrow keys */

@@ -22,8 +22,11 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
     bool again = q->reset;
     if (q->task >= 0 && (Train_Task)q->task != desc.task)
         desc.task = (Train_Task)q->task, again = true;
-    if (q->positions >= 0 && (q->positions != 0) != desc.positions)
-        desc.positions = q->positions != 0, again = true;
+    if (q->pos >= 0 && (Train_Pos)q->pos != l->trainer.pos) {
+        desc.positions = false; /* the scheme says it all */
+        desc.pos = (Train_Pos)q->pos;
+        again = true;
+    }
     if (q->scaled >= 0 && (q->scaled == 0) != desc.unscaled)
         desc.unscaled = q->scaled == 0, again = true;
     if (q->dk > 0 && q->dk != (desc.d_k ? desc.d_k : 16)) desc.d_k = q->dk, again = true;
@@ -34,7 +37,7 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
         view_set_status(vs, true, "Out of memory for training");
     if (q->toggle_run) l->running = !l->running;
     if (q->more_steps > 0) l->queued += q->more_steps; /* a slice a frame: train_drain */
-    *q = (Train_Request){.task = -1, .positions = -1, .scaled = -1, .compare = -1};
+    *q = (Train_Request){.task = -1, .pos = -1, .scaled = -1, .compare = -1};
     /* a slice costs about the same whatever the width: fewer steps for a
      * wide head (and for two), so frames stay quick; the steps themselves
      * are the same steps, so the result never depends on the slicing */
@@ -78,6 +81,77 @@ void train_drain(const Ui *ui, View_State *vs, Model *m) {
 }
 
 /* ---- the panels ---------------------------------------------------------------- */
+
+static const char *const scheme_names[5] = {"none", "sin", "learned", "RoPE", "ALiBi"};
+
+/* The positional scheme: five buttons where they fit, else ◀ name ▶. */
+static void scheme_choice(Ui *ui, Train_Request *q, const Train_Lab *l, Rect row) {
+    const Theme *t = ui->theme;
+    int now = (int)l->trainer.pos;
+    float need = 0;
+    for (int k = 0; k < 5; k++)
+        need =
+            fmaxf(need, ui_text_width(ui, FONT_SANS, t->text_size * 0.85f, scheme_names[k]) + 14);
+    if (need * 5 <= row.w) {
+        float w = row.w / 5;
+        for (int k = 0; k < 5; k++) {
+            Rect b = {row.x + k * w + 2, row.y + 2, w - 4, row.h - 4};
+            if (ui_button(ui, "train_pos", k, b, scheme_names[k], now == k) & UI_CLICKED)
+                q->pos = k;
+        }
+        return;
+    }
+    Rect in = rect_inset(row, 2);
+    float bw = fminf(fmaxf(in.h * 1.6f, 40), in.w * 0.3f);
+    Rect prev = rect_cut_left(&in, bw), next = rect_cut_right(&in, bw);
+    if (ui_button(ui, "train_pos_prev", -1, prev, "◀", false) & UI_CLICKED) q->pos = (now + 4) % 5;
+    if (ui_button(ui, "train_pos_next", -1, next, "▶", false) & UI_CLICKED) q->pos = (now + 1) % 5;
+    ui_label_fit(ui, in, FONT_BOLD, t->text_size, ALIGN_CENTER, t->text, scheme_names[now]);
+}
+
+/* Train short, test long: each scheme's last accuracy at the training
+ * length and at twice it, for the task on screen. */
+static void lengths_table(Ui *ui, const Train_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, "Train short, test long", "train_lengths")) return;
+    float title_h = ui_panel_wrapped(ui, r, "Train short, test long", false);
+    ui_record(ui, "panel", "train_lengths", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    float row_h = fminf(lh + 6, body.h / 6);
+    if (row_h < lh) return;
+    int task = l->desc.task == TRAIN_PREVIOUS;
+    char head[3][32];
+    snprintf(head[0], sizeof head[0], "steps");
+    snprintf(head[1], sizeof head[1], "n = %d", TRAIN_N);
+    snprintf(head[2], sizeof head[2], "n = %d", TRAIN_LAB_LONG_N);
+    float c0 = body.w * 0.34f, cw = (body.w - c0) / 3;
+    Rect hr = rect_cut_top(&body, row_h);
+    ui_label_fit(ui, (Rect){hr.x, hr.y, c0, hr.h}, FONT_SANS, t->small_size, ALIGN_LEFT,
+                 t->text_dim, "accuracy");
+    for (int c = 0; c < 3; c++)
+        ui_label_fit(ui, (Rect){hr.x + c0 + c * cw, hr.y, cw - 4, hr.h}, FONT_SANS, t->small_size,
+                     ALIGN_RIGHT, t->text_dim, head[c]);
+    for (int k = 0; k < 5; k++) {
+        const Train_Length_Row *row = &l->lengths[task][k];
+        Rect rr = rect_cut_top(&body, row_h);
+        if ((int)l->trainer.pos == k) draw_round_rect(ui->dl, rr, 3, t->goal_bg);
+        ui_label_fit(ui, (Rect){rr.x + 4, rr.y, c0 - 4, rr.h}, FONT_BOLD, t->small_size, ALIGN_LEFT,
+                     t->text, scheme_names[k]);
+        char cell[3][32];
+        if (row->filled) {
+            snprintf(cell[0], sizeof cell[0], "%ld", row->steps);
+            snprintf(cell[1], sizeof cell[1], "%.0f %%", 100 * row->accuracy);
+            snprintf(cell[2], sizeof cell[2], "%.0f %%", 100 * row->accuracy_long);
+        } else {
+            for (int c = 0; c < 3; c++) snprintf(cell[c], sizeof cell[c], "—");
+        }
+        for (int c = 0; c < 3; c++)
+            ui_label_fit(ui, (Rect){rr.x + c0 + c * cw, rr.y, cw - 4, rr.h}, FONT_MONO,
+                         t->small_size, ALIGN_RIGHT, t->text, cell[c]);
+    }
+}
 
 /* The training loss on a log axis, with chance as a line. */
 static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
@@ -153,7 +227,7 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     ui_record(ui, "panel", "train_controls", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
-    float row_h = fminf(44, body.h / 9.0f);
+    float row_h = fminf(44, body.h / 10.0f);
     Rect row = rect_cut_top(&body, row_h);
     float bw = (row.w - 18) / 4;
     Rect b = rect_cut_left(&row, bw);
@@ -180,10 +254,9 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
             UI_CLICKED)
             q->task = k;
     }
+    scheme_choice(ui, q, l, rect_cut_top(&body, row_h));
     row = rect_cut_top(&body, row_h);
-    Rect half = rect_cut_left(&row, row.w * 0.5f);
-    bool pos = l->desc.positions, scaled = !l->desc.unscaled;
-    if (ui_toggle(ui, "train_pos", -1, half, "positions", &pos) & UI_CHANGED) q->positions = pos;
+    bool scaled = !l->desc.unscaled;
     if (ui_toggle(ui, "train_scale", -1, row, "÷ √d_k", &scaled) & UI_CHANGED) q->scaled = scaled;
     bool compare = l->compare;
     if (ui_toggle(ui, "train_compare", -1, rect_cut_top(&body, row_h), "compare ÷√d_k on/off",
@@ -234,10 +307,24 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (!l->ready) return; /* out of memory: the status line says so */
     Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.3f, 260), 420));
     rect_cut_left(&r, t->pad);
+    /* the table under the controls, when the column has room for both */
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    float table_h = 6 * (lh + 6) + ui_line_height(ui, FONT_BOLD, t->title_size) + 2 * t->pad + 8;
+    bool table_left = left.h - table_h >= 360;
+    if (table_left) {
+        Rect table = rect_cut_bottom(&left, table_h);
+        rect_cut_bottom(&left, t->pad);
+        lengths_table(ui, l, table);
+    }
     controls(ui, vs, l, left);
     /* low (presenting, a projector's zoom): the heatmaps' rows need the room */
     Rect top = rect_cut_top(&r, (r.h - t->pad) * (r.h < 480 ? 0.3f : 0.45f));
     rect_cut_top(&r, t->pad);
+    if (!table_left) { /* beside the heatmaps, as tall as they are */
+        Rect table = rect_cut_right(&r, fminf(r.w * 0.3f, 320));
+        rect_cut_right(&r, t->pad);
+        lengths_table(ui, l, table);
+    }
     loss_plot(ui, l, top);
     /* the example sentence's A, and what W_Q and W_K have learned */
     const Trainer *tr = &l->trainer;

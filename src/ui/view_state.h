@@ -89,7 +89,7 @@ typedef enum Lesson_Go {
 typedef struct Train_Request {
     bool toggle_run, reset;
     long more_steps;
-    int task, positions, scaled, dk, compare;
+    int task, pos, scaled, dk, compare; /* pos: a Train_Pos, or -1 */
     double lr;
 } Train_Request;
 

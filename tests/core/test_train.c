@@ -68,6 +68,51 @@ Test(train, the_backward_pass_matches_finite_differences) {
     }
 }
 
+/* The learned table (a parameter), RoPE's turn (its transpose carries the
+ * gradient back) and ALiBi's constant bias, with an odd d_k for RoPE's
+ * unpaired coordinate too. */
+Test(train, the_backward_pass_matches_finite_differences_for_every_scheme) {
+    for (int c = 0; c < 12; c++) {
+        Train_Desc desc = {.task = c % 2 ? TRAIN_PREVIOUS : TRAIN_MATCH,
+                           .seed = (uint64_t)c + 40,
+                           .d = 5,
+                           .d_k = c % 3 ? 4 : 5,
+                           .d_v = 3,
+                           .pos = (Train_Pos)(2 + c % 3), /* learned, rope, alibi */
+                           .unscaled = c & 4,
+                           .optimizer = c % 3 ? TRAIN_ADAM : TRAIN_SGD};
+        check_gradient(&desc, (uint64_t)c * 7 + 5);
+    }
+}
+
+/* Train at n = 8, test at n = 16 ("previous"): relative RoPE carries over,
+ * a learned table cannot reach the positions it never saw. */
+Test(train, rope_carries_over_to_longer_sentences_and_a_learned_table_does_not) {
+    double acc[2];
+    for (int k = 0; k < 2; k++) {
+        Train_Desc desc = {.task = TRAIN_PREVIOUS,
+                           .seed = 1,
+                           .pos = k ? TRAIN_POS_LEARNED : TRAIN_POS_ROPE,
+                           .test_n = 16};
+        cr_assert(train_init(&t, &desc));
+        static double L0[TRAIN_MAX_N * 16];
+        if (t.L) memcpy(L0, t.L, sizeof(double) * TRAIN_MAX_N * 16);
+        for (int s = 0; s < 1000; s++) train_step(&t);
+        double short_acc;
+        train_eval(&t, &short_acc);
+        cr_assert_geq(short_acc, 0.99, "scheme %d learns at n = 8: %g", k, short_acc);
+        train_eval_long(&t, &acc[k]);
+        if (t.L) /* rows 8 … 15 were never in a training sentence: untouched */
+            cr_assert_eq(memcmp(L0 + TRAIN_N * 16, t.L + TRAIN_N * 16,
+                                sizeof(double) * (TRAIN_MAX_N - TRAIN_N) * 16),
+                         0, "an unseen row moved");
+        train_free(&t);
+    }
+    cr_assert_geq(acc[0], 0.99, "rope at n = 16: %g", acc[0]);
+    /* positions 1 … 7 stay right and 8 … 15 are guesses: about 7/15 */
+    cr_assert_leq(acc[1], 0.6, "learned at n = 16: %g", acc[1]);
+}
+
 Test(train, the_tasks_are_what_they_say) {
     Rng r;
     rng_seed(&r, 9);

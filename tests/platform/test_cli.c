@@ -566,7 +566,8 @@ Test(cli, train_prints_one_json_object_and_refuses_bad_values) {
         {"--train match --lr nan", "attnlab: --lr: 'nan' is not a finite number\n"},
         {"--train match --optimizer rms",
          "attnlab: --optimizer: 'rms' is not an optimizer (adam, sgd)\n"},
-        {"--steps 10", "attnlab: --steps, --lr and --optimizer: only used with --train\n"},
+        {"--steps 10",
+         "attnlab: --steps, --lr, --optimizer and --test-n: only used with --train\n"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         Run r = run_attnlab(bad[k].args);
@@ -585,7 +586,8 @@ Test(cli, train_prints_one_json_object_and_refuses_bad_values) {
     cr_assert(cJSON_Compare(ja, jb, true), "two runs differ");
     cr_assert_str_eq(cJSON_GetObjectItem(ja, "task")->valuestring, "previous");
     cr_assert_eq(cJSON_GetObjectItem(ja, "steps")->valueint, 300);
-    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(ja, "positions")));
+    cr_assert_str_eq(cJSON_GetObjectItem(ja, "positions")->valuestring, "sin");
+    cr_assert_null(cJSON_GetObjectItem(ja, "test_loss"), "no --test-n, no test at length");
     cr_assert_float_eq(cJSON_GetObjectItem(ja, "chance_loss")->valuedouble, log(7.0), 1e-8);
     const cJSON *loss = cJSON_GetObjectItem(ja, "loss");
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(loss, "steps")),
@@ -596,6 +598,37 @@ Test(cli, train_prints_one_json_object_and_refuses_bad_values) {
     cJSON_Delete(jb);
     run_free(&a);
     run_free(&b);
+}
+
+Test(cli, train_short_test_long_prints_the_longer_batch) {
+    Run a = run_attnlab("--train previous --pos rope --test-n 16 --steps 200 --seed 2");
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cJSON *j = cJSON_Parse(a.out);
+    cr_assert(j, "one JSON object");
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "positions")->valuestring, "rope");
+    cr_assert_eq(cJSON_GetObjectItem(j, "test_n")->valueint, 16);
+    cr_assert_float_eq(cJSON_GetObjectItem(j, "test_chance_loss")->valuedouble, log(15.0), 1e-8);
+    double tl = cJSON_GetObjectItem(j, "test_loss")->valuedouble;
+    double ta = cJSON_GetObjectItem(j, "test_accuracy")->valuedouble;
+    cr_assert(isfinite(tl) && tl >= 0 && ta >= 0 && ta <= 1, "%g %g", tl, ta);
+    cJSON_Delete(j);
+    run_free(&a);
+    static const struct {
+        const char *args, *msg;
+    } bad[] = {
+        {"--train previous --test-n 8", "attnlab: --test-n: 8 is out of range (9 to 16)\n"},
+        {"--train previous --test-n 17", "attnlab: --test-n: 17 is out of range (9 to 16)\n"},
+        {"--train match --test-n 11",
+         "attnlab: --test-n: 11 is odd; match pairs its tokens, so its sentences are even\n"},
+        {"--test-n 12",
+         "attnlab: --steps, --lr, --optimizer and --test-n: only used with --train\n"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        Run r = run_attnlab(bad[k].args);
+        cr_assert_eq(r.status, 2, "%s", bad[k].args);
+        cr_assert_str_eq(r.err, bad[k].msg);
+        run_free(&r);
+    }
 }
 
 /* A valid lesson asking for 100,000 steps of a compared d_k = 256 pair took
