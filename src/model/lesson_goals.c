@@ -172,7 +172,10 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
             snprintf(one, sizeof one, "scaling %s", c->i ? "on" : "off");
             break;
         case COND_POS:
-            snprintf(one, sizeof one, "positions %s", c->i ? "on" : "off");
+            if (c->i == POS_NONE)
+                snprintf(one, sizeof one, "positions off");
+            else
+                snprintf(one, sizeof one, "positions: %s", pos_mode_name((Pos_Mode)c->i));
             break;
         case COND_VIEW:
             snprintf(one, sizeof one, "open the %s view", view_name((View)c->i));

@@ -35,8 +35,9 @@
 #define TRAIN_LAB_POINTS       512 /* loss points kept; older ones thin out by halves */
 #define TRAIN_LAB_DERIVE_EVERY 25  /* steps between held-out evaluations while steps are queued */
 #define TRAIN_LAB_LONG_N       16  /* the lab's test length: twice what it trains on */
-#define TRAIN_LAB_LONG_EVERY   200 /* steps between evaluations at that length while training runs \
-                                    */
+#define TRAIN_LAB_LONG_EVERY                                                                       \
+    200 /* steps between evaluations at that length while training runs                            \
+         */
 
 /* One scheme's last result at both lengths, for one task. */
 typedef struct Train_Length_Row {

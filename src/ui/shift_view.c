@@ -73,7 +73,11 @@ static void verdicts(Ui *ui, View_State *vs, const Model *m, Rect r) {
         /* a shift changes nothing beyond float rounding: 1e-6 of the scores' size */
         bool same = sc->shift_rel <= 1e-6;
         bool equi = sc->perm_rel <= 1e-6;
-        draw_round_rect(ui->dl, cell, t->radius, same ? t->good_bg : t->bad_bg);
+        bool moved = s->pos_offset > 0; /* at offset 0 there is no shift to judge */
+        draw_round_rect(ui->dl, cell, t->radius,
+                        !moved ? t->goal_bg
+                        : same ? t->good_bg
+                               : t->bad_bg);
         if ((int)s->pos == k) draw_rect_outline(ui->dl, cell, t->radius, 3, t->highlight);
         Rect in = rect_inset(cell, 6);
         char line[96];
@@ -81,12 +85,16 @@ static void verdicts(Ui *ui, View_State *vs, const Model *m, Rect r) {
         draw_rect(ui->dl, (Rect){name.x, name.y + lh * 0.5f, 14, 4}, scheme_colour(t, k));
         rect_cut_left(&name, 20);
         ui_label_fit(ui, name, FONT_BOLD, t->text_size, ALIGN_LEFT, t->text, scheme_names[k]);
-        snprintf(line, sizeof line, "shift: %s", same ? "same S" : "new S");
+        snprintf(line, sizeof line, "shift: %s",
+                 !moved ? "offset is 0"
+                 : same ? "same S"
+                        : "new S");
         ui_label_fit(ui, rect_cut_top(&in, lh), FONT_SANS, t->small_size, ALIGN_LEFT, t->text,
                      line);
         snprintf(line, sizeof line, "max |ΔS| %.1e", sc->shift_max);
         if (ui_text_width(ui, FONT_MONO, t->small_size, line) > in.w)
             snprintf(line, sizeof line, "ΔS %.0e", sc->shift_max);
+        if (!moved) snprintf(line, sizeof line, "ΔS —");
         ui_label_fit(ui, rect_cut_top(&in, lh), FONT_MONO, t->small_size, ALIGN_LEFT, t->text,
                      line);
         snprintf(line, sizeof line, "reorder: %s", equi ? "follows" : "breaks");

@@ -320,11 +320,16 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* low (presenting, a projector's zoom): the heatmaps' rows need the room */
     Rect top = rect_cut_top(&r, (r.h - t->pad) * (r.h < 480 ? 0.3f : 0.45f));
     rect_cut_top(&r, t->pad);
-    if (!table_left) { /* beside the heatmaps, as tall as they are */
+    /* else beside the heatmaps where three columns fit; else, when a lesson
+     * step points at it, in the learned form's place */
+    bool asked = vs->session.active && !strcmp(vs->session.highlight, "train_lengths");
+    bool third = !table_left && r.w >= 3 * 250;
+    if (third) {
         Rect table = rect_cut_right(&r, fminf(r.w * 0.3f, 320));
         rect_cut_right(&r, t->pad);
         lengths_table(ui, l, table);
     }
+    bool instead = !table_left && !third && asked;
     loss_plot(ui, l, top);
     /* the example sentence's A, and what W_Q and W_K have learned */
     const Trainer *tr = &l->trainer;
@@ -368,6 +373,10 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                .mark_row = -1,
                                .mark_col = -1},
                &res);
+    if (instead) {
+        lengths_table(ui, l, r);
+        return;
+    }
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "train_bilinear",
                                .r = r,

@@ -401,10 +401,16 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  "Train view: one head learns on toy sentences of %d tokens   ·   F1 for help",
                  TRAIN_N);
     } else {
-        char more[64] = "";
+        char more[160] = "";
         if (s->heads > 1) snprintf(more, sizeof more, "   H = %d heads", s->heads);
         if (s->mask == MASK_CAUSAL)
             snprintf(more + strlen(more), sizeof more - strlen(more), "   causal mask");
+        if (s->pos == POS_ROPE && s->d_k % 2) /* RoPE turns pairs: one coordinate is left */
+            snprintf(more + strlen(more), sizeof more - strlen(more),
+                     "   (d_k odd: RoPE leaves its last coordinate unturned)");
+        if (s->pos_offset)
+            snprintf(more + strlen(more), sizeof more - strlen(more), "   from position %d",
+                     s->pos_offset);
         snprintf(buf, sizeof buf,
                  "n = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s%s   ·   F1 for help",
                  s->n, s->d, s->d_k, s->d_v, s->scaled ? "scores ÷ √d_k" : "unscaled",

@@ -85,14 +85,21 @@ static inline void harness_close(Harness *h) {
     vocab_free(&h->vocab);
 }
 
-static inline const Ui_Record *harness_find(Harness *h, const char *kind, const char *name,
-                                            int index) {
+/* That record, or NULL. */
+static inline const Ui_Record *harness_find_maybe(Harness *h, const char *kind, const char *name,
+                                                  int index) {
     for (int k = 0; k < h->ui.record_count; k++) {
         const Ui_Record *r = &h->records[k];
         if (!strcmp(r->kind, kind) && !strcmp(r->name, name) && r->index == index) return r;
     }
-    cr_assert_fail("no %s '%s' %d in the layout", kind, name, index);
     return NULL;
+}
+
+static inline const Ui_Record *harness_find(Harness *h, const char *kind, const char *name,
+                                            int index) {
+    const Ui_Record *r = harness_find_maybe(h, kind, name, index);
+    if (!r) cr_assert_fail("no %s '%s' %d in the layout", kind, name, index);
+    return r;
 }
 
 /* The first record of that kind and name, whatever its index, or NULL. */

@@ -325,6 +325,12 @@ Test(explorer, the_hover_arithmetic_names_the_position_term_in_the_rule) {
     cr_assert(strstr(buf, want), "'%s' lacks '%s'", buf, want);
     cr_assert(strstr(buf, "(p = 101, p′ = 102)"), "%s", buf);
     cr_assert(fabs(dot / 4 - a->S[1 * 6 + 2]) < 1e-5, "the printed parts give the score");
+    /* an odd d_k: the screen says one coordinate is not turned */
+    cr_assert_not(harness_drew_text(&h, "RoPE leaves its last coordinate unturned"));
+    harness_act(&h, action_set(SET_DK, 5));
+    harness_frame(&h);
+    cr_assert(harness_drew_text(&h, "RoPE leaves its last coordinate unturned"));
+    harness_act(&h, action_set(SET_DK, 16));
     /* ALiBi: the bias with head 2's slope of 3, 2^(−16/3) */
     harness_act(&h, action_set(SET_POS, POS_ALIBI));
     harness_act(&h, action_set(SET_HEADS, 3));

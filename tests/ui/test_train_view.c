@@ -45,10 +45,14 @@ Test(train_view, play_trains_by_slices_and_pause_stops) {
 
 Test(train_view, the_result_depends_on_the_steps_not_the_frames) {
     click("train_task", 1); /* previous */
-    const Ui_Record *pos = harness_find(&h, "toggle", "train_pos", -1);
-    harness_click(&h, rect_cx(pos), rect_cy(pos));
+    /* RoPE: its button, or ▶ until it shows */
+    for (int k = 0; k < 5 && h.m.train.trainer.pos != TRAIN_POS_ROPE; k++) {
+        const Ui_Record *pos = harness_find_maybe(&h, "button", "train_pos", TRAIN_POS_ROPE);
+        if (!pos) pos = harness_find(&h, "button", "train_pos_next", -1);
+        harness_click(&h, rect_cx(pos), rect_cy(pos));
+    }
     cr_assert_eq(h.m.train.desc.task, TRAIN_PREVIOUS);
-    cr_assert(h.m.train.desc.positions);
+    cr_assert_eq(h.m.train.trainer.pos, TRAIN_POS_ROPE);
     cr_assert_eq(h.m.train.trainer.steps, 0, "a new task starts again");
     for (int k = 0; k < 3; k++) click("train_more", -1);
     for (int k = 0; k < 100 && h.m.train.queued > 0; k++) harness_frame(&h);
@@ -59,9 +63,18 @@ Test(train_view, the_result_depends_on_the_steps_not_the_frames) {
     for (int k = 0; k < 300; k++) train_step(&t);
     cr_assert_eq(memcmp(t.param, h.m.train.trainer.param, sizeof(double) * (size_t)t.count), 0,
                  "the same parameters, bit for bit");
-    double acc, loss = train_eval(&t, &acc);
+    double acc, loss = train_eval(&t, &acc), acc_long;
+    train_eval_long(&t, &acc_long);
     train_free(&t);
     cr_assert_eq(loss, h.m.train.held_loss);
+    /* resting, the table holds RoPE's accuracy at both lengths */
+    harness_frame(&h);
+    const Train_Length_Row *row = &h.m.train.lengths[1][TRAIN_POS_ROPE];
+    cr_assert(row->filled && row->steps == 300);
+    cr_assert_eq(row->accuracy, acc);
+    cr_assert_eq(row->accuracy_long, acc_long);
+    cr_assert_not(h.m.train.lengths[1][TRAIN_POS_LEARNED].filled, "only what was trained");
+    cr_assert(harness_drew_text(&h, "Train short, test long"), "the table is on screen");
     click("train_reset", -1);
     cr_assert_eq(h.m.train.trainer.steps, 0);
 }

@@ -339,7 +339,7 @@ await check('URL options set the view and the scene', async () => {
 });
 
 await check('every view draws in the browser', async () => {
-  for (const view of ['scaling', 'permutation', 'train']) {
+  for (const view of ['scaling', 'permutation', 'train', 'shift']) {
     const { page, errors } = await open(`?view=${view}`);
     assert((await describe(page)).view === view, `not the ${view} view`);
     const n = colours(await page.screenshot());
