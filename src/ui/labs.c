@@ -4,6 +4,7 @@
 #include "heatmap.h"
 #include "labs.h"
 #include "explorer.h"
+#include "positions.h"
 
 #include <math.h>
 #include <stdio.h>

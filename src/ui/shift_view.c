@@ -2,6 +2,7 @@
 #include "shift_view.h"
 
 #include "explorer.h"
+#include "positions.h"
 #include "heatmap.h"
 #include "labs.h"
 
@@ -10,8 +11,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *const scheme_names[POS_MODE_COUNT] = {"none", "sin", "learned", "RoPE", "ALiBi"};
 
 static Color scheme_colour(const Theme *t, int m) {
     const Color c[POS_MODE_COUNT] = {t->text_dim, t->key, t->value, t->query, t->math_error};
@@ -84,7 +83,7 @@ static void verdicts(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect name = rect_cut_top(&in, lh + 4);
         draw_rect(ui->dl, (Rect){name.x, name.y + lh * 0.5f, 14, 4}, scheme_colour(t, k));
         rect_cut_left(&name, 20);
-        ui_label_fit(ui, name, FONT_BOLD, t->text_size, ALIGN_LEFT, t->text, scheme_names[k]);
+        ui_label_fit(ui, name, FONT_BOLD, t->text_size, ALIGN_LEFT, t->text, positions_name(k));
         snprintf(line, sizeof line, "shift: %s",
                  !moved ? "offset is 0"
                  : same ? "same S"
@@ -178,8 +177,8 @@ static void legend(Ui *ui, Rect r) {
     for (int k = 0; k < POS_MODE_COUNT; k++) {
         draw_line(ui->dl, x, r.y + lh * 0.5f, x + 22, r.y + lh * 0.5f, 3, scheme_colour(t, k));
         x += 28;
-        draw_text(ui->dl, FONT_SANS, t->small_size, x, r.y, ALIGN_LEFT, t->text, scheme_names[k]);
-        x += ui_text_width(ui, FONT_SANS, t->small_size, scheme_names[k]) + 16;
+        draw_text(ui->dl, FONT_SANS, t->small_size, x, r.y, ALIGN_LEFT, t->text, positions_name(k));
+        x += ui_text_width(ui, FONT_SANS, t->small_size, positions_name(k)) + 16;
     }
 }
 
@@ -262,7 +261,7 @@ static void two_scores(Ui *ui, View_State *vs, const Model *m, Rect heat) {
     }
     if (smax < 1e-6f) smax = 1;
     char t0[64], t1[64];
-    snprintf(t0, sizeof t0, "S, sentence at 0 (%s)", scheme_names[s->pos]);
+    snprintf(t0, sizeof t0, "S, sentence at 0 (%s)", positions_name(s->pos));
     snprintf(t1, sizeof t1, "S, sentence at %d", s->pos_offset);
     Rect h0 = rect_cut_left(&heat, (heat.w - t->pad) * 0.5f);
     rect_cut_left(&heat, t->pad);

@@ -3,6 +3,7 @@
 
 #include "heatmap.h"
 #include "labs.h"
+#include "positions.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,31 +83,11 @@ void train_drain(const Ui *ui, View_State *vs, Model *m) {
 
 /* ---- the panels ---------------------------------------------------------------- */
 
-static const char *const scheme_names[5] = {"none", "sin", "learned", "RoPE", "ALiBi"};
-
-/* The positional scheme: five buttons where they fit, else ◀ name ▶. */
+/* The positional scheme, as the explorer picks it. */
 static void scheme_choice(Ui *ui, Train_Request *q, const Train_Lab *l, Rect row) {
-    const Theme *t = ui->theme;
-    int now = (int)l->trainer.pos;
-    float need = 0;
-    for (int k = 0; k < 5; k++)
-        need =
-            fmaxf(need, ui_text_width(ui, FONT_SANS, t->text_size * 0.85f, scheme_names[k]) + 14);
-    if (need * 5 <= row.w) {
-        float w = row.w / 5;
-        for (int k = 0; k < 5; k++) {
-            Rect b = {row.x + k * w + 2, row.y + 2, w - 4, row.h - 4};
-            if (ui_button(ui, "train_pos", k, b, scheme_names[k], now == k) & UI_CLICKED)
-                q->pos = k;
-        }
-        return;
-    }
-    Rect in = rect_inset(row, 2);
-    float bw = fminf(fmaxf(in.h * 1.6f, 40), in.w * 0.3f);
-    Rect prev = rect_cut_left(&in, bw), next = rect_cut_right(&in, bw);
-    if (ui_button(ui, "train_pos_prev", -1, prev, "◀", false) & UI_CLICKED) q->pos = (now + 4) % 5;
-    if (ui_button(ui, "train_pos_next", -1, next, "▶", false) & UI_CLICKED) q->pos = (now + 1) % 5;
-    ui_label_fit(ui, in, FONT_BOLD, t->text_size, ALIGN_CENTER, t->text, scheme_names[now]);
+    static const char *const ids[3] = {"train_pos", "train_pos_prev", "train_pos_next"};
+    int picked = positions_pick(ui, ids, row, (int)l->trainer.pos);
+    if (picked >= 0) q->pos = picked;
 }
 
 /* Train short, test long: each scheme's last accuracy at the training
@@ -138,7 +119,7 @@ static void lengths_table(Ui *ui, const Train_Lab *l, Rect r) {
         Rect rr = rect_cut_top(&body, row_h);
         if ((int)l->trainer.pos == k) draw_round_rect(ui->dl, rr, 3, t->goal_bg);
         ui_label_fit(ui, (Rect){rr.x + 4, rr.y, c0 - 4, rr.h}, FONT_BOLD, t->small_size, ALIGN_LEFT,
-                     t->text, scheme_names[k]);
+                     t->text, positions_name(k));
         char cell[3][32];
         if (row->filled) {
             snprintf(cell[0], sizeof cell[0], "%ld", row->steps);
