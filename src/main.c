@@ -2,6 +2,7 @@
  * answers without a window (--export, --experiment, …) or opens the app. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/stats.h"
+#include "core/stack.h"
 #include "core/train.h"
 #include "model/export.h"
 #include "model/lesson.h"
@@ -122,9 +123,130 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
     return failed ? 2 : 0;
 }
 
+/* Prints a curve per head: [[[values of head 1 of layer 1], …], …]. */
+static void print_head_curves(const char *name, const double *v, int layers, int heads, int points,
+                              bool last) {
+    printf("  \"%s\": [", name);
+    for (int l = 0; l < layers; l++) {
+        printf(l ? ", [" : "[");
+        for (int h = 0; h < heads; h++) {
+            printf(h ? ", [" : "[");
+            for (int p = 0; p < points; p++)
+                printf(p ? ", %.6g" : "%.6g", v[((long)l * heads + h) * points + p]);
+            printf("]");
+        }
+        printf("]");
+    }
+    printf(last ? "]\n" : "],\n");
+}
+
+#define INDUCTION_EVERY 25 /* steps between held-out evaluations */
+
+/* --train induction: the layered attention-only model, as JSON. Everything
+ * but steps_per_s is the same for the same arguments. */
+static int train_induction(const Cli_Options *o) {
+    int heads = o->has[SET_HEADS] ? (int)o->value[SET_HEADS] : 1;
+    Stack_Desc d = {.layers = o->stack[0] ? o->stack[0] : 2,
+                    .heads = heads,
+                    .width = o->stack[1] ? o->stack[1] : 16,
+                    .vocab = o->stack[2] ? o->stack[2] : 16,
+                    .context = o->stack[3] ? o->stack[3] : 24,
+                    .repeat_min = o->stack[4] ? o->stack[4] : 3,
+                    .repeat_max = o->stack[5] ? o->stack[5] : 12,
+                    .pos = o->has[SET_POS] ? (Train_Pos)(int)o->value[SET_POS] : TRAIN_POS_LEARNED,
+                    .seed = o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 1,
+                    .lr = o->train_lr > 0 ? o->train_lr : 0.01,
+                    .batch = 16};
+    /* what the ranges of single options cannot say */
+    const char *bad = heads > STACK_MAX_HEADS       ? "--heads: at most 4 heads a layer"
+                      : d.width % d.heads           ? "--width: must be a multiple of --heads"
+                      : d.repeat_min > d.repeat_max ? "--repeat-min: above --repeat-max"
+                      : d.repeat_max >= d.context   ? "--repeat-max: must be below --context"
+                      : d.pos == TRAIN_POS_ALIBI
+                          ? "--pos: alibi is not offered for induction (none, sin, learned, rope)"
+                          : NULL;
+    if (bad) {
+        fprintf(stderr, "attnlab: %s\n", bad);
+        return 2;
+    }
+    static Stack s;
+    if (!stack_init(&s, &d)) {
+        fprintf(stderr, "attnlab: --train: out of memory\n");
+        return 1;
+    }
+    long steps = o->train_steps, every = steps > 400 ? steps / 200 : 1;
+    int points = (int)(steps / INDUCTION_EVERY) + 1, kept = 0, evals = 0;
+    long cells = (long)d.layers * d.heads * points;
+    double *values = malloc(sizeof(double) * (size_t)(steps / every + 1));
+    long *at = malloc(sizeof(long) * (size_t)(steps / every + 1));
+    double *ic = malloc(sizeof(double) * (size_t)points);
+    double *prefix = malloc(sizeof(double) * (size_t)cells);
+    double *prev = malloc(sizeof(double) * (size_t)cells);
+    if (!values || !at || !ic || !prefix || !prev) {
+        free(values), free(at), free(ic), free(prefix), free(prev);
+        stack_free(&s);
+        fprintf(stderr, "attnlab: --train: out of memory\n");
+        return 1;
+    }
+    long phase = -1;
+    Stack_Metrics m;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long k = 0; k <= steps; k++) {
+        if (k) {
+            double loss = stack_step(&s);
+            if (k % every == 0 || k == 1) {
+                at[kept] = k;
+                values[kept++] = loss;
+            }
+        }
+        if (k % INDUCTION_EVERY) continue;
+        stack_eval(&s, &m);
+        ic[evals] = m.in_context_loss;
+        for (int l = 0; l < d.layers; l++)
+            for (int h = 0; h < d.heads; h++) {
+                long c = ((long)l * d.heads + h) * points + evals;
+                prefix[c] = m.prefix_match[l][h];
+                prev[c] = m.prev_token[l][h];
+                if (phase < 0 && m.prefix_match[l][h] > 0.5) phase = k;
+            }
+        evals++;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    printf("{\n  \"task\": \"induction\",\n  \"steps\": %ld,\n  \"seed\": %llu,\n"
+           "  \"layers\": %d,\n  \"heads\": %d,\n  \"width\": %d,\n  \"vocab\": %d,\n"
+           "  \"context\": %d,\n  \"repeat_min\": %d,\n  \"repeat_max\": %d,\n"
+           "  \"positions\": \"%s\",\n  \"lr\": %.17g,\n  \"batch\": %d,\n",
+           steps, (unsigned long long)d.seed, d.layers, d.heads, d.width, d.vocab, d.context,
+           d.repeat_min, d.repeat_max, setting_choice_name(SET_POS, (int)d.pos), d.lr, d.batch);
+    printf("  \"loss\": {\"steps\": [");
+    for (int k = 0; k < kept; k++) printf(k ? ", %ld" : "%ld", at[k]);
+    printf("], \"values\": [");
+    for (int k = 0; k < kept; k++) printf(k ? ", %.9g" : "%.9g", values[k]);
+    printf("]},\n  \"eval_steps\": [");
+    for (int k = 0; k < evals; k++) printf(k ? ", %ld" : "%ld", (long)k * INDUCTION_EVERY);
+    printf("],\n  \"in_context_loss\": [");
+    for (int k = 0; k < evals; k++) printf(k ? ", %.9g" : "%.9g", ic[k]);
+    printf("],\n");
+    print_head_curves("prefix_match", prefix, d.layers, d.heads, evals, false);
+    print_head_curves("prev_token", prev, d.layers, d.heads, evals, false);
+    if (phase >= 0)
+        printf("  \"phase_step\": %ld,\n", phase);
+    else
+        printf("  \"phase_step\": null,\n");
+    printf("  \"final_loss\": %.9g,\n  \"final_in_context_loss\": %.9g,\n"
+           "  \"chance_loss\": %.9g,\n  \"steps_per_s\": %.1f\n}\n",
+           m.loss, m.in_context_loss, log((double)d.vocab), secs > 0 ? (double)steps / secs : 0);
+    free(values), free(at), free(ic), free(prefix), free(prev);
+    stack_free(&s);
+    return 0;
+}
+
 /* --train TASK: train one head, print what happened as one JSON object.
  * Everything but steps_per_s is the same for the same arguments. */
 static int train(const Cli_Options *o) {
+    if (o->train_task == 2) return train_induction(o);
     Train_Desc desc = {.task = (Train_Task)o->train_task,
                        .optimizer = (Train_Optimizer)o->train_optimizer,
                        .seed = o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 1,

@@ -1,6 +1,7 @@
 /* Training one attention head; see train.h. */
 #include "train.h"
 
+#include "dmat.h"
 #include "posenc.h"
 
 #include <math.h>
@@ -147,64 +148,6 @@ void train_free(Trainer *t) {
     memset(t, 0, sizeof *t);
 }
 
-/* c = a·b for row-major a (r×k) and b (k×m). */
-static void mm(const double *a, const double *b, int r, int k, int m, double *c) {
-    for (int i = 0; i < r; i++) {
-        double *ci = c + (long)i * m;
-        for (int j = 0; j < m; j++) ci[j] = 0;
-        for (int p = 0; p < k; p++) {
-            double av = a[(long)i * k + p];
-            const double *bp = b + (long)p * m;
-            for (int j = 0; j < m; j++) ci[j] += av * bp[j];
-        }
-    }
-}
-
-/* c += aᵀ·b for a (r×k), b (r×m): c is k×m. */
-static void mm_ta(const double *a, const double *b, int r, int k, int m, double *c) {
-    for (int i = 0; i < r; i++)
-        for (int p = 0; p < k; p++) {
-            double av = a[(long)i * k + p];
-            if (av == 0) continue;
-            const double *bi = b + (long)i * m;
-            double *cp = c + (long)p * m;
-            for (int j = 0; j < m; j++) cp[j] += av * bi[j];
-        }
-}
-
-/* c = a·bᵀ for a (r×k), b (m×k): c is r×m. */
-static void mm_tb(const double *a, const double *b, int r, int k, int m, double *c) {
-    for (int i = 0; i < r; i++)
-        for (int j = 0; j < m; j++) {
-            double s = 0;
-            for (int p = 0; p < k; p++) s += a[(long)i * k + p] * b[(long)j * k + p];
-            c[(long)i * m + j] = s;
-        }
-}
-
-/* Softmax of each row of s (r×m) into a, the maximum subtracted first. */
-static void softmax_rows(const double *s, int r, int m, double *a) {
-    for (int i = 0; i < r; i++) {
-        const double *si = s + (long)i * m;
-        double mx = si[0], sum = 0;
-        for (int j = 1; j < m; j++) mx = fmax(mx, si[j]);
-        for (int j = 0; j < m; j++) sum += a[(long)i * m + j] = exp(si[j] - mx);
-        for (int j = 0; j < m; j++) a[(long)i * m + j] /= sum;
-    }
-}
-
-/* Each row i of M (n×dk) turned by position i, as posenc_rope_row does, in
- * double; sign −1 turns back (the transpose, for the gradient). */
-static void rope_rows(double *M, int n, int dk, double sign) {
-    for (int i = 0; i < n; i++)
-        for (int m = 0; 2 * m + 1 < dk; m++) {
-            double a = sign * i * posenc_rope_theta(m, dk, 10000.0);
-            double c = cos(a), s = sin(a), x = M[i * dk + 2 * m], y = M[i * dk + 2 * m + 1];
-            M[i * dk + 2 * m] = x * c - y * s;
-            M[i * dk + 2 * m + 1] = x * s + y * c;
-        }
-}
-
 /* Forward (and, if wanted, backward) for one sentence; returns its summed
  * loss, adds its gradient (scaled by weight) into t->grad, counts the right
  * guesses in *right. */
@@ -220,23 +163,23 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, int n, double
     double c = t->desc.unscaled ? 1 : 1 / sqrt((double)dk);
     for (int i = 0; i < n; i++)
         for (int p = 0; p < d; p++) X[i * d + p] = t->E[(long)tok[i] * d + p] + add[i * d + p];
-    mm(X, t->W_Q, n, d, dk, Q);
-    mm(X, t->W_K, n, d, dk, K);
-    mm(X, t->W_V, n, d, dv, Vv);
+    dmat_mul(X, t->W_Q, n, d, dk, Q);
+    dmat_mul(X, t->W_K, n, d, dk, K);
+    dmat_mul(X, t->W_V, n, d, dv, Vv);
     if (t->pos == TRAIN_POS_ROPE) { /* Q and K hold the turned rows from here on */
-        rope_rows(Q, n, dk, 1);
-        rope_rows(K, n, dk, 1);
+        dmat_rope_rows(Q, n, dk, 1);
+        dmat_rope_rows(K, n, dk, 1);
     }
-    mm_tb(Q, K, n, dk, n, S);
+    dmat_mul_tb(Q, K, n, dk, n, S);
     for (int k = 0; k < n * n; k++) S[k] *= c;
     for (int i = 0; i < n && slope > 0; i++) /* a constant: nothing to learn, no gradient */
         for (int j = 0; j < n; j++) S[i * n + j] -= slope * abs(i - j);
-    softmax_rows(S, n, n, A);
-    mm(A, Vv, n, n, dv, O);
-    mm(O, t->W_U, n, dv, V, Z);
+    dmat_softmax_rows(S, n, n, A);
+    dmat_mul(A, Vv, n, n, dv, O);
+    dmat_mul(O, t->W_U, n, dv, V, Z);
     /* cross-entropy on the scored rows; dZ = softmax − one-hot */
     double loss = 0;
-    softmax_rows(Z, n, V, dZ);
+    dmat_softmax_rows(Z, n, V, dZ);
     for (int i = 0; i < n; i++) {
         double *zi = dZ + (long)i * V;
         if (tgt[i] < 0) {
@@ -254,28 +197,28 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, int n, double
     if (!want_grad) return loss;
     double *gE = t->grad, *gQ = gE + (long)V * d, *gK = gQ + (long)d * dk, *gV = gK + (long)d * dk;
     double *gU = gV + (long)d * dv, *gL = gU + (long)dv * V;
-    mm_ta(O, dZ, n, dv, V, gU);      /* dW_U = Oᵀ dZ */
-    mm_tb(dZ, t->W_U, n, V, dv, dO); /* dO = dZ W_Uᵀ */
-    mm_tb(dO, Vv, n, dv, n, dA);     /* dA = dO Vᵀ */
+    dmat_mul_ta(O, dZ, n, dv, V, gU);      /* dW_U = Oᵀ dZ */
+    dmat_mul_tb(dZ, t->W_U, n, V, dv, dO); /* dO = dZ W_Uᵀ */
+    dmat_mul_tb(dO, Vv, n, dv, n, dA);     /* dA = dO Vᵀ */
     memset(dV, 0, sizeof(double) * (size_t)n * dv);
-    mm_ta(A, dO, n, n, dv, dV);   /* dV = Aᵀ dO */
-    for (int i = 0; i < n; i++) { /* through the softmax, then the scale */
+    dmat_mul_ta(A, dO, n, n, dv, dV); /* dV = Aᵀ dO */
+    for (int i = 0; i < n; i++) {     /* through the softmax, then the scale */
         double dot = 0;
         for (int j = 0; j < n; j++) dot += A[i * n + j] * dA[i * n + j];
         for (int j = 0; j < n; j++) dS[i * n + j] = A[i * n + j] * (dA[i * n + j] - dot) * c;
     }
-    mm(dS, K, n, n, dk, dQ); /* dQ = dS K */
+    dmat_mul(dS, K, n, n, dk, dQ); /* dQ = dS K */
     memset(dK, 0, sizeof(double) * (size_t)n * dk);
-    mm_ta(dS, Q, n, n, dk, dK);     /* dK = dSᵀ Q */
-    if (t->pos == TRAIN_POS_ROPE) { /* back through the turn: its transpose */
-        rope_rows(dQ, n, dk, -1);
-        rope_rows(dK, n, dk, -1);
+    dmat_mul_ta(dS, Q, n, n, dk, dK); /* dK = dSᵀ Q */
+    if (t->pos == TRAIN_POS_ROPE) {   /* back through the turn: its transpose */
+        dmat_rope_rows(dQ, n, dk, -1);
+        dmat_rope_rows(dK, n, dk, -1);
     }
-    mm_ta(X, dQ, n, d, dk, gQ);
-    mm_ta(X, dK, n, d, dk, gK);
-    mm_ta(X, dV, n, d, dv, gV);
+    dmat_mul_ta(X, dQ, n, d, dk, gQ);
+    dmat_mul_ta(X, dK, n, d, dk, gK);
+    dmat_mul_ta(X, dV, n, d, dv, gV);
     /* dX = dQ W_Qᵀ + dK W_Kᵀ + dV W_Vᵀ, into the embeddings of the tokens */
-    mm_tb(dQ, t->W_Q, n, dk, d, dX);
+    dmat_mul_tb(dQ, t->W_Q, n, dk, d, dX);
     for (int i = 0; i < n; i++)
         for (int p = 0; p < d; p++) {
             double s = dX[i * d + p];

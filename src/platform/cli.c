@@ -84,10 +84,13 @@ void cli_usage(FILE *f) {
           "                        keyboard input only, laid out as the window would be at\n"
           "                        --size (default 1600x900), --ui-scale, --presenter, --theme\n"
           "  --bench               measure frame and recompute times, print JSON\n"
-          "  --train match|previous  train one head on a toy task and print JSON: with\n"
+          "  --train match|previous|induction  train on a toy task and print JSON: with\n"
           "                        --steps N (1 to 1000000; default 3000), --lr F,\n"
           "                        --optimizer adam|sgd, --test-n N (9 to 16: a held-out\n"
-          "                        batch that long), and --seed, --pos, --dk, --no-scale\n"
+          "                        batch that long), and --seed, --pos, --dk, --no-scale;\n"
+          "                        induction trains layers of heads: --layers N (1 to 4),\n"
+          "                        --heads N (1 to 4), --width N, --vocab N, --context N,\n"
+          "                        --repeat-min N, --repeat-max N, --pos, --steps, --seed, --lr\n"
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
           "\n"
@@ -207,14 +210,32 @@ static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, siz
     return true;
 }
 
+/* The layered model's sizes (--train induction): name, range. Their values
+ * land in Cli_Options.stack in this order. */
+typedef struct Stack_Option {
+    const char *name;
+    int lo, hi;
+} Stack_Option;
+static const Stack_Option stack_options[STACK_OPTIONS] = {
+    {"--layers", 1, 4},   {"--width", 1, 64},      {"--vocab", 2, 64},
+    {"--context", 4, 64}, {"--repeat-min", 1, 63}, {"--repeat-max", 1, 63},
+};
+
+static const Stack_Option *stack_option(const char *name) {
+    for (int k = 0; k < STACK_OPTIONS; k++)
+        if (!strcmp(stack_options[k].name, name)) return &stack_options[k];
+    return NULL;
+}
+
 /* Options that take a value, so "--size 800x600" and "--size=800x600" both
  * work; scene settings are settings.h's (all take a value but the switches). */
 static const char *const valued[] = {
-    "--scene",     "--lesson",        "--tokens", "--perm",          "--view",
-    "--size",      "--ui-scale",      "--export", "--screenshot",    "--experiment",
-    "--samples",   "--check-lessons", "--train",  "--steps",         "--lr",
-    "--optimizer", "--render-math",   "--theme",  "--export-figure", "--panel",
-    "--scale",     "--background",    "--hide",   "--test-n",
+    "--scene",     "--lesson",        "--tokens",  "--perm",          "--view",
+    "--size",      "--ui-scale",      "--export",  "--screenshot",    "--experiment",
+    "--samples",   "--check-lessons", "--train",   "--steps",         "--lr",
+    "--optimizer", "--render-math",   "--theme",   "--export-figure", "--panel",
+    "--scale",     "--background",    "--hide",    "--test-n",        "--layers",
+    "--width",     "--vocab",         "--context", "--repeat-min",    "--repeat-max",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -258,6 +279,12 @@ static const struct {
     {"--steps", MODE(CLI_TRAIN)},
     {"--lr", MODE(CLI_TRAIN)},
     {"--test-n", MODE(CLI_TRAIN)},
+    {"--layers", MODE(CLI_TRAIN)},
+    {"--width", MODE(CLI_TRAIN)},
+    {"--vocab", MODE(CLI_TRAIN)},
+    {"--context", MODE(CLI_TRAIN)},
+    {"--repeat-min", MODE(CLI_TRAIN)},
+    {"--repeat-max", MODE(CLI_TRAIN)},
     {"--optimizer", MODE(CLI_TRAIN)},
     {"--samples", MODE(CLI_EXPERIMENT)},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
@@ -274,7 +301,7 @@ static unsigned modes_of(const char *name) {
     if (!st) return ~0u; /* the mode options themselves, --help, --version */
     unsigned m = SCENE_MODES;
     if (st->id == SET_DK || st->id == SET_SEED) m |= MODE(CLI_EXPERIMENT) | MODE(CLI_TRAIN);
-    if (st->id == SET_POS || st->id == SET_SCALED) m |= MODE(CLI_TRAIN);
+    if (st->id == SET_POS || st->id == SET_SCALED || st->id == SET_HEADS) m |= MODE(CLI_TRAIN);
     return m;
 }
 
@@ -440,9 +467,11 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         } else if (!strcmp(name, "--bench")) {
             if (!set_mode(o, CLI_BENCH, name, err, errsz)) return false;
         } else if (!strcmp(name, "--train")) {
-            if (strcmp(value, "match") && strcmp(value, "previous"))
-                return fail(err, errsz, name, "'%s' is not a task (match, previous)", value);
-            o->train_task = !strcmp(value, "previous"); /* TRAIN_MATCH 0, TRAIN_PREVIOUS 1 */
+            if (strcmp(value, "match") && strcmp(value, "previous") && strcmp(value, "induction"))
+                return fail(err, errsz, name, "'%s' is not a task (match, previous, induction)",
+                            value);
+            /* TRAIN_MATCH 0, TRAIN_PREVIOUS 1, and 2 for the layered model's induction */
+            o->train_task = !strcmp(value, "previous") ? 1 : !strcmp(value, "induction") ? 2 : 0;
             if (!set_mode(o, CLI_TRAIN, name, err, errsz)) return false;
         } else if (!strcmp(name, "--steps")) {
             if (!parse_int(name, value, 1, 1000000, &iv, err, errsz)) return false;
@@ -462,12 +491,26 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         } else if (!strcmp(name, "--test-n")) {
             if (!parse_int(name, value, 9, 16, &iv, err, errsz)) return false;
             o->train_test_n = (int)iv;
+        } else if (stack_option(name)) { /* the layered model's sizes */
+            const Stack_Option *so = stack_option(name);
+            if (!parse_int(name, value, so->lo, so->hi, &iv, err, errsz)) return false;
+            o->stack[so - stack_options] = (int)iv;
         }
     }
     if ((o->train_steps || o->train_lr || o->train_optimizer || o->train_test_n) &&
         o->mode != CLI_TRAIN) {
         snprintf(err, errsz,
                  "attnlab: --steps, --lr, --optimizer and --test-n: only used with --train");
+        return false;
+    }
+    for (int k = 0; k < STACK_OPTIONS; k++)
+        if (o->stack[k] && (o->mode != CLI_TRAIN || o->train_task != 2)) {
+            snprintf(err, errsz, "attnlab: %s: only used with --train induction",
+                     stack_options[k].name);
+            return false;
+        }
+    if (o->train_task == 2 && (o->train_test_n || o->train_optimizer)) {
+        snprintf(err, errsz, "attnlab: --test-n and --optimizer: not used with --train induction");
         return false;
     }
     if (o->train_test_n % 2 && o->train_task == 0) {
@@ -496,7 +539,9 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         return false;
     }
     for (int k = 0; !help && !version && k < o->given_n; k++)
-        if (!(modes_of(o->given[k]) & MODE(o->mode))) {
+        if (!(modes_of(o->given[k]) & MODE(o->mode)) ||
+            /* the one-head tasks have no heads to count */
+            (o->mode == CLI_TRAIN && o->train_task != 2 && !strcmp(o->given[k], "--heads"))) {
             if (o->mode == CLI_WINDOW)
                 snprintf(err, errsz, "attnlab: %s: not used by the window", o->given[k]);
             else

@@ -26,6 +26,8 @@
 #include "../model/view_kind.h"
 #include "../ui/theme.h"
 
+#define STACK_OPTIONS 6 /* the layered model's size options */
+
 #define CLI_MIN_SIZE 16 /* --size, each side */
 #define CLI_MAX_SIZE 16384
 #define CLI_MAX_GIVEN                                                                              \
@@ -90,6 +92,9 @@ typedef struct Cli_Options {
     double train_lr; /* 0: the optimizer's default */
     int train_optimizer;
     int train_test_n; /* 0, or a held-out sentence length past training's */
+    /* --train induction: --layers, --width, --vocab, --context, --repeat-min,
+     * --repeat-max in that order; 0 for the default */
+    int stack[STACK_OPTIONS];
     /* the options given, by their canonical names: each must be one the mode uses */
     const char *given[CLI_MAX_GIVEN];
     int given_n;

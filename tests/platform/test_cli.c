@@ -561,7 +561,7 @@ Test(cli, train_prints_one_json_object_and_refuses_bad_values) {
     static const struct {
         const char *args, *msg;
     } bad[] = {
-        {"--train foo", "attnlab: --train: 'foo' is not a task (match, previous)\n"},
+        {"--train foo", "attnlab: --train: 'foo' is not a task (match, previous, induction)\n"},
         {"--train match --steps 0", "attnlab: --steps: 0 is out of range (1 to 1000000)\n"},
         {"--train match --steps -5", "attnlab: --steps: -5 is out of range (1 to 1000000)\n"},
         {"--train match --lr 0", "attnlab: --lr: 0 is out of range (1e-09 to 1000)\n"},
@@ -600,6 +600,55 @@ Test(cli, train_prints_one_json_object_and_refuses_bad_values) {
     cJSON_Delete(jb);
     run_free(&a);
     run_free(&b);
+}
+
+Test(cli, train_induction_prints_the_layered_run) {
+    Run a = run_attnlab("--train induction --steps 100 --seed 3 --layers 2 --heads 2");
+    Run b = run_attnlab("--train induction --steps 100 --seed 3 --layers 2 --heads 2");
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cJSON *ja = cJSON_Parse(a.out), *jb = cJSON_Parse(b.out);
+    cr_assert(ja && jb, "one JSON object");
+    cJSON_DeleteItemFromObject(ja, "steps_per_s");
+    cJSON_DeleteItemFromObject(jb, "steps_per_s");
+    cr_assert(cJSON_Compare(ja, jb, true), "two runs differ");
+    cr_assert_str_eq(cJSON_GetObjectItem(ja, "task")->valuestring, "induction");
+    cr_assert_str_eq(cJSON_GetObjectItem(ja, "positions")->valuestring, "learned");
+    cr_assert_eq(cJSON_GetObjectItem(ja, "layers")->valueint, 2);
+    cr_assert_eq(cJSON_GetObjectItem(ja, "context")->valueint, 24);
+    /* a curve per layer and head, a point per evaluation (every 25 steps, and step 0) */
+    const cJSON *pm = cJSON_GetObjectItem(ja, "prefix_match");
+    cr_assert_eq(cJSON_GetArraySize(pm), 2);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetArrayItem(pm, 0)), 2);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetArrayItem(cJSON_GetArrayItem(pm, 1), 1)), 5);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(ja, "eval_steps")), 5);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(ja, "in_context_loss")), 5);
+    const cJSON *phase = cJSON_GetObjectItem(ja, "phase_step");
+    cr_assert(cJSON_IsNull(phase) || cJSON_IsNumber(phase));
+    cr_assert_float_eq(cJSON_GetObjectItem(ja, "chance_loss")->valuedouble, log(16.0), 1e-8);
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    run_free(&a);
+    run_free(&b);
+    static const struct {
+        const char *args, *msg;
+    } bad[] = {
+        {"--train induction --layers 5", "attnlab: --layers: 5 is out of range (1 to 4)\n"},
+        {"--train induction --heads 5", "attnlab: --heads: at most 4 heads a layer\n"},
+        {"--train induction --heads 3", "attnlab: --width: must be a multiple of --heads\n"},
+        {"--train induction --repeat-max 24", "attnlab: --repeat-max: must be below --context\n"},
+        {"--train induction --repeat-min 9 --repeat-max 5",
+         "attnlab: --repeat-min: above --repeat-max\n"},
+        {"--train induction --pos alibi",
+         "attnlab: --pos: alibi is not offered for induction (none, sin, learned, rope)\n"},
+        {"--train match --layers 2", "attnlab: --layers: only used with --train induction\n"},
+        {"--train copy", "attnlab: --train: 'copy' is not a task (match, previous, induction)\n"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        Run r = run_attnlab(bad[k].args);
+        cr_assert_eq(r.status, 2, "%s", bad[k].args);
+        cr_assert_str_eq(r.err, bad[k].msg);
+        run_free(&r);
+    }
 }
 
 Test(cli, train_short_test_long_prints_the_longer_batch) {

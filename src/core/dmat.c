@@ -1,0 +1,64 @@
+/* Float64 matrices for training; see dmat.h. */
+#include "dmat.h"
+
+#include "posenc.h"
+
+#include <math.h>
+
+/* c = a·b for row-major a (r×k) and b (k×m). */
+void dmat_mul(const double *a, const double *b, int r, int k, int m, double *c) {
+    for (int i = 0; i < r; i++) {
+        double *ci = c + (long)i * m;
+        for (int j = 0; j < m; j++) ci[j] = 0;
+        for (int p = 0; p < k; p++) {
+            double av = a[(long)i * k + p];
+            const double *bp = b + (long)p * m;
+            for (int j = 0; j < m; j++) ci[j] += av * bp[j];
+        }
+    }
+}
+
+/* c += aᵀ·b for a (r×k), b (r×m): c is k×m. */
+void dmat_mul_ta(const double *a, const double *b, int r, int k, int m, double *c) {
+    for (int i = 0; i < r; i++)
+        for (int p = 0; p < k; p++) {
+            double av = a[(long)i * k + p];
+            if (av == 0) continue;
+            const double *bi = b + (long)i * m;
+            double *cp = c + (long)p * m;
+            for (int j = 0; j < m; j++) cp[j] += av * bi[j];
+        }
+}
+
+/* c = a·bᵀ for a (r×k), b (m×k): c is r×m. */
+void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *c) {
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < m; j++) {
+            double s = 0;
+            for (int p = 0; p < k; p++) s += a[(long)i * k + p] * b[(long)j * k + p];
+            c[(long)i * m + j] = s;
+        }
+}
+
+/* Softmax of each row of s (r×m) into a, the maximum subtracted first. */
+void dmat_softmax_rows(const double *s, int r, int m, double *a) {
+    for (int i = 0; i < r; i++) {
+        const double *si = s + (long)i * m;
+        double mx = si[0], sum = 0;
+        for (int j = 1; j < m; j++) mx = fmax(mx, si[j]);
+        for (int j = 0; j < m; j++) sum += a[(long)i * m + j] = exp(si[j] - mx);
+        for (int j = 0; j < m; j++) a[(long)i * m + j] /= sum;
+    }
+}
+
+/* Each row i of M (n×dk) turned by position i, as posenc_rope_row does, in
+ * double; sign −1 turns back (the transpose, for the gradient). */
+void dmat_rope_rows(double *M, int n, int dk, double sign) {
+    for (int i = 0; i < n; i++)
+        for (int m = 0; 2 * m + 1 < dk; m++) {
+            double a = sign * i * posenc_rope_theta(m, dk, 10000.0);
+            double c = cos(a), s = sin(a), x = M[i * dk + 2 * m], y = M[i * dk + 2 * m + 1];
+            M[i * dk + 2 * m] = x * c - y * s;
+            M[i * dk + 2 * m + 1] = x * s + y * c;
+        }
+}

@@ -1,0 +1,25 @@
+/* Float64 row-major matrices for the training labs, where the gradient check
+ * needs double precision.
+ *
+ *   void dmat_mul(const double *a, const double *b, int r, int k, int m, double *c)
+ *       c (r×m) = a (r×k) · b (k×m)
+ *   void dmat_mul_ta(const double *a, const double *b, int r, int k, int m, double *c)
+ *       c (k×m) += aᵀ · b, for a (r×k) and b (r×m)
+ *   void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *c)
+ *       c (r×m) = a · bᵀ, for a (r×k) and b (m×k)
+ *   void dmat_softmax_rows(const double *s, int r, int m, double *a)
+ *       each row's softmax, the maximum subtracted first (−∞ gives an exact 0)
+ *   void dmat_rope_rows(double *M, int n, int dk, double sign)
+ *       row i turned by position i as posenc_rope_row does (base 10000); sign −1 turns back,
+ *       the transpose, for a gradient
+ */
+#ifndef ATTN_DMAT_H
+#define ATTN_DMAT_H
+
+void dmat_mul(const double *a, const double *b, int r, int k, int m, double *c);
+void dmat_mul_ta(const double *a, const double *b, int r, int k, int m, double *c);
+void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *c);
+void dmat_softmax_rows(const double *s, int r, int m, double *a);
+void dmat_rope_rows(double *M, int n, int dk, double sign);
+
+#endif
