@@ -117,7 +117,7 @@ static int seeds(void) {
     return getenv("ATTNLAB_SANITIZED") ? 2 : 5;
 }
 
-Test(stack, two_layers_form_an_induction_head_early_in_every_seed, .timeout = 600) {
+Test(stack, two_layers_form_an_induction_head_early_in_every_seed) {
     for (int seed = 1; seed <= seeds(); seed++) {
         Stack_Metrics m;
         long phase = train_until(defaults((uint64_t)seed), 600, &m);
@@ -130,7 +130,7 @@ Test(stack, two_layers_form_an_induction_head_early_in_every_seed, .timeout = 60
     }
 }
 
-Test(stack, one_layer_cannot_form_one, .timeout = 900) {
+Test(stack, one_layer_cannot_form_one) {
     for (int seed = 1; seed <= seeds(); seed++) {
         Stack_Desc d = defaults((uint64_t)seed);
         d.layers = 1;
@@ -140,7 +140,7 @@ Test(stack, one_layer_cannot_form_one, .timeout = 900) {
     }
 }
 
-Test(stack, without_positions_no_previous_token_head_forms, .timeout = 600) {
+Test(stack, without_positions_no_previous_token_head_forms) {
     for (int seed = 1; seed <= seeds(); seed++) {
         Stack_Desc d = defaults((uint64_t)seed);
         d.pos = TRAIN_POS_NONE;
