@@ -104,8 +104,9 @@ static void verdicts(Ui *ui, View_State *vs, const Model *m, Rect r) {
 }
 
 /* A few lines of score against a position variable, one per scheme. */
-static void score_plot(Ui *ui, Rect r, const char *name, const char *title, const char *x_label,
-                       const Lab_Shift *sh, bool by_delta, int x0, int now, int from) {
+/* The title names the x axis: a label under the plot would meet its ticks. */
+static void score_plot(Ui *ui, Rect r, const char *name, const char *title, const Lab_Shift *sh,
+                       bool by_delta, int x0, int now, int from) {
     const Theme *t = ui->theme;
     if (ui_hidden_if(ui, r, title, name)) return;
     float title_h = ui_panel_wrapped(ui, r, title, false);
@@ -150,7 +151,6 @@ static void score_plot(Ui *ui, Rect r, const char *name, const char *title, cons
         Align al = k == 0 ? ALIGN_LEFT : k == 4 ? ALIGN_RIGHT : ALIGN_CENTER;
         draw_text(ui->dl, FONT_MONO, t->small_size, sx, ticks.y + 2, al, t->text_dim, buf);
     }
-    (void)x_label; /* the title names the axis: a label under it would meet the ticks */
     if (now >= 0 && now < count) {
         float mx = plot.x + plot.w * now / (float)(count - 1);
         draw_line(ui->dl, mx, plot.y, mx, plot.y + plot.h, 1.5f, t->faint);
@@ -308,7 +308,7 @@ static void delta_plot(Ui *ui, const Model *m, Rect r) {
              s->tokens[sh->key_token]);
     bool causal = s->mask == MASK_CAUSAL;
     if (causal) snprintf(title + strlen(title), sizeof title - strlen(title), " ≥ 0 (mask)");
-    score_plot(ui, r, "score_by_delta", title, "i − j", sh, true, -SHIFT_REACH, SHIFT_REACH,
+    score_plot(ui, r, "score_by_delta", title, sh, true, -SHIFT_REACH, SHIFT_REACH,
                causal ? SHIFT_REACH : 0);
 }
 
@@ -316,7 +316,7 @@ static void delta_plot(Ui *ui, const Model *m, Rect r) {
 static void position_plot(Ui *ui, const Model *m, Rect r) {
     char title[120];
     snprintf(title, sizeof title, "the same pair against i, with i − j = %d", SHIFT_FIXED_DELTA);
-    score_plot(ui, r, "score_by_position", title, "i", &m->labs.shift, false,
+    score_plot(ui, r, "score_by_position", title, &m->labs.shift, false,
                m->scene.pos_offset + SHIFT_FIXED_DELTA, -1, 0);
 }
 
