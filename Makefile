@@ -386,7 +386,7 @@ deps-app:
 deps-test:
 	$(call install_missing,$(DEB_TEST),$(PKG_APP) $(PKG_TEST))
 deps-bench:
-	$(call install_missing,$(DEB_APP) xvfb xauth python3-numpy python3-matplotlib,$(PKG_APP))
+	$(call install_missing,$(DEB_APP) xvfb xauth python3-numpy python3-matplotlib python3-torch,$(PKG_APP))
 deps-fuzz:
 	$(call install_missing,$(DEB_APP) clang libclang-rt-14-dev valgrind,$(PKG_APP))
 

@@ -53,8 +53,9 @@ bool stack_init(Stack *s, const Stack_Desc *desc) {
     s->scratch = calloc((size_t)scratch_size(desc, dh), sizeof(double));
     s->first_A = calloc((size_t)desc->layers * desc->heads * n * n, sizeof(double));
     s->held_tokens = malloc(sizeof(int) * STACK_HELDOUT * n);
-    if (!s->param || !s->grad || !s->m1 || !s->m2 || !s->P || !s->scratch || !s->first_A ||
-        !s->held_tokens) {
+    s->square = malloc(sizeof(double) * 3 * (size_t)w * w);
+    if (!s->square || !s->param || !s->grad || !s->m1 || !s->m2 || !s->P || !s->scratch ||
+        !s->first_A || !s->held_tokens) {
         stack_free(s);
         return false;
     }
@@ -100,6 +101,7 @@ void stack_free(Stack *s) {
     free(s->scratch);
     free(s->first_A);
     free(s->held_tokens);
+    free(s->square);
     memset(s, 0, sizeof *s);
 }
 
@@ -314,4 +316,37 @@ void stack_eval(Stack *s, Stack_Metrics *m) {
 const double *stack_attention(Stack *s, int layer, int head) {
     long n = s->desc.context;
     return s->first_A + ((long)layer * s->desc.heads + head) * n * n;
+}
+
+const int *stack_example(Stack *s) {
+    Bufs b = bufs(s);
+    forward(s, &b, s->held_tokens);
+    long n = s->desc.context;
+    for (int l = 0; l < s->desc.layers; l++)
+        for (int h = 0; h < s->desc.heads; h++)
+            memcpy(s->first_A + ((long)l * s->desc.heads + h) * n * n, b.A[l][h],
+                   sizeof(double) * (size_t)(n * n));
+    return s->held_tokens;
+}
+
+const double *stack_stream(Stack *s, int layer) {
+    return bufs(s).x[layer];
+}
+
+/* ‖M‖_F */
+static double frobenius(const double *m, long count) {
+    double sum = 0;
+    for (long k = 0; k < count; k++) sum += m[k] * m[k];
+    return sqrt(sum);
+}
+
+double stack_k_composition(Stack *s, int from_layer, int from_head, int to_layer, int to_head) {
+    int w = s->desc.width, dh = s->d_h;
+    double *qk = s->square, *ov = qk + (long)w * w, *both = ov + (long)w * w;
+    double *const *to = s->W[to_layer][to_head], *const *from = s->W[from_layer][from_head];
+    dmat_mul_tb(to[0], to[1], w, dh, w, qk);  /* W_Q W_Kᵀ */
+    dmat_mul(from[2], from[3], w, dh, w, ov); /* W_V W_O */
+    dmat_mul_tb(qk, ov, w, w, w, both);       /* W_QK W_OVᵀ: keys that read what `from` wrote */
+    double norm = frobenius(qk, (long)w * w) * frobenius(ov, (long)w * w);
+    return norm > 0 ? frobenius(both, (long)w * w) / norm : 0;
 }

@@ -36,7 +36,18 @@
  *       the held-out metrics for the parameters as they are
  *   const double *stack_attention(Stack *s, int layer, int head)
  *       that head's A (context × context) for the held-out batch's first sequence, after
- *       stack_eval
+ *       stack_eval or stack_example
+ *   const int *stack_example(Stack *s)
+ *       the forward pass of that first sequence alone (a sixty-fourth of stack_eval): its
+ *       every A, for a picture that follows each step; returns its tokens
+ *   const double *stack_stream(Stack *s, int layer)
+ *       x_layer (context × width) of that sequence, right after stack_example: what layer
+ *       `layer`'s heads read
+ *   double stack_k_composition(Stack *s, int from_layer, int from_head, int to_layer,
+ *                              int to_head)
+ *       how much the keys of head `to` read what head `from` writes (from_layer < to_layer):
+ *       ‖W_QK W_OVᵀ‖_F / (‖W_QK‖_F ‖W_OV‖_F) with W_QK = W_Q W_Kᵀ of `to` and W_OV = W_V W_O
+ *       of `from` (Elhage et al. 2021, in our row-vector convention); RoPE's turn left out
  */
 #ifndef ATTN_STACK_H
 #define ATTN_STACK_H
@@ -86,6 +97,7 @@ typedef struct Stack {
     int *held_tokens, held_blocks[STACK_HELDOUT];
     double *scratch;
     double *first_A; /* the held-out batch's first sequence: every head's A */
+    double *square;  /* 3 w×w: stack_k_composition's products */
 } Stack;
 
 bool stack_init(Stack *s, const Stack_Desc *desc);
@@ -95,5 +107,8 @@ double stack_loss_grad(Stack *s, const int *tokens, const int *blocks, int count
 double stack_step(Stack *s);
 void stack_eval(Stack *s, Stack_Metrics *m);
 const double *stack_attention(Stack *s, int layer, int head);
+const int *stack_example(Stack *s);
+const double *stack_stream(Stack *s, int layer);
+double stack_k_composition(Stack *s, int from_layer, int from_head, int to_layer, int to_head);
 
 #endif

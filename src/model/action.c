@@ -79,6 +79,10 @@ static bool apply_set(Scene *s, const Action *a, const Vocab *vocab, bool *chang
     snprintf(written, sizeof written, "%.17g", a->value);
     if (!setting_check(st, a->value, written, err, errsz)) return false;
     if (setting_get(s, a->setting) == a->value) return true;
+    /* a learned head's weights fit one shape and replace one seed's */
+    if (a->setting == SET_SEED || a->setting == SET_D || a->setting == SET_DK ||
+        a->setting == SET_DV || a->setting == SET_HEADS)
+        s->learned = false;
     if (a->setting == SET_D)
         scene_set_d(s, (int)a->value, vocab); /* new columns come from the vocabulary */
     else

@@ -187,6 +187,7 @@ bool labs_permutation(Labs *labs, const Scene *s, const Derived *now) {
         memcpy(&b->X[o * s->d], &s->X[i * s->d], sizeof(float) * (size_t)s->d);
         b->origin[o] = o;
     }
+    p->derived.learned = now->learned; /* a learned head's own weights, if the scene has one */
     if (!derived_update(&p->derived, b)) return false;
     const Attn *x = &p->derived.attn, *px = &now->attn;
     /* P·Attention(X): outputs move with their tokens; weights move in rows and columns */

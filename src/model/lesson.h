@@ -59,12 +59,14 @@ typedef enum Directive_Kind {
     ACT_ROTATE,
     ACT_RESTORE,
     ACT_HIGHLIGHT,
-    ACT_HIDE,  /* panels that would give away what the lesson asks later: text, space-separated */
-    ACT_SET,   /* a setting with no directive of its own (heads, mask): from the settings table */
-    ACT_AXIS,  /* the scaling lab's raw histogram: one fixed axis, or its own */
-    ACT_TRAIN, /* start training a head: i = task, x = 1 with positions, y = 1 to compare
-                  with the other scaling, n = d_k (0: the default) */
-    ACT_STEPS, /* train i more steps */
+    ACT_HIDE,    /* panels that would give away what the lesson asks later: text, space-separated */
+    ACT_SET,     /* a setting with no directive of its own (heads, mask): from the settings table */
+    ACT_AXIS,    /* the scaling lab's raw histogram: one fixed axis, or its own */
+    ACT_TRAIN,   /* start training a head: i = task, x = 1 with positions, y = 1 to compare
+                    with the other scaling, n = d_k (0: the default) */
+    ACT_STEPS,   /* train i more steps */
+    ACT_ZERO,    /* the layers lab: zero head n of layer i, or bring it back */
+    ACT_EXPLORE, /* the layers lab's head n of layer i, in the explorer */
 } Directive_Kind;
 
 typedef struct Lesson_Action {
@@ -101,6 +103,12 @@ typedef enum Cond_Kind {
     COND_LOSS,       /* the training lab's held-out loss */
     COND_TRAINED,    /* the training lab's step count */
     COND_LOSS_OTHER, /* the held-out loss of the head compared with (the other scaling) */
+    COND_PREFIX,     /* the layers lab: the best prefix-matching score of any head */
+    COND_IC_LOSS,    /* the layers lab: the in-context loss, with its zeroed heads zeroed */
+    COND_ZEROED,     /* the layers lab: how many heads are zeroed */
+    COND_LAYERS,     /* the layers lab: how many layers */
+    COND_LAYERS_POS, /* the layers lab: its positional scheme (i, a Train_Pos) */
+    COND_LEARNED,    /* the scene is a learned head (the layers lab's "explore") */
 } Cond_Kind;
 
 typedef enum Cmp { CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ } Cmp;
@@ -160,6 +168,8 @@ typedef struct Lesson_Predict {
     char token[32];               /* PREDICT_KEY: the query, a word or #position */
     Lesson_Goal cond;             /* PREDICT_YES: its conditions */
     int after_first, after_count; /* into Lesson.actions */
+    bool later; /* "predict later": judged on the live model once the step's goals are met,
+                   for a question only training can answer */
     char question[200], why[240]; /* asked; said when it is revealed */
 } Lesson_Predict;
 

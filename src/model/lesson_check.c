@@ -48,8 +48,14 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
     for (int s = 0; ok && s < l->step_count; s++) {
         const Lesson_Step *st = &l->steps[s];
         ok = lesson_apply(l, st->act_first, st->act_count, &env, err, errsz);
-        /* a prediction must have one right answer in the state its step opens with */
-        if (ok && st->predict.kind != PREDICT_NONE && model_update(env.m)) {
+        /* a prediction must have one right answer in the state its step opens with
+         * (a later one: once its step's goals are met, below) */
+        if (ok && st->predict.later && st->goal_count == 0) {
+            snprintf(err, errsz, "%s:%d: predict later: its step has no goal to wait for", l->path,
+                     st->predict.line);
+            ok = false;
+        }
+        if (ok && st->predict.kind != PREDICT_NONE && !st->predict.later && model_update(env.m)) {
             char answer[96];
             if (lesson_predict_truth(l, &st->predict, env.m, env.view, env.selected, data_dir,
                                      answer, sizeof answer, err, errsz) < 0)
@@ -83,6 +89,14 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
                 else
                     snprintf(err, errsz, "%s:%d: the solution does not reach its goal", l->path,
                              goal->line);
+                ok = false;
+            }
+        }
+        if (ok && st->predict.later && !env.capped_line && model_update(env.m)) {
+            char answer[96], why[300];
+            if (lesson_predict_later(&st->predict, env.m, env.view, env.selected, answer,
+                                     sizeof answer, why, sizeof why) < 0) {
+                snprintf(err, errsz, "%s:%d: %s", l->path, st->predict.line, why);
                 ok = false;
             }
         }

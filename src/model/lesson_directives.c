@@ -4,6 +4,7 @@
 #include "hide.h"
 
 #include "../core/perm.h"
+#include "../core/stack.h"
 #include "../core/text.h"
 #include "limits.h"
 #include "settings.h"
@@ -52,6 +53,10 @@ static const char *const panel_names[] = {
     "score_by_position",
     "rope_pairs",
     "train_lengths",
+    "layers_controls",
+    "layers_loss",
+    "layers_scores",
+    "layers_heads",
     "none",
 };
 
@@ -125,11 +130,16 @@ static const Lesson_Keyword action_keywords[] = {
     {"offset", ACT_SET, "offset N"},
     {"rope_base", ACT_SET, "rope_base F"},
     {"axis", ACT_AXIS, "axis fixed|auto"},
-    {"train", ACT_TRAIN, "train match|previous [sin|learned|rope|alibi] [compare] [dk N]"},
+    {"train", ACT_TRAIN,
+     "train match|previous [sin|learned|rope|alibi] [compare] [dk N] · train induction [layers N] "
+     "[heads N] [none|sin|learned|rope]"},
     {"steps", ACT_STEPS, "steps N"},
+    {"zero", ACT_ZERO, "zero LAYER HEAD"},
+    {"explore", ACT_EXPLORE, "explore LAYER HEAD"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
-    {"predict", -1, "predict key TOKEN | yes if CONDITION [after ACTIONS] : QUESTION | WHY"},
+    {"predict", -1,
+     "predict key TOKEN | [later] yes if CONDITION [after ACTIONS] : QUESTION | WHY"},
 };
 
 static const Lesson_Keyword cond_keywords[] = {
@@ -156,6 +166,12 @@ static const Lesson_Keyword cond_keywords[] = {
     {"loss", COND_LOSS, "loss CMP NUMBER"},
     {"trained", COND_TRAINED, "trained CMP N"},
     {"loss-other", COND_LOSS_OTHER, "loss-other CMP NUMBER"},
+    {"prefix", COND_PREFIX, "prefix CMP NUMBER"},
+    {"ic-loss", COND_IC_LOSS, "ic-loss CMP NUMBER"},
+    {"zeroed", COND_ZEROED, "zeroed CMP N"},
+    {"layers", COND_LAYERS, "layers CMP N"},
+    {"layers-pos", COND_LAYERS_POS, "layers-pos none|sin|learned|rope"},
+    {"learned", COND_LEARNED, "learned"},
 };
 
 #define COUNT(a) ((int)(sizeof a / sizeof *a))
@@ -233,6 +249,31 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         break;
     }
     case ACT_TRAIN: {
+        if (nw >= 2 && !strcmp(w[1], "induction")) { /* the layers lab */
+            if (!(a = new_action(p, line))) return false;
+            a->i = 2;
+            a->n = 2; /* layers */
+            a->y = 1; /* heads */
+            a->x = (float)TRAIN_POS_LEARNED;
+            for (int k = 2; k < nw; k++) {
+                int scheme;
+                if (setting_choice_parse(SET_POS, w[k], &scheme) && scheme != POS_ALIBI) {
+                    a->x = (float)scheme;
+                } else if (!strcmp(w[k], "layers") && k + 1 < nw &&
+                           parse_long(w[k + 1], 1, STACK_MAX_LAYERS, &v)) {
+                    a->n = (int)v;
+                    k++;
+                } else if (!strcmp(w[k], "heads") && k + 1 < nw &&
+                           parse_long(w[k + 1], 1, STACK_MAX_HEADS, &v)) {
+                    a->y = (float)v;
+                    k++;
+                } else {
+                    return lesson_fail(p, line, "train: expected '%s', not '%s'", kw->usage, w[k]),
+                           false;
+                }
+            }
+            break;
+        }
         if (nw < 2 || (strcmp(w[1], "match") && strcmp(w[1], "previous")))
             return lesson_fail(p, line, "train: expected '%s'", kw->usage), false;
         if (!(a = new_action(p, line))) return false;
@@ -251,6 +292,19 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
                        false;
             }
         }
+        break;
+    }
+    case ACT_EXPLORE:
+    case ACT_ZERO: {
+        long head;
+        if (nw != 3 || !parse_long(w[1], 0, STACK_MAX_LAYERS - 1, &v) ||
+            !parse_long(w[2], 0, STACK_MAX_HEADS - 1, &head))
+            return lesson_fail(p, line, "%s: expected '%s' (layer 0–3, head 0–3)", kw->name,
+                               kw->usage),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->i = (int)v;
+        a->n = (int)head;
         break;
     }
     case ACT_STEPS:
@@ -462,11 +516,17 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
-    } else if (!strcmp(k, "loss") || !strcmp(k, "trained") || !strcmp(k, "loss-other")) {
+    } else if (!strcmp(k, "loss") || !strcmp(k, "trained") || !strcmp(k, "loss-other") ||
+               !strcmp(k, "prefix") || !strcmp(k, "ic-loss") || !strcmp(k, "zeroed") ||
+               !strcmp(k, "layers")) {
         if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
-        c->kind = !strcmp(k, "loss")      ? COND_LOSS
-                  : !strcmp(k, "trained") ? COND_TRAINED
-                                          : COND_LOSS_OTHER;
+        c->kind = !strcmp(k, "loss")         ? COND_LOSS
+                  : !strcmp(k, "trained")    ? COND_TRAINED
+                  : !strcmp(k, "loss-other") ? COND_LOSS_OTHER
+                  : !strcmp(k, "prefix")     ? COND_PREFIX
+                  : !strcmp(k, "ic-loss")    ? COND_IC_LOSS
+                  : !strcmp(k, "zeroed")     ? COND_ZEROED
+                                             : COND_LAYERS;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))
@@ -500,6 +560,15 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
             return lesson_fail(p, line, "goal: expected 'pos none|sin|learned|rope|alibi'"), false;
         c->kind = COND_POS;
         c->i = m;
+    } else if (!strcmp(k, "learned")) {
+        if (nw != 1) return lesson_fail(p, line, "goal: 'learned' takes nothing after it"), false;
+        c->kind = COND_LEARNED;
+    } else if (!strcmp(k, "layers-pos")) {
+        int scheme;
+        if (nw != 2 || !setting_choice_parse(SET_POS, w[1], &scheme) || scheme == POS_ALIBI)
+            return lesson_fail(p, line, "goal: expected 'layers-pos none|sin|learned|rope'"), false;
+        c->kind = COND_LAYERS_POS;
+        c->i = scheme;
     } else if (!strcmp(k, "view")) {
         View vi = VIEW_EXPLORER;
         if (nw != 2 || !view_parse(w[1], &vi))
@@ -589,7 +658,8 @@ static int parse_action_list(Lesson_Parse *p, int line, const char *list, const 
 }
 
 /* predict key TOKEN [after ACTIONS] : QUESTION | WHY
- * predict yes if CONDITION [and CONDITION …] [after ACTIONS] : QUESTION | WHY */
+ * predict yes if CONDITION [and CONDITION …] [after ACTIONS] : QUESTION | WHY
+ * predict later yes if CONDITION [and CONDITION …] : QUESTION | WHY */
 static void parse_predict(Lesson_Parse *p, int line, const char *rest) {
     if (p->cur_step < 0) {
         lesson_fail(p, line, "predictions belong to a step: put them after a '## Step' heading");
@@ -625,6 +695,20 @@ static void parse_predict(Lesson_Parse *p, int line, const char *rest) {
     snprintf(pr->why, sizeof pr->why, "%s", why);
     char *after = strstr(body, " after ");
     if (after) *after = '\0';
+    if (!strncmp(body, "later ", 6)) { /* judged once the step's goals are met */
+        if (strncmp(body + 6, "yes if ", 7) || after) {
+            lesson_fail(p, line,
+                        "predict later: write it as 'predict later yes if CONDITION : "
+                        "QUESTION | WHY' (the step's own goals lead there, not 'after')");
+            return;
+        }
+        if (p->cur_step >= 0 && p->l->steps[p->cur_step].goal_count > 0) {
+            lesson_fail(p, line, "predict later: put it before the step's goals");
+            return;
+        }
+        pr->later = true;
+        memmove(body, body + 6, strlen(body + 6) + 1);
+    }
     if (!strncmp(body, "key ", 4)) {
         char *w[4];
         int nw = split(body + 4, w, 4);

@@ -95,8 +95,34 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
         case COND_SETTING:
             ok = compare(setting_get(s, (Setting_Id)c->i), c->cmp, c->value);
             break;
-        case COND_LOSS:
+        case COND_LEARNED:
+            ok = scene_uses_learned(s, m->derived.learned);
+            break;
+        case COND_PREFIX:
+        case COND_IC_LOSS:
+        case COND_ZEROED:
+        case COND_LAYERS:
+        case COND_LAYERS_POS:
+            if (!m->stack.ready) {
+                ok = false;
+                break;
+            }
+            stack_lab_derive((Stack_Lab *)&m->stack);
+            ok = c->kind == COND_LAYERS_POS
+                     ? (int)m->stack.stack.desc.pos == c->i
+                     : compare(c->kind == COND_PREFIX    ? stack_lab_best_prefix(&m->stack)
+                               : c->kind == COND_IC_LOSS ? m->stack.shown.in_context_loss
+                               : c->kind == COND_ZEROED  ? (double)stack_lab_ablated(&m->stack)
+                                                         : (double)m->stack.stack.desc.layers,
+                               c->cmp, c->value);
+            break;
         case COND_TRAINED:
+            if (m->layers) { /* the layers lab is on screen: its steps */
+                ok = m->stack.ready && compare((double)m->stack.stack.steps, c->cmp, c->value);
+                break;
+            }
+            /* fall through */
+        case COND_LOSS:
         case COND_LOSS_OTHER:
             if (!m->train.ready || (c->kind == COND_LOSS_OTHER && !m->train.compare)) {
                 ok = false;
@@ -190,6 +216,25 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
             snprintf(one, sizeof one, "the other scaling's held-out loss %s %g", ops[c->cmp],
                      c->value);
             break;
+        case COND_PREFIX:
+            snprintf(one, sizeof one, "a head's prefix match %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_IC_LOSS:
+            snprintf(one, sizeof one, "in-context loss %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_ZEROED:
+            snprintf(one, sizeof one, "%s %g heads zeroed", ops[c->cmp], c->value);
+            break;
+        case COND_LAYERS:
+            snprintf(one, sizeof one, "layers %s %g", ops[c->cmp], c->value);
+            break;
+        case COND_LEARNED:
+            snprintf(one, sizeof one, "a learned head in the explorer");
+            break;
+        case COND_LAYERS_POS:
+            snprintf(one, sizeof one, "the layers lab's positions: %s",
+                     setting_choice_name(SET_POS, c->i));
+            break;
         case COND_SETTING: {
             const Setting *st = setting((Setting_Id)c->i);
             if (st->type == SETTING_CHOICE)
@@ -238,7 +283,8 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
 bool lesson_goal_trains(const Lesson_Goal *g) {
     for (int k = 0; k < g->cond_count; k++)
         if (g->conds[k].kind == COND_LOSS || g->conds[k].kind == COND_TRAINED ||
-            g->conds[k].kind == COND_LOSS_OTHER)
+            g->conds[k].kind == COND_LOSS_OTHER || g->conds[k].kind == COND_PREFIX ||
+            g->conds[k].kind == COND_IC_LOSS)
             return true;
     return false;
 }
@@ -258,6 +304,18 @@ void lesson_key_name(const Scene *s, int j, char *out, size_t outsz) {
         snprintf(out, outsz, "the %s “%s”", ordinal[before], s->tokens[j]);
     else
         snprintf(out, outsz, "“%s” at position %d", s->tokens[j], j + 1);
+}
+
+int lesson_predict_later(const Lesson_Predict *pr, Model *m, int view, int selected, char *answer,
+                         size_t answersz, char *err, size_t errsz) {
+    char why[300] = "";
+    int truth = lesson_goal_met(&pr->cond, m, view, selected, why, sizeof why);
+    if (truth < 0) {
+        snprintf(err, errsz, "predict: %s", why);
+        return -1;
+    }
+    snprintf(answer, answersz, "%s", truth == 1 ? "yes" : "no");
+    return truth;
 }
 
 int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,

@@ -16,6 +16,10 @@
  *       lesson_key_name does. -1 (and err) when it cannot be told: no such token, the top
  *       key a tie between two positions (copies of one word too), or out of memory; err
  *       then starts with the lesson's FILE:LINE
+ *   int lesson_predict_later(const Lesson_Predict *pr, Model *m, int view, int selected,
+ *                            char *answer, size_t answersz, char *err, size_t errsz)
+ *       a "predict later" question's answer on m as it stands (its step's goals met, its
+ *       training done): 1 yes, 0 no, -1 (and err) when it cannot be told
  *   void lesson_key_name(const Scene *s, int j, char *out, size_t outsz)
  *       token j as a student tells it apart: “cat”, or the second “the” when the word
  *       comes more than once
@@ -33,6 +37,8 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
 int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
                          int selected, const char *data_dir, char *answer, size_t answersz,
                          char *err, size_t errsz);
+int lesson_predict_later(const Lesson_Predict *pr, Model *m, int view, int selected, char *answer,
+                         size_t answersz, char *err, size_t errsz);
 void lesson_key_name(const Scene *s, int j, char *out, size_t outsz);
 
 #endif

@@ -143,6 +143,17 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
                      setting((Setting_Id)a->setting)->lesson, err, errsz);
             break;
         case ACT_TRAIN:
+            if (a->i == 2) { /* induction: the layers lab */
+                Stack_Desc d = stack_lab_desc(a->n, (int)a->y, (Train_Pos)(int)a->x, 1);
+                if (!stack_lab_reset(&m->stack, &d)) {
+                    snprintf(err, errsz, "%s:%d: train: out of memory", l->path, a->line);
+                    return false;
+                }
+                m->layers = true;
+                m->stack.running = false;
+                break;
+            }
+            m->layers = false;
             if (!train_lab_reset(&m->train,
                                  &(Train_Desc){.task = (Train_Task)a->i,
                                                .pos = (Train_Pos)(int)a->x,
@@ -154,7 +165,46 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             }
             m->train.running = false; /* steps come from 'steps N' or the student */
             break;
+        case ACT_EXPLORE: {
+            char why[300];
+            if (!model_explore_head(m, a->i, a->n, why, sizeof why)) {
+                snprintf(err, errsz, "%s:%d: explore: %s", l->path, a->line, why);
+                return false;
+            }
+            env->view = VIEW_EXPLORER;
+            break;
+        }
+        case ACT_ZERO:
+            if (!m->stack.ready || a->i >= m->stack.stack.desc.layers ||
+                a->n >= m->stack.stack.desc.heads) {
+                snprintf(err, errsz, "%s:%d: zero: the layers lab has no head %d of layer %d",
+                         l->path, a->line, a->n, a->i);
+                return false;
+            }
+            stack_lab_ablate(&m->stack, a->i, a->n);
+            break;
         case ACT_STEPS: {
+            if (m->layers) { /* the layers lab: the same, in its own steps */
+                if (!env->train_now) {
+                    if (!m->stack.ready && !stack_lab_run(&m->stack, 0)) {
+                        snprintf(err, errsz, "%s:%d: steps: out of memory", l->path, a->line);
+                        return false;
+                    }
+                    m->stack.queued += a->i;
+                    break;
+                }
+                long cost = stack_lab_step_cost(&m->stack), steps = a->i;
+                if (steps * cost > env->train_budget) {
+                    steps = env->train_budget / cost;
+                    if (!env->capped_line) env->capped_line = a->line;
+                }
+                env->train_budget -= steps * cost;
+                if (!stack_lab_run(&m->stack, steps)) {
+                    snprintf(err, errsz, "%s:%d: steps: out of memory", l->path, a->line);
+                    return false;
+                }
+                break;
+            }
             if (!env->train_now) { /* the window: a slice a frame, never a frozen one */
                 if (!m->train.ready && !train_lab_run(&m->train, 0)) {
                     snprintf(err, errsz, "%s:%d: steps: out of memory", l->path, a->line);
@@ -233,9 +283,13 @@ int lesson_goal_touches(const Lesson *l, const Lesson_Goal *g, const char **name
         case ACT_TOKENS:
             two[0] = "edit";
             break;
+        case ACT_ZERO:
+        case ACT_EXPLORE:
+            two[0] = "layers_heads";
+            break;
         case ACT_TRAIN:
         case ACT_STEPS:
-            two[0] = "train_controls";
+            two[0] = a->kind == ACT_TRAIN && a->i == 2 ? "layers_controls" : "train_controls";
             break;
         default:
             break;

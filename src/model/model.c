@@ -13,6 +13,7 @@
  * so a 6-token scene costs a few hundred bytes, not the whole Scene. */
 typedef struct Snapshot {
     int n;
+    bool learned; /* a learned head's weights (Learned_Head), not the seed's */
     double settings[SET_COUNT];
     /* then: n tokens, n×d floats, n ints */
 } Snapshot;
@@ -23,6 +24,7 @@ static void *snapshot_take(const Scene *s) {
     Snapshot *snap = malloc(sizeof *snap + tok + xs + org);
     if (!snap) return NULL;
     snap->n = s->n;
+    snap->learned = s->learned;
     for (int k = 0; k < SET_COUNT; k++) snap->settings[k] = setting_get(s, (Setting_Id)k);
     char *p = (char *)(snap + 1);
     memcpy(p, s->tokens, tok);
@@ -34,6 +36,7 @@ static void *snapshot_take(const Scene *s) {
 static void snapshot_restore(const void *blob, Scene *s) {
     const Snapshot *snap = blob;
     s->n = snap->n;
+    s->learned = snap->learned;
     for (int k = 0; k < SET_COUNT; k++) setting_set(s, (Setting_Id)k, snap->settings[k]);
     size_t tok = (size_t)s->n * ATTN_MAX_TOKEN_BYTES, xs = (size_t)s->n * s->d * sizeof(float);
     const char *p = (const char *)(snap + 1);
@@ -64,6 +67,7 @@ static void changed(Model *m) {
 
 bool model_init(Model *m, const Scene *scene, const Vocab *vocab) {
     memset(m, 0, sizeof *m);
+    m->derived.learned = &m->learned;
     m->scene = *scene;
     m->vocab = vocab;
     m->stale = true;
@@ -77,6 +81,7 @@ void model_free(Model *m) {
     derived_free(&m->derived);
     labs_free(&m->labs);
     train_lab_free(&m->train);
+    stack_lab_free(&m->stack);
 }
 
 bool model_update(Model *m) {
@@ -171,5 +176,58 @@ bool model_apply_list(Model *m, const Action_List *l, char *err, size_t errsz) {
         Action a = action_list_get(l, k);
         if (!model_apply(m, &a, err, errsz)) return false;
     }
+    return true;
+}
+
+bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz) {
+    Stack_Lab *l = &m->stack;
+    Stack *s = &l->stack;
+    const Stack_Desc *d = &s->desc;
+    if (!l->ready || layer < 0 || layer >= d->layers || head < 0 || head >= d->heads) {
+        snprintf(err, errsz, "the layers lab has no head %d of layer %d", head, layer);
+        return false;
+    }
+    int w = d->width, dh = s->d_h, n = d->context;
+    /* the head's weights, and what it reads: the stream x_layer of the example
+     * (with any zeroed heads zeroed) */
+    Learned_Head *h = &m->learned;
+    double *const *W = s->W[layer][head];
+    for (long k = 0; k < (long)w * dh; k++) {
+        h->W_Q[k] = (float)W[0][k];
+        h->W_K[k] = (float)W[1][k];
+        h->W_V[k] = (float)W[2][k];
+        h->W_O[k] = (float)W[3][k];
+    }
+    h->d = w;
+    h->d_k = h->d_v = dh;
+    h->ready = true;
+    h->generation++;
+    snprintf(h->what, sizeof h->what, "layer %d head %d of the layers lab at step %ld", layer, head,
+             s->steps);
+    Scene *sc = &m->next;
+    *sc = m->scene;
+    sc->n = n;
+    sc->d = w;
+    sc->d_k = sc->d_v = dh;
+    sc->heads = 1;
+    sc->scaled = true;
+    sc->mask = MASK_CAUSAL;
+    sc->pos = d->pos == TRAIN_POS_ROPE ? POS_ROPE : POS_NONE; /* added positions are in x already */
+    sc->pos_offset = 0;
+    sc->rope_base = 10000;
+    sc->learned = true;
+    memcpy(s->ablated, l->ablated, sizeof s->ablated);
+    const int *tok = stack_example(s);
+    memset(s->ablated, 0, sizeof s->ablated);
+    const double *x = stack_stream(s, layer);
+    for (int i = 0; i < n; i++) {
+        snprintf(sc->tokens[i], sizeof sc->tokens[i], "t%d", tok[i]);
+        sc->origin[i] = i;
+        for (int c = 0; c < w; c++) sc->X[i * w + c] = (float)x[i * w + c];
+    }
+    if (!model_apply(m, &(Action){.kind = ACTION_LOAD_SCENE, .scene = sc}, err, errsz))
+        return false;
+    m->stale = true; /* new weights, even where the scene is the same as before */
+    m->moved = -1;
     return true;
 }

@@ -14,6 +14,9 @@
  *   void model_free(Model *m)
  *   bool model_update(Model *m)
  *       recompute Q, K, V, S, A, O if stale; false when out of memory
+ *   bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz)
+ *       the layers lab's head as the scene: its trained weights (m->learned) on what it reads,
+ *       the example's stream x_layer, one token per position ("t5": token 5); undoable
  *   bool model_apply(Model *m, const Action *a, char *err, size_t errsz)
  *       carry out a; false with err saying why when a is not valid for the scene (the scene is
  *       then unchanged), or "Nothing to undo" / "Nothing to redo"
@@ -28,6 +31,7 @@
 
 #include "action.h"
 #include "labs.h"
+#include "stack_lab.h"
 #include "train_lab.h"
 #include "scene.h"
 
@@ -47,14 +51,18 @@ typedef struct Model {
     int redo_count;
     int gesture_depth;
     bool gesture_recorded;
-    Labs labs;       /* the scaling and permutation labs' derived data, on demand */
-    Train_Lab train; /* the training lab: not part of the scene, not undone */
-    Scene next;      /* scratch for whoever builds a scene to load (a lesson's scene file) */
+    Labs labs;            /* the scaling and permutation labs' derived data, on demand */
+    Train_Lab train;      /* the training lab: not part of the scene, not undone */
+    Stack_Lab stack;      /* the layers lab: the same */
+    Learned_Head learned; /* a head of it opened in the explorer (a scene with `learned`) */
+    bool layers;          /* the Train view shows the layers lab, not the one head */
+    Scene next;           /* scratch for whoever builds a scene to load (a lesson's scene file) */
 } Model;
 
 bool model_init(Model *m, const Scene *scene, const Vocab *vocab);
 void model_free(Model *m);
 bool model_update(Model *m);
+bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz);
 
 bool model_apply(Model *m, const Action *a, char *err, size_t errsz);
 bool model_apply_list(Model *m, const Action_List *l, char *err, size_t errsz);

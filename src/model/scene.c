@@ -204,6 +204,7 @@ bool scene_equal(const Scene *a, const Scene *b) {
     if (a->n != b->n || a->d != b->d) return false;
     for (int k = 0; k < SET_COUNT; k++)
         if (setting_get(a, (Setting_Id)k) != setting_get(b, (Setting_Id)k)) return false;
+    if (a->learned != b->learned) return false;
     for (int i = 0; i < a->n; i++)
         if (strcmp(a->tokens[i], b->tokens[i]) != 0) return false;
     /* Bitwise on purpose: a round trip must reproduce every float exactly. */
@@ -301,10 +302,24 @@ static void combine_heads(Derived *dv, const Scene *s) {
     mat_mul(dv->concat, dv->W_O, n, wide, s->d, dv->Y);
 }
 
+bool scene_uses_learned(const Scene *s, const Learned_Head *h) {
+    return s->learned && h && h->ready && s->heads == 1 && h->d == s->d && h->d_k == s->d_k &&
+           h->d_v == s->d_v;
+}
+
+/* The weights held are not the ones this scene asks for. */
+static bool weights_stale(const Derived *dv, const Scene *s) {
+    int H = s->heads < 1 ? 1 : s->heads;
+    bool learned = scene_uses_learned(s, dv->learned);
+    return !dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
+           dv->d_v != s->d_v || dv->heads != H || dv->from_learned != learned ||
+           (learned && dv->generation != dv->learned->generation);
+}
+
 bool derived_update(Derived *dv, const Scene *s) {
     int H = s->heads < 1 ? 1 : s->heads;
-    if (!dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
-        dv->d_v != s->d_v || dv->heads != H) {
+    if (weights_stale(dv, s)) {
+        bool learned = scene_uses_learned(s, dv->learned);
         size_t qk = (size_t)s->d * s->d_k, v = (size_t)s->d * s->d_v;
         dv->have_w = false;
         for (int h = 0; h < H; h++) {
@@ -319,6 +334,14 @@ bool derived_update(Derived *dv, const Scene *s) {
         if (!resize(&dv->W_O, wo)) return false;
         dv->cap_o = wo;
         proj_fill_output(s->seed, H, s->d_v, s->d, dv->W_O);
+        if (learned) { /* one head: its trained weights instead */
+            memcpy(dv->W_Q, dv->learned->W_Q, sizeof(float) * qk);
+            memcpy(dv->W_K, dv->learned->W_K, sizeof(float) * qk);
+            memcpy(dv->W_V, dv->learned->W_V, sizeof(float) * v);
+            memcpy(dv->W_O, dv->learned->W_O, sizeof(float) * wo);
+            dv->generation = dv->learned->generation;
+        }
+        dv->from_learned = learned;
         dv->have_w = true;
         dv->seed = s->seed;
         dv->d = s->d;
@@ -346,8 +369,7 @@ bool derived_update(Derived *dv, const Scene *s) {
 
 bool derived_update_token(Derived *dv, const Scene *s, int i) {
     const Attn *a = &dv->attn;
-    if (!dv->have_w || dv->seed != s->seed || dv->d != s->d || dv->d_k != s->d_k ||
-        dv->d_v != s->d_v || dv->heads != s->heads || a->n != s->n || a->scaled != s->scaled ||
+    if (weights_stale(dv, s) || a->n != s->n || a->scaled != s->scaled ||
         a->causal != (s->mask == MASK_CAUSAL) || dv->has_p != pos_mode_added(s->pos))
         return derived_update(dv, s);
     for (int h = 0; h < s->heads; h++) {
@@ -373,5 +395,7 @@ void derived_free(Derived *dv) {
     free(dv->W_O);
     free(dv->concat);
     free(dv->Y);
+    const Learned_Head *learned = dv->learned; /* not the derived data's own */
     memset(dv, 0, sizeof *dv);
+    dv->learned = learned;
 }

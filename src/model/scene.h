@@ -33,7 +33,9 @@
  *   double scene_alibi_slope(const Scene *s, int h)
  *       head h's (0-based) ALiBi slope, 0 unless pos is alibi
  *   bool derived_update(Derived *dv, const Scene *s)
- *       recompute W (only if seed or shape changed), P, attention
+ *       recompute W (only if seed or shape changed, or the scene's learned head), P, attention
+ *   bool scene_uses_learned(const Scene *s, const Learned_Head *h)
+ *       the scene is learned and h fits its shape: its weights are h's
  *   bool derived_update_token(Derived *dv, const Scene *s, int i)
  *       only token i's embedding changed since the last update
  *   void derived_free(Derived *dv)
@@ -79,7 +81,22 @@ typedef struct Scene {
     char tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
     float X[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* n×d, row stride d */
     int origin[ATTN_MAX_TOKENS];           /* original index of the token now at i */
+    bool learned; /* one head with trained weights (Learned_Head), not the seed's */
 } Scene;
+
+/* A head's trained weights, for a scene with `learned` set: the layers lab
+ * opens one in the explorer. While the scene's shape matches them (one head,
+ * this d, d_k and d_v) they are the scene's W_Q, W_K, W_V and W_O; a new seed,
+ * d, d_k, d_v or head count goes back to the seed's random weights. */
+#define LEARNED_MAX_W 64
+typedef struct Learned_Head {
+    bool ready;
+    uint32_t generation; /* a new head: the derived weights follow */
+    int d, d_k, d_v;
+    float W_Q[LEARNED_MAX_W * LEARNED_MAX_W], W_K[LEARNED_MAX_W * LEARNED_MAX_W];
+    float W_V[LEARNED_MAX_W * LEARNED_MAX_W], W_O[LEARNED_MAX_W * LEARNED_MAX_W];
+    char what[120]; /* "layer 1 head 0 of the layers lab, step 800" */
+} Learned_Head;
 
 /* Heads 2 to H: their own projections and attention. */
 typedef struct Derived_Head {
@@ -88,8 +105,11 @@ typedef struct Derived_Head {
 } Derived_Head;
 
 typedef struct Derived {
+    const Learned_Head *learned; /* the model's, for a learned scene; may be NULL */
     /* cache key of the projections */
     bool have_w;
+    bool from_learned; /* they are learned->W_*, of learned->generation */
+    uint32_t generation;
     uint32_t seed;
     int d, d_k, d_v, heads;
     float *W_Q, *W_K, *W_V; /* head 1: d×d_k, d×d_k, d×d_v */
@@ -121,6 +141,7 @@ void scene_positions(const Scene *s, float *P);
 double scene_alibi_slope(const Scene *s, int h);
 
 bool derived_update(Derived *dv, const Scene *s);
+bool scene_uses_learned(const Scene *s, const Learned_Head *h);
 bool derived_update_token(Derived *dv, const Scene *s, int i);
 void derived_free(Derived *dv);
 const Attn *derived_head(const Derived *dv, int h);

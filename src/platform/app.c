@@ -321,6 +321,12 @@ static void set_zoom(App *a, int direction) {
 static void save_scene(App *a) {
     const char *path = a->desc->scene_path ? a->desc->scene_path : "attnlab-scene.json";
     char err[1024];
+    if (a->model.scene.learned) { /* a file would reload with the seed's weights, not these */
+        view_set_status(&a->vs, true,
+                        "Not saved — a scene file holds a seed, not a trained head's weights; "
+                        "Ctrl+E exports every matrix of it (JSON) instead");
+        return;
+    }
     if (scene_save(&a->model.scene, path, err, sizeof err)) {
         view_set_status(&a->vs, false, "Saved %s", path);
         wrote(a, path);

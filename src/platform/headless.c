@@ -89,6 +89,14 @@ static int render_math(App *a) {
     return save_offscreen(a, w, h);
 }
 
+/* Steps a lesson asked for run a slice a frame in the window: a picture
+ * shows where they end, like a finished animation. */
+static void settle_training(Model *m) {
+    if (m->stack.queued > 0) stack_lab_run(&m->stack, m->stack.queued);
+    if (m->train.queued > 0) train_lab_run(&m->train, m->train.queued);
+    m->stack.queued = m->train.queued = 0;
+}
+
 int headless_screenshot(App *a) {
     const Cli_Options *o = a->desc->opts;
     if (o->render_math) return render_math(a);
@@ -113,6 +121,7 @@ int headless_screenshot(App *a) {
     for (int pass = 0; pass < 2; pass++) {
         a->in.time = pass * HEADLESS_SETTLE_SECONDS;
         app_draw(a, w, h, z);
+        settle_training(&a->model);
     }
     if (render_wants_redraw(&a->render)) app_draw(a, w, h, z);
     return save_offscreen(a, w, h);
@@ -419,6 +428,7 @@ int headless_dump_ui(const App_Desc *desc) {
             ui->px_scale = z;
             view_frame(ui, vs, model);
             ui_end(ui);
+            settle_training(model);
         }
         if (o->mode == CLI_FIGURE) {
             status = write_figure(desc, ui, dl, z);

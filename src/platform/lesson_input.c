@@ -140,6 +140,62 @@ static bool toggle_to(Player *p, const char *name, bool on, bool now, char *why,
     return true;
 }
 
+/* `train induction …` by hand: the "layers" switch, the layer and head
+ * counts, the scheme (its button, or ▶ until it shows), then ⟲. */
+static bool train_layers(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
+    const Ui_Record *sw = reveal(p, "button", "train_model", 1);
+    if (!sw) return fail(why, whysz, "%s", "no layers switch on screen (is the Train view open?)");
+    if (!p->model.layers) click(p, sw->r);
+    const Stack_Desc *d = &p->model.stack.stack.desc;
+    if (d->layers != a->n) {
+        const Ui_Record *r = reveal(p, "button", "layers_count", a->n);
+        if (!r) return fail(why, whysz, "%s", "no layer-count button on screen");
+        click(p, r->r);
+    }
+    if (d->heads != (int)a->y) {
+        const Ui_Record *r = reveal(p, "button", "layers_heads", (int)a->y);
+        if (!r) return fail(why, whysz, "%s", "no head-count button on screen");
+        click(p, r->r);
+    }
+    for (int k = 0; k < 4 && (int)d->pos != (int)a->x; k++) {
+        const Ui_Record *b = find(p, "button", "layers_pos", (int)a->x);
+        if (!b) b = reveal(p, "button", "layers_pos_next", -1);
+        if (!b) return fail(why, whysz, "%s", "no positions control for the layers");
+        click(p, b->r);
+    }
+    if ((int)d->pos != (int)a->x || d->layers != a->n || d->heads != (int)a->y)
+        return fail(why, whysz, "%s", "the layers lab never reached that set-up");
+    const Ui_Record *reset = reveal(p, "button", "layers_reset", -1);
+    if (!reset) return fail(why, whysz, "%s", "no reset button on screen");
+    click(p, reset->r);
+    return true;
+}
+
+/* `steps N` in the layers lab: "+100" N/100 times, then watch them run, a
+ * slice a frame, with Esc once the checker's budget is spent. */
+static bool steps_layers(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
+    for (int k = 0; k < a->i / 100; k++) {
+        const Ui_Record *r = reveal(p, "button", "layers_more", -1);
+        if (!r) return fail(why, whysz, "%s", "no +100 steps button on screen");
+        click(p, r->r);
+    }
+    Stack_Lab *l = &p->model.stack;
+    while (l->queued > 0) {
+        if (p->train_spent >= LESSON_CHECK_TRAIN_BUDGET) {
+            key(p, KEY_ESCAPE, 0, 0);
+            if (l->queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
+            if (!p->capped_line) p->capped_line = a->line;
+            break;
+        }
+        long before = l->stack.steps;
+        frame(p);
+        p->train_spent += (l->stack.steps - before) * stack_lab_step_cost(l);
+        if (l->stack.steps == before && l->queued > 0)
+            return fail(why, whysz, "%s", "the asked-for steps do not run");
+    }
+    return true;
+}
+
 /* Drag token i's point until x_i[0], x_i[1] are (x, y): straight there when
  * the target is in the plot, else to the edge, again and again while the
  * axes grow after each release. */
@@ -309,6 +365,9 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     case ACT_HIGHLIGHT:
         return true;
     case ACT_TRAIN: {
+        if (a->i == 2) return train_layers(p, a, why, whysz);
+        const Ui_Record *sw = find(p, "button", "train_model", 0);
+        if (sw && p->model.layers) click(p, sw->r); /* back to the one head */
         const Ui_Record *r = reveal(p, "button", "train_task", a->i);
         if (!r) return fail(why, whysz, "%s", "no task button on screen (is the Train view open?)");
         click(p, r->r);
@@ -337,8 +396,26 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         click(p, reset->r);
         return true;
     }
+    case ACT_EXPLORE: {
+        const Ui_Record *r = reveal(p, "button", "layers_explore", a->i * STACK_MAX_HEADS + a->n);
+        if (!r) return fail(why, whysz, "%s", "no 'explore' button for that head on screen");
+        click(p, r->r);
+        if (!p->model.scene.learned || p->vs.view != VIEW_EXPLORER)
+            return fail(why, whysz, "%s", "'explore' did not open the head in the explorer");
+        return true;
+    }
+    case ACT_ZERO: {
+        const Ui_Record *r = reveal(p, "button", "layers_ablate", a->i * STACK_MAX_HEADS + a->n);
+        if (!r) return fail(why, whysz, "%s", "no 'zero it' button for that head on screen");
+        bool was = p->model.stack.ablated[a->i][a->n];
+        click(p, r->r);
+        if (p->model.stack.ablated[a->i][a->n] == was)
+            return fail(why, whysz, "%s", "clicking 'zero it' did not zero the head");
+        return true;
+    }
     case ACT_STEPS: {
         if (a->i % 100) return fail(why, whysz, "%s", "steps come 100 at a time from the window");
+        if (p->model.layers) return steps_layers(p, a, why, whysz);
         for (int k = 0; k < a->i / 100; k++) {
             const Ui_Record *r = reveal(p, "button", "train_more", -1);
             if (!r) return fail(why, whysz, "%s", "no +100 steps button on screen");

@@ -50,6 +50,7 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
     vs->session.page = 0;
     vs->session.showing = false;
     vs->session.predict_given = -1; /* a new step asks afresh */
+    vs->session.predict_waiting = false;
     if (!ok)
         view_set_status(vs, true, "%s", err);
     else
@@ -149,6 +150,8 @@ static void show_me(const Ui *ui, View_State *vs, Model *m) {
     vs->session.show_from_x = NAN;
 }
 
+static void judge_later(View_State *vs, Model *m, const Lesson_Predict *pr);
+
 void lesson_update(const Ui *ui, View_State *vs, Model *m) {
     Lesson_Session *ls = &vs->session;
     if (ls->pending) { /* --lesson, or a pick from the menu */
@@ -210,8 +213,10 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
                         "Progress is kept for %d lessons at most: this lesson's is not recorded",
                         PROGRESS_MAX_LESSONS);
     }
-    /* until the student commits, what would give the answer away stays hidden */
+    /* a later prediction: its verdict once the step's training has met its goals */
     const Lesson_Predict *pr = &st->predict;
+    if (pr->later && ls->predict_waiting && all) judge_later(vs, m, pr);
+    /* until the student commits, what would give the answer away stays hidden */
     if (pr->kind != PREDICT_NONE && ls->predict_given < 0) {
         if (pr->kind == PREDICT_KEY)
             ls->hide_row = lesson_find_token(&m->scene, pr->token);
@@ -477,6 +482,25 @@ static float layout_text(Text_Layout *io, const Lesson *l, const Lesson_Step *st
 
 /* ---- predict, then reveal --------------------------------------------------------- */
 
+/* The verdict of a later prediction, on the model as it stands. */
+static void judge_later(View_State *vs, Model *m, const Lesson_Predict *pr) {
+    Lesson_Session *ls = &vs->session;
+    char truth[96] = "", why[300] = "";
+    int t = lesson_predict_later(pr, m, (int)vs->view, vs->selected, truth, sizeof truth, why,
+                                 sizeof why);
+    ls->predict_waiting = false;
+    if (t < 0) {
+        snprintf(ls->predict_error, sizeof ls->predict_error, "%s", why);
+        ls->predict_right = false;
+        return;
+    }
+    ls->predict_error[0] = '\0';
+    snprintf(ls->predict_truth, sizeof ls->predict_truth, "%s", truth);
+    ls->predict_right = (ls->predict_given == 1) == (t == 1);
+    ls->predict_asked++;
+    ls->predict_hits += ls->predict_right;
+}
+
 static void judge(View_State *vs, const Model *m, int given) {
     Lesson_Session *ls = &vs->session;
     const Lesson_Predict *pr = &ls->lesson->steps[ls->step].predict;
@@ -529,15 +553,26 @@ static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Pr
                 x = in.x;
                 y += bh + 6;
             }
-            if (draw &&
-                ui_button(ui, "predict_answer", k, (Rect){x, y, bw, bh}, label, false) & UI_CLICKED)
-                judge(vs, m, pr->kind == PREDICT_KEY ? k : k == 0);
+            if (draw && ui_button(ui, "predict_answer", k, (Rect){x, y, bw, bh}, label, false) &
+                            UI_CLICKED) {
+                if (pr->later) { /* the training in the step will tell */
+                    ls->predict_given = k == 0;
+                    ls->predict_waiting = true;
+                } else {
+                    judge(vs, m, pr->kind == PREDICT_KEY ? k : k == 0);
+                }
+            }
             x += bw + 6;
         }
         return y + bh + 8 - r.y + 8;
     }
     char verdict[640];
-    if (ls->predict_error[0])
+    if (ls->predict_waiting)
+        snprintf(verdict, sizeof verdict,
+                 "Your answer: %s. The verdict comes when the step's goal is met: train, and "
+                 "watch.",
+                 ls->predict_given ? "yes" : "no");
+    else if (ls->predict_error[0])
         snprintf(verdict, sizeof verdict, "%s", ls->predict_error);
     else if (ls->predict_right)
         snprintf(verdict, sizeof verdict, "✓ Right: %s. %s", ls->predict_truth, pr->why);

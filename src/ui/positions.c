@@ -24,9 +24,13 @@ float positions_buttons_width(Ui *ui) {
 }
 
 int positions_pick(Ui *ui, const char *const ids[3], Rect r, int now) {
+    return positions_pick_first(ui, ids, r, now, POS_MODE_COUNT);
+}
+
+int positions_pick_first(Ui *ui, const char *const ids[3], Rect r, int now, int n) {
     const Theme *t = ui->theme;
-    int picked = -1, n = POS_MODE_COUNT;
-    if (positions_buttons_width(ui) <= r.w) {
+    int picked = -1;
+    if (positions_buttons_width(ui) * n / POS_MODE_COUNT <= r.w) {
         float w = r.w / n;
         for (int k = 0; k < n; k++) {
             Rect b = {r.x + k * w + 2, r.y + 3, w - 4, r.h - 6};

@@ -2,6 +2,7 @@
 #include "train_view.h"
 
 #include "heatmap.h"
+#include "layers_view.h"
 #include "labs.h"
 #include "positions.h"
 
@@ -12,6 +13,7 @@
 /* ---- before the layout ------------------------------------------------------ */
 
 void train_update(const Ui *ui, View_State *vs, Model *m) {
+    if (layers_update(ui, vs, m)) return; /* the layers model is on screen */
     Train_Lab *l = &m->train;
     Train_Request *q = &vs->train_req;
     if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1}, false)) {
@@ -58,7 +60,33 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
     train_lab_derive(l);
 }
 
+/* The layers lab's asked-for steps, like the one head's below. */
+static void drain_layers(const Ui *ui, View_State *vs, Stack_Lab *l) {
+    if (ui_key(ui, KEY_ESCAPE)) {
+        view_set_status(vs, false, "Training stopped at step %ld (%ld asked-for steps not run)",
+                        l->stack.steps, l->queued);
+        l->queued = 0;
+        vs->train_queued = false;
+        return;
+    }
+    long steps = TRAIN_DRAIN_UNITS / stack_lab_step_cost(l);
+    if (steps < 1) steps = 1;
+    if (steps > l->queued) steps = l->queued;
+    l->queued -= steps;
+    stack_lab_run(l, steps);
+    vs->train_queued = l->queued > 0;
+    if (vs->train_queued)
+        view_set_status(vs, false, "Training: step %ld, %ld to go · Esc stops", l->stack.steps,
+                        l->queued);
+    else
+        view_set_status(vs, false, "Trained to step %ld", l->stack.steps);
+}
+
 void train_drain(const Ui *ui, View_State *vs, Model *m) {
+    if (m->stack.queued > 0) {
+        drain_layers(ui, vs, &m->stack);
+        return;
+    }
     Train_Lab *l = &m->train;
     vs->train_queued = l->queued > 0;
     if (l->queued <= 0) return;
@@ -282,12 +310,30 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, true);
 }
 
+/* "one head" | "layers": which lab the view shows. */
+static void model_switch(Ui *ui, View_State *vs, const Model *m, Rect row) {
+    static const char *const names[2] = {"one head", "layers"};
+    for (int k = 0; k < 2; k++) {
+        Rect b = k ? row : rect_cut_left(&row, (row.w - 6) * 0.5f);
+        if (!k) rect_cut_left(&row, 6);
+        if (ui_button(ui, "train_model", k, rect_inset(b, 2), names[k], m->layers == (k == 1)) &
+            UI_CLICKED)
+            vs->layers_req.model = k;
+    }
+}
+
 void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Train_Lab *l = &m->train;
-    if (!l->ready) return; /* out of memory: the status line says so */
     Rect left = rect_cut_left(&r, fminf(fmaxf(r.w * 0.3f, 260), 420));
     rect_cut_left(&r, t->pad);
+    model_switch(ui, vs, m, rect_cut_top(&left, fminf(44, fmaxf(left.h / 14, 30))));
+    rect_cut_top(&left, t->pad * 0.5f);
+    if (m->layers) {
+        layers_frame(ui, vs, m, left, r);
+        return;
+    }
+    if (!l->ready) return; /* out of memory: the status line says so */
     /* the table under the controls, when the column has room for both */
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     float table_h = 6 * (lh + 6) + ui_line_height(ui, FONT_BOLD, t->title_size) + 2 * t->pad + 8;

@@ -15,11 +15,12 @@
 #include "view_state.h"
 
 #define TRAIN_SLICE                                                                                \
-    20 /* steps per frame while playing: the result never depends on the frame rate */
+    12 /* steps per frame while playing (about 11 ms): the result never depends on the frame rate  \
+        */
 
-/* queued steps a frame may run, in steps of one head at d_k = 16 (about 0.2 ms
- * each here): some 12 ms, so the window keeps its frame rate while it trains */
-#define TRAIN_DRAIN_UNITS 60
+/* queued steps a frame may run, in steps of one head at d_k = 16 (about 0.9 ms
+ * each here): some 11 ms, so the window keeps its frame rate while it trains */
+#define TRAIN_DRAIN_UNITS 12
 
 void train_update(const Ui *ui, View_State *vs, Model *m);
 void train_drain(const Ui *ui, View_State *vs, Model *m);

@@ -396,6 +396,13 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
         snprintf(buf, sizeof buf, "%s", vs->hover_text);
     } else if (vs->status[0]) {
         snprintf(buf, sizeof buf, "%s", vs->status);
+    } else if (vs->view == VIEW_TRAIN && m->layers) {
+        const Stack_Desc *d = &m->stack.stack.desc;
+        snprintf(buf, sizeof buf,
+                 "Train view: %d layer%s of %d head%s learn the induction task on sequences of %d "
+                 "tokens   ·   F1 for help",
+                 d->layers, d->layers > 1 ? "s" : "", d->heads, d->heads > 1 ? "s" : "",
+                 d->context);
     } else if (vs->view == VIEW_TRAIN) { /* its sentences are its own, not the scene's */
         snprintf(buf, sizeof buf,
                  "Train view: one head learns on toy sentences of %d tokens   ·   F1 for help",
@@ -411,9 +418,12 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (s->pos_offset)
             snprintf(more + strlen(more), sizeof more - strlen(more), "   from position %d",
                      s->pos_offset);
+        char learned[160] = "";
+        if (scene_uses_learned(s, m->derived.learned)) /* not the seed's weights: say whose */
+            snprintf(learned, sizeof learned, "trained weights: %s   ", m->learned.what);
         snprintf(buf, sizeof buf,
-                 "n = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s%s   ·   F1 for help",
-                 s->n, s->d, s->d_k, s->d_v, s->scaled ? "scores ÷ √d_k" : "unscaled",
+                 "%sn = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s%s   ·   F1 for help",
+                 learned, s->n, s->d, s->d_k, s->d_v, s->scaled ? "scores ÷ √d_k" : "unscaled",
                  pos_mode_name(s->pos), more);
     }
     ui_label_fit(ui, rect_inset(r, 8), FONT_SANS, t->text_size, ALIGN_LEFT,

@@ -21,6 +21,7 @@ void view_init(View_State *vs) {
     vs->explorer.axis1 = 1;
     vs->scaling.samples = 2000;
     vs->train_req = (Train_Request){.task = -1, .pos = -1, .scaled = -1, .compare = -1};
+    vs->layers_req = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
 }
 
 void view_set_status(View_State *vs, bool error, const char *fmt, ...) {

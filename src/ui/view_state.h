@@ -93,6 +93,17 @@ typedef struct Train_Request {
     double lr;
 } Train_Request;
 
+/* The layers lab's controls (the Train view's "layers" model). */
+typedef struct Layers_Request {
+    bool toggle_run, reset, toggle_fast;
+    long more_steps;
+    int model;         /* the Train view's model: 0 one head, 1 layers, or -1 */
+    int layers, heads; /* 0: unchanged */
+    int pos;           /* a Train_Pos, or -1 */
+    int ablate;        /* layer · STACK_MAX_HEADS + head: zero it or bring it back; or -1 */
+    int explore;       /* the same: open that head in the explorer; or -1 */
+} Layers_Request;
+
 /* Which steps of which lessons the student has done (every goal met, or
  * read when a step has none), by lesson file name. The menu marks finished
  * lessons; the platform keeps it between runs (platform/progress.h). */
@@ -136,6 +147,7 @@ typedef struct Lesson_Session {
     Lesson_Progress progress;
     /* the step's prediction: the answer given (a token, or 1 yes / 0 no; -1 none yet) */
     int predict_given;
+    bool predict_waiting; /* a later prediction, answered: judged once the goals are met */
     bool predict_right;
     char predict_truth[96];          /* the right answer, in words */
     char predict_picked[96];         /* the key the student picked, in words */
@@ -211,14 +223,18 @@ typedef struct View_State {
     Explorer_State explorer;
     Scaling_State scaling;
     Train_Request train_req;
-    bool train_running;           /* mirrors the lab's play/pause, for view_wants_frames */
-    bool train_queued;            /* steps asked for are still running (train_drain) */
-    double train_rate;            /* steps per second, as last measured */
-    double train_rate_t0;         /* when that measurement started (view time) */
-    long train_rate_steps0;       /* and the step count then */
-    int perm_tab;                 /* narrow permutation lab: 0 the weights, 1 the outputs */
-    char perm_seen_highlight[32]; /* the lesson highlight it last followed */
-    int shift_tab;                /* narrow shift lab: 0 S twice, 1 the curves, 2 RoPE's pairs */
+    Layers_Request layers_req;
+    bool train_running;             /* mirrors the lab's play/pause, for view_wants_frames */
+    bool train_queued;              /* steps asked for are still running (train_drain) */
+    double train_rate;              /* steps per second, as last measured */
+    double train_rate_t0;           /* when that measurement started (view time) */
+    double layers_t0;               /* the layers lab's last frame (view time): its pace */
+    int layers_tab;                 /* low layers lab: 0 loss, 1 head scores, 2 every head */
+    char layers_seen_highlight[32]; /* the lesson highlight the tab last followed */
+    long train_rate_steps0;         /* and the step count then */
+    int perm_tab;                   /* narrow permutation lab: 0 the weights, 1 the outputs */
+    char perm_seen_highlight[32];   /* the lesson highlight it last followed */
+    int shift_tab;                  /* narrow shift lab: 0 S twice, 1 the curves, 2 RoPE's pairs */
     char shift_seen_highlight[32];
     Lesson_Session session; /* the lesson being taken, if any */
     /* changes to the scene asked for while laying out this frame; the next

@@ -68,6 +68,20 @@ print(f"{d['steps_per_s']:.0f} steps/s; final/chance {d['final_loss'] / d['chanc
 PY
 
 echo
+echo "== induction: 2 layers x 1 head, width 16, vocabulary 16, context 24, batch 16, Adam, one core"
+echo "   peer: the same model and batch in PyTorch float64, 1 thread (target: 2x the peer's steps/s)"
+./attnlab --train induction --steps 1000 > build/bench/induction.json
+python3 tests/bench/induction_peer.py --steps 400 > build/bench/induction-peer.json
+python3 - <<'PY'
+import json
+ours = json.load(open("build/bench/induction.json"))
+peer = json.load(open("build/bench/induction-peer.json"))
+r = ours["steps_per_s"] / peer["steps_per_s"]
+print(f"attnlab: {ours['steps_per_s']:.0f} steps/s   {peer['peer']}: {peer['steps_per_s']:.0f} steps/s"
+      f"   ratio {r:.1f}x   target >= 2x  {'met' if r >= 2 else 'MISSED'}")
+PY
+
+echo
 echo "== variance experiment: d_k = 1024, 10^6 samples (2·10^9 normal draws)"
 # best of three, since this machine's timings swing by a quarter run to run
 best=$(for k in 1 2 3; do

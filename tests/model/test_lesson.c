@@ -511,6 +511,68 @@ Test(lesson, a_prediction_is_parsed_and_its_mistakes_are_one_line) {
     }
 }
 
+/* The layers lab's directives and goals: `train induction` with its counts
+ * and scheme, `zero` and `explore` a head, the goals on the lab, and a
+ * prediction judged later, once the step's goals are met; each mistake is
+ * one line naming the file and line. */
+Test(lesson, the_layers_directives_parse_and_their_mistakes_are_one_line) {
+    static const char good[] =
+        "# T\n\n## S\n\n```attnlab\ntrain induction layers 3 heads 2 rope\n"
+        "predict later yes if prefix > 0.5 : will it form? | because\n"
+        "goal prefix > 0.5 and ic-loss < 1 and zeroed >= 1 : most of it\nsolution steps 100 ; "
+        "zero 1 0 ; explore 2 1\ngoal layers = 3 and layers-pos rope and learned : the rest\n"
+        "solution zero 1 0\n```\n";
+    char err[512];
+    cr_assert(lesson_parse(&lesson, good, strlen(good), "p.md", err, sizeof err), "%s", err);
+    const Lesson_Step *st = &lesson.steps[0];
+    const Lesson_Action *train = &lesson.actions[st->act_first];
+    cr_assert_eq(train->kind, ACT_TRAIN);
+    cr_assert_eq(train->i, 2, "induction");
+    cr_assert_eq(train->n, 3, "layers");
+    cr_assert_eq((int)train->y, 2, "heads");
+    cr_assert_eq((int)train->x, TRAIN_POS_ROPE);
+    cr_assert(st->predict.later);
+    cr_assert_eq(st->predict.kind, PREDICT_YES);
+    const Lesson_Goal *g = &st->goals[0];
+    cr_assert_eq(g->cond_count, 3);
+    cr_assert_eq(st->goals[1].cond_count, 3);
+    static const Cond_Kind kinds[6] = {COND_PREFIX, COND_IC_LOSS,    COND_ZEROED,
+                                       COND_LAYERS, COND_LAYERS_POS, COND_LEARNED};
+    for (int k = 0; k < 6; k++)
+        cr_assert_eq(st->goals[k / 3].conds[k % 3].kind, kinds[k], "condition %d", k);
+    cr_assert_eq(g->sol_count, 3);
+    const Lesson_Action *zero = &lesson.actions[g->sol_first + 1], *ex = zero + 1;
+    cr_assert(zero->kind == ACT_ZERO && zero->i == 1 && zero->n == 0);
+    cr_assert(ex->kind == ACT_EXPLORE && ex->i == 2 && ex->n == 1);
+    static const struct {
+        const char *directive, *says;
+    } bad[] = {
+        {"train induction layers 5", "p.md:8: train: expected 'train match|previous"},
+        {"train induction heads 0", "p.md:8: train: expected"},
+        {"train induction alibi", "p.md:8: train: expected"},
+        {"zero 4 0", "p.md:8: zero: expected 'zero LAYER HEAD' (layer 0–3, head 0–3)"},
+        {"explore 1", "p.md:8: explore: expected 'explore LAYER HEAD'"},
+        {"goal layers-pos alibi : x", "p.md:8: goal: expected 'layers-pos none|sin|learned|rope'"},
+        {"goal learned now : x", "p.md:8: goal: 'learned' takes nothing after it"},
+        {"predict later key sat : which? | why", "p.md:8: predict later: write it as"},
+        {"predict later yes if prefix > 0.5 after zero 0 0 : which? | why",
+         "p.md:8: predict later: write it as"},
+        {"goal trained > 1 : x\npredict later yes if prefix > 0.5 : which? | why",
+         "p.md:9: predict later: put it before the step's goals"},
+        {"predict yes if prefix > 0.5 after steps 100 : which? | why",
+         "p.md:8: predict … after: 'steps' cannot be judged at once"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[600];
+        snprintf(text, sizeof text, "# T\n\n## S\n\nSome text.\n\n```attnlab\n%s\n```\n",
+                 bad[k].directive);
+        cr_assert_not(lesson_parse(&lesson, text, strlen(text), "p.md", err, sizeof err),
+                      "accepted: %s", bad[k].directive);
+        cr_assert(!strncmp(err, bad[k].says, strlen(bad[k].says)), "'%s' does not start with '%s'",
+                  err, bad[k].says);
+    }
+}
+
 /* A key is judged by its position: the checker refuses a question whose top
  * key is a tie between two positions, copies of one word too (the default
  * sentence's two "the" have one embedding, so every query ties them), and
@@ -568,6 +630,9 @@ Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
         {"09-causal-mask.md", 3, "no"},
         {"12-position-in-the-rule.md", 0, "yes"}, /* the sinusoid moves with the sentence */
         {"12-position-in-the-rule.md", 1, "no"},  /* RoPE does not */
+        /* judged later, once the step's training is done */
+        {"13-heads-that-work-together.md", 0, "no"}, /* one layer: no induction head */
+        {"13-heads-that-work-together.md", 4, "no"}, /* no positions: none either */
     };
     int predictions = 0;
     for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
@@ -579,7 +644,10 @@ Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
         snprintf(path, sizeof path, "%s/assets/scenes/default.json", test_env("ATTNLAB_DATA"));
         cr_assert(scene_load(&s, path, &vocab, err, sizeof err));
         cr_assert(model_init(&m, &s, &vocab));
-        Lesson_Env env = {.m = &m, .data_dir = test_env("ATTNLAB_DATA")};
+        Lesson_Env env = {.m = &m,
+                          .data_dir = test_env("ATTNLAB_DATA"),
+                          .train_now = true,
+                          .train_budget = LESSON_CHECK_TRAIN_BUDGET};
         cr_assert(
             lesson_apply(&lesson, lesson.setup_first, lesson.setup_count, &env, err, sizeof err),
             "%s", err);
@@ -599,9 +667,23 @@ Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
                       want[k].step + 1);
         cr_assert(model_update(&m));
         Scene before = m.scene;
-        int t =
-            lesson_predict_truth(&lesson, pr, &m, env.view, env.selected, test_env("ATTNLAB_DATA"),
-                                 answer, sizeof answer, err, sizeof err);
+        int t;
+        if (pr->later) { /* after the step's own goals, as the window judges it */
+            const Lesson_Step *step = &lesson.steps[want[k].step];
+            for (int g = 0; g < step->goal_count; g++)
+                cr_assert(lesson_apply(&lesson, step->goals[g].sol_first, step->goals[g].sol_count,
+                                       &env, err, sizeof err),
+                          "%s", err);
+            cr_assert(model_update(&m));
+            cr_assert_eq(env.capped_line, 0, "the training was not cut short");
+            before = m.scene;
+            t = lesson_predict_later(pr, &m, env.view, env.selected, answer, sizeof answer, err,
+                                     sizeof err);
+        } else {
+            t = lesson_predict_truth(&lesson, pr, &m, env.view, env.selected,
+                                     test_env("ATTNLAB_DATA"), answer, sizeof answer, err,
+                                     sizeof err);
+        }
         cr_assert_geq(t, 0, "%s: %s", want[k].file, err);
         cr_assert_str_eq(answer, want[k].answer, "%s step %d", want[k].file, want[k].step + 1);
         cr_assert(scene_equal(&m.scene, &before), "judging plays the 'after' actions on a copy");

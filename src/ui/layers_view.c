@@ -1,0 +1,482 @@
+/* The Train view's layers model; see layers_view.h. */
+#include "layers_view.h"
+
+#include "heatmap.h"
+#include "labs.h"
+#include "positions.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- before the layout ------------------------------------------------------ */
+
+bool layers_update(const Ui *ui, View_State *vs, Model *m) {
+    Layers_Request *q = &vs->layers_req;
+    if (q->model >= 0) m->layers = q->model == 1;
+    Stack_Lab *l = &m->stack;
+    if (m->layers && !l->ready && !stack_lab_run(l, 0)) {
+        view_set_status(vs, true, "Out of memory for the layers lab");
+        m->layers = false;
+    }
+    if (!m->layers) {
+        *q = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
+        return false;
+    }
+    const Stack_Desc *now = &l->stack.desc;
+    int layers = q->layers ? q->layers : now->layers, heads = q->heads ? q->heads : now->heads;
+    Train_Pos pos = q->pos >= 0 ? (Train_Pos)q->pos : now->pos;
+    if (q->reset || layers != now->layers || heads != now->heads || pos != now->pos) {
+        Stack_Desc d = stack_lab_desc(layers, heads, pos, now->seed);
+        if (!stack_lab_reset(l, &d)) view_set_status(vs, true, "Out of memory for training");
+        l->queued = 0;
+        l->owed = 0;
+    }
+    if (q->toggle_run) l->running = !l->running;
+    if (q->toggle_fast) l->fast = !l->fast;
+    if (q->more_steps > 0) l->queued += q->more_steps; /* a slice a frame: train_drain */
+    if (q->ablate >= 0)
+        stack_lab_ablate(l, q->ablate / STACK_MAX_HEADS, q->ablate % STACK_MAX_HEADS);
+    int explore = q->explore;
+    *q = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
+    /* playing: a watchable pace by default, so the phase change takes a few
+     * seconds; fast runs what a frame affords. The steps are the same steps
+     * either way: the result depends on the seed and the step count only */
+    double t = ui->in.time;
+    if (l->running) {
+        long slice;
+        if (l->fast) {
+            slice = LAYERS_FAST_UNITS / stack_lab_step_cost(l);
+        } else {
+            double dt = vs->layers_t0 > 0 && t > vs->layers_t0 ? t - vs->layers_t0 : 0;
+            l->owed = fmin(l->owed + dt * LAYERS_PACE, 4);
+            slice = (long)l->owed;
+            l->owed -= (double)slice;
+        }
+        if (slice > 0) stack_lab_run(l, slice);
+    }
+    vs->layers_t0 = t;
+    vs->train_running = l->running;
+    if (t - vs->train_rate_t0 >= 1.0 || t < vs->train_rate_t0) {
+        long done = l->stack.steps - vs->train_rate_steps0;
+        vs->train_rate = t > vs->train_rate_t0 && done > 0 ? done / (t - vs->train_rate_t0) : 0;
+        vs->train_rate_t0 = t;
+        vs->train_rate_steps0 = l->stack.steps;
+    }
+    stack_lab_derive(l);
+    if (explore >= 0) layers_explore(vs, m, explore / STACK_MAX_HEADS, explore % STACK_MAX_HEADS);
+    return true;
+}
+
+/* ---- the panels ---------------------------------------------------------------- */
+
+static bool lit(const View_State *vs, const char *name) {
+    return vs->session.active && !strcmp(vs->session.highlight, name);
+}
+
+/* A row of buttons 1 … 4 under one name, with a label before them. */
+static int count_row(Ui *ui, const char *name, const char *label, Rect row, int now) {
+    const Theme *t = ui->theme;
+    Rect lab = rect_cut_left(&row, fminf(row.w * 0.3f, 90));
+    ui_label_fit(ui, lab, FONT_SANS, t->text_size, ALIGN_LEFT, t->text, label);
+    int picked = 0;
+    float w = row.w / 4;
+    static const char *const digits[4] = {"1", "2", "3", "4"};
+    for (int k = 0; k < 4; k++) {
+        Rect b = {row.x + k * w + 2, row.y + 3, w - 4, row.h - 6};
+        if (ui_button(ui, name, k + 1, b, digits[k], now == k + 1) & UI_CLICKED && now != k + 1)
+            picked = k + 1;
+    }
+    return picked;
+}
+
+static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    Layers_Request *q = &vs->layers_req;
+    const Stack *s = &l->stack;
+    ui_panel(ui, r, "Train layers", lit(vs, "layers_controls"));
+    ui_record(ui, "panel", "layers_controls", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
+    float row_h = fminf(44, body.h / 9.0f);
+    Rect row = rect_cut_top(&body, row_h);
+    float bw = (row.w - 18) / 4;
+    Rect b = rect_cut_left(&row, bw);
+    rect_cut_left(&row, 6);
+    if (ui_button(ui, "layers_play", -1, rect_inset(b, 2), l->running ? "❚❚" : "▶", l->running) &
+        UI_CLICKED)
+        q->toggle_run = true;
+    b = rect_cut_left(&row, bw);
+    rect_cut_left(&row, 6);
+    if (ui_button(ui, "layers_more", -1, rect_inset(b, 2), "+100", false) & UI_CLICKED)
+        q->more_steps += 100;
+    b = rect_cut_left(&row, bw);
+    rect_cut_left(&row, 6);
+    if (ui_button(ui, "layers_fast", -1, rect_inset(b, 2), "fast", l->fast) & UI_CLICKED)
+        q->toggle_fast = true;
+    if (ui_button(ui, "layers_reset", -1, rect_inset(row, 2), "⟲", false) & UI_CLICKED)
+        q->reset = true;
+    int picked =
+        count_row(ui, "layers_count", "layers", rect_cut_top(&body, row_h), s->desc.layers);
+    if (picked) q->layers = picked;
+    picked = count_row(ui, "layers_heads", "heads", rect_cut_top(&body, row_h), s->desc.heads);
+    if (picked) q->heads = picked;
+    static const char *const ids[3] = {"layers_pos", "layers_pos_prev", "layers_pos_next"};
+    picked = positions_pick_first(ui, ids, rect_cut_top(&body, row_h), (int)s->desc.pos, 4);
+    if (picked >= 0) q->pos = picked;
+    /* where training stands */
+    char text[600], phase[80], zeroed[160] = "";
+    double chance = log((double)s->desc.vocab);
+    if (l->phase_step >= 0)
+        snprintf(phase, sizeof phase, "phase change at step %ld", l->phase_step);
+    else
+        snprintf(phase, sizeof phase, "no phase change yet");
+    int count = stack_lab_ablated(l);
+    if (count)
+        snprintf(zeroed, sizeof zeroed,
+                 " · %d head%s zeroed: in-context loss %.2f with %s, %.2f without", count,
+                 count > 1 ? "s" : "", l->last.in_context_loss, count > 1 ? "them" : "it",
+                 l->shown.in_context_loss);
+    rect_cut_top(&body, 6);
+    /* the long form where it fits, else the numbers alone; the note under it
+     * only where it fits whole */
+    snprintf(text, sizeof text,
+             "step %ld · held-out loss %.2f · in-context loss %.2f (chance ln %d = %.2f) · %s · "
+             "%.0f steps/s%s%s",
+             s->steps, l->shown.loss, l->shown.in_context_loss, s->desc.vocab, chance, phase,
+             vs->train_rate, l->fast ? "" : " (a watchable pace; “fast” for more)", zeroed);
+    if (ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, false) > body.h)
+        snprintf(text, sizeof text, "step %ld · loss %.2f · in-context %.2f (chance %.2f) · %s%s",
+                 s->steps, l->shown.loss, l->shown.in_context_loss, chance, phase, zeroed);
+    float used = ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, true);
+    rect_cut_top(&body, used + 8);
+    const char *note = "Attention only, as in the papers' toy models: no MLP, no LayerNorm. Blocks "
+                       "of 3 to 12 random tokens repeat to fill 24 places.";
+    if (ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text_dim, note, false) <= body.h)
+        ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text_dim, note, true);
+}
+
+/* A step axis from 0 to the last step measured. */
+static float step_x(Rect plot, long step, long last) {
+    return plot.x + plot.w * (last > 0 ? (float)step / (float)last : 0);
+}
+
+static Color layer_colour(const Theme *t, int layer) {
+    const Color c[4] = {t->key, t->query, t->value, t->highlight};
+    return c[layer % 4];
+}
+
+/* A legend row: a short line of each colour and its name; short names
+ * when the long ones do not fit. */
+static void legend(Ui *ui, Rect row, int count, const Color *colours, const float *widths,
+                   const char *const *names, const char *const *short_names) {
+    const Theme *t = ui->theme;
+    float need = 0;
+    for (int k = 0; k < count; k++)
+        need += 36 + ui_text_width(ui, FONT_SANS, t->small_size, names[k]);
+    const char *const *use = need <= row.w ? names : short_names;
+    float x = row.x, lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    for (int k = 0; k < count; k++) {
+        float w = ui_text_width(ui, FONT_SANS, t->small_size, use[k]);
+        if (x + 22 + w > row.x + row.w) break;
+        draw_line(ui->dl, x, row.y + lh * 0.5f + 2, x + 18, row.y + lh * 0.5f + 2, widths[k],
+                  colours[k]);
+        draw_text(ui->dl, FONT_SANS, t->small_size, x + 22, row.y + 2, ALIGN_LEFT, t->text, use[k]);
+        x += 36 + w;
+    }
+}
+
+/* The loss and the in-context loss, with chance and the phase change. */
+static void loss_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, "Loss", "layers_loss")) return;
+    float title_h = ui_panel_wrapped(ui, r, "Held-out loss", lit(vs, "layers_loss"));
+    ui_record(ui, "panel", "layers_loss", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect key = rect_cut_bottom(&body, lh + 4);
+    Rect ticks = rect_cut_bottom(&body, lh + 2);
+    Rect yax = rect_cut_left(&body, 30);
+    Rect plot = body;
+    if (plot.h < 2 * lh) return;
+    plot_frame(ui, plot);
+    const float top = 4.5f;
+    float unit = plot.h / top;
+    for (int v = 0; v <= 4; v++) {
+        float sy = plot.y + plot.h * (1 - v / top);
+        char buf[24];
+        snprintf(buf, sizeof buf, "%d", v);
+        draw_line(ui->dl, plot.x, sy, plot.x + plot.w, sy, 1, t->grid);
+        if (unit >= lh || v % 2 == 0)
+            draw_text(ui->dl, FONT_MONO, t->small_size, yax.x + yax.w - 4, sy - lh * 0.5f,
+                      ALIGN_RIGHT, t->text_dim, buf);
+    }
+    double chance = log((double)l->stack.desc.vocab);
+    float cy = plot.y + plot.h * (1 - (float)chance / top);
+    draw_line(ui->dl, plot.x, cy, plot.x + plot.w, cy, 2, t->faint);
+    long last = l->points ? l->at[l->points - 1] : 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%ld steps", last);
+    draw_text(ui->dl, FONT_MONO, t->small_size, plot.x + plot.w, ticks.y + 2, ALIGN_RIGHT,
+              t->text_dim, buf);
+    draw_text(ui->dl, FONT_MONO, t->small_size, plot.x, ticks.y + 2, ALIGN_LEFT, t->text_dim, "0");
+    Color colours[3] = {t->accent, t->query, t->faint};
+    const float widths[3] = {3, 3, 2};
+    char chance_name[32];
+    snprintf(chance_name, sizeof chance_name, "chance ln %d", l->stack.desc.vocab);
+    const char *const names[3] = {"all positions", "repeated tokens", chance_name};
+    const char *const short_names[3] = {"all", "repeated", "chance"};
+    legend(ui, key, 3, colours, widths, names, short_names);
+    if (l->points >= 2)
+        for (int c = 0; c < 2; c++) {
+            const float *v = c ? l->in_context : l->loss;
+            float px = 0, py = 0;
+            for (int k = 0; k < l->points; k++) {
+                float sx = step_x(plot, l->at[k], last);
+                float sy = plot.y + plot.h * (1 - fminf(fmaxf(v[k], 0), top) / top);
+                if (k) draw_line(ui->dl, px, py, sx, sy, 2.5f, colours[c]);
+                px = sx;
+                py = sy;
+            }
+        }
+    if (l->phase_step >= 0 && last > 0) { /* over the curves, so it stays readable */
+        float px = step_x(plot, l->phase_step, last);
+        draw_line(ui->dl, px, plot.y, px, plot.y + plot.h, 2, t->good);
+        snprintf(buf, sizeof buf, "phase change, step %ld", l->phase_step);
+        float w = ui_text_width(ui, FONT_SANS, t->small_size, buf);
+        bool left = px + 6 + w > plot.x + plot.w;
+        draw_text(ui->dl, FONT_SANS, t->small_size, left ? px - 6 : px + 6, plot.y + 2,
+                  left ? ALIGN_RIGHT : ALIGN_LEFT, t->good, buf);
+    }
+}
+
+/* Per head, the prefix-matching (thick) and previous-token (thin) scores. */
+static void score_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, "Head scores", "layers_scores")) return;
+    float title_h = ui_panel_wrapped(ui, r, "Head scores", lit(vs, "layers_scores"));
+    ui_record(ui, "panel", "layers_scores", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect key = rect_cut_bottom(&body, lh + 4);
+    Rect kinds = rect_cut_bottom(&body, lh + 4);
+    Rect yax = rect_cut_left(&body, 30);
+    Rect plot = body;
+    if (plot.h < 2 * lh) return;
+    plot_frame(ui, plot);
+    for (int v = 0; v <= 4; v++) {
+        float sy = plot.y + plot.h * (1 - v / 4.0f);
+        char buf[24];
+        snprintf(buf, sizeof buf, "%.2g", v / 4.0);
+        draw_line(ui->dl, plot.x, sy, plot.x + plot.w, sy, v == 2 ? 1.5f : 1,
+                  v == 2 ? t->faint : t->grid);
+        if (v % 2 == 0)
+            draw_text(ui->dl, FONT_MONO, t->small_size, yax.x + yax.w - 4, sy - lh * 0.5f,
+                      ALIGN_RIGHT, t->text_dim, buf);
+    }
+    const Stack_Desc *d = &l->stack.desc;
+    Color colours[STACK_MAX_LAYERS];
+    float widths[STACK_MAX_LAYERS];
+    const char *const names[STACK_MAX_LAYERS] = {"layer 0", "layer 1", "layer 2", "layer 3"};
+    const char *const short_names[STACK_MAX_LAYERS] = {"0", "1", "2", "3"};
+    for (int a = 0; a < d->layers; a++) colours[a] = layer_colour(t, a), widths[a] = 3;
+    legend(ui, key, d->layers, colours, widths, names, short_names);
+    const Color dim[2] = {t->text_dim, t->text_dim};
+    const float kind_w[2] = {3.5f, 1.5f};
+    const char *const kind[2] = {"prefix match", "previous token"};
+    const char *const kind_short[2] = {"prefix", "previous"};
+    legend(ui, kinds, 2, dim, kind_w, kind, kind_short);
+    if (l->points < 2) return;
+    long last = l->at[l->points - 1];
+    for (int a = 0; a < d->layers; a++)
+        for (int h = 0; h < d->heads; h++)
+            for (int c = 0; c < 2; c++) {
+                const float *v =
+                    c ? l->prefix_match[a * d->heads + h] : l->prev_token[a * d->heads + h];
+                float px = 0, py = 0;
+                for (int k = 0; k < l->points; k++) {
+                    float sx = step_x(plot, l->at[k], last);
+                    float sy = plot.y + plot.h * (1 - fminf(fmaxf(v[k], 0), 1));
+                    if (k) draw_line(ui->dl, px, py, sx, sy, c ? 3.5f : 1.5f, layer_colour(t, a));
+                    px = sx;
+                    py = sy;
+                }
+            }
+}
+
+/* Every head's A on the example: a column a layer, left to right, a row a
+ * head; the K-composition arrows from each column to the next. */
+static void heads_grid(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, "Every head", "layers_heads")) return;
+    float title_h = ui_panel_wrapped(
+        ui, r,
+        "Every head's A on one held-out sequence · arrows: how much a head's keys read what a "
+        "head of the layer before writes (K-composition)",
+        lit(vs, "layers_heads"));
+    ui_record(ui, "panel", "layers_heads", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    const Stack *s = &l->stack;
+    const Stack_Desc *d = &s->desc;
+    int L = d->layers, H = d->heads, n = d->context;
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    float gap = fmaxf(ui_text_width(ui, FONT_MONO, t->small_size, "0.00") + 24, 56);
+    float col_w = (body.w - gap * (L - 1)) / L, card_h = (body.h - t->pad * (H - 1)) / H;
+    float foot_h = fminf(36, lh + 14);
+    if (card_h < 4 * lh + foot_h || col_w < 90) {
+        ui_text_wrapped(
+            ui, body, FONT_SANS, t->small_size, t->text_dim,
+            "Too little room for every head: fewer layers or heads, or a larger window.", true);
+        return;
+    }
+    static const char *const labels[STACK_MAX_VOCAB] = {
+        "0",  "1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12",
+        "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25",
+        "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38",
+        "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51",
+        "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63"};
+    const char *tokens[STACK_MAX_CONTEXT];
+    for (int i = 0; i < n; i++) tokens[i] = labels[s->held_tokens[i]];
+    /* the tokens label the rows and columns when a cell can hold one */
+    bool named = fminf(col_w, card_h - foot_h - 3 * lh) / (n + 2) >= lh * 0.9f;
+    Rect cards[STACK_MAX_LAYERS][STACK_MAX_HEADS];
+    float A[STACK_MAX_CONTEXT * STACK_MAX_CONTEXT];
+    static const char *const names[STACK_LAB_HEADS] = {
+        "layers_A_0_0", "layers_A_0_1", "layers_A_0_2", "layers_A_0_3",
+        "layers_A_1_0", "layers_A_1_1", "layers_A_1_2", "layers_A_1_3",
+        "layers_A_2_0", "layers_A_2_1", "layers_A_2_2", "layers_A_2_3",
+        "layers_A_3_0", "layers_A_3_1", "layers_A_3_2", "layers_A_3_3"};
+    for (int a = 0; a < L; a++)
+        for (int h = 0; h < H; h++) {
+            Rect c = {body.x + a * (col_w + gap), body.y + h * (card_h + t->pad), col_w, card_h};
+            cards[a][h] = c;
+            bool zeroed = l->ablated[a][h];
+            Rect foot = rect_cut_bottom(&c, foot_h);
+            float bwid = fminf((foot.w - 4) * 0.5f, 130);
+            int id = a * STACK_MAX_HEADS + h;
+            if (ui_button(ui, "layers_ablate", id, rect_inset(rect_cut_left(&foot, bwid), 2),
+                          zeroed ? "zeroed" : "zero it", zeroed) &
+                UI_CLICKED)
+                vs->layers_req.ablate = id;
+            if (ui_button(ui, "layers_explore", id, rect_inset(rect_cut_right(&foot, bwid), 2),
+                          "explore ↗", false) &
+                UI_CLICKED)
+                vs->layers_req.explore = id;
+            const double *src = stack_attention((Stack *)s, a, h);
+            for (int k = 0; k < n * n; k++) A[k] = zeroed ? 0 : (float)src[k];
+            char title[64], caption[64];
+            snprintf(title, sizeof title, col_w >= 200 ? "layer %d · head %d%s" : "L%d · H%d%s", a,
+                     h, zeroed ? " · zeroed" : "");
+            snprintf(caption, sizeof caption, "prefix %.2f · prev %.2f", l->last.prefix_match[a][h],
+                     l->last.prev_token[a][h]);
+            Heatmap_Result res;
+            ui_heatmap(ui,
+                       &(Heatmap_Desc){.name = names[id],
+                                       .r = c,
+                                       .title = title,
+                                       .caption = caption,
+                                       .values = A,
+                                       .rows = n,
+                                       .cols = n,
+                                       .vmin = 0,
+                                       .vmax = 1,
+                                       .map = vs->weight_map,
+                                       .row_labels = named ? tokens : NULL,
+                                       .col_labels = named ? tokens : NULL,
+                                       .selected_row = -1,
+                                       .mark_row = -1,
+                                       .mark_col = -1,
+                                       .no_legend = true,
+                                       .causal = true},
+                       &res);
+        }
+    /* K-composition from each layer to the next: random weights score about
+     * 1/√w; the arrow thickens from there to full at 0.5 */
+    double base = 1 / sqrt((double)d->width);
+    for (int a = 0; a + 1 < L; a++)
+        for (int h = 0; h < H; h++)
+            for (int g = 0; g < H; g++) {
+                double k = l->k_comp[a][h][a + 1][g];
+                Rect from = cards[a][h], to = cards[a + 1][g];
+                float x0 = from.x + from.w + 3,
+                      y0 = from.y + from.h * (0.3f + 0.4f * (g + 0.5f) / H);
+                float x1 = to.x - 3, y1 = to.y + to.h * (0.3f + 0.4f * (h + 0.5f) / H);
+                float strength = (float)fmax(0, fmin(1, (k - base) / (0.5 - base)));
+                Color c = t->accent;
+                c.a = (unsigned char)(100 + 155 * strength);
+                draw_arrow(ui->dl, x0, y0, x1, y1, 1.5f + 6 * strength, 8 + 5 * strength, c);
+                char buf[16];
+                snprintf(buf, sizeof buf, "%.2f", k);
+                float f = H > 1 ? 0.25f + 0.5f * (g + 0.5f) / H : 0.5f;
+                draw_text(ui->dl, FONT_MONO, t->small_size, x0 + (x1 - x0) * f,
+                          y0 + (y1 - y0) * f - lh - 4, ALIGN_CENTER, t->text, buf);
+            }
+}
+
+/* A lesson step names the panel it is about: the tabbed layout turns to it. */
+static void follow_lesson(View_State *vs) {
+    const char *h = vs->session.active ? vs->session.highlight : "";
+    if (!strcmp(h, vs->layers_seen_highlight)) return;
+    snprintf(vs->layers_seen_highlight, sizeof vs->layers_seen_highlight, "%s", h);
+    if (!strcmp(h, "layers_loss")) vs->layers_tab = 0;
+    if (!strcmp(h, "layers_scores")) vs->layers_tab = 1;
+    if (!strcmp(h, "layers_heads")) vs->layers_tab = 2;
+}
+
+void layers_frame(Ui *ui, View_State *vs, const Model *m, Rect left, Rect r) {
+    const Theme *t = ui->theme;
+    const Stack_Lab *l = &m->stack;
+    if (!l->ready) return;
+    controls(ui, vs, l, left);
+    follow_lesson(vs);
+    if (r.w >= 640 && r.h >= 480) { /* the two plots side by side over the heads */
+        Rect top = rect_cut_top(&r, (r.h - t->pad) * 0.36f);
+        rect_cut_top(&r, t->pad);
+        Rect lp = rect_cut_left(&top, (top.w - t->pad) * 0.5f);
+        rect_cut_left(&top, t->pad);
+        loss_plot(ui, vs, l, lp);
+        score_plot(ui, vs, l, top);
+        heads_grid(ui, vs, l, r);
+        return;
+    }
+    if (r.h >= 600) { /* narrow and tall (a lesson beside it): one over the other */
+        Rect lp = rect_cut_top(&r, (r.h - 2 * t->pad) * 0.24f);
+        rect_cut_top(&r, t->pad);
+        Rect sp = rect_cut_top(&r, (r.h - t->pad) * 0.3f);
+        rect_cut_top(&r, t->pad);
+        loss_plot(ui, vs, l, lp);
+        score_plot(ui, vs, l, sp);
+        heads_grid(ui, vs, l, r);
+        return;
+    }
+    /* low (presenting, a projector's zoom): one panel at a time */
+    static const char *const tabs[3] = {"loss", "head scores", "every head"};
+    float row = fminf(40, fmaxf(30, r.h * 0.1f));
+    Rect bar = rect_cut_top(&r, row);
+    rect_cut_top(&r, t->pad * 0.5f);
+    float bw = (bar.w - 8) / 3;
+    for (int k = 0; k < 3; k++) {
+        Rect b = {bar.x + k * (bw + 4), bar.y, bw, bar.h};
+        if (ui_button(ui, "layers_tab", k, b, tabs[k], vs->layers_tab == k) & UI_CLICKED)
+            vs->layers_tab = k;
+    }
+    if (vs->layers_tab == 0) loss_plot(ui, vs, l, r);
+    if (vs->layers_tab == 1) score_plot(ui, vs, l, r);
+    if (vs->layers_tab == 2) heads_grid(ui, vs, l, r);
+}
+
+void layers_explore(View_State *vs, Model *m, int layer, int head) {
+    char err[300];
+    if (!model_explore_head(m, layer, head, err, sizeof err)) {
+        view_set_status(vs, true, "Cannot open that head: %s", err);
+        return;
+    }
+    vs->view = VIEW_EXPLORER;
+    view_set_status(vs, false,
+                    "The explorer shows %s: its trained W_Q, W_K, W_V on what it reads, x of "
+                    "layer %d · Ctrl+Z goes back · a new seed, d or d_k returns to random weights",
+                    m->learned.what, layer);
+}
