@@ -30,8 +30,18 @@ void dmat_mul_ta(const double *a, const double *b, int r, int k, int m, double *
         }
 }
 
-/* c = a·bᵀ for a (r×k), b (m×k): c is r×m. */
+/* c = a·bᵀ for a (r×k), b (m×k): c is r×m. Small b (all of the training
+ * labs') is transposed first, so the inner loop runs along rows of bᵀ and
+ * vectorizes as dmat_mul's does; each sum still adds its terms in the order
+ * p = 0, 1, …, so the result is the same bits as the plain loop. */
 void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *c) {
+    if ((long)k * m <= 64 * 64) {
+        double bt[64 * 64];
+        for (int j = 0; j < m; j++)
+            for (int p = 0; p < k; p++) bt[p * m + j] = b[(long)j * k + p];
+        dmat_mul(a, bt, r, k, m, c);
+        return;
+    }
     for (int i = 0; i < r; i++)
         for (int j = 0; j < m; j++) {
             double s = 0;

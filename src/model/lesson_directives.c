@@ -296,7 +296,7 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
     }
     case ACT_EXPLORE:
     case ACT_ZERO: {
-        long head;
+        int64_t head;
         if (nw != 3 || !parse_long(w[1], 0, STACK_MAX_LAYERS - 1, &v) ||
             !parse_long(w[2], 0, STACK_MAX_HEADS - 1, &head))
             return lesson_fail(p, line, "%s: expected '%s' (layer 0–3, head 0–3)", kw->name,

@@ -140,6 +140,12 @@ static bool toggle_to(Player *p, const char *name, bool on, bool now, char *why,
     return true;
 }
 
+/* With too little room for every head, the Train view shows one: pick it. */
+static void pick_head(Player *p, int id) {
+    const Ui_Record *pick = reveal(p, "button", "layers_pick", id);
+    if (pick) click(p, pick->r);
+}
+
 /* `train induction …` by hand: the "layers" switch, the layer and head
  * counts, the scheme (its button, or ▶ until it shows), then ⟲. */
 static bool train_layers(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
@@ -397,6 +403,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         return true;
     }
     case ACT_EXPLORE: {
+        pick_head(p, a->i * STACK_MAX_HEADS + a->n);
         const Ui_Record *r = reveal(p, "button", "layers_explore", a->i * STACK_MAX_HEADS + a->n);
         if (!r) return fail(why, whysz, "%s", "no 'explore' button for that head on screen");
         click(p, r->r);
@@ -405,6 +412,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         return true;
     }
     case ACT_ZERO: {
+        pick_head(p, a->i * STACK_MAX_HEADS + a->n);
         const Ui_Record *r = reveal(p, "button", "layers_ablate", a->i * STACK_MAX_HEADS + a->n);
         if (!r) return fail(why, whysz, "%s", "no 'zero it' button for that head on screen");
         bool was = p->model.stack.ablated[a->i][a->n];

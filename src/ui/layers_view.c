@@ -306,92 +306,155 @@ static void score_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r)
             }
 }
 
-/* Every head's A on the example: a column a layer, left to right, a row a
- * head; the K-composition arrows from each column to the next. */
-static void heads_grid(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
+static const char *const token_labels[STACK_MAX_VOCAB] = {
+    "0",  "1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12", "13", "14", "15",
+    "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
+    "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47",
+    "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63"};
+
+/* One head: its A on the example over its "zero it" and "explore ↗". */
+static void head_card(Ui *ui, View_State *vs, const Stack_Lab *l, int a, int h, Rect c) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, "Every head", "layers_heads")) return;
-    float title_h = ui_panel_wrapped(
-        ui, r,
-        "Every head's A on one held-out sequence · arrows: how much a head's keys read what a "
-        "head of the layer before writes (K-composition)",
-        lit(vs, "layers_heads"));
-    ui_record(ui, "panel", "layers_heads", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, title_h + 4);
     const Stack *s = &l->stack;
-    const Stack_Desc *d = &s->desc;
-    int L = d->layers, H = d->heads, n = d->context;
+    int n = s->desc.context;
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
-    float gap = fmaxf(ui_text_width(ui, FONT_MONO, t->small_size, "0.00") + 24, 56);
-    float col_w = (body.w - gap * (L - 1)) / L, card_h = (body.h - t->pad * (H - 1)) / H;
-    float foot_h = fminf(36, lh + 14);
-    if (card_h < 4 * lh + foot_h || col_w < 90) {
-        ui_text_wrapped(
-            ui, body, FONT_SANS, t->small_size, t->text_dim,
-            "Too little room for every head: fewer layers or heads, or a larger window.", true);
-        return;
-    }
-    static const char *const labels[STACK_MAX_VOCAB] = {
-        "0",  "1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12",
-        "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25",
-        "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38",
-        "39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51",
-        "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63"};
     const char *tokens[STACK_MAX_CONTEXT];
-    for (int i = 0; i < n; i++) tokens[i] = labels[s->held_tokens[i]];
+    for (int i = 0; i < n; i++) tokens[i] = token_labels[s->held_tokens[i]];
+    bool zeroed = l->ablated[a][h];
+    Rect foot = rect_cut_bottom(&c, fminf(36, lh + 14));
+    float bwid = fminf((foot.w - 4) * 0.5f, 130);
+    int id = a * STACK_MAX_HEADS + h;
+    if (ui_button(ui, "layers_ablate", id, rect_inset(rect_cut_left(&foot, bwid), 2),
+                  zeroed ? "zeroed" : "zero it", zeroed) &
+        UI_CLICKED)
+        vs->layers_req.ablate = id;
+    if (ui_button(ui, "layers_explore", id, rect_inset(rect_cut_right(&foot, bwid), 2), "explore ↗",
+                  false) &
+        UI_CLICKED)
+        vs->layers_req.explore = id;
+    static float A[STACK_MAX_CONTEXT * STACK_MAX_CONTEXT];
+    const double *src = stack_attention((Stack *)s, a, h);
+    for (int k = 0; k < n * n; k++) A[k] = zeroed ? 0 : (float)src[k];
+    char title[64], caption[64];
+    snprintf(title, sizeof title, c.w >= 200 ? "layer %d · head %d%s" : "L%d · H%d%s", a, h,
+             zeroed ? " · zeroed" : "");
+    snprintf(caption, sizeof caption, "prefix %.2f · prev %.2f", l->last.prefix_match[a][h],
+             l->last.prev_token[a][h]);
     /* the tokens label the rows and columns when a cell can hold one */
-    bool named = fminf(col_w, card_h - foot_h - 3 * lh) / (n + 2) >= lh * 0.9f;
-    Rect cards[STACK_MAX_LAYERS][STACK_MAX_HEADS];
-    float A[STACK_MAX_CONTEXT * STACK_MAX_CONTEXT];
+    bool named = fminf(c.w, c.h - 3 * lh) / (n + 2) >= lh * 0.9f;
     static const char *const names[STACK_LAB_HEADS] = {
         "layers_A_0_0", "layers_A_0_1", "layers_A_0_2", "layers_A_0_3",
         "layers_A_1_0", "layers_A_1_1", "layers_A_1_2", "layers_A_1_3",
         "layers_A_2_0", "layers_A_2_1", "layers_A_2_2", "layers_A_2_3",
         "layers_A_3_0", "layers_A_3_1", "layers_A_3_2", "layers_A_3_3"};
+    Heatmap_Result res;
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.name = names[id],
+                               .r = c,
+                               .title = title,
+                               .caption = caption,
+                               .values = A,
+                               .rows = n,
+                               .cols = n,
+                               .vmin = 0,
+                               .vmax = 1,
+                               .map = vs->weight_map,
+                               .row_labels = named ? tokens : NULL,
+                               .col_labels = named ? tokens : NULL,
+                               .selected_row = -1,
+                               .mark_row = -1,
+                               .mark_col = -1,
+                               .no_legend = true,
+                               .causal = true},
+               &res);
+}
+
+/* Too many heads for the room: a button a head (its prefix match on it), a
+ * row a layer, and the picked head's card beside them, with the
+ * K-composition into it from the layer before as text. */
+static void heads_compact(Ui *ui, View_State *vs, const Stack_Lab *l, Rect body) {
+    const Theme *t = ui->theme;
+    const Stack_Desc *d = &l->stack.desc;
+    int L = d->layers, H = d->heads;
+    int pick = vs->layers_pick;
+    int pa = pick / STACK_MAX_HEADS, ph = pick % STACK_MAX_HEADS;
+    if (pa >= L || ph >= H) pa = ph = 0;
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    float bh = fminf(34, fmaxf(lh + 10, body.h / (2.0f * L + 2)));
+    bool beside = body.w >= 2 * body.h * 0.8f;
+    Rect table = beside ? rect_cut_left(&body, fminf(body.w * 0.4f, H * 96.0f))
+                        : rect_cut_top(&body, L * (bh + 3));
+    if (beside)
+        rect_cut_left(&body, t->pad);
+    else
+        rect_cut_top(&body, t->pad);
+    float bw = table.w / H;
     for (int a = 0; a < L; a++)
         for (int h = 0; h < H; h++) {
-            Rect c = {body.x + a * (col_w + gap), body.y + h * (card_h + t->pad), col_w, card_h};
-            cards[a][h] = c;
-            bool zeroed = l->ablated[a][h];
-            Rect foot = rect_cut_bottom(&c, foot_h);
-            float bwid = fminf((foot.w - 4) * 0.5f, 130);
-            int id = a * STACK_MAX_HEADS + h;
-            if (ui_button(ui, "layers_ablate", id, rect_inset(rect_cut_left(&foot, bwid), 2),
-                          zeroed ? "zeroed" : "zero it", zeroed) &
+            char label[32];
+            snprintf(label, sizeof label, "L%d H%d %.2f%s", a, h, l->last.prefix_match[a][h],
+                     l->ablated[a][h] ? " ×" : "");
+            Rect b = {table.x + h * bw + 1, table.y + a * (bh + 3), bw - 2, bh};
+            if (ui_button(ui, "layers_pick", a * STACK_MAX_HEADS + h, b, label,
+                          a == pa && h == ph) &
                 UI_CLICKED)
-                vs->layers_req.ablate = id;
-            if (ui_button(ui, "layers_explore", id, rect_inset(rect_cut_right(&foot, bwid), 2),
-                          "explore ↗", false) &
-                UI_CLICKED)
-                vs->layers_req.explore = id;
-            const double *src = stack_attention((Stack *)s, a, h);
-            for (int k = 0; k < n * n; k++) A[k] = zeroed ? 0 : (float)src[k];
-            char title[64], caption[64];
-            snprintf(title, sizeof title, col_w >= 200 ? "layer %d · head %d%s" : "L%d · H%d%s", a,
-                     h, zeroed ? " · zeroed" : "");
-            snprintf(caption, sizeof caption, "prefix %.2f · prev %.2f", l->last.prefix_match[a][h],
-                     l->last.prev_token[a][h]);
-            Heatmap_Result res;
-            ui_heatmap(ui,
-                       &(Heatmap_Desc){.name = names[id],
-                                       .r = c,
-                                       .title = title,
-                                       .caption = caption,
-                                       .values = A,
-                                       .rows = n,
-                                       .cols = n,
-                                       .vmin = 0,
-                                       .vmax = 1,
-                                       .map = vs->weight_map,
-                                       .row_labels = named ? tokens : NULL,
-                                       .col_labels = named ? tokens : NULL,
-                                       .selected_row = -1,
-                                       .mark_row = -1,
-                                       .mark_col = -1,
-                                       .no_legend = true,
-                                       .causal = true},
-                       &res);
+                vs->layers_pick = a * STACK_MAX_HEADS + h;
+        }
+    if (pa > 0 && (beside ? table.h - L * (bh + 3) : body.h) > 3 * lh) {
+        /* what its keys read from the layer before */
+        char text[200] = "K-composition from layer ";
+        size_t used = strlen(text);
+        snprintf(text + used, sizeof text - used, "%d:", pa - 1);
+        for (int g = 0; g < H; g++) {
+            used = strlen(text);
+            snprintf(text + used, sizeof text - used, " H%d %.2f", g, l->k_comp[pa - 1][g][pa][ph]);
+        }
+        if (beside) {
+            Rect note = {table.x, table.y + L * (bh + 3) + 6, table.w, 4 * lh};
+            ui_text_wrapped(ui, note, FONT_SANS, t->small_size, t->text_dim, text, true);
+        } else {
+            ui_label_fit(ui, rect_cut_top(&body, lh + 4), FONT_SANS, t->small_size, ALIGN_LEFT,
+                         t->text_dim, text);
+        }
+    }
+    head_card(ui, vs, l, pa, ph, body);
+}
+
+/* Every head's A on the example: a column a layer, left to right, a row a
+ * head; the K-composition arrows from each column to the next. */
+static void heads_grid(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    if (ui_hidden_if(ui, r, "Every head", "layers_heads")) return;
+    const Stack_Desc *d = &l->stack.desc;
+    int L = d->layers, H = d->heads;
+    Rect body = rect_inset(r, t->pad);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    float gap = fmaxf(ui_text_width(ui, FONT_MONO, t->small_size, "0.00") + 24, 56);
+    float foot_h = fminf(36, lh + 14);
+    /* each picture at least 72 units (3 a position), else one at a time */
+    float title_full = 3 * ui_line_height(ui, FONT_BOLD, t->title_size);
+    float col_w = (body.w - gap * (L - 1)) / L;
+    float card_h = (body.h - title_full - t->pad * (H - 1)) / H;
+    bool all = col_w >= 96 && card_h - foot_h - 3 * lh >= 72;
+    float title_h = ui_panel_wrapped(
+        ui, r,
+        all ? "Every head's A on one held-out sequence · arrows: how much a head's keys read what "
+              "a head of the layer before writes (K-composition)"
+            : "Each head's A on one held-out sequence: pick a head",
+        lit(vs, "layers_heads"));
+    ui_record(ui, "panel", "layers_heads", -1, r);
+    rect_cut_top(&body, title_h + 4);
+    if (!all) {
+        heads_compact(ui, vs, l, body);
+        return;
+    }
+    card_h = (body.h - t->pad * (H - 1)) / H;
+    Rect cards[STACK_MAX_LAYERS][STACK_MAX_HEADS];
+    for (int a = 0; a < L; a++)
+        for (int h = 0; h < H; h++) {
+            cards[a][h] =
+                (Rect){body.x + a * (col_w + gap), body.y + h * (card_h + t->pad), col_w, card_h};
+            head_card(ui, vs, l, a, h, cards[a][h]);
         }
     /* K-composition from each layer to the next: random weights score about
      * 1/√w; the arrow thickens from there to full at 0.5 */

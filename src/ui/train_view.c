@@ -80,6 +80,7 @@ static void drain_layers(const Ui *ui, View_State *vs, Stack_Lab *l) {
                         l->queued);
     else
         view_set_status(vs, false, "Trained to step %ld", l->stack.steps);
+    stack_lab_derive(l); /* this frame's pictures show where the slice ended */
 }
 
 void train_drain(const Ui *ui, View_State *vs, Model *m) {
@@ -107,6 +108,7 @@ void train_drain(const Ui *ui, View_State *vs, Model *m) {
                         l->queued);
     else
         view_set_status(vs, false, "Trained to step %ld", l->trainer.steps);
+    train_lab_derive(l); /* when due: this frame's numbers show where the slice ended */
 }
 
 /* ---- the panels ---------------------------------------------------------------- */

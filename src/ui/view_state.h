@@ -224,12 +224,13 @@ typedef struct View_State {
     Scaling_State scaling;
     Train_Request train_req;
     Layers_Request layers_req;
-    bool train_running;             /* mirrors the lab's play/pause, for view_wants_frames */
-    bool train_queued;              /* steps asked for are still running (train_drain) */
-    double train_rate;              /* steps per second, as last measured */
-    double train_rate_t0;           /* when that measurement started (view time) */
-    double layers_t0;               /* the layers lab's last frame (view time): its pace */
-    int layers_tab;                 /* low layers lab: 0 loss, 1 head scores, 2 every head */
+    bool train_running;   /* mirrors the lab's play/pause, for view_wants_frames */
+    bool train_queued;    /* steps asked for are still running (train_drain) */
+    double train_rate;    /* steps per second, as last measured */
+    double train_rate_t0; /* when that measurement started (view time) */
+    double layers_t0;     /* the layers lab's last frame (view time): its pace */
+    int layers_tab;       /* low layers lab: 0 loss, 1 head scores, 2 every head */
+    int layers_pick; /* with too little room for every head: the one shown (layer · 4 + head) */
     char layers_seen_highlight[32]; /* the lesson highlight the tab last followed */
     long train_rate_steps0;         /* and the step count then */
     int perm_tab;                   /* narrow permutation lab: 0 the weights, 1 the outputs */

@@ -12,20 +12,19 @@ import json
 import math
 import time
 
-import numpy as np
 import torch
 
 torch.set_num_threads(1)
 torch.set_default_dtype(torch.float64)
 
 
-def batch(rng, size, context, vocab, lo, hi):
-    tokens = np.empty((size, context), dtype=np.int64)
+def batch(gen, size, context, vocab, lo, hi):
+    tokens = torch.empty((size, context), dtype=torch.int64)
     for b in range(size):
-        block = rng.integers(lo, hi + 1)
-        first = rng.integers(0, vocab, block)
-        tokens[b] = np.resize(first, context)  # the block, repeated to fill the context
-    return torch.from_numpy(tokens)
+        block = int(torch.randint(lo, hi + 1, (1,), generator=gen))
+        first = torch.randint(0, vocab, (block,), generator=gen)
+        tokens[b] = first.repeat(context // block + 1)[:context]  # repeated to fill the context
+    return tokens
 
 
 def main():
@@ -50,10 +49,10 @@ def main():
     params = [E, P, U] + W
     opt = torch.optim.Adam(params, lr=0.01, betas=(0.9, 0.999), eps=1e-8)
     mask = torch.triu(torch.ones(context, context, dtype=torch.bool), 1)
-    rng = np.random.default_rng(1)
+    data = torch.Generator().manual_seed(2)
 
     def step():
-        tok = batch(rng, bsz, context, vocab, 3, 12)
+        tok = batch(data, bsz, context, vocab, 3, 12)
         x = E[tok] + P
         for l in range(a.layers):
             out = x

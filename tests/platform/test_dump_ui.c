@@ -256,6 +256,9 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         "--lesson '%s/lessons/10-many-heads.md'",
         "--lesson '%s/lessons/11-training.md'",
         "--lesson '%s/lessons/12-position-in-the-rule.md'",
+        "--lesson '%s/lessons/13-heads-that-work-together.md'",
+        "--lesson '%s/tests/golden/lessons/layers-trained.md'",
+        "--lesson '%s/tests/data/layout/layers-4x4-zeroed.md'",
         "--tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the mat today'",
         "--view shift --tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the "
         "mat today'",

@@ -117,8 +117,9 @@ Test(train_view, a_lessons_long_training_runs_a_slice_a_frame_and_esc_stops_it) 
     cr_assert(h.m.train.compare);
     cr_assert_eq(h.m.train.trainer.steps, 0, "nothing ran inside the lesson's action");
     cr_assert_eq(h.m.train.queued, 100000);
+    /* a step of this pair costs more than a frame's units: one a frame */
     long per_frame = TRAIN_DRAIN_UNITS / train_lab_step_cost(&h.m.train);
-    cr_assert_geq(per_frame, 1);
+    if (per_frame < 1) per_frame = 1;
     for (int k = 1; k <= 5; k++) {
         harness_one_frame(&h);
         cr_assert_eq(h.m.train.trainer.steps, k * per_frame, "a slice a frame");

@@ -349,6 +349,24 @@ await check('every view draws in the browser', async () => {
   }
 });
 
+await check('the layers model trains in the browser, a slice a frame, and opens a head in the explorer', async () => {
+  const { page, errors } = await open('?view=train');
+  await click(page, item(await describe(page), 'button', 'train_model', 1));
+  let d = await describe(page);
+  item(d, 'grid', 'layers_A_0_0');
+  item(d, 'grid', 'layers_A_1_0');
+  await click(page, item(d, 'button', 'layers_more'));
+  await page.waitForFunction(() => JSON.parse(Module.ccall('web_describe', 'string', [], [])).status
+    .startsWith('Trained to step 100'), { timeout: 60000 });
+  await click(page, item(await describe(page), 'button', 'layers_explore', 4)); // layer 1, head 0
+  d = await describe(page);
+  assert(d.view === 'explorer', `view ${d.view}`);
+  assert(d.status.includes('layer 1 head 0 of the layers lab at step 100'), d.status);
+  item(d, 'grid', 'A');
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
 await check('a bad URL option is one line on the page, and the defaults load', async () => {
   const { page } = await open('?dk=abc');
   const shown = await page.$eval('#message', (e) => (e.style.display === 'block' ? e.textContent : ''));
