@@ -13,53 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const panel_names[] = {
-    "plane",
-    "controls",
-    "S",
-    "A",
-    "Q",
-    "K",
-    "V",
-    "query",
-    "qk_plane",
-    "O",
-    "X",
-    "heads",
-    "train_controls",
-    "train_loss",
-    "train_A",
-    "train_bilinear",
-    "experiment",
-    "hist_raw",
-    "hist_scaled",
-    "entropy_plot",
-    "max_plot",
-    "scaling_controls",
-    "P",
-    "reorder",
-    "verdict",
-    "A_PX",
-    "A_P",
-    "A_diff",
-    "O_PX",
-    "O_P",
-    "O_diff",
-    "shift_controls",
-    "shift_verdicts",
-    "S_at_0",
-    "S_at_offset",
-    "score_by_delta",
-    "score_by_position",
-    "rope_pairs",
-    "train_lengths",
-    "layers_controls",
-    "layers_loss",
-    "layers_scores",
-    "layers_heads",
-    "none",
-};
-
 /* ---- directives ---------------------------------------------------------- */
 
 static Lesson_Action *new_action(Lesson_Parse *p, int line) {
@@ -99,99 +52,9 @@ static bool token_word_ok(const char *w) {
 }
 
 /* One action from words; used for set-up lines and for each solution step. */
-/* Every directive keyword, once: what it makes and how it is written.
- * lessons/README.md documents exactly these (a test holds the two together);
- * goal, solution and predict are the keywords that are not actions. */
-/* What a step may hide until the lesson asks about it: the scaling lab's
- * curves (lesson 5 asks about them in a later step) and the permutation
- * lab's verdict. */
-
-static const Lesson_Keyword action_keywords[] = {
-    {"scene", ACT_SCENE, "scene FILE"},
-    {"tokens", ACT_TOKENS, "tokens WORD…"},
-    {"dk", ACT_DK, "dk N"},
-    {"dv", ACT_DV, "dv N"},
-    {"d", ACT_D, "d N"},
-    {"seed", ACT_SEED, "seed N"},
-    {"scale", ACT_SCALE, "scale on|off"},
-    {"pos", ACT_POS, "pos none|sin [STRENGTH]"},
-    {"view", ACT_VIEW, "view explorer|scaling|permutation"},
-    {"order", ACT_ORDER, "order I0 I1 …"},
-    {"reverse", ACT_REVERSE, "reverse"},
-    {"shuffle", ACT_SHUFFLE, "shuffle"},
-    {"rotate", ACT_ROTATE, "rotate [K]"},
-    {"restore", ACT_RESTORE, "restore"},
-    {"select", ACT_SELECT, "select TOKEN"},
-    {"move", ACT_MOVE, "move TOKEN X Y"},
-    {"highlight", ACT_HIGHLIGHT, "highlight PANEL"},
-    {"hide", ACT_HIDE, "hide NAME …"},
-    {"heads", ACT_SET, "heads N"},
-    {"mask", ACT_SET, "mask none|causal"},
-    {"offset", ACT_SET, "offset N"},
-    {"rope_base", ACT_SET, "rope_base F"},
-    {"axis", ACT_AXIS, "axis fixed|auto"},
-    {"train", ACT_TRAIN,
-     "train match|previous [sin|learned|rope|alibi] [compare] [dk N] · train induction [layers N] "
-     "[heads N] [none|sin|learned|rope]"},
-    {"steps", ACT_STEPS, "steps N"},
-    {"zero", ACT_ZERO, "zero LAYER HEAD"},
-    {"explore", ACT_EXPLORE, "explore LAYER HEAD"},
-    {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
-    {"solution", -1, "solution ACTION; ACTION; …"},
-    {"predict", -1,
-     "predict key TOKEN | [later] yes if CONDITION [after ACTIONS] : QUESTION | WHY"},
-};
-
-static const Lesson_Keyword cond_keywords[] = {
-    {"weight", COND_WEIGHT, "weight Q K CMP NUMBER"},
-    {"score", COND_SCORE, "score Q K CMP NUMBER"},
-    {"x", COND_X, "x TOKEN C CMP NUMBER"},
-    {"dk", COND_DK, "dk CMP N"},
-    {"dv", COND_DV, "dv CMP N"},
-    {"d", COND_D, "d CMP N"},
-    {"n", COND_N, "n CMP N"},
-    {"scale", COND_SCALE, "scale on|off"},
-    {"pos", COND_POS, "pos none|sin|learned|rope|alibi"},
-    {"view", COND_VIEW, "view NAME"},
-    {"mean-max", COND_MEAN_MAX, "mean-max CMP NUMBER"},
-    {"mean-entropy", COND_MEAN_ENTROPY, "mean-entropy CMP NUMBER"},
-    {"order", COND_ORDER, "order reversed|original|changed"},
-    {"perm-diff", COND_PERM_DIFF, "perm-diff CMP NUMBER"},
-    {"shift-diff", COND_SHIFT_DIFF, "shift-diff CMP NUMBER"},
-    {"selected", COND_SELECTED, "selected TOKEN"},
-    {"heads", COND_SETTING, "heads CMP N"},
-    {"mask", COND_SETTING, "mask none|causal"},
-    {"offset", COND_SETTING, "offset CMP N"},
-    {"rope_base", COND_SETTING, "rope_base CMP F"},
-    {"loss", COND_LOSS, "loss CMP NUMBER"},
-    {"trained", COND_TRAINED, "trained CMP N"},
-    {"loss-other", COND_LOSS_OTHER, "loss-other CMP NUMBER"},
-    {"prefix", COND_PREFIX, "prefix CMP NUMBER"},
-    {"ic-loss", COND_IC_LOSS, "ic-loss CMP NUMBER"},
-    {"zeroed", COND_ZEROED, "zeroed CMP N"},
-    {"layers", COND_LAYERS, "layers CMP N"},
-    {"layers-pos", COND_LAYERS_POS, "layers-pos none|sin|learned|rope"},
-    {"learned", COND_LEARNED, "learned"},
-};
-
-#define COUNT(a) ((int)(sizeof a / sizeof *a))
-
-const Lesson_Keyword *lesson_keywords(Lesson_Keyword_Table table, int *count) {
-    *count = table == LESSON_KEYWORDS_ACTIONS ? COUNT(action_keywords) : COUNT(cond_keywords);
-    return table == LESSON_KEYWORDS_ACTIONS ? action_keywords : cond_keywords;
-}
-
-static const Lesson_Keyword *keyword_find(const Lesson_Keyword *table, int count,
-                                          const char *word) {
-    for (int k = 0; k < count; k++)
-        if (!strcmp(table[k].name, word)) return &table[k];
-    return NULL;
-}
-
-/* One action from words; used for set-up lines and for each solution step. */
 static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char *rest) {
     const char *k = w[0];
-    const Lesson_Keyword *kw = keyword_find(action_keywords, COUNT(action_keywords), k);
+    const Lesson_Keyword *kw = lesson_keyword_find(LESSON_KEYWORDS_ACTIONS, k);
     if (!kw || kw->kind < 0) return lesson_fail(p, line, "unknown directive '%s'", k), false;
     Lesson_Action *a = NULL;
     int64_t v;
@@ -436,10 +299,7 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
     }
     case ACT_HIGHLIGHT: {
         NEED(2);
-        bool known = false;
-        for (size_t t = 0; t < sizeof panel_names / sizeof *panel_names; t++)
-            known |= !strcmp(w[1], panel_names[t]);
-        if (!known)
+        if (!lesson_panel_known(w[1]))
             return lesson_fail(
                        p, line,
                        "highlight: unknown panel '%s' (plane, controls, S, A, Q, K, V, query, …)",
@@ -469,7 +329,7 @@ static bool parse_cmp(const char *w, Cmp *c) {
 static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond *c) {
     memset(c, 0, sizeof *c);
     const char *k = w[0];
-    if (!keyword_find(cond_keywords, COUNT(cond_keywords), k))
+    if (!lesson_keyword_find(LESSON_KEYWORDS_CONDITIONS, k))
         return lesson_fail(p, line, "goal: unknown condition '%s'", k), false;
     if (!strcmp(k, "weight") || !strcmp(k, "score")) {
         if (nw != 5)

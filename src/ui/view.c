@@ -470,6 +470,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {"click a row / chip", "select the query shown on the right", 0},
         {"↑  ↓", "select the query above · below", 0},
         {"hover a cell", "see the arithmetic behind s_ij and a_ij", 0},
+        {"Train: one head · layers", "layers: an induction head forms · zero it · explore ↗", 0},
         {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)", 0},
         {"R  S  T  I", "reverse · shuffle · rotate by one · restore the order", 0},
         {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", "undo · redo", 0},
