@@ -3,7 +3,7 @@
  *
  *   void lesson_directive_line(Lesson_Parse *p, int line, char *text)
  *       text is modified; problems go through lesson_fail with the line
-   (its keywords: lesson_keywords.h) */
+ * Its keywords, and the panels a step may point at: lesson_keywords.h. */
 #ifndef ATTN_LESSON_DIRECTIVES_H
 #define ATTN_LESSON_DIRECTIVES_H
 

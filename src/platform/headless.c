@@ -160,8 +160,8 @@ static void bench_scene(App *a, int n, Scene *s) {
     s->d_k = 64;
 }
 
-typedef enum Bench_Kind { BENCH_DRAG, BENCH_HOVER, BENCH_SLIDER } Bench_Kind;
-static const char *const bench_kind_names[] = {"drag", "hover", "slider"};
+typedef enum Bench_Kind { BENCH_DRAG, BENCH_HOVER, BENCH_SLIDER, BENCH_TRAIN } Bench_Kind;
+static const char *const bench_kind_names[] = {"drag", "hover", "slider", "train"};
 
 /* The grid of the panel `name` in the last frame's records, or an empty rect. */
 static Rect bench_grid(const App *a, const char *name) {
@@ -196,18 +196,38 @@ static void bench_input(App *a, Bench_Kind kind, int f, int n, Rect grid) {
         model_apply(&a->model, &set, err, sizeof err);
         break;
     }
+    case BENCH_TRAIN: /* the Train view's layers model plays fast: each frame trains a slice */
+        a->in.time += 1.0 / 60;
+        break;
     }
+}
+
+/* The Train view's layers model (n = its context), from step 0, playing
+ * fast; or, after, back to the explorer. */
+static bool bench_train(App *a, bool on) {
+    a->vs.view = on ? VIEW_TRAIN : VIEW_EXPLORER;
+    a->model.layers = on;
+    if (!on) {
+        a->model.stack.running = false;
+        return true;
+    }
+    Stack_Desc d = stack_lab_desc(2, 1, TRAIN_POS_LEARNED, 1);
+    if (!stack_lab_reset(&a->model.stack, &d)) return false;
+    a->model.stack.running = a->model.stack.fast = true;
+    return true;
 }
 
 int headless_bench(App *a, double process_start_ms) {
     /* drags at the sizes of the explorer's peer, one layer of eight heads at
-     * the largest n, then the pointer over S, then the d_k slider */
+     * the largest n, then the pointer over S, then the d_k slider, then the
+     * Train view while its layers model trains fast */
     static const struct {
         int n, heads;
         Bench_Kind kind;
     } rows[] = {{6, 1, BENCH_DRAG},    {32, 1, BENCH_DRAG},  {128, 1, BENCH_DRAG},
                 {512, 1, BENCH_DRAG},  {512, 8, BENCH_DRAG}, {6, 1, BENCH_HOVER},
-                {512, 1, BENCH_HOVER}, {6, 1, BENCH_SLIDER}, {512, 1, BENCH_SLIDER}};
+                {512, 1, BENCH_HOVER}, {6, 1, BENCH_SLIDER}, {512, 1, BENCH_SLIDER},
+                {24, 1, BENCH_TRAIN}};
     enum { ROWS = sizeof rows / sizeof rows[0] };
     static const int sizes[2][2] = {{1280, 720}, {1920, 1080}};
     char err[1024];
@@ -236,6 +256,10 @@ int headless_bench(App *a, double process_start_ms) {
             }
             a->vs.selected = 0;
             a->in.mx = a->in.my = -1e6f; /* the pointer starts away from every panel */
+            if (!bench_train(a, rows[k].kind == BENCH_TRAIN)) {
+                cli_report("attnlab: --bench: ", "out of memory for the layers model");
+                return 1;
+            }
             enum { WARM = 3, FRAMES = 40 };
             static double frame[FRAMES], recompute[FRAMES], layout[FRAMES], painted[FRAMES];
             for (int f = 0; f < WARM + FRAMES; f++) {

@@ -262,6 +262,7 @@ static void score_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r)
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     Rect key = rect_cut_bottom(&body, lh + 4);
     Rect kinds = rect_cut_bottom(&body, lh + 4);
+    rect_cut_bottom(&body, lh * 0.5f + 2); /* the 0 of the axis is half below the plot */
     Rect yax = rect_cut_left(&body, 30);
     Rect plot = body;
     if (plot.h < 2 * lh) return;
@@ -391,9 +392,14 @@ static void heads_compact(Ui *ui, View_State *vs, const Stack_Lab *l, Rect body)
     float bw = table.w / H;
     for (int a = 0; a < L; a++)
         for (int h = 0; h < H; h++) {
+            /* its prefix match too where the button has room */
             char label[32];
-            snprintf(label, sizeof label, "L%d H%d %.2f%s", a, h, l->last.prefix_match[a][h],
-                     l->ablated[a][h] ? " ×" : "");
+            const char *zero = l->ablated[a][h] ? " ×" : "";
+            snprintf(label, sizeof label, "L%d H%d %.2f%s", a, h, l->last.prefix_match[a][h], zero);
+            if (ui_text_width(ui, FONT_SANS, t->text_size, label) + 14 > bw - 2)
+                snprintf(label, sizeof label, "L%d H%d%s", a, h, zero);
+            if (ui_text_width(ui, FONT_SANS, t->text_size, label) + 14 > bw - 2)
+                snprintf(label, sizeof label, "%d·%d%s", a, h, zero);
             Rect b = {table.x + h * bw + 1, table.y + a * (bh + 3), bw - 2, bh};
             if (ui_button(ui, "layers_pick", a * STACK_MAX_HEADS + h, b, label,
                           a == pa && h == ph) &
