@@ -5,7 +5,7 @@
 # deep nesting, huge lines, many lines, long runs of one byte.
 set -euo pipefail
 out=${1:?usage: big_seeds.sh OUTDIR}
-mkdir -p "$out"/seeds_scene "$out"/seeds_lesson "$out"/seeds_math "$out"/seeds_cli
+mkdir -p "$out"/seeds_scene "$out"/seeds_lesson "$out"/seeds_math "$out"/seeds_cli "$out"/seeds_safetensors
 rep() { # rep STRING COUNT: STRING repeated COUNT times
   awk -v s="$1" -v n="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", s }'
 }
@@ -29,3 +29,11 @@ rep '{' 200000 > "$out"/seeds_math/braces
 # command lines (arguments split at newlines)
 { printf -- '--tokens\n'; rep 'word ' 20000; } > "$out"/seeds_cli/long-tokens
 { printf -- '--perm\n'; rep '0 ' 60000; } > "$out"/seeds_cli/long-perm
+# safetensors headers (fuzzed up to 1 MB; the format allows 100 MB of header)
+st() { # st NAME < HEADER: an 8-byte little-endian length, then the header
+  python3 -c 'import struct,sys; h=sys.stdin.buffer.read(); open(sys.argv[1],"wb").write(struct.pack("<Q",len(h))+h)' "$1"
+}
+{ printf '{"__metadata__":'; rep '[' 100000; rep ']' 100000; printf '}'; } | st "$out"/seeds_safetensors/deep-metadata
+{ printf '{'; for i in $(seq 0 4200); do printf '"t%d":{"dtype":"F32","shape":[0],"data_offsets":[0,0]},' "$i"; done
+  printf '"z":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}'; } | st "$out"/seeds_safetensors/many-tensors
+{ printf '{"'; rep 'a' 900000; printf '":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}'; } | st "$out"/seeds_safetensors/long-name

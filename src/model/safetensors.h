@@ -1,0 +1,69 @@
+/* The safetensors format, read from bytes the platform hands in (a mapped
+ * file): an 8-byte little-endian header length N, N bytes of JSON naming each
+ * tensor's dtype, shape and [begin, end) byte offsets in the data that
+ * follows, then the data. Every header field is checked before any tensor is
+ * read, and each problem is one line naming the file.
+ *
+ *   bool st_parse(const uint8_t *bytes, uint64_t size, const char *path, St_File *f, char *err,
+ *                 size_t errsz)
+ *       the header of a file of `size` bytes; false (f untouched, err "PATH: problem") when:
+ *       shorter than 8 bytes; N is 0, past ST_MAX_HEADER or past the file; the header is not
+ *       strict JSON (json_strict.h) or not an object; a tensor lacks dtype, shape or
+ *       data_offsets or has another field; a dtype is unknown or not F32, F16 or BF16; a
+ *       shape has more than ST_MAX_DIMS dimensions, or one that is not a whole number from
+ *       0 to 2^40; offsets that are not two whole numbers begin <= end inside the data; a
+ *       byte count that is not the shape's; two tensors' bytes overlap; more than
+ *       ST_MAX_TENSORS tensors; a name longer than ST_MAX_NAME − 1 bytes. `__metadata__` must
+ *       be an object of strings
+ *   void st_free(St_File *f)
+ *   const St_Tensor *st_find(const St_File *f, const char *name)
+ *       the tensor called name, or "transformer." + name; NULL if neither
+ *   uint64_t st_elements(const St_Tensor *t)
+ *       the product of its shape (1 for a scalar)
+ *   bool st_read_f32(const St_File *f, const St_Tensor *t, const uint8_t *bytes, float *dest,
+ *                    char *err, size_t errsz)
+ *       its elements widened to float32 into dest (st_elements of them), from the bytes
+ *       st_parse checked; false with "PATH: tensor NAME: element K is NaN" (or infinite)
+ *   const char *st_dtype_name(St_Dtype d)
+ */
+#ifndef ATTN_SAFETENSORS_H
+#define ATTN_SAFETENSORS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ST_MAX_HEADER  (100u << 20) /* the format's own limit: 100 MB of JSON */
+#define ST_MAX_TENSORS 4096
+#define ST_MAX_DIMS    8
+#define ST_MAX_NAME    256
+#define ST_MAX_PATH    512
+
+typedef enum St_Dtype { ST_F32 = 0, ST_F16, ST_BF16 } St_Dtype;
+
+typedef struct St_Tensor {
+    char name[ST_MAX_NAME];
+    St_Dtype dtype;
+    int dims;
+    uint64_t shape[ST_MAX_DIMS];
+    uint64_t begin, end; /* bytes, from the start of the data (8 + N into the file) */
+} St_Tensor;
+
+typedef struct St_File {
+    char path[ST_MAX_PATH];
+    uint64_t data_start; /* 8 + N */
+    uint64_t size;       /* of the whole file */
+    int count;
+    St_Tensor *tensors; /* malloc'd, in the header's order */
+} St_File;
+
+bool st_parse(const uint8_t *bytes, uint64_t size, const char *path, St_File *f, char *err,
+              size_t errsz);
+void st_free(St_File *f);
+const St_Tensor *st_find(const St_File *f, const char *name);
+uint64_t st_elements(const St_Tensor *t);
+bool st_read_f32(const St_File *f, const St_Tensor *t, const uint8_t *bytes, float *dest, char *err,
+                 size_t errsz);
+const char *st_dtype_name(St_Dtype d);
+
+#endif
