@@ -72,7 +72,7 @@ TEST_RENDER   := $(call obj,$(wildcard tests/render/*.c))
 TEST_PLATFORM := $(call obj,$(wildcard tests/platform/*.c))
 TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests/test_model $(BUILD)/tests/test_ui \
                  $(BUILD)/tests/test_render $(BUILD)/tests/test_platform
-FUZZ_TARGETS  := scene lesson cli math safetensors
+FUZZ_TARGETS  := scene lesson cli math safetensors bpe
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
 .PHONY: all run test check bench clean distclean web test-web deps-web deps-app install uninstall deps deps-test deps-fuzz format format-check \
@@ -131,6 +131,8 @@ $(BUILD)/tests/test_platform: $(TEST_PLATFORM) $(OBJ_LIB)
 $(BUILD)/tests/replay_scene: $(BUILD)/tests/fuzz/fuzz_scene.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
 $(BUILD)/tests/replay_safetensors: $(BUILD)/tests/fuzz/fuzz_safetensors.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+$(BUILD)/tests/replay_bpe: $(BUILD)/tests/fuzz/fuzz_bpe.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
 $(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
@@ -307,6 +309,7 @@ FUZZ_MAX_lesson := 524288
 FUZZ_MAX_math   := 524256
 FUZZ_MAX_cli    := 131071
 FUZZ_MAX_safetensors := 1048576
+FUZZ_MAX_bpe    := 2097152
 fuzz: deps-fuzz
 	@mkdir -p build/fuzz
 	@tests/fuzz/big_seeds.sh build/fuzz
@@ -319,6 +322,7 @@ fuzz: deps-fuzz
 	  echo "== fuzzing $$t for $(FUZZ_SECONDS) s"; \
 	  max=$$(case $$t in scene) echo $(FUZZ_MAX_scene);; lesson) echo $(FUZZ_MAX_lesson);; \
 	    math) echo $(FUZZ_MAX_math);; safetensors) echo $(FUZZ_MAX_safetensors);; \
+	    bpe) echo $(FUZZ_MAX_bpe);; \
 	    *) echo $(FUZZ_MAX_cli);; esac); \
 	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -rss_limit_mb=4096 \
 	    -artifact_prefix=build/fuzz/$$t- -print_final_stats=1 \

@@ -5,7 +5,7 @@
 # deep nesting, huge lines, many lines, long runs of one byte.
 set -euo pipefail
 out=${1:?usage: big_seeds.sh OUTDIR}
-mkdir -p "$out"/seeds_scene "$out"/seeds_lesson "$out"/seeds_math "$out"/seeds_cli "$out"/seeds_safetensors
+mkdir -p "$out"/seeds_scene "$out"/seeds_lesson "$out"/seeds_math "$out"/seeds_cli "$out"/seeds_safetensors "$out"/seeds_bpe
 rep() { # rep STRING COUNT: STRING repeated COUNT times
   awk -v s="$1" -v n="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", s }'
 }
@@ -37,3 +37,8 @@ st() { # st NAME < HEADER: an 8-byte little-endian length, then the header
 { printf '{'; for i in $(seq 0 4200); do printf '"t%d":{"dtype":"F32","shape":[0],"data_offsets":[0,0]},' "$i"; done
   printf '"z":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}'; } | st "$out"/seeds_safetensors/many-tensors
 { printf '{"'; rep 'a' 900000; printf '":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}'; } | st "$out"/seeds_safetensors/long-name
+# GPT-2's tokenizer (fuzzed up to 2 MB: its real vocabulary and merges, then a text)
+gpt2() { cat tests/data/gpt2/vocab.json; printf '\0'; cat tests/data/gpt2/merges.txt; printf '\0'; }
+{ gpt2; rep ' ' 16000; } > "$out"/seeds_bpe/gpt2-spaces
+{ gpt2; rep 'ab' 8000; } > "$out"/seeds_bpe/gpt2-long-word
+{ gpt2; rep "it's 12 日本 👍 " 800; } > "$out"/seeds_bpe/gpt2-mixed

@@ -1,0 +1,180 @@
+/* src/model/bpe.c: GPT-2's tokenizer gives the reference encoder's ids on
+ * hard texts (tests/data/gpt2/cases.tsv, made by npm's gpt-3-encoder), its
+ * tokens' bytes give the text back, <|endoftext|> typed is 50256, and bad
+ * vocabularies and texts are one line each. */
+#include "core/fileio.h"
+#include "model/bpe.h"
+#include "test_util.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+static Bpe bpe;
+static char *vocab, *merges;
+static size_t vocab_len, merges_len;
+
+static char *slurp(const char *name, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/gpt2/%s", test_env("ATTNLAB_TESTDATA"), name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+static void setup(void) {
+    vocab = slurp("vocab.json", &vocab_len);
+    merges = slurp("merges.txt", &merges_len);
+    char err[400];
+    cr_assert(bpe_load(&bpe, vocab, vocab_len, "vocab.json", merges, merges_len, "merges.txt", err,
+                       sizeof err),
+              "%s", err);
+}
+
+static void teardown(void) {
+    bpe_free(&bpe);
+    free(vocab);
+    free(merges);
+}
+
+TestSuite(bpe, .init = setup, .fini = teardown);
+
+Test(bpe, gpt2s_vocabulary_loads) {
+    cr_assert_eq(bpe.count, 50257);
+    cr_assert_eq(bpe.merges, 50000);
+    cr_assert_eq(bpe_special(&bpe), 50256);
+    const char *bytes;
+    size_t n = bpe_token_bytes(&bpe, 220, &bytes);
+    cr_assert(n == 1 && bytes[0] == ' ', "token 220 is a space (Ġ in the file)");
+}
+
+/* Every case of the reference file: the same ids, and the tokens' bytes
+ * joined are the text. */
+Test(bpe, the_ids_are_the_reference_encoders_on_hard_texts) {
+    size_t len;
+    char *cases = slurp("cases.tsv", &len);
+    int checked = 0;
+    for (char *line = strtok(cases, "\n"); line; line = strtok(NULL, "\n")) {
+        char *tab = strchr(line, '\t');
+        cr_assert_not_null(tab);
+        *tab = '\0';
+        cJSON *s = cJSON_Parse(line);
+        cr_assert(cJSON_IsString(s), "%s", line);
+        const char *text = s->valuestring;
+        static int32_t want[4096], got[4096];
+        int nw = 0;
+        for (char *p = tab + 1; *p;) {
+            want[nw++] = (int32_t)strtol(p, &p, 10);
+            if (*p == ',') p++;
+        }
+        char err[300];
+        int ng = bpe_encode(&bpe, text, strlen(text), got, 4096, err, sizeof err);
+        cr_assert_eq(ng, nw, "%s: %d ids, the reference %d (%s)", line, ng, nw, err);
+        for (int k = 0; k < nw; k++)
+            cr_assert_eq(got[k], want[k], "%s: id %d is %d, the reference's %d", line, k, got[k],
+                         want[k]);
+        static char back[1 << 14];
+        size_t used = 0;
+        for (int k = 0; k < ng; k++) {
+            const char *bytes;
+            size_t n = bpe_token_bytes(&bpe, got[k], &bytes);
+            memcpy(back + used, bytes, n);
+            used += n;
+        }
+        cr_assert(used == strlen(text) && !memcmp(back, text, used), "the bytes give %s back",
+                  line);
+        cJSON_Delete(s);
+        checked++;
+    }
+    cr_assert_geq(checked, 30);
+    free(cases);
+}
+
+Test(bpe, endoftext_typed_is_the_special_token) {
+    int32_t ids[16], alone[4];
+    char err[300];
+    cr_assert_eq(bpe_encode(&bpe, BPE_EOT, strlen(BPE_EOT), ids, 16, err, sizeof err), 1);
+    cr_assert_eq(ids[0], 50256);
+    int n = bpe_encode(&bpe, "Hi<|endoftext|> there", 21, ids, 16, err, sizeof err);
+    cr_assert_eq(bpe_encode(&bpe, "Hi", 2, alone, 4, err, sizeof err), 1);
+    cr_assert_eq(n, 3, "%s", err);
+    cr_assert_eq(ids[0], alone[0]);
+    cr_assert_eq(ids[1], 50256);
+    cr_assert_eq(bpe_encode(&bpe, " there", 6, alone, 4, err, sizeof err), 1);
+    cr_assert_eq(ids[2], alone[0], "the text after it is tokenized afresh");
+    /* a broken one is text: the reference encoder's 27, 91, 437, 1659, 5239 */
+    cr_assert_eq(bpe_encode(&bpe, "<|endoftext", 11, ids, 16, err, sizeof err), 5);
+    cr_assert(ids[0] == 27 && ids[1] == 91 && ids[2] == 437 && ids[3] == 1659 && ids[4] == 5239);
+}
+
+Test(bpe, bad_texts_are_one_line) {
+    int32_t ids[8];
+    char err[300];
+    cr_assert_eq(bpe_encode(&bpe, "ok\xff", 3, ids, 8, err, sizeof err), -1);
+    cr_assert_str_eq(err, "the text is not UTF-8 without NUL at byte 2");
+    cr_assert_eq(bpe_encode(&bpe, "a\0b", 3, ids, 8, err, sizeof err), -1);
+    cr_assert_str_eq(err, "the text is not UTF-8 without NUL at byte 1");
+    cr_assert_eq(bpe_encode(&bpe, "one two three four five six seven eight nine", 44, ids, 8, err,
+                            sizeof err),
+                 -1);
+    cr_assert_str_eq(err, "the text is more than 8 tokens");
+    static char big[BPE_MAX_TEXT + 2];
+    memset(big, 'a', sizeof big - 1);
+    cr_assert_eq(bpe_encode(&bpe, big, BPE_MAX_TEXT + 1, ids, 8, err, sizeof err), -1);
+    cr_assert(strstr(err, "at most 16384 are tokenized"), "%s", err);
+}
+
+/* A vocabulary or merges file that is not GPT-2's kind: one line with the
+ * file (and line), and the loaded tokenizer untouched. */
+Test(bpe, bad_vocabularies_are_one_line) {
+    static const struct {
+        const char *vocab, *merges, *says;
+    } bad[] = {
+        {"[1]", "", "v.json: not a JSON object"},
+        {"{\"a\":0}", "", "v.json: 1 tokens; a byte-level vocabulary has 256 to"},
+    };
+    char err[400];
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        Bpe other = {.count = -3};
+        cr_assert_not(bpe_load(&other, bad[k].vocab, strlen(bad[k].vocab), "v.json", bad[k].merges,
+                               strlen(bad[k].merges), "m.txt", err, sizeof err));
+        cr_assert(!strncmp(err, bad[k].says, strlen(bad[k].says)), "'%s'", err);
+        cr_assert_eq(other.count, -3);
+    }
+    /* GPT-2's vocabulary with a broken merges file */
+    static const struct {
+        const char *merges, *says;
+    } lines[] = {
+        {"#version: 0.2\nĠ t\nĠt qqqqqqqqqqqq\n",
+         "m.txt:3: 'qqqqqqqqqqqq' is not in the vocabulary"},
+        {"Ġ t\nx Ġ\n", "m.txt:2: the join of 'x Ġ' is not in the vocabulary"},
+        {"Ġ  t\n", "m.txt:1: not two tokens separated by one space"},
+        {"Ġt\n", "m.txt:1: not two tokens separated by one space"},
+        {"Ġ t\nq \xe2\x82\xac\n", "m.txt:2: not text in GPT-2's byte alphabet"},
+    };
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+        Bpe other = {0};
+        cr_assert_not(bpe_load(&other, vocab, vocab_len, "vocab.json", lines[k].merges,
+                               strlen(lines[k].merges), "m.txt", err, sizeof err));
+        cr_assert(!strncmp(err, lines[k].says, strlen(lines[k].says)), "'%s' is not '%s'", err,
+                  lines[k].says);
+    }
+    /* a vocabulary missing a byte's token */
+    char *cut = malloc(vocab_len + 1);
+    memcpy(cut, vocab, vocab_len + 1);
+    char *at = strstr(cut, "\"!\": 0, ");
+    cr_assert_not_null(at, "vocab.json starts with \"!\": 0");
+    memcpy(at, "\"x!\": 0,", 8);
+    Bpe other = {0};
+    cr_assert_not(
+        bpe_load(&other, cut, strlen(cut), "v.json", merges, merges_len, "m.txt", err, sizeof err));
+    cr_assert_str_eq(err, "v.json: no token for the byte 0x21");
+    free(cut);
+}
