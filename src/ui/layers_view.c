@@ -393,7 +393,8 @@ static void heads_compact(Ui *ui, View_State *vs, const Stack_Lab *l, Rect body)
     for (int a = 0; a < L; a++)
         for (int h = 0; h < H; h++) {
             /* its prefix match too where the button has room */
-            char label[32];
+            char label[400]; /* room for any double: the compiler cannot see the score is in [0, 1]
+                              */
             const char *zero = l->ablated[a][h] ? " ×" : "";
             snprintf(label, sizeof label, "L%d H%d %.2f%s", a, h, l->last.prefix_match[a][h], zero);
             if (ui_text_width(ui, FONT_SANS, t->text_size, label) + 14 > bw - 2)
