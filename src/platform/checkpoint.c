@@ -1,0 +1,167 @@
+/* Finding and mapping a checkpoint; see checkpoint.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool has_config(const char *dir) {
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A name a hub repository can have: letters, digits, - _ . and one /, no
+ * "..", not starting with a dot or a slash. */
+static bool hub_name(const char *s) {
+    int slashes = 0;
+    if (!*s || *s == '.' || *s == '/' || strstr(s, "..") || strlen(s) > 200) return false;
+    for (const char *p = s; *p; p++) {
+        bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                  (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.' || *p == '/';
+        if (!ok) return false;
+        slashes += *p == '/';
+    }
+    return slashes <= 1 && s[strlen(s) - 1] != '/';
+}
+
+/* The hub cache folder in force, and what it came from. */
+static bool cache_root(char *dest, size_t size, const char **from) {
+    const char *v = getenv("HF_HUB_CACHE");
+    if (v && *v) {
+        *from = "$HF_HUB_CACHE";
+        return snprintf(dest, size, "%s", v) < (int)size;
+    }
+    v = getenv("HF_HOME");
+    if (v && *v) {
+        *from = "$HF_HOME/hub";
+        return snprintf(dest, size, "%s/hub", v) < (int)size;
+    }
+    v = getenv("HOME");
+    if (v && *v) {
+        *from = "~/.cache/huggingface/hub";
+        return snprintf(dest, size, "%s/.cache/huggingface/hub", v) < (int)size;
+    }
+    return false;
+}
+
+bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err, size_t errsz) {
+    struct stat st;
+    if (stat(path_or_name, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!has_config(path_or_name)) {
+            snprintf(err, errsz,
+                     "%s: not a checkpoint folder: it has no config.json (a Hugging Face GPT-2 "
+                     "folder holds config.json, model.safetensors, vocab.json and merges.txt)",
+                     path_or_name);
+            return false;
+        }
+        if (snprintf(dir, size, "%s", path_or_name) >= (int)size) {
+            snprintf(err, errsz, "%s: the path is too long", path_or_name);
+            return false;
+        }
+        return true;
+    }
+    const char *from = NULL;
+    char root[2048];
+    if (!hub_name(path_or_name) || !cache_root(root, sizeof root, &from)) {
+        snprintf(err, errsz, "%s: no such folder%s", path_or_name,
+                 hub_name(path_or_name) ? ", and no cache to look in (HOME is not set)" : "");
+        return false;
+    }
+    char repo[2400], name[256];
+    snprintf(name, sizeof name, "%s", path_or_name);
+    char *slash = strchr(name, '/');
+    if (slash) *slash = '\0';
+    snprintf(repo, sizeof repo, "%s/models--%s%s%s", root, name, slash ? "--" : "",
+             slash ? slash + 1 : "");
+    /* refs/main names the revision; else the newest snapshot with a config */
+    char rev[128] = "", snap[2800];
+    char refs[2500];
+    snprintf(refs, sizeof refs, "%s/refs/main", repo);
+    FILE *f = fopen(refs, "r");
+    if (f) {
+        if (fgets(rev, sizeof rev, f)) rev[strcspn(rev, "\r\n")] = '\0';
+        fclose(f);
+    }
+    bool found = false;
+    if (rev[0] && !strchr(rev, '/') && strcmp(rev, "..")) {
+        snprintf(snap, sizeof snap, "%s/snapshots/%s", repo, rev);
+        found = has_config(snap);
+    }
+    if (!found) {
+        char snaps[2500];
+        snprintf(snaps, sizeof snaps, "%s/snapshots", repo);
+        DIR *d = opendir(snaps);
+        time_t newest = 0;
+        for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+            if (e->d_name[0] == '.') continue;
+            char cand[2800];
+            snprintf(cand, sizeof cand, "%s/%s", snaps, e->d_name);
+            if (stat(cand, &st) != 0 || !S_ISDIR(st.st_mode) || !has_config(cand)) continue;
+            if (!found || st.st_mtime > newest) {
+                snprintf(snap, sizeof snap, "%s", cand);
+                newest = st.st_mtime;
+                found = true;
+            }
+        }
+        if (d) closedir(d);
+    }
+    if (!found) {
+        snprintf(err, errsz,
+                 "%s: no such folder, and not in the Hugging Face cache (looked in %s, %s); "
+                 "attnlab never downloads: copy a checkpoint folder there or name its path",
+                 path_or_name, from, repo);
+        return false;
+    }
+    if (snprintf(dir, size, "%s", snap) >= (int)size) {
+        snprintf(err, errsz, "%s: the path is too long", snap);
+        return false;
+    }
+    return true;
+}
+
+bool checkpoint_map(const char *path, Mapped_File *m, uint64_t max, char *err, size_t errsz) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO must not hold us */
+    if (fd < 0) {
+        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "%s: not a regular file", path);
+        close(fd);
+        return false;
+    }
+    if (st.st_size <= 0 || (uint64_t)st.st_size > max || (uint64_t)st.st_size > SIZE_MAX) {
+        snprintf(err, errsz,
+                 st.st_size <= 0 ? "%s: the file is empty"
+                                 : "%s: %lld bytes, more than the %llu read here",
+                 path, (long long)st.st_size, (unsigned long long)max);
+        close(fd);
+        return false;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        snprintf(err, errsz, "%s: cannot map %lld bytes: %s", path, (long long)st.st_size,
+                 strerror(errno));
+        return false;
+    }
+    m->bytes = p;
+    m->size = (uint64_t)st.st_size;
+    return true;
+}
+
+void checkpoint_unmap(Mapped_File *m) {
+    if (m->bytes) munmap((void *)m->bytes, (size_t)m->size);
+    m->bytes = NULL;
+    m->size = 0;
+}
