@@ -1,0 +1,48 @@
+/* Float32 matrix products; see gemm.h. */
+#include "gemm.h"
+
+#include <stddef.h>
+
+/* Rows of op(B) are walked contiguously: B itself when not transposed, else
+ * a block of Bᵀ copied so the inner loop still runs along j. */
+#define GEMM_BLOCK 64
+
+void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a, int lda,
+              const float *b, int ldb, float beta, float *c, int ldc) {
+    for (int i = 0; i < m; i++) {
+        float *ci = c + (ptrdiff_t)i * ldc;
+        if (beta == 0)
+            for (int j = 0; j < n; j++) ci[j] = 0;
+        else if (beta != 1)
+            for (int j = 0; j < n; j++) ci[j] *= beta;
+    }
+    if (alpha == 0 || k == 0) return;
+    float bt[GEMM_BLOCK * GEMM_BLOCK];
+    for (int j0 = 0; j0 < n; j0 += GEMM_BLOCK) {
+        int jn = n - j0 < GEMM_BLOCK ? n - j0 : GEMM_BLOCK;
+        for (int p0 = 0; p0 < k; p0 += GEMM_BLOCK) {
+            int pn = k - p0 < GEMM_BLOCK ? k - p0 : GEMM_BLOCK;
+            /* this block of op(B), pn×jn, row-major */
+            const float *rows = b;
+            ptrdiff_t stride = ldb;
+            if (trans_b) {
+                for (int p = 0; p < pn; p++)
+                    for (int j = 0; j < jn; j++)
+                        bt[p * GEMM_BLOCK + j] = b[(ptrdiff_t)(j0 + j) * ldb + p0 + p];
+                rows = bt;
+                stride = GEMM_BLOCK;
+            } else {
+                rows = b + (ptrdiff_t)p0 * ldb + j0;
+            }
+            for (int i = 0; i < m; i++) {
+                float *ci = c + (ptrdiff_t)i * ldc + j0;
+                for (int p = 0; p < pn; p++) {
+                    float av = alpha * (trans_a ? a[(ptrdiff_t)(p0 + p) * lda + i]
+                                                : a[(ptrdiff_t)i * lda + p0 + p]);
+                    const float *bp = rows + (ptrdiff_t)p * stride;
+                    for (int j = 0; j < jn; j++) ci[j] += av * bp[j];
+                }
+            }
+        }
+    }
+}
