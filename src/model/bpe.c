@@ -187,6 +187,9 @@ static bool load_merges(Bpe *b, const char *text, size_t len, const char *name, 
             memchr(space + 1, ' ', (size_t)(s + n - space - 1)))
             return fail(err, errsz, "%s:%d: not two tokens separated by one space", name, line);
         size_t ln, rn;
+        if ((size_t)(space - s) >= sizeof left || (size_t)(s + n - space - 1) >= sizeof right)
+            return fail(err, errsz, "%s:%d: a token longer than %zu bytes", name, line,
+                        sizeof left - 1);
         if (!symbols_to_bytes(s, (size_t)(space - s), left, &ln) ||
             !symbols_to_bytes(space + 1, (size_t)(s + n - space - 1), right, &rn))
             return fail(err, errsz, "%s:%d: not text in GPT-2's byte alphabet", name, line);

@@ -166,6 +166,14 @@ Test(bpe, bad_vocabularies_are_one_line) {
         cr_assert(!strncmp(err, lines[k].says, strlen(lines[k].says)), "'%s' is not '%s'", err,
                   lines[k].says);
     }
+    /* a token longer than any GPT-2 has: one line, no overflow */
+    static char huge[70010];
+    memset(huge, 'a', 70000);
+    memcpy(huge + 70000, " b\n", 4);
+    Bpe big = {0};
+    cr_assert_not(bpe_load(&big, vocab, vocab_len, "vocab.json", huge, strlen(huge), "m.txt", err,
+                           sizeof err));
+    cr_assert_str_eq(err, "m.txt:1: a token longer than 65535 bytes");
     /* a vocabulary missing a byte's token */
     char *cut = malloc(vocab_len + 1);
     memcpy(cut, vocab, vocab_len + 1);
