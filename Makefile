@@ -34,16 +34,19 @@ CFLAGS   ?= $(OPT) -g
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP -DATTNLAB_DATADIR='"$(DATADIR)"'
 LDFLAGS  ?=
 
-# pkg-config modules, per layer: core and gfx need none (libc + libm).
+# pkg-config modules, per layer: core needs OpenBLAS (its CBLAS, only in
+# core/gemm.c), gfx none (libc + libm).
+PKG_CORE     := openblas
 PKG_MODEL    := libcjson md4c
 PKG_UI       := cglm
 PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image cglm cairo freetype2
 PKG_PLATFORM := sdl2
-PKG_APP      := $(PKG_MODEL) $(PKG_UI) $(PKG_RENDER) $(PKG_PLATFORM)
+PKG_APP      := $(PKG_CORE) $(PKG_MODEL) $(PKG_UI) $(PKG_RENDER) $(PKG_PLATFORM)
 PKG_TEST     := criterion
 
 pc_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pc_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
+LIB_CORE  = $(call pc_libs,$(PKG_CORE))
 
 SRC_CORE     := $(wildcard src/core/*.c)
 SRC_GFX      := $(wildcard src/gfx/*.c)
@@ -88,7 +91,7 @@ $(BIN): $(BUILD)/src/main.o $(OBJ_LIB)
 CORE_OPT := $(if $(filter 1,$(SANITIZE)),,-O3)
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CORE_OPT) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(CORE_OPT) $(call pc_cflags,$(PKG_CORE)) -DATTNLAB_CBLAS -c -o $@ $<
 $(BUILD)/src/gfx/%.o: src/gfx/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -115,13 +118,13 @@ $(BUILD)/tests/%.o: tests/%.c
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_APP)) -Isrc -Itests -c -o $@ $<
 
 $(BUILD)/tests/test_core: $(TEST_CORE) $(OBJ_CORE)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) $(LIB_CORE) -lm
 $(BUILD)/tests/test_gfx: $(TEST_GFX) $(OBJ_CORE) $(OBJ_GFX)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) $(LIB_CORE) -lm
 $(BUILD)/tests/test_model: $(TEST_MODEL) $(OBJ_CORE) $(OBJ_MODEL)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/test_ui: $(TEST_UI) $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL) $(PKG_UI)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL) $(PKG_UI)) $(LIB_CORE) -lm
 $(BUILD)/tests/test_render: $(TEST_RENDER) $(OBJ_LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_APP)) -lm
 $(BUILD)/tests/test_platform: $(TEST_PLATFORM) $(OBJ_LIB)
@@ -129,17 +132,17 @@ $(BUILD)/tests/test_platform: $(TEST_PLATFORM) $(OBJ_LIB)
 
 # The fuzz corpora, replayed through each target without libFuzzer.
 $(BUILD)/tests/replay_scene: $(BUILD)/tests/fuzz/fuzz_scene.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_safetensors: $(BUILD)/tests/fuzz/fuzz_safetensors.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_bpe: $(BUILD)/tests/fuzz/fuzz_bpe.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI) $(BUILD)/src/platform/cli.o
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) $(LIB_CORE) -lm
 
 # Tests find the binary and the data folder through the environment.
 # The window remembers settings and lesson progress in the user's folders:
@@ -203,7 +206,7 @@ WEB_SRC  := $(SRC_CORE) $(SRC_GFX) $(SRC_MODEL) $(SRC_UI) $(SRC_RENDER) \
             src/platform/web/web_app.c src/main.c
 WEB_OBJ  := $(patsubst %.c,build/web-obj/%.o,$(WEB_SRC))
 WEB_DATA := assets/fonts assets/scenes assets/vocab.tsv shaders lessons
-WEB_CFLAGS := $(WARN) -O2 -MMD -MP -DATTNLAB_DATADIR='"/attnlab"' -I$(WEB_DEPS)/include \
+WEB_CFLAGS := $(WARN) -O2 -msimd128 -MMD -MP -DATTNLAB_DATADIR='"/attnlab"' -I$(WEB_DEPS)/include \
               -I$(WEB_DEPS)/include/SDL2 -I$(WEB_DEPS)/include/cjson
 WEB_LDFLAGS := -O2 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 \
                -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 \
@@ -359,10 +362,10 @@ format-check:
 # pkg-config modules on other systems), then installs what is missing: with
 # apt-get as root, else with `sudo -n`, else it prints the exact command.
 DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
-            libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev libcairo2-dev fonts-dejavu-core \
+            libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev libcairo2-dev libopenblas-dev fonts-dejavu-core \
             libgl1-mesa-dri libegl-mesa0
 DEB_WEB  := $(DEB_APP) libcglm-dev emscripten cmake chromium nodejs dpkg-dev
-DEB_TEST := $(DEB_APP) poppler-utils libxml2-utils libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3
+DEB_TEST := $(DEB_APP) poppler-utils libxml2-utils libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3 python3-numpy
 
 define install_missing
 	@if command -v dpkg-query >/dev/null 2>&1; then \

@@ -15,7 +15,7 @@ declare -A allowed=(
 )
 # system headers beyond the C library, per layer
 declare -A system=(
-  [core]=""
+  [core]="cblas"
   [gfx]=""
   [model]="cjson md4c"
   [ui]="cglm"

@@ -2,13 +2,18 @@
 #include "gemm.h"
 
 #include <stddef.h>
+#include <stdio.h>
+
+#ifdef ATTNLAB_CBLAS
+#include <cblas.h>
+#endif
 
 /* Rows of op(B) are walked contiguously: B itself when not transposed, else
  * a block of Bᵀ copied so the inner loop still runs along j. */
 #define GEMM_BLOCK 64
 
-void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a, int lda,
-              const float *b, int ldb, float beta, float *c, int ldc) {
+void gemm_f32_portable(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a,
+                       int lda, const float *b, int ldb, float beta, float *c, int ldc) {
     for (int i = 0; i < m; i++) {
         float *ci = c + (ptrdiff_t)i * ldc;
         if (beta == 0)
@@ -46,3 +51,27 @@ void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, cons
         }
     }
 }
+
+#ifdef ATTNLAB_CBLAS
+void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a, int lda,
+              const float *b, int ldb, float beta, float *c, int ldc) {
+    if (m <= 0 || n <= 0) return;
+    cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+                trans_b ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+const char *gemm_backend(void) {
+    static char name[160];
+    if (!name[0]) snprintf(name, sizeof name, "OpenBLAS %s", openblas_get_config());
+    return name;
+}
+#else
+void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a, int lda,
+              const float *b, int ldb, float beta, float *c, int ldc) {
+    gemm_f32_portable(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+const char *gemm_backend(void) {
+    return "portable C kernel";
+}
+#endif

@@ -1,14 +1,22 @@
 /* Matrix products in float32 for the real model: C = α·op(A)·op(B) + β·C in
  * row-major storage, as CBLAS's sgemm takes them. This is the one place
- * such products are computed. Today it is a portable C kernel (written so
- * compilers vectorise its inner loop, WebAssembly SIMD included); the
- * desktop's CBLAS (OpenBLAS) will sit behind the same call.
+ * such products are computed, and the one file that calls CBLAS: the
+ * desktop build (ATTNLAB_CBLAS, set by the Makefile when pkg-config finds
+ * openblas) hands them to OpenBLAS's cblas_sgemm; the browser and the 32-bit
+ * check use the portable kernel, written so compilers vectorise its inner
+ * loop (WebAssembly SIMD with -msimd128).
  *
  *   void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha,
  *                 const float *a, int lda, const float *b, int ldb, float beta, float *c,
  *                 int ldc)
  *       op(A) is m×k (A, or Aᵀ stored k×m), op(B) k×n, C m×n; lda, ldb, ldc are the row
  *       strides as stored. β = 0 ignores what C held (NaN included), as BLAS does
+ *   void gemm_f32_portable(bool trans_a, bool trans_b, int m, int n, int k, float alpha,
+ *                          const float *a, int lda, const float *b, int ldb, float beta, float *c,
+ *                          int ldc)
+ *       the same product by the portable kernel, on every build (tests compare the two)
+ *   const char *gemm_backend(void)
+ *       what gemm_f32 runs on: "OpenBLAS <its config>" or "portable C kernel"
  */
 #ifndef ATTN_GEMM_H
 #define ATTN_GEMM_H
@@ -17,5 +25,8 @@
 
 void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a, int lda,
               const float *b, int ldb, float beta, float *c, int ldc);
+void gemm_f32_portable(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a,
+                       int lda, const float *b, int ldb, float beta, float *c, int ldc);
+const char *gemm_backend(void);
 
 #endif

@@ -4,6 +4,7 @@
 #include "json_strict.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,4 +188,107 @@ bool gpt2_tensors(const St_File *f, const Gpt2_Config *c, Gpt2_Tensors *t, char 
 void gpt2_tensors_free(Gpt2_Tensors *t) {
     free(t->blocks);
     memset(t, 0, sizeof *t);
+}
+
+/* Can this tensor be read where it lies: float32, aligned, on a
+ * little-endian machine? */
+static bool in_place(const St_File *f, const St_Tensor *t, const uint8_t *bytes) {
+    const uint16_t probe = 1;
+    uint8_t low;
+    memcpy(&low, &probe, 1);
+    return t->dtype == ST_F32 && low == 1 &&
+           (uintptr_t)(bytes + f->data_start + t->begin) % sizeof(float) == 0;
+}
+
+/* The tensor as float32: in place (every element checked finite) or widened
+ * into *arena, which moves past it. */
+static const float *tensor(const St_File *f, const St_Tensor *t, const uint8_t *bytes,
+                           float **arena, char *err, size_t errsz, bool *ok) {
+    if (!*ok || !t) return NULL;
+    uint64_t count = st_elements(t);
+    if (in_place(f, t, bytes)) {
+        const float *p = (const float *)(const void *)(bytes + f->data_start + t->begin);
+        for (uint64_t k = 0; k < count; k++)
+            if (!isfinite(p[k])) {
+                *ok = fail(err, errsz, "%s: tensor '%s': element %llu is %s", f->path, t->name,
+                           (unsigned long long)k, isnan(p[k]) ? "NaN" : "infinite");
+                return NULL;
+            }
+        return p;
+    }
+    float *dest = *arena;
+    if (!st_read_f32(f, t, bytes, dest, err, errsz)) {
+        *ok = false;
+        return NULL;
+    }
+    *arena += count;
+    return dest;
+}
+
+/* Calls fn on every tensor the pass reads, in one fixed order. */
+#define GPT2_EACH_BLOCK_TENSOR(X)                                                                  \
+    X(ln1_w, ln_1_w)                                                                               \
+    X(ln1_b, ln_1_b) X(qkv_w, attn_w) X(qkv_b, attn_b) X(proj_w, proj_w) X(proj_b, proj_b)         \
+        X(ln2_w, ln_2_w) X(ln2_b, ln_2_b) X(fc_w, fc_w) X(fc_b, fc_b) X(fc_proj_w, fc_proj_w)      \
+            X(fc_proj_b, fc_proj_b)
+
+bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
+                  const Gpt2_Tensors *t, Gpt2_Weights *w, char *err, size_t errsz) {
+    /* what must be widened */
+    uint64_t widen = 0;
+    const St_Tensor *top[] = {t->wte, t->wpe, t->ln_f_w, t->ln_f_b, t->lm_head};
+    for (size_t k = 0; k < sizeof top / sizeof *top; k++)
+        if (top[k] && !in_place(f, top[k], bytes)) widen += st_elements(top[k]);
+    for (int l = 0; l < c->n_layer; l++) {
+        const Gpt2_Block *b = &t->blocks[l];
+#define COUNT(dst, src)                                                                            \
+    if (!in_place(f, b->src, bytes)) widen += st_elements(b->src);
+        GPT2_EACH_BLOCK_TENSOR(COUNT)
+#undef COUNT
+    }
+    Gpt2_Weights out = {0};
+    out.blocks = calloc((size_t)c->n_layer, sizeof *out.blocks);
+    if (widen > SIZE_MAX / sizeof(float) ||
+        (widen && !(out.widened = malloc((size_t)widen * sizeof(float)))) || !out.blocks) {
+        free(out.blocks);
+        free(out.widened);
+        return fail(err, errsz, "%s: out of memory widening %llu elements to float32", f->path,
+                    (unsigned long long)widen);
+    }
+    out.widened_count = widen;
+    float *arena = out.widened;
+    bool ok = true;
+    Tf_Model *m = &out.model;
+    m->layers = c->n_layer;
+    m->heads = c->n_head;
+    m->width = c->n_embd;
+    m->inner = c->n_inner;
+    m->positions = c->n_positions;
+    m->vocab = c->vocab_size;
+    m->eps = (float)c->layer_norm_epsilon;
+    m->wte = tensor(f, t->wte, bytes, &arena, err, errsz, &ok);
+    m->wpe = tensor(f, t->wpe, bytes, &arena, err, errsz, &ok);
+    for (int l = 0; l < c->n_layer && ok; l++) {
+        const Gpt2_Block *b = &t->blocks[l];
+        Tf_Block *d = &out.blocks[l];
+#define READ(dst, src) d->dst = tensor(f, b->src, bytes, &arena, err, errsz, &ok);
+        GPT2_EACH_BLOCK_TENSOR(READ)
+#undef READ
+    }
+    m->lnf_w = tensor(f, t->ln_f_w, bytes, &arena, err, errsz, &ok);
+    m->lnf_b = tensor(f, t->ln_f_b, bytes, &arena, err, errsz, &ok);
+    m->unembed = t->lm_head ? tensor(f, t->lm_head, bytes, &arena, err, errsz, &ok) : m->wte;
+    m->blocks = out.blocks;
+    if (!ok) {
+        gpt2_weights_free(&out);
+        return false;
+    }
+    *w = out;
+    return true;
+}
+
+void gpt2_weights_free(Gpt2_Weights *w) {
+    free(w->blocks);
+    free(w->widened);
+    memset(w, 0, sizeof *w);
 }

@@ -16,10 +16,18 @@
  *       to wte when absent); the attn.bias and attn.masked_bias buffers are not needed. False
  *       with "FILE: problem" naming the first tensor missing or of another shape
  *   void gpt2_tensors_free(Gpt2_Tensors *t)
+ *   bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
+ *                     const Gpt2_Tensors *t, Gpt2_Weights *w, char *err, size_t errsz)
+ *       the forward pass's model (transformer.h) over the file's bytes: a float32 tensor
+ *       aligned in them is read where it lies, any other is widened to float32 once into
+ *       one allocation. False with "FILE: tensor NAME: element K is NaN" (or infinite), or
+ *       out of memory
+ *   void gpt2_weights_free(Gpt2_Weights *w)
  */
 #ifndef ATTN_GPT2_H
 #define ATTN_GPT2_H
 
+#include "../core/transformer.h"
 #include "safetensors.h"
 
 #define GPT2_MAX_LAYERS    96
@@ -45,9 +53,19 @@ typedef struct Gpt2_Tensors {
     Gpt2_Block *blocks;       /* n_layer, malloc'd */
 } Gpt2_Tensors;
 
+typedef struct Gpt2_Weights {
+    Tf_Model model;
+    Tf_Block *blocks; /* n_layer */
+    float *widened;   /* the tensors not read in place */
+    uint64_t widened_count;
+} Gpt2_Weights;
+
 bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Config *c, char *err,
                        size_t errsz);
 bool gpt2_tensors(const St_File *f, const Gpt2_Config *c, Gpt2_Tensors *t, char *err, size_t errsz);
 void gpt2_tensors_free(Gpt2_Tensors *t);
+bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
+                  const Gpt2_Tensors *t, Gpt2_Weights *w, char *err, size_t errsz);
+void gpt2_weights_free(Gpt2_Weights *w);
 
 #endif

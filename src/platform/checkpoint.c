@@ -165,3 +165,74 @@ void checkpoint_unmap(Mapped_File *m) {
     m->bytes = NULL;
     m->size = 0;
 }
+
+/* dir/name mapped into m, up to max bytes; a missing file says what a
+ * checkpoint folder holds. */
+static bool map_part(const char *dir, const char *name, Mapped_File *m, uint64_t max, char *err,
+                     size_t errsz) {
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (stat(path, &st) != 0 && errno == ENOENT) {
+        snprintf(err, errsz,
+                 "%s: no %s; a GPT-2 checkpoint folder holds config.json, model.safetensors, "
+                 "vocab.json and merges.txt",
+                 dir, name);
+        return false;
+    }
+    return checkpoint_map(path, m, max, err, errsz);
+}
+
+bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz) {
+    Checkpoint *out = calloc(1, sizeof *out);
+    if (!out) {
+        snprintf(err, errsz, "out of memory");
+        return false;
+    }
+    bool ok =
+        checkpoint_find(path_or_name, out->dir, sizeof out->dir, err, errsz) &&
+        map_part(out->dir, "config.json", &out->config, REAL_MODEL_MAX_CONFIG, err, errsz) &&
+        map_part(out->dir, "model.safetensors", &out->weights, UINT64_C(1) << 40, err, errsz) &&
+        map_part(out->dir, "vocab.json", &out->vocab, REAL_MODEL_MAX_VOCAB, err, errsz) &&
+        map_part(out->dir, "merges.txt", &out->merges, REAL_MODEL_MAX_MERGES, err, errsz);
+    if (ok) {
+        char names[4][4200];
+        snprintf(names[0], sizeof names[0], "%s/config.json", out->dir);
+        snprintf(names[1], sizeof names[1], "%s/model.safetensors", out->dir);
+        snprintf(names[2], sizeof names[2], "%s/vocab.json", out->dir);
+        snprintf(names[3], sizeof names[3], "%s/merges.txt", out->dir);
+        Real_Model_Files files = {
+            .config = (const char *)out->config.bytes,
+            .config_name = names[0],
+            .config_len = (size_t)out->config.size,
+            .weights = out->weights.bytes,
+            .weights_name = names[1],
+            .weights_size = out->weights.size,
+            .vocab = (const char *)out->vocab.bytes,
+            .vocab_name = names[2],
+            .vocab_len = (size_t)out->vocab.size,
+            .merges = (const char *)out->merges.bytes,
+            .merges_name = names[3],
+            .merges_len = (size_t)out->merges.size,
+        };
+        ok = real_model_load(&out->model, &files, err, errsz);
+    }
+    if (ok)
+        *ck = *out;
+    else {
+        checkpoint_unmap(&out->config);
+        checkpoint_unmap(&out->weights);
+        checkpoint_unmap(&out->vocab);
+        checkpoint_unmap(&out->merges);
+    }
+    free(out);
+    return ok;
+}
+
+void checkpoint_close(Checkpoint *ck) {
+    real_model_free(&ck->model);
+    checkpoint_unmap(&ck->config);
+    checkpoint_unmap(&ck->weights);
+    checkpoint_unmap(&ck->vocab);
+    checkpoint_unmap(&ck->merges);
+}

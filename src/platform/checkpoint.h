@@ -1,7 +1,13 @@
 /* Finding a GPT-2-family checkpoint and mapping its files: the only code
  * that knows the Hugging Face cache. Nothing is ever downloaded.
  *
- *   bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err,
+ *   typedef struct Checkpoint {
+    char dir[4096];
+    Mapped_File config, weights, vocab, merges;
+    Real_Model model;
+} Checkpoint;
+
+bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err,
  *                        size_t errsz)
  *       a folder holding config.json is the checkpoint. Else a NAME ("gpt2", "distilgpt2",
  *       "openai-community/gpt2": letters, digits, - _ . and at most one /) is looked up in
@@ -14,9 +20,16 @@
  *       a regular file of 1 to max bytes, mapped read-only; a folder, FIFO or device, an
  *       empty or larger file is one line naming it (a FIFO is refused without waiting)
  *   void checkpoint_unmap(Mapped_File *m)
+ *   bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz)
+ *       checkpoint_find, then config.json, model.safetensors, vocab.json and merges.txt
+ *       mapped and loaded (real_model_load); false with one line (ck untouched): a missing
+ *       file names the folder and what a GPT-2 checkpoint holds
+ *   void checkpoint_close(Checkpoint *ck)
  */
 #ifndef ATTN_CHECKPOINT_H
 #define ATTN_CHECKPOINT_H
+
+#include "../model/real_model.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,8 +40,16 @@ typedef struct Mapped_File {
     uint64_t size;
 } Mapped_File;
 
+typedef struct Checkpoint {
+    char dir[4096];
+    Mapped_File config, weights, vocab, merges;
+    Real_Model model;
+} Checkpoint;
+
 bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err, size_t errsz);
 bool checkpoint_map(const char *path, Mapped_File *m, uint64_t max, char *err, size_t errsz);
 void checkpoint_unmap(Mapped_File *m);
+bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz);
+void checkpoint_close(Checkpoint *ck);
 
 #endif

@@ -91,6 +91,11 @@ void cli_usage(FILE *f) {
           "                        induction trains layers of heads: --layers N (1 to 4),\n"
           "                        --heads N (1 to 4), --width N, --vocab N, --context N,\n"
           "                        --repeat-min N, --repeat-max N, --pos, --steps, --seed, --lr\n"
+          "  --model PATH|NAME --text TEXT --export json\n"
+          "                        run a GPT-2-family checkpoint (a folder, or a name in the\n"
+          "                        Hugging Face cache; never downloaded) on TEXT and print its\n"
+          "                        tokens, every head's scores and weights, the logits and\n"
+          "                        the 10 likeliest next tokens\n"
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
           "\n"
@@ -236,6 +241,7 @@ static const char *const valued[] = {
     "--optimizer", "--render-math",   "--theme",   "--export-figure", "--panel",
     "--scale",     "--background",    "--hide",    "--test-n",        "--layers",
     "--width",     "--vocab",         "--context", "--repeat-min",    "--repeat-max",
+    "--model",     "--text",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -287,6 +293,8 @@ static const struct {
     {"--repeat-max", MODE(CLI_TRAIN)},
     {"--optimizer", MODE(CLI_TRAIN)},
     {"--samples", MODE(CLI_EXPERIMENT)},
+    {"--model", MODE(CLI_EXPORT)},
+    {"--text", MODE(CLI_EXPORT)},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
     {"--render-math", MODE(CLI_SCREENSHOT)},
     {"--panel", MODE(CLI_FIGURE)},
@@ -303,6 +311,36 @@ static unsigned modes_of(const char *name) {
     if (st->id == SET_DK || st->id == SET_SEED) m |= MODE(CLI_EXPERIMENT) | MODE(CLI_TRAIN);
     if (st->id == SET_POS || st->id == SET_SCALED || st->id == SET_HEADS) m |= MODE(CLI_TRAIN);
     return m;
+}
+
+/* --model and --text go together, and replace the scene: its options are
+ * refused rather than ignored. */
+static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
+    if (o->text && !o->model) {
+        snprintf(err, errsz, "attnlab: --text: needs --model PATH|NAME, the model that reads it");
+        return false;
+    }
+    if (!o->model) return true;
+    if (o->mode != CLI_EXPORT) {
+        snprintf(err, errsz, "attnlab: --model: used with --export json");
+        return false;
+    }
+    if (!o->text) {
+        snprintf(err, errsz, "attnlab: --model: needs --text \"…\", the text the model reads");
+        return false;
+    }
+    if (o->export_format != EXPORT_JSON) {
+        snprintf(err, errsz, "attnlab: --export csv: the real model exports json only");
+        return false;
+    }
+    for (int k = 0; k < o->given_n; k++)
+        if (strcmp(o->given[k], "--model") && strcmp(o->given[k], "--text") &&
+            strcmp(o->given[k], "--export")) {
+            snprintf(err, errsz, "attnlab: %s: not used with --model (the text is --text)",
+                     o->given[k]);
+            return false;
+        }
+    return true;
 }
 
 bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
@@ -361,6 +399,11 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->by_input = true;
         } else if (!strcmp(name, "--scene")) {
             o->scene_path = value;
+        } else if (!strcmp(name, "--model")) {
+            if (!*value) return fail(err, errsz, name, "give a checkpoint folder or a model name");
+            o->model = value;
+        } else if (!strcmp(name, "--text")) {
+            o->text = value;
         } else if (!strcmp(name, "--lesson")) {
             o->lesson_path = value;
         } else if (!strcmp(name, "--tokens")) {
@@ -538,6 +581,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         snprintf(err, errsz, "attnlab: --samples: only used with --experiment");
         return false;
     }
+    if (!help && !version && !real_model_options(o, err, errsz)) return false;
     for (int k = 0; !help && !version && k < o->given_n; k++)
         if (!(modes_of(o->given[k]) & MODE(o->mode)) ||
             /* the one-head tasks have no heads to count */

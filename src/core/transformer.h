@@ -1,0 +1,74 @@
+/* The forward pass of a stack of attention blocks over a residual stream, in
+ * float32: GPT-2's, and the induction lab's attention-only stack as the case
+ * with no LayerNorm and no MLP. One function, parameterised by what each
+ * block holds (a NULL pointer is a part the block does not have).
+ *
+ * With x₀ = wte[ids] + wpe[0…n−1] (n×w, w = width) and d_h = w / heads:
+ *     a = LN₁(x_l)                      (a = x_l without ln1)
+ *     [Q K V] = a·W_qkv + b_qkv         (W_qkv w×3w; head h reads columns h·d_h … of each)
+ *     S_h = Q_h K_hᵀ / √d_h, masked above the diagonal (−∞), A_h = softmax of each row
+ *     x' = x_l + [A_1V_1 … A_HV_H]·W_proj + b_proj
+ *     x_{l+1} = x' + gelu(LN₂(x')·W_fc + b_fc)·W_fcproj + b_fcproj   (without fc: x' itself)
+ * then logits = LN_f(x_L)[n − 1] · unembedᵀ for the last position. GELU is
+ * the tanh form, 0.5·z·(1 + tanh(√(2/π)(z + 0.044715 z³))); LayerNorm
+ * divides by √(var + ε) with the biased variance. Weights are row-major with
+ * Conv1D's (in, out) layout, as GPT-2's checkpoints store them. Every matrix
+ * product goes through gemm_f32 (OpenBLAS on the desktop).
+ *
+ *   bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n)
+ *       buffers for up to n tokens (heap; only when the model's shapes or n grow); false when
+ *       out of memory
+ *   void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r)
+ *       the pass over n ids (each below m->vocab, n ≤ m->positions when wpe is given), after
+ *       tf_reserve for at least n: fills r->stream, r->scores, r->attn and r->logits
+ *   float *tf_scores(const Tf_Run *r, int layer, int head)
+ *   float *tf_attn(const Tf_Run *r, int layer, int head)
+ *       that head's n×n S (masked entries −∞) or A (masked entries 0), rows n apart
+ *   void tf_free(Tf_Run *r)
+ */
+#ifndef ATTN_TRANSFORMER_H
+#define ATTN_TRANSFORMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct Tf_Block {
+    const float *ln1_w, *ln1_b;         /* w each; NULL: no LayerNorm before attention */
+    const float *qkv_w, *qkv_b;         /* w×3w; 3w or NULL */
+    const float *proj_w, *proj_b;       /* w×w; w or NULL */
+    const float *ln2_w, *ln2_b;         /* w each; NULL: no LayerNorm before the MLP */
+    const float *fc_w, *fc_b;           /* w×inner; inner or NULL. fc_w NULL: no MLP */
+    const float *fc_proj_w, *fc_proj_b; /* inner×w; w or NULL */
+} Tf_Block;
+
+typedef struct Tf_Model {
+    int layers, heads, width, inner, positions, vocab;
+    float eps;                  /* LayerNorm's ε */
+    const float *wte;           /* vocab×w */
+    const float *wpe;           /* positions×w, or NULL for no positions */
+    const float *lnf_w, *lnf_b; /* w each, or NULL */
+    const float *unembed;       /* vocab×w: logits = x·unembedᵀ (GPT-2 ties it to wte) */
+    const Tf_Block *blocks;     /* layers of them */
+} Tf_Model;
+
+typedef struct Tf_Run {
+    int n, heads;  /* tokens and heads per layer of the last pass */
+    float *stream; /* (layers + 1)×n×w: x₀ … x_L, what each layer reads, then the output */
+    float *scores; /* layers×heads×n×n */
+    float *attn;   /* layers×heads×n×n */
+    float *logits; /* vocab: the last position's, raw */
+    float *normed; /* n×w scratch: LN's output */
+    float *qkv;    /* n×3w */
+    float *mixed;  /* n×w: the heads' outputs side by side */
+    float *hidden; /* n×inner */
+    int cap_n;     /* capacity, in tokens, for the shapes below */
+    int cap_layers, cap_heads, cap_width, cap_inner, cap_vocab;
+} Tf_Run;
+
+bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n);
+void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r);
+float *tf_scores(const Tf_Run *r, int layer, int head);
+float *tf_attn(const Tf_Run *r, int layer, int head);
+void tf_free(Tf_Run *r);
+
+#endif

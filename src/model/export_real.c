@@ -1,0 +1,105 @@
+/* The real model's JSON export; see export_real.h. */
+#include "export_real.h"
+
+#include "jsonw.h"
+
+#include <math.h>
+
+/* A number as nine significant digits (float32 reads back exactly), or null. */
+static void number(FILE *f, float x) {
+    if (x == 0)
+        fputs("0", f);
+    else if (isfinite(x))
+        fprintf(f, "%.9g", (double)x);
+    else
+        fputs("null", f);
+}
+
+static void row(FILE *f, const float *v, int count) {
+    fputc('[', f);
+    for (int k = 0; k < count; k++) {
+        if (k) fputs(", ", f);
+        number(f, v[k]);
+    }
+    fputc(']', f);
+}
+
+/* [layer][head][query][key] of every head's n×n matrix. */
+static void per_head(FILE *f, const Tf_Run *r, int layers,
+                     float *(*get)(const Tf_Run *, int, int)) {
+    int n = r->n;
+    fputs("[\n", f);
+    for (int l = 0; l < layers; l++) {
+        fputs("    [\n", f);
+        for (int h = 0; h < r->heads; h++) {
+            const float *m = get(r, l, h);
+            fputs("      [", f);
+            for (int i = 0; i < n; i++) {
+                fputs(i ? ",\n       " : "", f);
+                row(f, m + (ptrdiff_t)i * n, n);
+            }
+            fputs(h + 1 < r->heads ? "],\n" : "]\n", f);
+        }
+        fputs(l + 1 < layers ? "    ],\n" : "    ]\n", f);
+    }
+    fputs("  ]", f);
+}
+
+void export_real_top(const float *logits, int vocab, int k, int32_t *ids, double *p) {
+    double max = -INFINITY;
+    for (int v = 0; v < vocab; v++)
+        if (logits[v] > max) max = logits[v];
+    double sum = 0;
+    for (int v = 0; v < vocab; v++) sum += exp(logits[v] - max);
+    int count = 0;
+    for (int v = 0; v < vocab; v++) {
+        /* insertion into the sorted top list */
+        if (count == k && logits[v] <= logits[ids[k - 1]]) continue;
+        int at = count < k ? count++ : k - 1;
+        while (at > 0 && logits[ids[at - 1]] < logits[v]) {
+            ids[at] = ids[at - 1];
+            at--;
+        }
+        ids[at] = v;
+    }
+    for (int j = 0; j < count; j++) p[j] = exp(logits[ids[j]] - max) / sum;
+}
+
+void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
+                      const Tf_Run *r, FILE *f) {
+    char text[1024];
+    const Gpt2_Config *c = &m->config;
+    fputs("{\n  \"model\": ", f);
+    jw_string(f, name);
+    fputs(",\n  \"ids\": [", f);
+    for (int i = 0; i < n; i++) fprintf(f, i ? ", %d" : "%d", (int)ids[i]);
+    fputs("],\n  \"tokens\": [", f);
+    for (int i = 0; i < n; i++) {
+        if (i) fputs(", ", f);
+        real_model_token_text(m, ids[i], text, sizeof text);
+        jw_string(f, text);
+    }
+    fprintf(f, "],\n  \"n\": %d,\n  \"n_layer\": %d,\n  \"n_head\": %d,\n  \"d_model\": %d,\n", n,
+            c->n_layer, c->n_head, c->n_embd);
+    fputs("  \"attn\": ", f);
+    per_head(f, r, c->n_layer, tf_attn);
+    fputs(",\n  \"scores\": ", f);
+    per_head(f, r, c->n_layer, tf_scores);
+    fputs(",\n  \"logits\": ", f);
+    row(f, r->logits, c->vocab_size);
+    int32_t top[EXPORT_REAL_TOP];
+    double p[EXPORT_REAL_TOP];
+    int k = c->vocab_size < EXPORT_REAL_TOP ? c->vocab_size : EXPORT_REAL_TOP;
+    export_real_top(r->logits, c->vocab_size, k, top, p);
+    fputs(",\n  \"next\": [", f);
+    for (int j = 0; j < k; j++) {
+        fprintf(f, "%s\n    {\"id\": %d, \"token\": ", j ? "," : "", (int)top[j]);
+        if (top[j] < m->bpe.count)
+            real_model_token_text(m, top[j], text, sizeof text);
+        else
+            snprintf(text, sizeof text, "%s", ""); /* an id the tokenizer has no text for */
+        jw_string(f, text);
+        fprintf(f, ", \"p\": %.9g}", p[j]);
+    }
+    fputs("\n  ]\n}\n", f);
+}

@@ -1,0 +1,29 @@
+/* The real model's export (`--model … --text … --export json`): one JSON
+ * object with the keys, in order, model, ids, tokens, n, n_layer, n_head,
+ * d_model, attn ([layer][head][query][key], masked weights 0), scores (the
+ * same before softmax, masked entries null), logits (the last position's,
+ * raw) and next (the top 10 next tokens: id, token, p). Numbers are written
+ * with nine significant digits, enough to read back the same float32.
+ *
+ *   void export_real_top(const float *logits, int vocab, int k, int32_t *ids, double *p)
+ *       the k most probable tokens under softmax(logits), most probable first (ties: lower
+ *       id first), with their probabilities (computed in double)
+ *   void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
+ *                         const Tf_Run *r, FILE *f)
+ *       after tf_forward over ids; name is the model as given (--model)
+ */
+#ifndef ATTN_EXPORT_REAL_H
+#define ATTN_EXPORT_REAL_H
+
+#include "../core/transformer.h"
+#include "real_model.h"
+
+#include <stdio.h>
+
+#define EXPORT_REAL_TOP 10
+
+void export_real_top(const float *logits, int vocab, int k, int32_t *ids, double *p);
+void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
+                      const Tf_Run *r, FILE *f);
+
+#endif

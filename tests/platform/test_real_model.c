@@ -1,0 +1,249 @@
+/* The real model from the command line: `--model PATH|NAME --text … --export
+ * json` on small random GPT-2 checkpoints that tests/tools/gpt2_reference.py
+ * writes (several shapes; F32, F16, BF16 and mixed; with and without the
+ * "transformer." prefix; tied and separate lm_head; data stored out of the
+ * header's order), checked against that tool's float64 forward pass: every
+ * head's weights within 1e-4, scores and logits within 1e-4 of their largest
+ * magnitude. Then every bad checkpoint and bad text: one line naming the
+ * file and the problem, exit 2, nothing on stdout. */
+#define _POSIX_C_SOURCE 200809L
+#include "run.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char top[] = "/tmp/attnlab-real-XXXXXX";
+
+static void setup(void) {
+    cr_assert(mkdtemp(top));
+}
+
+static void teardown(void) {
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(real_model, .init = setup, .fini = teardown, .timeout = 120);
+
+/* Debian's python3, which has numpy (python3-numpy), even when another
+ * python3 comes first on PATH. */
+static const char *python(void) {
+    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+static void sh(const char *cmd) {
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* A checkpoint in top/name made by the reference tool with these options. */
+static const char *make(const char *name, const char *options) {
+    static char dir[300];
+    char cmd[1200];
+    snprintf(dir, sizeof dir, "%s/%s", top, name);
+    snprintf(cmd, sizeof cmd, "%s '%s/../tools/gpt2_reference.py' make '%s' %s", python(),
+             test_env("ATTNLAB_TESTDATA"), dir, options);
+    sh(cmd);
+    return dir;
+}
+
+/* text single-quoted for the shell: each ' as '\'' */
+static Run export_text(const char *model, const char *text) {
+    char args[3000], quoted[2000];
+    size_t q = 0;
+    for (const char *c = text; *c && q + 5 < sizeof quoted; c++) {
+        if (*c == '\'') {
+            memcpy(quoted + q, "'\\''", 4);
+            q += 4;
+        } else
+            quoted[q++] = *c;
+    }
+    quoted[q] = '\0';
+    snprintf(args, sizeof args, "--model '%s' --text '%s' --export json", model, quoted);
+    return run_attnlab(args);
+}
+
+/* attnlab's export of text, checked by the float64 reference. */
+static void matches_reference(const char *dir, const char *text) {
+    Run r = export_text(dir, text);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_empty(r.err);
+    char path[400], cmd[1200];
+    snprintf(path, sizeof path, "%s/export.json", top);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(r.out, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s '%s/../tools/gpt2_reference.py' check '%s' '%s'", python(),
+             test_env("ATTNLAB_TESTDATA"), dir, path);
+    FILE *p = popen(cmd, "r");
+    char *said = slurp(p);
+    int st = pclose(p);
+    cr_assert_eq(st, 0, "%s: %s", dir, said);
+    free(said);
+    run_free(&r);
+}
+
+Test(real_model, float32_checkpoints_match_the_float64_reference) {
+    const char *text = "The cat sat on the mat. The cat sat on the";
+    matches_reference(make("f32", "--seed 1"), text);
+    matches_reference(make("wide", "--seed 2 --layers 1 --heads 4 --embd 32 --inner 24 --eps 1e-3"),
+                      text);
+    matches_reference(make("lm", "--seed 3 --lm-head --no-prefix --shuffle --layers 3"), text);
+}
+
+Test(real_model, half_and_bfloat16_and_mixed_checkpoints_match_the_reference) {
+    const char *text = "It's 2024:  naïve café 東京 👩‍👩‍👧 <|endoftext|> again\n";
+    matches_reference(make("f16", "--seed 4 --dtype f16"), text);
+    matches_reference(make("bf16", "--seed 5 --dtype bf16 --no-prefix"), text);
+    matches_reference(make("mixed", "--seed 6 --dtype mixed --shuffle --heads 4"), text);
+}
+
+Test(real_model, one_token_and_a_full_context_work) {
+    const char *dir = make("small", "--seed 7 --positions 8");
+    matches_reference(dir, "Hi");
+    matches_reference(dir, "one two three four five six seven eight");
+}
+
+Test(real_model, the_export_names_tokens_ids_and_the_likeliest_next_tokens) {
+    const char *dir = make("f32", "--seed 8");
+    Run r = export_text(dir, "Hello<|endoftext|> world, \xe6\x9d\xb1");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *root = cJSON_Parse(r.out);
+    cr_assert(root);
+    const cJSON *ids = cJSON_GetObjectItem(root, "ids");
+    const cJSON *tokens = cJSON_GetObjectItem(root, "tokens");
+    /* Hello, <|endoftext|> typed in the text, " world", ",", then " 東", whose three
+     * bytes GPT-2's merges leave as " \xe6", "\x9d", "\xb1" */
+    int want[] = {15496, 50256, 995, 11, 10545, 251, 109};
+    cr_assert_eq(cJSON_GetArraySize(ids), 7, "%s", r.out);
+    for (int k = 0; k < 7; k++)
+        cr_assert_eq(cJSON_GetArrayItem(ids, k)->valueint, want[k], "id %d", k);
+    cr_assert_str_eq(cJSON_GetArrayItem(tokens, 1)->valuestring, "<|endoftext|>");
+    cr_assert_str_eq(cJSON_GetArrayItem(tokens, 2)->valuestring, " world");
+    /* a token cut inside a character shows U+FFFD for the cut part */
+    cr_assert_str_eq(cJSON_GetArrayItem(tokens, 4)->valuestring, " \xef\xbf\xbd");
+    cr_assert_str_eq(cJSON_GetArrayItem(tokens, 5)->valuestring, "\xef\xbf\xbd");
+    cr_assert_str_eq(cJSON_GetArrayItem(tokens, 6)->valuestring, "\xef\xbf\xbd");
+    cr_assert_eq(cJSON_GetObjectItem(root, "n_layer")->valueint, 2);
+    cr_assert_eq(cJSON_GetObjectItem(root, "n_head")->valueint, 2);
+    cr_assert_eq(cJSON_GetObjectItem(root, "d_model")->valueint, 16);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "logits")), 50257);
+    const cJSON *next = cJSON_GetObjectItem(root, "next");
+    cr_assert_eq(cJSON_GetArraySize(next), 10);
+    double total = 0, last = 1;
+    for (int k = 0; k < 10; k++) {
+        const cJSON *t = cJSON_GetArrayItem(next, k);
+        double p = cJSON_GetObjectItem(t, "p")->valuedouble;
+        cr_assert(p <= last && p > 0, "next is sorted, most likely first");
+        last = p;
+        total += p;
+        cr_assert(cJSON_IsString(cJSON_GetObjectItem(t, "token")));
+    }
+    cr_assert(total <= 1 + 1e-9);
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
+/* One line on stderr holding each of `says`, exit 2, nothing on stdout. */
+static void refused(Run r, const char *says1, const char *says2) {
+    cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+    cr_assert_str_empty(r.out, "stdout: %.200s", r.out);
+    cr_assert(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line: %s", r.err);
+    cr_assert(strstr(r.err, says1), "'%s' in: %s", says1, r.err);
+    if (says2) cr_assert(strstr(r.err, says2), "'%s' in: %s", says2, r.err);
+    run_free(&r);
+}
+
+Test(real_model, bad_text_is_one_line_and_exit_2) {
+    const char *dir = make("small", "--seed 9 --positions 8");
+    refused(export_text(dir, ""), "--text", "empty");
+    refused(export_text(dir, "one two three four five six seven eight nine"), "more than 8 tokens",
+            "n_positions");
+    refused(run_attnlab("--text hello --export json"), "--text", "needs --model");
+    char args[600];
+    snprintf(args, sizeof args, "--model '%s' --export json", dir);
+    refused(run_attnlab(args), "--model", "needs --text");
+    snprintf(args, sizeof args, "--model '%s' --text hi --export csv", dir);
+    refused(run_attnlab(args), "csv", "json only");
+    snprintf(args, sizeof args, "--model '%s' --text hi --export json --dk 4", dir);
+    refused(run_attnlab(args), "--dk", "not used with --model");
+    snprintf(args, sizeof args, "--model '%s' --text \"$(printf 'a\\377')\" --export json", dir);
+    refused(run_attnlab(args), "--text", "UTF-8");
+}
+
+/* A copy of a good checkpoint, then a shell command run in it. */
+static const char *broken(const char *good, const char *name, const char *how) {
+    static char dir[300];
+    char cmd[2000];
+    snprintf(dir, sizeof dir, "%s/%s", top, name);
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s' && cd '%s' && %s", good, dir, dir, how);
+    sh(cmd);
+    return dir;
+}
+
+Test(real_model, every_bad_checkpoint_is_one_line_naming_the_file) {
+    const char *good = make("good", "--seed 10");
+    char good_dir[300];
+    snprintf(good_dir, sizeof good_dir, "%s", good);
+    /* the header's JSON broken */
+    refused(export_text(broken(good_dir, "header",
+                               "printf 'X' | dd of=model.safetensors bs=1 "
+                               "seek=8 conv=notrunc 2>/dev/null"),
+                        "hi"),
+            "model.safetensors", NULL);
+    /* a tensor cut short: the file ends before its data does */
+    refused(export_text(broken(good_dir, "cut", "truncate -s -100 model.safetensors"), "hi"),
+            "model.safetensors", "inside the");
+    /* a shape the config does not ask for */
+    refused(export_text(
+                broken(good_dir, "shape", "sed -i 's/\"n_embd\": 16/\"n_embd\": 32/' config.json"),
+                "hi"),
+            "model.safetensors", "the config asks for");
+    /* another architecture: say which is supported */
+    refused(export_text(broken(good_dir, "llama",
+                               "sed -i 's/\"model_type\": \"gpt2\"/\"model_type\": \"llama\"/' "
+                               "config.json"),
+                        "hi"),
+            "config.json", "gpt2");
+    /* a tokenizer file missing */
+    refused(export_text(broken(good_dir, "notok", "rm merges.txt"), "hi"), "merges.txt",
+            "vocab.json and merges.txt");
+    /* a folder that is not a checkpoint */
+    char empty[400];
+    snprintf(empty, sizeof empty, "%s/empty", top);
+    mkdir(empty, 0700);
+    refused(export_text(empty, "hi"), "config.json", NULL);
+    /* NaN weights, in float32 and in float16 */
+    refused(export_text(make("nan32", "--seed 11 --nan h.1.mlp.c_fc.weight"), "hi"),
+            "h.1.mlp.c_fc.weight", "NaN");
+    refused(export_text(make("nan16", "--seed 11 --dtype f16 --nan wpe.weight"), "hi"),
+            "wpe.weight", "NaN");
+    /* model.safetensors a FIFO: refused without waiting for a writer */
+    refused(export_text(broken(good_dir, "fifo",
+                               "rm model.safetensors && mkfifo "
+                               "model.safetensors"),
+                        "hi"),
+            "model.safetensors", "not a regular file");
+}
+
+Test(real_model, a_name_is_found_in_the_hugging_face_cache) {
+    char cache[400], cmd[3000];
+    snprintf(cache, sizeof cache, "%s/hub", top);
+    const char *good = make("good", "--seed 12");
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/models--gpt2/snapshots/abc123' '%s/models--gpt2/refs' && "
+             "cp '%s'/* '%s/models--gpt2/snapshots/abc123/' && printf abc123 > "
+             "'%s/models--gpt2/refs/main'",
+             cache, cache, good, cache, cache);
+    sh(cmd);
+    char env[500];
+    snprintf(env, sizeof env, "HF_HUB_CACHE='%s'", cache);
+    Run r = run_attnlab_env(env, "--model gpt2 --text 'Hello world' --export json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"ids\": [15496, 995]"), "%.300s", r.out);
+    run_free(&r);
+    r = run_attnlab_env(env, "--model distilgpt2 --text 'Hello' --export json");
+    refused(r, "distilgpt2", "never downloads");
+}

@@ -1,0 +1,308 @@
+#!/usr/bin/python3
+"""GPT-2 checkpoints for the tests, and a float64 reference of the forward pass.
+
+    gpt2_reference.py make DIR [--layers L] [--heads H] [--embd D] [--positions P]
+                      [--inner N] [--eps E] [--dtype f32|f16|bf16|mixed] [--no-prefix]
+                      [--lm-head] [--shuffle] [--seed S] [--vocab-from DIR] [--nan NAME]
+        a random GPT-2-family checkpoint in DIR: config.json, model.safetensors (written
+        here, by the format's description: an 8-byte little-endian header length, the JSON
+        header, the data), and GPT-2's vocab.json and merges.txt copied from tests/data/gpt2.
+        HF's buffers come too: h.N.attn.bias (the causal mask) and h.N.attn.masked_bias (a
+        scalar). --shuffle stores the data in another order than the header lists it;
+        --nan makes element 3 of that tensor (named without the prefix) NaN
+    gpt2_reference.py check DIR EXPORT.json
+        recomputes attnlab's export (its ids) in float64 from the stored weights, as GPT-2's
+        forward pass is defined (LayerNorm, causal attention, GELU's tanh form, tied or
+        separate lm_head), and compares attn, scores, logits and next. Prints the largest
+        differences; exit 1 when one is past its tolerance
+    gpt2_reference.py weights DIR
+        prints nothing; exit 0 if the file reads back (a self-check of the writer)
+
+Tolerances (float32 against float64): attention weights 1e-4 absolute (the issue's
+bound); scores and logits 1e-4 relative to the largest magnitude of each.
+"""
+import argparse
+import json
+import os
+import shutil
+import struct
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GPT2_DATA = os.path.join(HERE, "..", "data", "gpt2")
+VOCAB = 50257
+
+
+def to_bf16_bits(a):
+    """float32 → bfloat16 bits, round to nearest even."""
+    bits = np.asarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
+
+
+def encode(a, dtype):
+    a = np.asarray(a, dtype=np.float32)
+    if dtype == "F32":
+        return a.astype("<f4").tobytes()
+    if dtype == "F16":
+        return a.astype("<f2").tobytes()
+    return to_bf16_bits(a).astype("<u2").tobytes()
+
+
+def decode(raw, dtype, shape):
+    if dtype == "F32":
+        v = np.frombuffer(raw, dtype="<f4").astype(np.float64)
+    elif dtype == "F16":
+        v = np.frombuffer(raw, dtype="<f2").astype(np.float64)
+    elif dtype == "BF16":
+        bits = np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16
+        v = bits.view(np.float32).astype(np.float64)
+    else:
+        raise ValueError(dtype)
+    return v.reshape(shape)
+
+
+def write_safetensors(path, tensors, shuffle, rng):
+    """tensors: list of (name, dtype, shape, bytes)."""
+    order = list(range(len(tensors)))
+    if shuffle:
+        rng.shuffle(order)
+    header, offset, blobs = {}, 0, []
+    for k in order:
+        name, dtype, shape, raw = tensors[k]
+        header[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [offset, offset + len(raw)]}
+        offset += len(raw)
+        blobs.append(raw)
+    # the header lists names in their own order, not the data's
+    listed = {name: header[name] for name, _, _, _ in tensors}
+    listed["__metadata__"] = {"format": "pt"}
+    text = json.dumps(listed).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for b in blobs:
+            f.write(b)
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    out = {}
+    for name, t in header.items():
+        if name == "__metadata__":
+            continue
+        b, e = t["data_offsets"]
+        out[name] = decode(data[8 + n + b:8 + n + e], t["dtype"], t["shape"])
+    return out
+
+
+def make(args):
+    rng = np.random.default_rng(args.seed)
+    L, H, D, P = args.layers, args.heads, args.embd, args.positions
+    inner = args.inner or 4 * D
+    os.makedirs(args.dir, exist_ok=True)
+    config = {
+        "architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "activation_function": "gelu_new",
+        "n_layer": L, "n_head": H, "n_embd": D, "n_positions": P, "n_ctx": P,
+        "vocab_size": VOCAB, "n_inner": args.inner if args.inner else None,
+        "layer_norm_epsilon": args.eps,
+    }
+    with open(os.path.join(args.dir, "config.json"), "w") as f:
+        json.dump(config, f, indent=2)
+    src = args.vocab_from or GPT2_DATA
+    for name in ("vocab.json", "merges.txt"):
+        shutil.copy(os.path.join(src, name), os.path.join(args.dir, name))
+
+    dtypes = ["F32", "F16", "BF16"]
+    k = [0]
+
+    def dtype():
+        if args.dtype == "mixed":
+            k[0] += 1
+            return dtypes[k[0] % 3]
+        return {"f32": "F32", "f16": "F16", "bf16": "BF16"}[args.dtype]
+
+    prefix = "" if args.no_prefix else "transformer."
+    tensors = []
+
+    def add(name, a, full=True):
+        dt = dtype()
+        if name == args.nan:
+            a = a.copy()
+            a.flat[3] = np.nan
+        tensors.append(((prefix if full else "") + name, dt, a.shape, encode(a, dt)))
+
+    def normal(shape, std):
+        return rng.normal(0, std, shape).astype(np.float32)
+
+    add("wte.weight", normal((VOCAB, D), 0.5))
+    add("wpe.weight", normal((P, D), 0.3))
+    for l in range(L):
+        add(f"h.{l}.ln_1.weight", 1 + normal((D,), 0.2))
+        add(f"h.{l}.ln_1.bias", normal((D,), 0.1))
+        add(f"h.{l}.attn.c_attn.weight", normal((D, 3 * D), 0.4))
+        add(f"h.{l}.attn.c_attn.bias", normal((3 * D,), 0.1))
+        add(f"h.{l}.attn.c_proj.weight", normal((D, D), 0.2))
+        add(f"h.{l}.attn.c_proj.bias", normal((D,), 0.05))
+        add(f"h.{l}.ln_2.weight", 1 + normal((D,), 0.2))
+        add(f"h.{l}.ln_2.bias", normal((D,), 0.1))
+        add(f"h.{l}.mlp.c_fc.weight", normal((D, inner), 0.3))
+        add(f"h.{l}.mlp.c_fc.bias", normal((inner,), 0.1))
+        add(f"h.{l}.mlp.c_proj.weight", normal((inner, D), 0.1))
+        add(f"h.{l}.mlp.c_proj.bias", normal((D,), 0.05))
+        # the buffers HF's GPT-2 stores, which the pass does not read
+        mask = np.tril(np.ones((P, P), dtype=np.float32)).reshape(1, 1, P, P)
+        tensors.append((prefix + f"h.{l}.attn.bias", "F32", mask.shape, encode(mask, "F32")))
+        tensors.append((prefix + f"h.{l}.attn.masked_bias", "F32", (), encode(np.float32(-1e4), "F32")))
+    add("ln_f.weight", 1 + normal((D,), 0.2))
+    add("ln_f.bias", normal((D,), 0.1))
+    if args.lm_head:
+        add("lm_head.weight", normal((VOCAB, D), 0.5), full=False)
+    write_safetensors(os.path.join(args.dir, "model.safetensors"), tensors, args.shuffle, rng)
+
+
+def weights(folder):
+    raw = read_safetensors(os.path.join(folder, "model.safetensors"))
+    w = {}
+    for name, a in raw.items():
+        w[name[len("transformer."):] if name.startswith("transformer.") else name] = a
+    with open(os.path.join(folder, "config.json")) as f:
+        config = json.load(f)
+    return config, w
+
+
+def layernorm(x, g, b, eps):
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * g + b
+
+
+def gelu(z):
+    return 0.5 * z * (1 + np.tanh(np.sqrt(2 / np.pi) * (z + 0.044715 * z ** 3)))
+
+
+def forward(config, w, ids):
+    """GPT-2's forward pass in float64: every head's scores (masked −inf) and
+    weights, and the last position's logits."""
+    L, H, D = config["n_layer"], config["n_head"], config["n_embd"]
+    eps = config.get("layer_norm_epsilon", 1e-5)
+    n, dh = len(ids), D // H
+    x = w["wte.weight"][ids] + w["wpe.weight"][:n]
+    causal = np.tril(np.ones((n, n), dtype=bool))
+    scores = np.zeros((L, H, n, n))
+    attn = np.zeros((L, H, n, n))
+    for l in range(L):
+        p = f"h.{l}."
+        a = layernorm(x, w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
+        qkv = a @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]
+        q, k, v = qkv[:, :D], qkv[:, D:2 * D], qkv[:, 2 * D:]
+        mixed = np.zeros((n, D))
+        for h in range(H):
+            cols = slice(h * dh, (h + 1) * dh)
+            s = q[:, cols] @ k[:, cols].T / np.sqrt(dh)
+            s = np.where(causal, s, -np.inf)
+            e = np.exp(s - s.max(axis=1, keepdims=True))
+            A = e / e.sum(axis=1, keepdims=True)
+            scores[l, h], attn[l, h] = s, A
+            mixed[:, cols] = A @ v[:, cols]
+        x = x + mixed @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        m = layernorm(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
+        x = x + gelu(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
+            + w[p + "mlp.c_proj.bias"]
+    last = layernorm(x[-1], w["ln_f.weight"], w["ln_f.bias"], eps)
+    unembed = w.get("lm_head.weight", w["wte.weight"])
+    return scores, attn, unembed @ last
+
+
+def check(args):
+    config, w = weights(args.dir)
+    with open(args.export) as f:
+        got = json.load(f)
+    ids = got["ids"]
+    scores, attn, logits = forward(config, w, ids)
+    L, H, n = config["n_layer"], config["n_head"], len(ids)
+    problems = []
+    if (got["n_layer"], got["n_head"], got["d_model"], got["n"]) != (L, H, config["n_embd"], n):
+        problems.append("shape fields differ from the config")
+    g_attn = np.array(got["attn"], dtype=np.float64)
+    g_scores = np.array([[[[np.nan if v is None else v for v in row] for row in hd] for hd in ly]
+                         for ly in got["scores"]], dtype=np.float64)
+    g_logits = np.array(got["logits"], dtype=np.float64)
+    if g_attn.shape != (L, H, n, n) or g_scores.shape != (L, H, n, n) or g_logits.shape != logits.shape:
+        print("shapes: attn %s scores %s logits %s" % (g_attn.shape, g_scores.shape, g_logits.shape))
+        return 1
+    masked = ~np.tril(np.ones((n, n), dtype=bool))
+    if not np.all(np.isnan(g_scores[:, :, masked])):
+        problems.append("a masked score is not null")
+    if not np.all(g_attn[:, :, masked] == 0):
+        problems.append("a masked weight is not 0")
+    keep = ~masked
+    d_attn = np.abs(g_attn - attn)[:, :, keep].max()
+    s_scale = max(1.0, np.abs(scores[:, :, keep]).max())
+    d_scores = np.abs(g_scores - scores)[:, :, keep].max() / s_scale
+    l_scale = max(1.0, np.abs(logits).max())
+    d_logits = np.abs(g_logits - logits).max() / l_scale
+    print(f"attn max |diff| {d_attn:.3g} (tolerance 1e-4); scores {d_scores:.3g} and "
+          f"logits {d_logits:.3g} relative to their largest magnitude (tolerance 1e-4)")
+    if d_attn > 1e-4:
+        problems.append("attention weights differ")
+    if d_scores > 1e-4:
+        problems.append("scores differ")
+    if d_logits > 1e-4:
+        problems.append("logits differ")
+    # next: the ten likeliest, their probabilities
+    p = np.exp(logits - logits.max())
+    p /= p.sum()
+    top = [t["id"] for t in got["next"]]
+    probs = np.array([t["p"] for t in got["next"]])
+    if len(top) != 10 or np.abs(probs - p[top]).max() > 1e-5:
+        problems.append("next's probabilities differ")
+    # the ten listed are the ten likeliest, allowing float32 near-ties
+    tenth = np.sort(p)[-10]
+    if p[top].min() < tenth - 1e-5 or list(probs) != sorted(probs, reverse=True):
+        problems.append("next is not the ten likeliest, most likely first")
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    mk = sub.add_parser("make")
+    mk.add_argument("dir")
+    mk.add_argument("--layers", type=int, default=2)
+    mk.add_argument("--heads", type=int, default=2)
+    mk.add_argument("--embd", type=int, default=16)
+    mk.add_argument("--positions", type=int, default=32)
+    mk.add_argument("--inner", type=int, default=0)
+    mk.add_argument("--eps", type=float, default=1e-5)
+    mk.add_argument("--dtype", default="f32", choices=["f32", "f16", "bf16", "mixed"])
+    mk.add_argument("--no-prefix", action="store_true")
+    mk.add_argument("--lm-head", action="store_true")
+    mk.add_argument("--shuffle", action="store_true")
+    mk.add_argument("--seed", type=int, default=1)
+    mk.add_argument("--vocab-from", default="")
+    mk.add_argument("--nan", default="", help="a tensor whose element 3 is NaN")
+    ck = sub.add_parser("check")
+    ck.add_argument("dir")
+    ck.add_argument("export")
+    rd = sub.add_parser("weights")
+    rd.add_argument("dir")
+    args = ap.parse_args()
+    if args.cmd == "make":
+        make(args)
+        return 0
+    if args.cmd == "check":
+        return check(args)
+    weights(args.dir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
