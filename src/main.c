@@ -5,8 +5,7 @@
 #include "core/stack.h"
 #include "core/train.h"
 #include "model/export.h"
-#include "model/export_real.h"
-#include "platform/checkpoint.h"
+#include "platform/model_cli.h"
 #include "model/lesson.h"
 #include "model/lesson_check.h"
 #include "platform/app.h"
@@ -311,37 +310,6 @@ static int train(const Cli_Options *o) {
     return 0;
 }
 
-/* --model … --text … --export json: the real model's forward pass, printed. */
-static int export_model(const Cli_Options *o) {
-    static Checkpoint ck;
-    char err[1024];
-    if (!checkpoint_open(o->model, &ck, err, sizeof err)) {
-        cli_report("attnlab: ", err);
-        return 2;
-    }
-    int status = 0;
-    const Tf_Model *m = &ck.model.weights.model;
-    int32_t *ids = malloc((size_t)m->positions * sizeof *ids);
-    Tf_Run run = {0};
-    int n =
-        ids ? real_model_tokenize(&ck.model, o->text, strlen(o->text), ids, err, sizeof err) : -1;
-    if (!ids) snprintf(err, sizeof err, "out of memory");
-    if (n < 0) {
-        cli_report("attnlab: --text: ", err);
-        status = 2;
-    } else if (!tf_reserve(&run, m, n)) {
-        fprintf(stderr, "attnlab: out of memory for %d tokens of %s\n", n, o->model);
-        status = 1;
-    } else {
-        tf_forward(m, ids, n, &run);
-        export_real_json(&ck.model, o->model, ids, n, &run, stdout);
-    }
-    tf_free(&run);
-    free(ids);
-    checkpoint_close(&ck);
-    return status;
-}
-
 int main(int argc, char **argv) {
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -375,7 +343,7 @@ int main(int argc, char **argv) {
 
     if (opts.mode == CLI_TRAIN) return train(&opts); /* needs no data files */
     if (opts.model) {
-        int status = export_model(&opts);
+        int status = opts.mode == CLI_BENCH ? model_bench(&opts) : model_export(&opts);
         if (fflush(stdout) != 0 && status == 0) {
             fprintf(stderr, "attnlab: cannot write to standard output\n");
             status = 1;

@@ -56,8 +56,26 @@ void gemm_f32_portable(bool trans_a, bool trans_b, int m, int n, int k, float al
 void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a, int lda,
               const float *b, int ldb, float beta, float *c, int ldc) {
     if (m <= 0 || n <= 0) return;
+    if (m == 1 && k > 0) {
+        /* one row (the logits): OpenBLAS's sgemv reads op(B) once, at twice sgemm's speed
+         * here. C is zeroed first for β = 0, so what it held (NaN) never reaches it */
+        if (beta == 0) {
+            for (int j = 0; j < n; j++) c[j] = 0;
+            beta = 1;
+        }
+        int inc = trans_a ? lda : 1;
+        if (trans_b)
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, n, k, alpha, b, ldb, a, inc, beta, c, 1);
+        else
+            cblas_sgemv(CblasRowMajor, CblasTrans, k, n, alpha, b, ldb, a, inc, beta, c, 1);
+        return;
+    }
     cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
                 trans_b ? CblasTrans : CblasNoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+int gemm_threads(void) {
+    return openblas_get_num_threads();
 }
 
 const char *gemm_backend(void) {
@@ -69,6 +87,10 @@ const char *gemm_backend(void) {
 void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a, int lda,
               const float *b, int ldb, float beta, float *c, int ldc) {
     gemm_f32_portable(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+int gemm_threads(void) {
+    return 1;
 }
 
 const char *gemm_backend(void) {

@@ -15,6 +15,8 @@
  *                          const float *a, int lda, const float *b, int ldb, float beta, float *c,
  *                          int ldc)
  *       the same product by the portable kernel, on every build (tests compare the two)
+ *   int gemm_threads(void)
+ *       the threads a product may use (OpenBLAS's count; 1 for the portable kernel)
  *   const char *gemm_backend(void)
  *       what gemm_f32 runs on: "OpenBLAS <its config>" or "portable C kernel"
  */
@@ -27,6 +29,7 @@ void gemm_f32(bool trans_a, bool trans_b, int m, int n, int k, float alpha, cons
               const float *b, int ldb, float beta, float *c, int ldc);
 void gemm_f32_portable(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *a,
                        int lda, const float *b, int ldb, float beta, float *c, int ldc);
+int gemm_threads(void);
 const char *gemm_backend(void);
 
 #endif

@@ -7,6 +7,22 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now_ms(void) {
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Timing of the parts when profiling: mark() closes the part running since
+ * the last mark. */
+static void mark(Tf_Run *r, Tf_Part part, double *since) {
+    if (!r->profile) return;
+    double t = now_ms();
+    r->ms[part] += t - *since;
+    *since = t;
+}
 
 /* Grow *p to count floats; the old contents need not be kept. */
 static bool grow(float **p, int64_t count) {
@@ -97,27 +113,51 @@ static void add_rows(float *dest, int count, int w, const float *bias) {
     }
 }
 
-/* GELU's tanh form, GPT-2's gelu_new. */
+/* e^x in float32 for the softmax and GELU, written so compilers vectorise
+ * the loops that call it (libm's expf and tanhf are calls, one element at a
+ * time; they were 40 % of a 32-token pass). x = k·ln 2 + r with |r| ≤ ½ln 2,
+ * e^r by its Taylor polynomial to r⁶ (error below 2⁻²³ relative), 2^k put
+ * into the exponent bits. x is clamped to [−87, 88], where float32 holds e^x
+ * as a normal number: below, e^−87 ≈ 1.6·10⁻³⁸ stands for what is 0 next to
+ * the softmax's largest term, 1. */
+static inline float exp_approx(float x) {
+    float low = x < -87.0f ? -87.0f : x, clamped = low > 88.0f ? 88.0f : low;
+    float t = clamped * 1.44269504f;
+    float kf = (t + 12582912.0f) - 12582912.0f; /* t rounded: 1.5·2²³ pushes out the fraction */
+    float r = clamped - kf * 0.693145752f - kf * 1.42860677e-6f; /* ln 2, hi + lo */
+    float p =
+        1.0f +
+        r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r / 720)))));
+    int32_t bits = ((int32_t)kf + 127) * (1 << 23);
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
+}
+
+/* GELU's tanh form, GPT-2's gelu_new: 0.5·z·(1 + tanh u) = z·(1 − 1/(e^{2u} + 1)). */
 static void gelu(float *x, int64_t count) {
     const float c = 0.7978845608028654f; /* √(2/π) */
     for (int64_t i = 0; i < count; i++) {
         float z = x[i];
-        x[i] = 0.5f * z * (1 + tanhf(c * (z + 0.044715f * z * z * z)));
+        float e = exp_approx(2 * c * (z + 0.044715f * z * z * z));
+        x[i] = z - z / (e + 1);
     }
 }
 
 /* One head: S = Q Kᵀ/√d_h with the causal mask, A its row softmax, and
  * A V into its d_h columns of mixed. */
-static void head(const float *qkv, int n, int w, int d_h, int h, float *S, float *A, float *mixed) {
-    const float *q = qkv + (ptrdiff_t)h * d_h, *k = q + w, *v = q + 2 * w;
+static void head(Tf_Run *r, int n, int w, int d_h, int h, float *S, float *A, double *since) {
+    const float *q = r->qkv + (ptrdiff_t)h * d_h, *k = q + w, *v = q + 2 * w;
     gemm_f32(false, true, n, n, d_h, 1 / sqrtf((float)d_h), q, 3 * w, k, 3 * w, 0, S, n);
+    mark(r, TF_PART_PRODUCTS, since);
     for (int i = 0; i < n; i++) {
         float *si = S + (ptrdiff_t)i * n, *ai = A + (ptrdiff_t)i * n;
         float max = si[0];
         for (int j = 1; j <= i; j++)
             if (si[j] > max) max = si[j];
+        for (int j = 0; j <= i; j++) ai[j] = exp_approx(si[j] - max);
         float sum = 0;
-        for (int j = 0; j <= i; j++) sum += ai[j] = expf(si[j] - max);
+        for (int j = 0; j <= i; j++) sum += ai[j];
         float inv = 1 / sum;
         for (int j = 0; j <= i; j++) ai[j] *= inv;
         for (int j = i + 1; j < n; j++) {
@@ -125,11 +165,14 @@ static void head(const float *qkv, int n, int w, int d_h, int h, float *S, float
             ai[j] = 0;
         }
     }
-    gemm_f32(false, false, n, d_h, n, 1, A, n, v, 3 * w, 0, mixed + (ptrdiff_t)h * d_h, w);
+    mark(r, TF_PART_SOFTMAX, since);
+    gemm_f32(false, false, n, d_h, n, 1, A, n, v, 3 * w, 0, r->mixed + (ptrdiff_t)h * d_h, w);
+    mark(r, TF_PART_PRODUCTS, since);
 }
 
 void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
     int w = m->width, H = m->heads, d_h = w / H, inner = m->inner;
+    double since = r->profile ? now_ms() : 0;
     r->n = n;
     r->heads = H;
     float *x = r->stream;
@@ -137,31 +180,68 @@ void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
         for (int j = 0; j < w; j++)
             x[(ptrdiff_t)i * w + j] =
                 m->wte[(ptrdiff_t)ids[i] * w + j] + (m->wpe ? m->wpe[(ptrdiff_t)i * w + j] : 0);
+    mark(r, TF_PART_EMBED, &since);
     for (int l = 0; l < m->layers; l++) {
         const Tf_Block *b = &m->blocks[l];
         float *next = x + (ptrdiff_t)n * w;
-        memcpy(next, x, (size_t)n * w * sizeof *x);
         /* attention */
         layernorm(x, n, w, b->ln1_w, b->ln1_b, m->eps, r->normed);
+        mark(r, TF_PART_NORM, &since);
         fill_rows(r->qkv, n, 3 * w, 3 * w, b->qkv_b);
-        gemm_f32(false, false, n, 3 * w, w, 1, r->normed, w, b->qkv_w, 3 * w, 1, r->qkv, 3 * w);
-        for (int h = 0; h < H; h++)
-            head(r->qkv, n, w, d_h, h, tf_scores(r, l, h), tf_attn(r, l, h), r->mixed);
+        memcpy(next, x, (size_t)n * w * sizeof *x);
         add_rows(next, n, w, b->proj_b);
+        mark(r, TF_PART_OTHER, &since);
+        gemm_f32(false, false, n, 3 * w, w, 1, r->normed, w, b->qkv_w, 3 * w, 1, r->qkv, 3 * w);
+        mark(r, TF_PART_PRODUCTS, &since);
+        for (int h = 0; h < H; h++)
+            head(r, n, w, d_h, h, tf_scores(r, l, h), tf_attn(r, l, h), &since);
         gemm_f32(false, false, n, w, w, 1, r->mixed, w, b->proj_w, w, 1, next, w);
+        mark(r, TF_PART_PRODUCTS, &since);
         /* MLP */
         if (b->fc_w) {
             layernorm(next, n, w, b->ln2_w, b->ln2_b, m->eps, r->normed);
+            mark(r, TF_PART_NORM, &since);
             fill_rows(r->hidden, n, inner, inner, b->fc_b);
+            add_rows(next, n, w, b->fc_proj_b);
+            mark(r, TF_PART_OTHER, &since);
             gemm_f32(false, false, n, inner, w, 1, r->normed, w, b->fc_w, inner, 1, r->hidden,
                      inner);
+            mark(r, TF_PART_PRODUCTS, &since);
             gelu(r->hidden, (int64_t)n * inner);
-            add_rows(next, n, w, b->fc_proj_b);
+            mark(r, TF_PART_GELU, &since);
             gemm_f32(false, false, n, w, inner, 1, r->hidden, inner, b->fc_proj_w, w, 1, next, w);
+            mark(r, TF_PART_PRODUCTS, &since);
         }
         x = next;
     }
     /* the last position's logits */
     layernorm(x + (ptrdiff_t)(n - 1) * w, 1, w, m->lnf_w, m->lnf_b, m->eps, r->normed);
+    mark(r, TF_PART_NORM, &since);
+    gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits, m->vocab);
+    mark(r, TF_PART_PRODUCTS, &since);
+}
+
+void tf_products(const Tf_Model *m, int n, Tf_Run *r) {
+    int w = m->width, H = m->heads, d_h = w / H, inner = m->inner;
+    r->n = n;
+    r->heads = H;
+    for (int l = 0; l < m->layers; l++) {
+        const Tf_Block *b = &m->blocks[l];
+        float *next = r->stream + (ptrdiff_t)(l + 1) * n * w;
+        gemm_f32(false, false, n, 3 * w, w, 1, r->normed, w, b->qkv_w, 3 * w, 1, r->qkv, 3 * w);
+        for (int h = 0; h < H; h++) {
+            const float *q = r->qkv + (ptrdiff_t)h * d_h;
+            gemm_f32(false, true, n, n, d_h, 1 / sqrtf((float)d_h), q, 3 * w, q + w, 3 * w, 0,
+                     tf_scores(r, l, h), n);
+            gemm_f32(false, false, n, d_h, n, 1, tf_attn(r, l, h), n, q + 2 * w, 3 * w, 0,
+                     r->mixed + (ptrdiff_t)h * d_h, w);
+        }
+        gemm_f32(false, false, n, w, w, 1, r->mixed, w, b->proj_w, w, 1, next, w);
+        if (b->fc_w) {
+            gemm_f32(false, false, n, inner, w, 1, r->normed, w, b->fc_w, inner, 1, r->hidden,
+                     inner);
+            gemm_f32(false, false, n, w, inner, 1, r->hidden, inner, b->fc_proj_w, w, 1, next, w);
+        }
+    }
     gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits, m->vocab);
 }

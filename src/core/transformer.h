@@ -24,7 +24,13 @@
  *   float *tf_scores(const Tf_Run *r, int layer, int head)
  *   float *tf_attn(const Tf_Run *r, int layer, int head)
  *       that head's n×n S (masked entries −∞) or A (masked entries 0), rows n apart
+ *   void tf_products(const Tf_Model *m, int n, Tf_Run *r)
+ *       only the matrix products a pass over n tokens makes, the same calls on the same
+ *       buffers (whatever they hold): the bench's yardstick for the products' share
  *   void tf_free(Tf_Run *r)
+ *
+ * With r->profile set, tf_forward adds each part's wall time, in ms, to
+ * r->ms[TF_PART_…] (C11's timespec_get; the bench reads where time goes).
  */
 #ifndef ATTN_TRANSFORMER_H
 #define ATTN_TRANSFORMER_H
@@ -51,6 +57,16 @@ typedef struct Tf_Model {
     const Tf_Block *blocks;     /* layers of them */
 } Tf_Model;
 
+typedef enum Tf_Part {
+    TF_PART_EMBED = 0, /* x₀ = wte[ids] + wpe */
+    TF_PART_NORM,      /* LayerNorms */
+    TF_PART_PRODUCTS,  /* every gemm_f32: projections, QKᵀ, AV, MLP, logits */
+    TF_PART_SOFTMAX,   /* the mask and the row softmax */
+    TF_PART_GELU,
+    TF_PART_OTHER, /* biases, the residual copy */
+    TF_PARTS
+} Tf_Part;
+
 typedef struct Tf_Run {
     int n, heads;  /* tokens and heads per layer of the last pass */
     float *stream; /* (layers + 1)×n×w: x₀ … x_L, what each layer reads, then the output */
@@ -63,12 +79,15 @@ typedef struct Tf_Run {
     float *hidden; /* n×inner */
     int cap_n;     /* capacity, in tokens, for the shapes below */
     int cap_layers, cap_heads, cap_width, cap_inner, cap_vocab;
+    bool profile;
+    double ms[TF_PARTS];
 } Tf_Run;
 
 bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n);
 void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r);
 float *tf_scores(const Tf_Run *r, int layer, int head);
 float *tf_attn(const Tf_Run *r, int layer, int head);
+void tf_products(const Tf_Model *m, int n, Tf_Run *r);
 void tf_free(Tf_Run *r);
 
 #endif

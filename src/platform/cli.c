@@ -95,7 +95,8 @@ void cli_usage(FILE *f) {
           "                        run a GPT-2-family checkpoint (a folder, or a name in the\n"
           "                        Hugging Face cache; never downloaded) on TEXT and print its\n"
           "                        tokens, every head's scores and weights, the logits and\n"
-          "                        the 10 likeliest next tokens\n"
+          "                        the 10 likeliest next tokens; with --bench instead of\n"
+          "                        --text and --export, time its forward pass\n"
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
           "\n"
@@ -293,7 +294,7 @@ static const struct {
     {"--repeat-max", MODE(CLI_TRAIN)},
     {"--optimizer", MODE(CLI_TRAIN)},
     {"--samples", MODE(CLI_EXPERIMENT)},
-    {"--model", MODE(CLI_EXPORT)},
+    {"--model", MODE(CLI_EXPORT) | MODE(CLI_BENCH)},
     {"--text", MODE(CLI_EXPORT)},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
     {"--render-math", MODE(CLI_SCREENSHOT)},
@@ -321,8 +322,9 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
         return false;
     }
     if (!o->model) return true;
+    if (o->mode == CLI_BENCH && !o->text) return true; /* timing the forward pass */
     if (o->mode != CLI_EXPORT) {
-        snprintf(err, errsz, "attnlab: --model: used with --export json");
+        snprintf(err, errsz, "attnlab: --model: used with --export json (or --bench)");
         return false;
     }
     if (!o->text) {
@@ -335,7 +337,7 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
     }
     for (int k = 0; k < o->given_n; k++)
         if (strcmp(o->given[k], "--model") && strcmp(o->given[k], "--text") &&
-            strcmp(o->given[k], "--export")) {
+            strcmp(o->given[k], "--export") && strcmp(o->given[k], "--bench")) {
             snprintf(err, errsz, "attnlab: %s: not used with --model (the text is --text)",
                      o->given[k]);
             return false;

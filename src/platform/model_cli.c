@@ -1,0 +1,125 @@
+/* The real model on the command line; see model_cli.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "model_cli.h"
+
+#include "../core/gemm.h"
+#include "../model/export_real.h"
+#include "checkpoint.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+int model_export(const Cli_Options *o) {
+    static Checkpoint ck;
+    char err[1024];
+    if (!checkpoint_open(o->model, &ck, err, sizeof err)) {
+        cli_report("attnlab: ", err);
+        return 2;
+    }
+    int status = 0;
+    const Tf_Model *m = &ck.model.weights.model;
+    int32_t *ids = malloc((size_t)m->positions * sizeof *ids);
+    Tf_Run run = {0};
+    int n =
+        ids ? real_model_tokenize(&ck.model, o->text, strlen(o->text), ids, err, sizeof err) : -1;
+    if (!ids) snprintf(err, sizeof err, "out of memory");
+    if (n < 0) {
+        cli_report("attnlab: --text: ", err);
+        status = 2;
+    } else if (!tf_reserve(&run, m, n)) {
+        fprintf(stderr, "attnlab: out of memory for %d tokens of %s\n", n, o->model);
+        status = 1;
+    } else {
+        tf_forward(m, ids, n, &run);
+        export_real_json(&ck.model, o->model, ids, n, &run, stdout);
+    }
+    tf_free(&run);
+    free(ids);
+    checkpoint_close(&ck);
+    return status;
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The multiply-adds ×2 of a pass's products over n tokens. */
+static double product_flops(const Tf_Model *m, int n) {
+    double w = m->width, N = n, inner = m->inner;
+    double per_layer = 2 * N * w * 3 * w + 2 * 2 * N * N * w + 2 * N * w * w;
+    if (m->blocks[0].fc_w) per_layer += 2 * 2 * N * w * inner;
+    return m->layers * per_layer + 2 * w * m->vocab;
+}
+
+int model_bench(const Cli_Options *o) {
+    static Checkpoint ck;
+    char err[1024];
+    double t0 = now_ms();
+    if (!checkpoint_open(o->model, &ck, err, sizeof err)) {
+        cli_report("attnlab: ", err);
+        return 2;
+    }
+    double load_ms = now_ms() - t0;
+    const Tf_Model *m = &ck.model.weights.model;
+    static const int sizes[] = {16, 32, 64, 256};
+    static const char *const parts[TF_PARTS] = {"embed",   "layernorm", "products",
+                                                "softmax", "gelu",      "other"};
+    Tf_Run run = {0};
+    printf("{\n  \"model\": \"%s\",\n  \"backend\": \"%s\",\n  \"threads\": %d,\n"
+           "  \"load_ms\": %.1f,\n  \"rows\": [",
+           o->model, gemm_backend(), gemm_threads(), load_ms);
+    int rows = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        int n = sizes[s];
+        if (n > m->positions) continue;
+        if (!tf_reserve(&run, m, n)) {
+            fprintf(stderr, "attnlab: out of memory for %d tokens\n", n);
+            break;
+        }
+        int32_t ids[256];
+        for (int i = 0; i < n; i++) ids[i] = (int32_t)((i * 7919 + 13) % m->vocab);
+        int reps = n <= 32 ? 30 : n <= 64 ? 15 : 6;
+        double t[30], alone[30];
+        tf_forward(m, ids, n, &run); /* warm: pages mapped, buffers touched */
+        tf_products(m, n, &run);
+        for (int k = 0; k < reps; k++) {
+            double a = now_ms();
+            tf_forward(m, ids, n, &run);
+            t[k] = now_ms() - a;
+        }
+        for (int k = 0; k < reps; k++) {
+            double a = now_ms();
+            tf_products(m, n, &run);
+            alone[k] = now_ms() - a;
+        }
+        memset(run.ms, 0, sizeof run.ms);
+        run.profile = true;
+        for (int k = 0; k < reps; k++) tf_forward(m, ids, n, &run);
+        run.profile = false;
+        qsort(t, (size_t)reps, sizeof *t, cmp_double);
+        qsort(alone, (size_t)reps, sizeof *alone, cmp_double);
+        double flops = product_flops(m, n);
+        printf("%s\n    {\"n\": %d, \"forward_ms\": %.3f, \"products_alone_ms\": %.3f, "
+               "\"products_gflops\": %.2f, \"parts_ms\": {",
+               rows++ ? "," : "", n, t[reps / 2], alone[reps / 2],
+               flops / (run.ms[TF_PART_PRODUCTS] / reps) / 1e6);
+        for (int p = 0; p < TF_PARTS; p++)
+            printf("%s\"%s\": %.3f", p ? ", " : "", parts[p], run.ms[p] / reps);
+        printf("}}");
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("\n  ],\n  \"peak_rss_mb\": %.1f\n}\n", ru.ru_maxrss / 1024.0);
+    tf_free(&run);
+    checkpoint_close(&ck);
+    return 0;
+}
