@@ -80,7 +80,8 @@ int gemm_threads(void) {
 
 const char *gemm_backend(void) {
     static char name[160];
-    if (!name[0]) snprintf(name, sizeof name, "OpenBLAS %s", openblas_get_config());
+    if (!name[0])
+        snprintf(name, sizeof name, "%s", openblas_get_config()); /* "OpenBLAS 0.3.21 …" */
     return name;
 }
 #else

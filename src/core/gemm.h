@@ -18,7 +18,7 @@
  *   int gemm_threads(void)
  *       the threads a product may use (OpenBLAS's count; 1 for the portable kernel)
  *   const char *gemm_backend(void)
- *       what gemm_f32 runs on: "OpenBLAS <its config>" or "portable C kernel"
+ *       what gemm_f32 runs on: OpenBLAS's config ("OpenBLAS 0.3.21 …") or "portable C kernel"
  */
 #ifndef ATTN_GEMM_H
 #define ATTN_GEMM_H

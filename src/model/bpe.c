@@ -231,6 +231,67 @@ bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_nam
     return true;
 }
 
+bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name, char *err,
+                             size_t errsz) {
+    cJSON *root = json_read_strict(text, len, name, "the tokenizer", err, errsz);
+    if (!root) return false;
+    bool ok = false;
+    char *vocab = NULL, *merges = NULL;
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(model, "type");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(model, "vocab");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(model, "merges");
+    if (!cJSON_IsObject(model) ||
+        (type && !(cJSON_IsString(type) && !strcmp(type->valuestring, "BPE")))) {
+        fail(err, errsz, "%s: \"model\" is not a BPE model, GPT-2's tokenizer", name);
+        goto done;
+    }
+    if (!cJSON_IsObject(v) || !cJSON_IsArray(m)) {
+        fail(err, errsz, "%s: model.vocab must be an object and model.merges an array", name);
+        goto done;
+    }
+    /* the merges as merges.txt's lines: "A B" strings, or [A, B] pairs in newer files */
+    size_t bytes = 1;
+    int entry = 0;
+    for (const cJSON *e = m->child; e; e = e->next, entry++) {
+        const cJSON *l = cJSON_GetArrayItem(e, 0), *r = cJSON_GetArrayItem(e, 1);
+        bool pair = cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2 && cJSON_IsString(l) &&
+                    cJSON_IsString(r);
+        if (!(cJSON_IsString(e) || pair)) {
+            fail(err, errsz, "%s: model.merges[%d] is not \"A B\" or [\"A\", \"B\"]", name, entry);
+            goto done;
+        }
+        const char *parts[2] = {pair ? l->valuestring : e->valuestring, pair ? r->valuestring : ""};
+        for (int k = 0; k < 2; k++)
+            if (strchr(parts[k], '\n')) {
+                fail(err, errsz, "%s: model.merges[%d] holds a line break", name, entry);
+                goto done;
+            }
+        bytes += strlen(parts[0]) + strlen(parts[1]) + 2;
+    }
+    vocab = cJSON_PrintUnformatted(v);
+    merges = malloc(bytes);
+    if (!vocab || !merges) {
+        fail(err, errsz, "%s: out of memory", name);
+        goto done;
+    }
+    size_t at = 0;
+    for (const cJSON *e = m->child; e; e = e->next)
+        at += (size_t)sprintf(merges + at, cJSON_IsString(e) ? "%s\n" : "%s %s\n",
+                              cJSON_IsString(e) ? e->valuestring
+                                                : cJSON_GetArrayItem(e, 0)->valuestring,
+                              cJSON_IsString(e) ? "" : cJSON_GetArrayItem(e, 1)->valuestring);
+    char vocab_name[600], merges_name[600];
+    snprintf(vocab_name, sizeof vocab_name, "%s (model.vocab)", name);
+    snprintf(merges_name, sizeof merges_name, "%s (model.merges, entry)", name);
+    ok = bpe_load(b, vocab, strlen(vocab), vocab_name, merges, at, merges_name, err, errsz);
+done:
+    free(vocab);
+    free(merges);
+    cJSON_Delete(root);
+    return ok;
+}
+
 void bpe_free(Bpe *b) {
     free(b->arena);
     free(b->offset);

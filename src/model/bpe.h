@@ -14,6 +14,11 @@
  *       vocab.json (an object of token → id, ids 0 … n − 1 each once, tokens in the byte
  *       alphabet) and merges.txt (a `#version` line may come first; then "A B" a line, both
  *       tokens of the vocabulary, and so their join); false with "NAME[:LINE]: problem"
+ *   bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name,
+ *                                char *err, size_t errsz)
+ *       the same from a tokenizer.json (Hugging Face's tokenizers): model.vocab as vocab.json,
+ *       model.merges ("A B" strings or ["A", "B"] pairs) as merges.txt's lines; a model
+ *       type other than BPE is refused
  *   void bpe_free(Bpe *b)
  *   int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
  *                  size_t errsz)
@@ -55,6 +60,8 @@ typedef struct Bpe {
 bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_name,
               const char *merges, size_t merges_len, const char *merges_name, char *err,
               size_t errsz);
+bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name, char *err,
+                             size_t errsz);
 void bpe_free(Bpe *b);
 int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
                size_t errsz);

@@ -32,11 +32,15 @@ bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, si
         st_free(&out.st);
         return false;
     }
-    bool ok = bpe_load(&out.bpe, files->vocab, files->vocab_len, files->vocab_name, files->merges,
-                       files->merges_len, files->merges_name, err, errsz);
+    bool ok = files->vocab
+                  ? bpe_load(&out.bpe, files->vocab, files->vocab_len, files->vocab_name,
+                             files->merges, files->merges_len, files->merges_name, err, errsz)
+                  : bpe_load_tokenizer_json(&out.bpe, files->tokenizer, files->tokenizer_len,
+                                            files->tokenizer_name, err, errsz);
     if (ok && out.bpe.count > out.config.vocab_size) {
         ok = fail(err, errsz, "%s: %d tokens, more than the config's vocab_size %d",
-                  files->vocab_name, (int)out.bpe.count, out.config.vocab_size);
+                  files->vocab ? files->vocab_name : files->tokenizer_name, (int)out.bpe.count,
+                  out.config.vocab_size);
         bpe_free(&out.bpe);
     }
     if (!ok) {

@@ -166,6 +166,13 @@ void checkpoint_unmap(Mapped_File *m) {
     m->size = 0;
 }
 
+static bool exists(const char *dir, const char *name) {
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &st) == 0;
+}
+
 /* dir/name mapped into m, up to max bytes; a missing file says what a
  * checkpoint folder holds. */
 static bool map_part(const char *dir, const char *name, Mapped_File *m, uint64_t max, char *err,
@@ -176,7 +183,7 @@ static bool map_part(const char *dir, const char *name, Mapped_File *m, uint64_t
     if (stat(path, &st) != 0 && errno == ENOENT) {
         snprintf(err, errsz,
                  "%s: no %s; a GPT-2 checkpoint folder holds config.json, model.safetensors, "
-                 "vocab.json and merges.txt",
+                 "and vocab.json and merges.txt (or tokenizer.json)",
                  dir, name);
         return false;
     }
@@ -189,18 +196,25 @@ bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t
         snprintf(err, errsz, "out of memory");
         return false;
     }
-    bool ok =
-        checkpoint_find(path_or_name, out->dir, sizeof out->dir, err, errsz) &&
-        map_part(out->dir, "config.json", &out->config, REAL_MODEL_MAX_CONFIG, err, errsz) &&
-        map_part(out->dir, "model.safetensors", &out->weights, UINT64_C(1) << 40, err, errsz) &&
-        map_part(out->dir, "vocab.json", &out->vocab, REAL_MODEL_MAX_VOCAB, err, errsz) &&
-        map_part(out->dir, "merges.txt", &out->merges, REAL_MODEL_MAX_MERGES, err, errsz);
+    bool ok = checkpoint_find(path_or_name, out->dir, sizeof out->dir, err, errsz) &&
+              map_part(out->dir, "config.json", &out->config, REAL_MODEL_MAX_CONFIG, err, errsz) &&
+              map_part(out->dir, "model.safetensors", &out->weights, UINT64_C(1) << 40, err, errsz);
+    /* vocab.json and merges.txt, or else tokenizer.json */
+    bool pair = exists(out->dir, "vocab.json") || exists(out->dir, "merges.txt") ||
+                !exists(out->dir, "tokenizer.json");
+    if (ok && pair)
+        ok = map_part(out->dir, "vocab.json", &out->vocab, REAL_MODEL_MAX_VOCAB, err, errsz) &&
+             map_part(out->dir, "merges.txt", &out->merges, REAL_MODEL_MAX_MERGES, err, errsz);
+    else if (ok)
+        ok = map_part(out->dir, "tokenizer.json", &out->tokenizer, REAL_MODEL_MAX_TOKENIZER, err,
+                      errsz);
     if (ok) {
-        char names[4][4200];
+        char names[5][4200];
         snprintf(names[0], sizeof names[0], "%s/config.json", out->dir);
         snprintf(names[1], sizeof names[1], "%s/model.safetensors", out->dir);
         snprintf(names[2], sizeof names[2], "%s/vocab.json", out->dir);
         snprintf(names[3], sizeof names[3], "%s/merges.txt", out->dir);
+        snprintf(names[4], sizeof names[4], "%s/tokenizer.json", out->dir);
         Real_Model_Files files = {
             .config = (const char *)out->config.bytes,
             .config_name = names[0],
@@ -214,6 +228,9 @@ bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t
             .merges = (const char *)out->merges.bytes,
             .merges_name = names[3],
             .merges_len = (size_t)out->merges.size,
+            .tokenizer = (const char *)out->tokenizer.bytes,
+            .tokenizer_name = names[4],
+            .tokenizer_len = (size_t)out->tokenizer.size,
         };
         ok = real_model_load(&out->model, &files, err, errsz);
     }
@@ -224,6 +241,7 @@ bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t
         checkpoint_unmap(&out->weights);
         checkpoint_unmap(&out->vocab);
         checkpoint_unmap(&out->merges);
+        checkpoint_unmap(&out->tokenizer);
     }
     free(out);
     return ok;
@@ -235,4 +253,5 @@ void checkpoint_close(Checkpoint *ck) {
     checkpoint_unmap(&ck->weights);
     checkpoint_unmap(&ck->vocab);
     checkpoint_unmap(&ck->merges);
+    checkpoint_unmap(&ck->tokenizer);
 }

@@ -1,13 +1,7 @@
 /* Finding a GPT-2-family checkpoint and mapping its files: the only code
  * that knows the Hugging Face cache. Nothing is ever downloaded.
  *
- *   typedef struct Checkpoint {
-    char dir[4096];
-    Mapped_File config, weights, vocab, merges;
-    Real_Model model;
-} Checkpoint;
-
-bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err,
+ *   bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err,
  *                        size_t errsz)
  *       a folder holding config.json is the checkpoint. Else a NAME ("gpt2", "distilgpt2",
  *       "openai-community/gpt2": letters, digits, - _ . and at most one /) is looked up in
@@ -21,10 +15,10 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
  *       empty or larger file is one line naming it (a FIFO is refused without waiting)
  *   void checkpoint_unmap(Mapped_File *m)
  *   bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz)
- *       checkpoint_find, then config.json, model.safetensors, vocab.json and merges.txt
- *       mapped and loaded (real_model_load); false with one line (ck untouched): a missing
- *       file names the folder and what a GPT-2 checkpoint holds
- *   void checkpoint_close(Checkpoint *ck)
+ *       checkpoint_find, then config.json, model.safetensors, and vocab.json and merges.txt
+ *       (or, when neither is there, tokenizer.json) mapped and loaded (real_model_load); false with
+ * one line (ck untouched): a missing file names the folder and what a GPT-2 checkpoint holds void
+ * checkpoint_close(Checkpoint *ck)
  */
 #ifndef ATTN_CHECKPOINT_H
 #define ATTN_CHECKPOINT_H
@@ -42,7 +36,7 @@ typedef struct Mapped_File {
 
 typedef struct Checkpoint {
     char dir[4096];
-    Mapped_File config, weights, vocab, merges;
+    Mapped_File config, weights, vocab, merges, tokenizer; /* vocab + merges, or tokenizer */
     Real_Model model;
 } Checkpoint;
 

@@ -111,6 +111,42 @@ echo "attnlab: ${best} s   numpy peer: ${peer} s   peer / attnlab: $(python3 -c 
   | tee build/bench/experiment.txt
 
 echo
+echo "== the real model: GPT-2 small's shapes (12 layers, 12 heads, 768 wide, 50257 tokens),"
+echo "   random weights written by tests/tools/gpt2_reference.py; peer: PyTorch float32, same threads"
+if [ ! -f build/bench/gpt2-random/model.safetensors ]; then
+    python3 tests/tools/gpt2_reference.py make build/bench/gpt2-random --layers 12 --heads 12 \
+        --embd 768 --positions 1024 --seed 1
+fi
+./attnlab --model build/bench/gpt2-random --bench > build/bench/gpt2.json
+threads=$(python3 -c 'import json; print(json.load(open("build/bench/gpt2.json"))["threads"])')
+python3 tests/bench/gpt2_peer.py build/bench/gpt2-random --threads "$threads" > build/bench/gpt2-peer.json
+python3 - <<'PY'
+import json, os, resource, subprocess
+ours = json.load(open("build/bench/gpt2.json"))
+peer = json.load(open("build/bench/gpt2-peer.json"))
+pt = {r["n"]: r["forward_ms"] for r in peer["rows"]}
+print(f"  attnlab: {ours['backend']}, {ours['threads']} threads; loading {ours['load_ms']:.0f} ms")
+print(f"  PyTorch {peer['torch']}: {peer['threads']} threads, libblas.so.3 = {peer['libblas.so.3']}")
+print("     n   attnlab (ms)   PyTorch (ms)   PyTorch / attnlab   products in the pass / alone   where the rest goes")
+for r in ours["rows"]:
+    p = r["parts_ms"]
+    share = r["products_alone_ms"] / p["products"]
+    rest = ", ".join(f"{k} {v:.1f}" for k, v in p.items() if k != "products")
+    print(f"  {r['n']:4d}   {r['forward_ms']:10.1f}   {pt[r['n']]:10.1f}   {pt[r['n']] / r['forward_ms']:14.2f}x"
+          f"   {share * 100:5.0f} % of sgemm alone (target >= 70 %)   {rest}")
+row32 = next(r for r in ours["rows"] if r["n"] == 32)
+print(f"  a 32-token pass: {row32['forward_ms']:.1f} ms (target <= 80 ms: "
+      f"{'met' if row32['forward_ms'] <= 80 else 'MISSED'})")
+# peak RSS of --export json on a 64-token text, against the file's size + 200 MB
+size = os.path.getsize("build/bench/gpt2-random/model.safetensors") / 2**20
+subprocess.run(["./attnlab", "--model", "build/bench/gpt2-random", "--text", "The quick brown fox " * 16,
+                "--export", "json"], stdout=subprocess.DEVNULL, check=True)
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"  peak RSS of --export json, 64 tokens: {rss:.0f} MB for a {size:.0f} MB float32 file "
+      f"(target <= file + 200 MB: {'met' if rss <= size + 200 else 'MISSED'})")
+PY
+
+echo
 echo "== browser: the web build's first frame, and what its frames cost (make web)"
 if make --no-print-directory web >/dev/null 2>&1 && (cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }); then
     node tests/web/test.mjs build/web --first-frame 5

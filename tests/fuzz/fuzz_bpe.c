@@ -1,7 +1,8 @@
 /* Fuzz target: GPT-2's tokenizer loaders and encoder. The input is
  * VOCAB \0 MERGES \0 TEXT: a vocabulary that loads must encode any text into
  * ids of the vocabulary whose bytes give the text back, or refuse it in one
- * line; a refused load names its file. */
+ * line; a refused load names its file. An input with no \0 is a
+ * tokenizer.json: it loads or is refused naming its file. */
 #include "model/bpe.h"
 
 #include <stdint.h>
@@ -13,13 +14,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *v = (const char *)data, *end = v + size;
     const char *m = memchr(v, '\0', size);
-    if (!m) return 0;
+    char err[600];
+    if (!m) {
+        Bpe tj;
+        if (bpe_load_tokenizer_json(&tj, v, size, "t.json", err, sizeof err))
+            bpe_free(&tj);
+        else if (strncmp(err, "t.json", 6) || strchr(err, '\n'))
+            __builtin_trap();
+        return 0;
+    }
     m++;
     const char *t = memchr(m, '\0', (size_t)(end - m));
     if (!t) return 0;
     t++;
     Bpe b;
-    char err[600];
     if (!bpe_load(&b, v, (size_t)(m - 1 - v), "v.json", m, (size_t)(t - 1 - m), "m.txt", err,
                   sizeof err)) {
         if (strncmp(err, "v.json", 6) && strncmp(err, "m.txt", 5)) __builtin_trap();

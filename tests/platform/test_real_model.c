@@ -100,6 +100,20 @@ Test(real_model, half_and_bfloat16_and_mixed_checkpoints_match_the_reference) {
     matches_reference(make("mixed", "--seed 6 --dtype mixed --shuffle --heads 4"), text);
 }
 
+Test(real_model, a_tokenizer_json_in_place_of_vocab_and_merges_gives_the_same_ids) {
+    const char *text = "Tokenizers: it's the same  text, twice\n\n東京";
+    Run a = export_text(make("pair", "--seed 13"), text);
+    Run b = export_text(make("strings", "--seed 13 --tokenizer-json strings"), text);
+    Run c = export_text(make("pairs", "--seed 13 --tokenizer-json pairs"), text);
+    cr_assert_eq(a.status + b.status + c.status, 0, "%s%s%s", a.err, b.err, c.err);
+    /* the same ids, tokens and numbers: only the model's name differs */
+    cr_assert_str_eq(strstr(a.out, "\"ids\""), strstr(b.out, "\"ids\""));
+    cr_assert_str_eq(strstr(a.out, "\"ids\""), strstr(c.out, "\"ids\""));
+    run_free(&a);
+    run_free(&b);
+    run_free(&c);
+}
+
 Test(real_model, one_token_and_a_full_context_work) {
     const char *dir = make("small", "--seed 7 --positions 8");
     matches_reference(dir, "Hi");
@@ -209,7 +223,13 @@ Test(real_model, every_bad_checkpoint_is_one_line_naming_the_file) {
             "config.json", "gpt2");
     /* a tokenizer file missing */
     refused(export_text(broken(good_dir, "notok", "rm merges.txt"), "hi"), "merges.txt",
-            "vocab.json and merges.txt");
+            "vocab.json and merges.txt (or tokenizer.json)");
+    /* a tokenizer.json of another kind of model */
+    refused(export_text(broken(make("tj", "--seed 10 --tokenizer-json strings"), "wordpiece",
+                               "sed -i 's/\"type\": \"BPE\"/\"type\": \"WordPiece\"/' "
+                               "tokenizer.json"),
+                        "hi"),
+            "tokenizer.json", "not a BPE model");
     /* a folder that is not a checkpoint */
     char empty[400];
     snprintf(empty, sizeof empty, "%s/empty", top);

@@ -4,12 +4,14 @@
     gpt2_reference.py make DIR [--layers L] [--heads H] [--embd D] [--positions P]
                       [--inner N] [--eps E] [--dtype f32|f16|bf16|mixed] [--no-prefix]
                       [--lm-head] [--shuffle] [--seed S] [--vocab-from DIR] [--nan NAME]
+                      [--tokenizer-json strings|pairs]
         a random GPT-2-family checkpoint in DIR: config.json, model.safetensors (written
         here, by the format's description: an 8-byte little-endian header length, the JSON
         header, the data), and GPT-2's vocab.json and merges.txt copied from tests/data/gpt2.
         HF's buffers come too: h.N.attn.bias (the causal mask) and h.N.attn.masked_bias (a
         scalar). --shuffle stores the data in another order than the header lists it;
-        --nan makes element 3 of that tensor (named without the prefix) NaN
+        --nan makes element 3 of that tensor (named without the prefix) NaN;
+        --tokenizer-json writes the tokenizer as one tokenizer.json instead
     gpt2_reference.py check DIR EXPORT.json
         recomputes attnlab's export (its ids) in float64 from the stored weights, as GPT-2's
         forward pass is defined (LayerNorm, causal attention, GELU's tanh form, tied or
@@ -115,8 +117,21 @@ def make(args):
     with open(os.path.join(args.dir, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
     src = args.vocab_from or GPT2_DATA
-    for name in ("vocab.json", "merges.txt"):
-        shutil.copy(os.path.join(src, name), os.path.join(args.dir, name))
+    if args.tokenizer_json:
+        # Hugging Face tokenizers' single file: merges as "A B" strings or ["A", "B"] pairs
+        with open(os.path.join(src, "vocab.json"), encoding="utf-8") as f:
+            vocab = json.load(f)
+        with open(os.path.join(src, "merges.txt"), encoding="utf-8") as f:
+            lines = [l for l in f.read().split("\n") if l and not l.startswith("#version")]
+        merges = lines if args.tokenizer_json == "strings" else [l.split(" ") for l in lines]
+        tok = {"version": "1.0", "added_tokens": [], "normalizer": None,
+               "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False},
+               "model": {"type": "BPE", "dropout": None, "vocab": vocab, "merges": merges}}
+        with open(os.path.join(args.dir, "tokenizer.json"), "w", encoding="utf-8") as f:
+            json.dump(tok, f, ensure_ascii=False)
+    else:
+        for name in ("vocab.json", "merges.txt"):
+            shutil.copy(os.path.join(src, name), os.path.join(args.dir, name))
 
     dtypes = ["F32", "F16", "BF16"]
     k = [0]
@@ -288,6 +303,8 @@ def main():
     mk.add_argument("--shuffle", action="store_true")
     mk.add_argument("--seed", type=int, default=1)
     mk.add_argument("--vocab-from", default="")
+    mk.add_argument("--tokenizer-json", default="", choices=["", "strings", "pairs"],
+                    help="tokenizer.json (merges as strings or pairs) instead of vocab + merges")
     mk.add_argument("--nan", default="", help="a tensor whose element 3 is NaN")
     ck = sub.add_parser("check")
     ck.add_argument("dir")
