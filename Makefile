@@ -243,6 +243,17 @@ $(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DAT
 	@mkdir -p $(WEB)
 	emcc -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
 
+# The real model's pass alone, for Node.js: tests/web/model_check.sh holds it
+# to the float64 reference and to the desktop's OpenBLAS pass.
+WEB_MODEL_OBJ := $(patsubst %.c,build/web-obj/%.o,$(SRC_CORE) $(SRC_MODEL) tests/web/model_check.c)
+build/web-obj/tests/web/%.o: tests/web/%.c $(WEB_DEPS)/.ready
+	@mkdir -p $(dir $@)
+	emcc $(WEB_CFLAGS) -Isrc -c -o $@ $<
+$(WEB)/model_check.js: $(WEB_MODEL_OBJ)
+	@mkdir -p $(WEB)
+	emcc -O2 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -o $@ $^ \
+	  -L$(WEB_DEPS)/lib -lcjson -lmd4c
+
 $(WEB)/index.html: assets/web/index.html
 	@mkdir -p $(WEB)
 	cp $< $@
@@ -256,9 +267,10 @@ deps-web:
 
 # Browser tests: puppeteer-core (pinned in tests/web/package-lock.json)
 # driving Debian's chromium against build/web served on localhost.
-test-web: web
+test-web: web $(WEB)/model_check.js $(BIN)
 	@cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }
 	@node tests/web/test.mjs $(WEB)
+	@tests/web/model_check.sh $(WEB)/model_check.js $(CURDIR)/$(BIN)
 
 # Golden images (tests/golden/): regenerate after a visual change made on
 # purpose; tests/platform/test_golden.c compares against them.

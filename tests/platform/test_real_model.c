@@ -267,3 +267,17 @@ Test(real_model, a_name_is_found_in_the_hugging_face_cache) {
     r = run_attnlab_env(env, "--model distilgpt2 --text 'Hello' --export json");
     refused(r, "distilgpt2", "never downloads");
 }
+
+Test(real_model, the_options_are_in_help_readme_and_man_page) {
+    Run r = run_attnlab("--help");
+    cr_assert(strstr(r.out, "--model PATH|NAME --text TEXT --export json"));
+    run_free(&r);
+    const char *docs[][2] = {{"README.md", "--model PATH|NAME --text TEXT --export json"},
+                             {"assets/attnlab.1", "\\-\\-model"}};
+    for (int k = 0; k < 2; k++) {
+        char path[600], cmd[800];
+        snprintf(path, sizeof path, "%s/%s", test_env("ATTNLAB_DATA"), docs[k][0]);
+        snprintf(cmd, sizeof cmd, "grep -qF -e '%s' '%s'", docs[k][1], path);
+        cr_assert_eq(system(cmd), 0, "%s lacks %s", docs[k][0], docs[k][1]);
+    }
+}
