@@ -244,14 +244,15 @@ $(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DAT
 	emcc -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
 
 # The real model's pass alone, for Node.js: tests/web/model_check.sh holds it
-# to the float64 reference and to the desktop's OpenBLAS pass.
+# to the float64 reference and to the desktop's OpenBLAS pass. SINGLE_FILE: the
+# wasm inside the .js, since Node 20 would fetch() a path as a URL.
 WEB_MODEL_OBJ := $(patsubst %.c,build/web-obj/%.o,$(SRC_CORE) $(SRC_MODEL) tests/web/model_check.c)
 build/web-obj/tests/web/%.o: tests/web/%.c $(WEB_DEPS)/.ready
 	@mkdir -p $(dir $@)
 	emcc $(WEB_CFLAGS) -Isrc -c -o $@ $<
 $(WEB)/model_check.js: $(WEB_MODEL_OBJ)
 	@mkdir -p $(WEB)
-	emcc -O2 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -o $@ $^ \
+	emcc -O2 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o $@ $^ \
 	  -L$(WEB_DEPS)/lib -lcjson -lmd4c
 
 $(WEB)/index.html: assets/web/index.html
