@@ -170,55 +170,102 @@ static void head(Tf_Run *r, int n, int w, int d_h, int h, float *S, float *A, do
     mark(r, TF_PART_PRODUCTS, since);
 }
 
-void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
-    int w = m->width, H = m->heads, d_h = w / H, inner = m->inner;
+void tf_begin(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
+    int w = m->width;
     double since = r->profile ? now_ms() : 0;
     r->n = n;
-    r->heads = H;
+    r->heads = m->heads;
+    r->stage = 0;
     float *x = r->stream;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < w; j++)
             x[(ptrdiff_t)i * w + j] =
                 m->wte[(ptrdiff_t)ids[i] * w + j] + (m->wpe ? m->wpe[(ptrdiff_t)i * w + j] : 0);
     mark(r, TF_PART_EMBED, &since);
-    for (int l = 0; l < m->layers; l++) {
-        const Tf_Block *b = &m->blocks[l];
-        float *next = x + (ptrdiff_t)n * w;
-        /* attention */
-        layernorm(x, n, w, b->ln1_w, b->ln1_b, m->eps, r->normed);
-        mark(r, TF_PART_NORM, &since);
-        fill_rows(r->qkv, n, 3 * w, 3 * w, b->qkv_b);
-        memcpy(next, x, (size_t)n * w * sizeof *x);
-        add_rows(next, n, w, b->proj_b);
-        mark(r, TF_PART_OTHER, &since);
-        gemm_f32(false, false, n, 3 * w, w, 1, r->normed, w, b->qkv_w, 3 * w, 1, r->qkv, 3 * w);
-        mark(r, TF_PART_PRODUCTS, &since);
-        for (int h = 0; h < H; h++)
-            head(r, n, w, d_h, h, tf_scores(r, l, h), tf_attn(r, l, h), &since);
-        gemm_f32(false, false, n, w, w, 1, r->mixed, w, b->proj_w, w, 1, next, w);
-        mark(r, TF_PART_PRODUCTS, &since);
-        /* MLP */
-        if (b->fc_w) {
-            layernorm(next, n, w, b->ln2_w, b->ln2_b, m->eps, r->normed);
-            mark(r, TF_PART_NORM, &since);
-            fill_rows(r->hidden, n, inner, inner, b->fc_b);
-            add_rows(next, n, w, b->fc_proj_b);
-            mark(r, TF_PART_OTHER, &since);
-            gemm_f32(false, false, n, inner, w, 1, r->normed, w, b->fc_w, inner, 1, r->hidden,
-                     inner);
-            mark(r, TF_PART_PRODUCTS, &since);
-            gelu(r->hidden, (int64_t)n * inner);
-            mark(r, TF_PART_GELU, &since);
-            gemm_f32(false, false, n, w, inner, 1, r->hidden, inner, b->fc_proj_w, w, 1, next, w);
-            mark(r, TF_PART_PRODUCTS, &since);
-        }
-        x = next;
+}
+
+/* Layer l: x_{l+1} from x_l. */
+static void layer(const Tf_Model *m, int l, Tf_Run *r, double *since) {
+    int n = r->n, w = m->width, H = m->heads, d_h = w / H, inner = m->inner;
+    const Tf_Block *b = &m->blocks[l];
+    float *x = r->stream + (ptrdiff_t)l * n * w, *next = x + (ptrdiff_t)n * w;
+    /* attention */
+    layernorm(x, n, w, b->ln1_w, b->ln1_b, m->eps, r->normed);
+    mark(r, TF_PART_NORM, since);
+    fill_rows(r->qkv, n, 3 * w, 3 * w, b->qkv_b);
+    memcpy(next, x, (size_t)n * w * sizeof *x);
+    add_rows(next, n, w, b->proj_b);
+    mark(r, TF_PART_OTHER, since);
+    gemm_f32(false, false, n, 3 * w, w, 1, r->normed, w, b->qkv_w, 3 * w, 1, r->qkv, 3 * w);
+    mark(r, TF_PART_PRODUCTS, since);
+    for (int h = 0; h < H; h++) head(r, n, w, d_h, h, tf_scores(r, l, h), tf_attn(r, l, h), since);
+    gemm_f32(false, false, n, w, w, 1, r->mixed, w, b->proj_w, w, 1, next, w);
+    mark(r, TF_PART_PRODUCTS, since);
+    /* MLP */
+    if (b->fc_w) {
+        layernorm(next, n, w, b->ln2_w, b->ln2_b, m->eps, r->normed);
+        mark(r, TF_PART_NORM, since);
+        fill_rows(r->hidden, n, inner, inner, b->fc_b);
+        add_rows(next, n, w, b->fc_proj_b);
+        mark(r, TF_PART_OTHER, since);
+        gemm_f32(false, false, n, inner, w, 1, r->normed, w, b->fc_w, inner, 1, r->hidden, inner);
+        mark(r, TF_PART_PRODUCTS, since);
+        gelu(r->hidden, (int64_t)n * inner);
+        mark(r, TF_PART_GELU, since);
+        gemm_f32(false, false, n, w, inner, 1, r->hidden, inner, b->fc_proj_w, w, 1, next, w);
+        mark(r, TF_PART_PRODUCTS, since);
     }
-    /* the last position's logits */
-    layernorm(x + (ptrdiff_t)(n - 1) * w, 1, w, m->lnf_w, m->lnf_b, m->eps, r->normed);
-    mark(r, TF_PART_NORM, &since);
-    gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits, m->vocab);
-    mark(r, TF_PART_PRODUCTS, &since);
+}
+
+bool tf_step(const Tf_Model *m, Tf_Run *r) {
+    if (r->stage > m->layers) return true;
+    double since = r->profile ? now_ms() : 0;
+    if (r->stage < m->layers) {
+        layer(m, r->stage, r, &since);
+    } else {
+        /* the last position's logits */
+        int n = r->n, w = m->width;
+        const float *x = r->stream + ((ptrdiff_t)m->layers * n + n - 1) * w;
+        layernorm(x, 1, w, m->lnf_w, m->lnf_b, m->eps, r->normed);
+        mark(r, TF_PART_NORM, &since);
+        gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits,
+                 m->vocab);
+        mark(r, TF_PART_PRODUCTS, &since);
+    }
+    r->stage++;
+    return r->stage > m->layers;
+}
+
+void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
+    tf_begin(m, ids, n, r);
+    while (!tf_step(m, r)) {
+    }
+}
+
+void tf_head_vectors(const Tf_Model *m, Tf_Run *r, int layer, int head, float *Q, float *K,
+                     float *V, float *out_norm) {
+    int n = r->n, w = m->width, d_h = w / m->heads;
+    const Tf_Block *b = &m->blocks[layer];
+    const float *x = r->stream + (ptrdiff_t)layer * n * w;
+    layernorm(x, n, w, b->ln1_w, b->ln1_b, m->eps, r->normed);
+    float *dest[3] = {Q, K, V};
+    for (int part = 0; part < 3; part++) {
+        int col = part * w + head * d_h;
+        fill_rows(dest[part], n, d_h, d_h, b->qkv_b ? b->qkv_b + col : NULL);
+        gemm_f32(false, false, n, d_h, w, 1, r->normed, w, b->qkv_w + col, 3 * w, 1, dest[part],
+                 d_h);
+    }
+    /* v_j W_O^h, row by row, then each row's length */
+    gemm_f32(false, false, n, w, d_h, 1, V, d_h, b->proj_w + (ptrdiff_t)head * d_h * w, w, 0,
+             r->mixed, w);
+    for (int j = 0; j < n; j++) {
+        double sum = 0;
+        for (int c = 0; c < w; c++) {
+            double v = r->mixed[(ptrdiff_t)j * w + c];
+            sum += v * v;
+        }
+        out_norm[j] = (float)sqrt(sum);
+    }
 }
 
 void tf_products(const Tf_Model *m, int n, Tf_Run *r) {

@@ -21,9 +21,21 @@
  *   void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r)
  *       the pass over n ids (each below m->vocab, n ≤ m->positions when wpe is given), after
  *       tf_reserve for at least n: fills r->stream, r->scores, r->attn and r->logits
+ *   void tf_begin(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r)
+ *   bool tf_step(const Tf_Model *m, Tf_Run *r)
+ *       the same pass in slices, so a window never waits a whole pass in one frame: begin
+ *       embeds; each step runs one layer, the last one the logits; true once all is done
+ *       (r->stage counts the steps run). tf_forward is begin, then steps until done
  *   float *tf_scores(const Tf_Run *r, int layer, int head)
  *   float *tf_attn(const Tf_Run *r, int layer, int head)
  *       that head's n×n S (masked entries −∞) or A (masked entries 0), rows n apart
+ *   void tf_head_vectors(const Tf_Model *m, Tf_Run *r, int layer, int head, float *Q, float *K,
+ *                        float *V, float *out_norm)
+ *       after a pass: that head's q, k and v rows (n×d_h each), recomputed from the stream the
+ *       layer read (LN₁ and W_qkv's columns of the head, biases included), and for every key
+ *       j, ‖v_j W_O^h‖ with W_O^h the head's d_h rows of W_proj: what the head adds to the
+ *       stream per unit of weight (a_ij·‖v_j W_O^h‖ is Kobayashi et al.'s value-weighted
+ *       attention). Uses r->normed and r->mixed as scratch
  *   void tf_products(const Tf_Model *m, int n, Tf_Run *r)
  *       only the matrix products a pass over n tokens makes, the same calls on the same
  *       buffers (whatever they hold): the bench's yardstick for the products' share
@@ -69,6 +81,7 @@ typedef enum Tf_Part {
 
 typedef struct Tf_Run {
     int n, heads;  /* tokens and heads per layer of the last pass */
+    int stage;     /* tf_step's done so far: layers, then the logits */
     float *stream; /* (layers + 1)×n×w: x₀ … x_L, what each layer reads, then the output */
     float *scores; /* layers×heads×n×n */
     float *attn;   /* layers×heads×n×n */
@@ -85,8 +98,12 @@ typedef struct Tf_Run {
 
 bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n);
 void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r);
+void tf_begin(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r);
+bool tf_step(const Tf_Model *m, Tf_Run *r);
 float *tf_scores(const Tf_Run *r, int layer, int head);
 float *tf_attn(const Tf_Run *r, int layer, int head);
+void tf_head_vectors(const Tf_Model *m, Tf_Run *r, int layer, int head, float *Q, float *K,
+                     float *V, float *out_norm);
 void tf_products(const Tf_Model *m, int n, Tf_Run *r);
 void tf_free(Tf_Run *r);
 

@@ -233,8 +233,8 @@ static const float *tensor(const St_File *f, const St_Tensor *t, const uint8_t *
     X(qkv_b, attn_b)                                                                               \
     X(proj_w, proj_w)                                                                              \
     X(proj_b, proj_b)                                                                              \
-    X(ln2_w, ln_2_w) X(ln2_b, ln_2_b) X(fc_w, fc_w) X(fc_b, fc_b) X(fc_proj_w, fc_proj_w)          \
-        X(fc_proj_b, fc_proj_b)
+    X(ln2_w, ln_2_w)                                                                               \
+    X(ln2_b, ln_2_b) X(fc_w, fc_w) X(fc_b, fc_b) X(fc_proj_w, fc_proj_w) X(fc_proj_b, fc_proj_b)
 
 bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
                   const Gpt2_Tensors *t, Gpt2_Weights *w, char *err, size_t errsz) {

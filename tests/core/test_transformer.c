@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <string.h>
 
 static void same_as_the_stack(Train_Pos pos, int layers, int heads) {
     Stack_Desc desc = {.layers = layers,
@@ -125,4 +126,117 @@ Test(transformer, a_run_reused_for_a_shorter_text_is_the_same) {
     for (int v = 0; v < 8; v++) cr_assert_eq(big.logits[v], fresh.logits[v]);
     tf_free(&big);
     tf_free(&fresh);
+}
+
+/* A small model with every part (LayerNorm, biases, MLP), weights drawn
+ * from a seed. */
+typedef struct Small {
+    float wte[10 * 8], wpe[12 * 8], lnf[2][8];
+    float ln[2][4][8], qkv[2][8 * 24], qkv_b[2][24], proj[2][8 * 8], proj_b[2][8];
+    float fc[2][8 * 12], fc_b[2][12], fc_proj[2][12 * 8], fc_proj_b[2][8];
+    Tf_Block blocks[2];
+    Tf_Model m;
+} Small;
+
+static void small_model(Small *s) {
+    Rng g;
+    rng_seed_stream(&g, 11, 0x7F02ull, 0);
+    rand_fill(&g, s->wte, 80, 1);
+    rand_fill(&g, s->wpe, 96, 0.5);
+    rand_fill(&g, &s->lnf[0][0], 16, 0.3);
+    for (int l = 0; l < 2; l++) {
+        rand_fill(&g, &s->ln[l][0][0], 32, 0.3);
+        for (int j = 0; j < 8; j++) s->ln[l][0][j] += 1, s->ln[l][2][j] += 1;
+        rand_fill(&g, s->qkv[l], 8 * 24, 0.8);
+        rand_fill(&g, s->qkv_b[l], 24, 0.2);
+        rand_fill(&g, s->proj[l], 64, 0.4);
+        rand_fill(&g, s->proj_b[l], 8, 0.1);
+        rand_fill(&g, s->fc[l], 96, 0.4);
+        rand_fill(&g, s->fc_b[l], 12, 0.1);
+        rand_fill(&g, s->fc_proj[l], 96, 0.3);
+        rand_fill(&g, s->fc_proj_b[l], 8, 0.1);
+        s->blocks[l] = (Tf_Block){.ln1_w = s->ln[l][0],
+                                  .ln1_b = s->ln[l][1],
+                                  .qkv_w = s->qkv[l],
+                                  .qkv_b = s->qkv_b[l],
+                                  .proj_w = s->proj[l],
+                                  .proj_b = s->proj_b[l],
+                                  .ln2_w = s->ln[l][2],
+                                  .ln2_b = s->ln[l][3],
+                                  .fc_w = s->fc[l],
+                                  .fc_b = s->fc_b[l],
+                                  .fc_proj_w = s->fc_proj[l],
+                                  .fc_proj_b = s->fc_proj_b[l]};
+    }
+    for (int j = 0; j < 8; j++) s->lnf[0][j] += 1;
+    s->m = (Tf_Model){.layers = 2,
+                      .heads = 2,
+                      .width = 8,
+                      .inner = 12,
+                      .positions = 12,
+                      .vocab = 10,
+                      .eps = 1e-5f,
+                      .wte = s->wte,
+                      .wpe = s->wpe,
+                      .lnf_w = s->lnf[0],
+                      .lnf_b = s->lnf[1],
+                      .unembed = s->wte,
+                      .blocks = s->blocks};
+}
+
+/* The pass in slices, one layer a step, is the pass at once, bit for bit. */
+Test(transformer, the_pass_in_slices_is_the_pass_at_once) {
+    static Small s;
+    small_model(&s);
+    int32_t ids[9] = {3, 1, 4, 1, 5, 9, 2, 6, 5};
+    Tf_Run a = {0}, b = {0};
+    cr_assert(tf_reserve(&a, &s.m, 9) && tf_reserve(&b, &s.m, 9));
+    tf_forward(&s.m, ids, 9, &a);
+    tf_begin(&s.m, ids, 9, &b);
+    int steps = 0;
+    while (!tf_step(&s.m, &b)) steps++;
+    cr_assert_eq(steps, 2, "a step per layer, then the logits");
+    cr_assert(tf_step(&s.m, &b), "done stays done");
+    cr_assert(!memcmp(a.attn, b.attn, sizeof(float) * 2 * 2 * 81));
+    cr_assert(!memcmp(a.logits, b.logits, sizeof(float) * 10));
+    tf_free(&a);
+    tf_free(&b);
+}
+
+/* A head's q, k and v, recomputed from the stream its layer read, give the
+ * scores the pass computed (q·k/√d_h, within float32 rounding), and the
+ * lengths ‖v_j W_O^h‖ are those of the same product in float64. */
+Test(transformer, a_heads_vectors_give_its_scores_and_value_lengths) {
+    static Small s;
+    small_model(&s);
+    int32_t ids[7] = {0, 7, 7, 2, 9, 3, 8};
+    int n = 7, w = 8, d_h = 4;
+    Tf_Run r = {0};
+    cr_assert(tf_reserve(&r, &s.m, n));
+    tf_forward(&s.m, ids, n, &r);
+    float Q[7 * 4], K[7 * 4], V[7 * 4], norm[7];
+    for (int l = 0; l < 2; l++)
+        for (int h = 0; h < 2; h++) {
+            tf_head_vectors(&s.m, &r, l, h, Q, K, V, norm);
+            const float *S = tf_scores(&r, l, h);
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j <= i; j++) {
+                    double dot = 0;
+                    for (int c = 0; c < d_h; c++) dot += (double)Q[i * d_h + c] * K[j * d_h + c];
+                    cr_assert(fabs(dot / 2 - S[i * n + j]) <= 1e-5 * (1 + fabs(dot)),
+                              "layer %d head %d S[%d][%d]", l, h, i, j);
+                }
+            for (int j = 0; j < n; j++) {
+                double sum = 0;
+                for (int c = 0; c < w; c++) {
+                    double f = 0;
+                    for (int p = 0; p < d_h; p++)
+                        f += (double)V[j * d_h + p] * s.proj[l][(h * d_h + p) * w + c];
+                    sum += f * f;
+                }
+                cr_assert(fabs(sqrt(sum) - norm[j]) <= 1e-5 * (1 + sqrt(sum)));
+                cr_assert(norm[j] > 0);
+            }
+        }
+    tf_free(&r);
 }
