@@ -45,12 +45,13 @@ static void per_head(FILE *f, const Tf_Run *r, int layers,
     fputs("  ]", f);
 }
 
-void export_real_top(const float *logits, int vocab, int k, int32_t *ids, double *p) {
+void export_real_top(const float *logits, int vocab, int k, double temperature, int32_t *ids,
+                     double *p) {
     double max = -INFINITY;
     for (int v = 0; v < vocab; v++)
         if (logits[v] > max) max = logits[v];
     double sum = 0;
-    for (int v = 0; v < vocab; v++) sum += exp(logits[v] - max);
+    for (int v = 0; v < vocab; v++) sum += exp((logits[v] - max) / temperature);
     int count = 0;
     for (int v = 0; v < vocab; v++) {
         /* insertion into the sorted top list */
@@ -62,7 +63,7 @@ void export_real_top(const float *logits, int vocab, int k, int32_t *ids, double
         }
         ids[at] = v;
     }
-    for (int j = 0; j < count; j++) p[j] = exp(logits[ids[j]] - max) / sum;
+    for (int j = 0; j < count; j++) p[j] = exp((logits[ids[j]] - max) / temperature) / sum;
 }
 
 void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
@@ -90,7 +91,7 @@ void export_real_json(const Real_Model *m, const char *name, const int32_t *ids,
     int32_t top[EXPORT_REAL_TOP];
     double p[EXPORT_REAL_TOP];
     int k = c->vocab_size < EXPORT_REAL_TOP ? c->vocab_size : EXPORT_REAL_TOP;
-    export_real_top(r->logits, c->vocab_size, k, top, p);
+    export_real_top(r->logits, c->vocab_size, k, 1, top, p);
     fputs(",\n  \"next\": [", f);
     for (int j = 0; j < k; j++) {
         fprintf(f, "%s\n    {\"id\": %d, \"token\": ", j ? "," : "", (int)top[j]);

@@ -5,9 +5,10 @@
  * raw) and next (the top 10 next tokens: id, token, p). Numbers are written
  * with nine significant digits, enough to read back the same float32.
  *
- *   void export_real_top(const float *logits, int vocab, int k, int32_t *ids, double *p)
- *       the k most probable tokens under softmax(logits), most probable first (ties: lower
- *       id first), with their probabilities (computed in double)
+ *   void export_real_top(const float *logits, int vocab, int k, double temperature, int32_t *ids,
+ *                        double *p)
+ *       the k most probable tokens under softmax(logits / temperature) (temperature > 0),
+ *       most probable first (ties: lower id first), with their probabilities (in double)
  *   void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
  *                         const Tf_Run *r, FILE *f)
  *       after tf_forward over ids; name is the model as given (--model)
@@ -22,7 +23,8 @@
 
 #define EXPORT_REAL_TOP 10
 
-void export_real_top(const float *logits, int vocab, int k, int32_t *ids, double *p);
+void export_real_top(const float *logits, int vocab, int k, double temperature, int32_t *ids,
+                     double *p);
 void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
                       const Tf_Run *r, FILE *f);
 

@@ -7,9 +7,13 @@
  * magnitude. Then every bad checkpoint and bad text: one line naming the
  * file and the problem, exit 2, nothing on stdout. */
 #define _POSIX_C_SOURCE 200809L
+#include "model/export_real.h"
+#include "model/real_lab.h"
+#include "platform/checkpoint.h"
 #include "run.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -280,4 +284,62 @@ Test(real_model, the_options_are_in_help_readme_and_man_page) {
         snprintf(cmd, sizeof cmd, "grep -qF -e '%s' '%s'", docs[k][1], path);
         cr_assert_eq(system(cmd), 0, "%s lacks %s", docs[k][0], docs[k][1]);
     }
+}
+
+/* The Model view's lab: the pass runs a layer per slice (a budget of 0 still
+ * runs one), ends with the same numbers as the pass at once, keeps the
+ * previous text when a new one is refused, and reads its text again when
+ * another model is attached. */
+Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
+    static Checkpoint a, b;
+    char err[600];
+    cr_assert(checkpoint_open(make("a", "--seed 14 --layers 3"), &a, err, sizeof err), "%s", err);
+    cr_assert(
+        checkpoint_open(make("b", "--seed 15 --layers 2 --heads 4 --embd 32"), &b, err, sizeof err),
+        "%s", err);
+    static Real_Lab lab;
+    cr_assert(real_lab_attach(&lab, &a.model, "a", err, sizeof err));
+    const char *text = "A lab, a text, a pass";
+    cr_assert(real_lab_set_text(&lab, text, strlen(text), err, sizeof err), "%s", err);
+    int slices = 0;
+    while (!real_lab_work(&lab, 0)) slices++;
+    cr_assert_eq(slices, 3, "3 layers then the logits: %d slices before the last", slices);
+    cr_assert_eq(lab.generation, 1);
+    /* the same numbers as the pass at once */
+    Tf_Run once = {0};
+    const Tf_Model *m = &a.model.weights.model;
+    cr_assert(tf_reserve(&once, m, lab.n));
+    tf_forward(m, lab.ids, lab.n, &once);
+    cr_assert(!memcmp(once.attn, lab.run.attn, sizeof(float) * 3 * 2 * lab.n * lab.n));
+    /* next tokens: temperature 1 is the export's; a higher one flattens them */
+    int32_t ids[10], ids_hot[10];
+    double p[10], p_hot[10];
+    cr_assert_eq(real_lab_next(&lab, 1, 10, ids, p), 10);
+    int32_t want[10];
+    double want_p[10];
+    export_real_top(once.logits, m->vocab, 10, 1, want, want_p);
+    for (int k = 0; k < 10; k++) cr_assert(ids[k] == want[k] && p[k] == want_p[k]);
+    cr_assert_eq(real_lab_next(&lab, 2, 10, ids_hot, p_hot), 10);
+    cr_assert(!memcmp(ids, ids_hot, sizeof ids), "the order does not depend on temperature");
+    /* p ∝ e^{logit/T}: at T = 2 each ratio is the square root of T = 1's */
+    for (int k = 1; k < 10; k++)
+        cr_assert(fabs(log(p_hot[0] / p_hot[k]) - 0.5 * log(p[0] / p[k])) < 1e-9);
+    tf_free(&once);
+    /* a refused text keeps the one before */
+    cr_assert(!real_lab_set_text(&lab, "", 0, err, sizeof err));
+    cr_assert(!real_lab_set_text(&lab, "a\xff", 2, err, sizeof err));
+    cr_assert_str_eq(lab.text, text);
+    real_lab_settle(&lab);
+    cr_assert(lab.pass_done && lab.n > 0);
+    /* another model reads the same text; the open head outside it closes */
+    real_lab_open(&lab, 2, 1);
+    cr_assert(real_lab_attach(&lab, &b.model, "b", err, sizeof err));
+    cr_assert_str_eq(lab.text, text);
+    cr_assert_eq(lab.open_layer, -1, "layer 2 is not in a 2-layer model");
+    real_lab_open(&lab, 1, 3);
+    real_lab_settle(&lab);
+    cr_assert(lab.head_done && lab.norm[0] > 0);
+    real_lab_free(&lab);
+    checkpoint_close(&a);
+    checkpoint_close(&b);
 }

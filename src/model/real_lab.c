@@ -1,0 +1,138 @@
+/* The Model view's state; see real_lab.h. */
+#include "real_lab.h"
+
+#include "export_real.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static bool fail(char *err, size_t errsz, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsz, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* The pass starts over for the ids as they are. */
+static void restart(Real_Lab *l) {
+    l->pass_done = false;
+    l->head_done = false;
+    if (l->model && l->n > 0) tf_begin(&l->model->weights.model, l->ids, l->n, &l->run);
+}
+
+bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz) {
+    if (!m) {
+        real_lab_free(l);
+        return true;
+    }
+    const Tf_Model *tm = &m->weights.model;
+    int positions = tm->positions, d_h = tm->width / tm->heads;
+    Real_Lab fresh = {0};
+    fresh.model = m;
+    snprintf(fresh.name, sizeof fresh.name, "%s", name);
+    fresh.ids = malloc((size_t)positions * sizeof *fresh.ids);
+    size_t head = (size_t)positions * (size_t)d_h * sizeof(float);
+    fresh.Q = malloc(head);
+    fresh.K = malloc(head);
+    fresh.V = malloc(head);
+    fresh.norm = malloc((size_t)positions * sizeof(float));
+    if (!fresh.ids || !fresh.Q || !fresh.K || !fresh.V || !fresh.norm ||
+        !tf_reserve(&fresh.run, tm, positions)) {
+        real_lab_free(&fresh);
+        return fail(err, errsz, "%s: out of memory for a pass over %d tokens", name, positions);
+    }
+    fresh.open_layer = l->model ? l->open_layer : 0;
+    fresh.open_head = l->model ? l->open_head : 0;
+    memcpy(fresh.text, l->text, sizeof fresh.text);
+    long generation = l->generation;
+    real_lab_free(l);
+    *l = fresh;
+    l->generation = generation;
+    real_lab_open(l, l->open_layer, l->open_head);
+    /* the text read again by this model's tokenizer; one it cannot read leaves none */
+    char why[600];
+    if (l->text[0] && !real_lab_set_text(l, l->text, strlen(l->text), why, sizeof why)) {
+        l->text[0] = '\0';
+        l->n = 0;
+    }
+    return true;
+}
+
+bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz) {
+    if (!l->model) return fail(err, errsz, "no model is open");
+    if (len > BPE_MAX_TEXT)
+        return fail(err, errsz, "the text is %zu bytes; at most %d are read", len, BPE_MAX_TEXT);
+    int n = real_model_tokenize(l->model, text, len, l->ids, err, errsz);
+    if (n < 0) {
+        /* the previous text's ids back */
+        if (l->text[0]) real_model_tokenize(l->model, l->text, strlen(l->text), l->ids, NULL, 0);
+        return false;
+    }
+    memmove(l->text, text, len);
+    l->text[len] = '\0';
+    l->n = n;
+    restart(l);
+    return true;
+}
+
+bool real_lab_work(Real_Lab *l, double budget_ms) {
+    if (!l->model || l->n == 0) return true;
+    const Tf_Model *tm = &l->model->weights.model;
+    double start = now_ms();
+    while (!l->pass_done) {
+        l->pass_done = tf_step(tm, &l->run);
+        if (l->pass_done) l->generation++;
+        if (now_ms() - start >= budget_ms) break;
+    }
+    if (l->pass_done && !l->head_done && l->open_layer >= 0) {
+        tf_head_vectors(tm, &l->run, l->open_layer, l->open_head, l->Q, l->K, l->V, l->norm);
+        l->head_done = true;
+    }
+    return l->pass_done && (l->head_done || l->open_layer < 0);
+}
+
+void real_lab_settle(Real_Lab *l) {
+    while (!real_lab_work(l, 1e9)) {
+    }
+}
+
+void real_lab_open(Real_Lab *l, int layer, int head) {
+    bool inside = l->model && layer >= 0 && head >= 0 && layer < l->model->weights.model.layers &&
+                  head < l->model->weights.model.heads;
+    l->open_layer = inside ? layer : -1;
+    l->open_head = inside ? head : -1;
+    l->head_done = false;
+}
+
+int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p) {
+    if (!l->model || !l->pass_done || l->n == 0) return 0;
+    int vocab = l->model->weights.model.vocab;
+    if (k > vocab) k = vocab;
+    export_real_top(l->run.logits, vocab, k, temperature, ids, p);
+    return k;
+}
+
+void real_lab_free(Real_Lab *l) {
+    tf_free(&l->run);
+    free(l->ids);
+    free(l->Q);
+    free(l->K);
+    free(l->V);
+    free(l->norm);
+    char text[sizeof l->text];
+    memcpy(text, l->text, sizeof text);
+    long generation = l->generation;
+    memset(l, 0, sizeof *l);
+    memcpy(l->text, text, sizeof text); /* the text outlives the model: the next one reads it */
+    l->generation = generation;
+}
