@@ -23,13 +23,6 @@ static double now_ms(void) {
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* The pass starts over for the ids as they are. */
-static void restart(Real_Lab *l) {
-    l->pass_done = false;
-    l->head_done = false;
-    if (l->model && l->n > 0) tf_begin(&l->model->weights.model, l->ids, l->n, &l->run);
-}
-
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz) {
     if (!m) {
         real_lab_free(l);
@@ -41,15 +34,15 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
     fresh.model = m;
     snprintf(fresh.name, sizeof fresh.name, "%s", name);
     fresh.ids = malloc((size_t)positions * sizeof *fresh.ids);
+    fresh.shown_ids = malloc((size_t)positions * sizeof *fresh.shown_ids);
     size_t head = (size_t)positions * (size_t)d_h * sizeof(float);
     fresh.Q = malloc(head);
     fresh.K = malloc(head);
     fresh.V = malloc(head);
     fresh.norm = malloc((size_t)positions * sizeof(float));
-    if (!fresh.ids || !fresh.Q || !fresh.K || !fresh.V || !fresh.norm ||
-        !tf_reserve(&fresh.run, tm, positions)) {
+    if (!fresh.ids || !fresh.shown_ids || !fresh.Q || !fresh.K || !fresh.V || !fresh.norm) {
         real_lab_free(&fresh);
-        return fail(err, errsz, "%s: out of memory for a pass over %d tokens", name, positions);
+        return fail(err, errsz, "%s: out of memory", name);
     }
     fresh.open_layer = l->model ? l->open_layer : 0;
     fresh.open_head = l->model ? l->open_head : 0;
@@ -73,6 +66,11 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
     if (len > BPE_MAX_TEXT)
         return fail(err, errsz, "the text is %zu bytes; at most %d are read", len, BPE_MAX_TEXT);
     int n = real_model_tokenize(l->model, text, len, l->ids, err, errsz);
+    const Tf_Model *tm = &l->model->weights.model;
+    if (n >= 0 && !tf_reserve(&l->runs[l->work], tm, n)) {
+        fail(err, errsz, "out of memory for a pass over %d tokens", n);
+        n = -1;
+    }
     if (n < 0) {
         /* the previous text's ids back */
         if (l->text[0]) real_model_tokenize(l->model, l->text, strlen(l->text), l->ids, NULL, 0);
@@ -81,24 +79,34 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
     memmove(l->text, text, len);
     l->text[len] = '\0';
     l->n = n;
-    restart(l);
+    l->pass_done = false;
+    tf_begin(tm, l->ids, n, &l->runs[l->work]);
     return true;
 }
 
 bool real_lab_work(Real_Lab *l, double budget_ms) {
-    if (!l->model || l->n == 0) return true;
+    if (!l->model) return true;
     const Tf_Model *tm = &l->model->weights.model;
     double start = now_ms();
-    while (!l->pass_done) {
-        l->pass_done = tf_step(tm, &l->run);
-        if (l->pass_done) l->generation++;
+    while (l->n > 0 && !l->pass_done) {
+        if (tf_step(tm, &l->runs[l->work])) {
+            /* complete: it is shown, and the next pass goes in the other run */
+            l->pass_done = true;
+            l->has_shown = true;
+            memcpy(l->shown_ids, l->ids, (size_t)l->n * sizeof *l->ids);
+            l->shown_n = l->n;
+            l->work = 1 - l->work;
+            l->head_done = false;
+            l->generation++;
+        }
         if (now_ms() - start >= budget_ms) break;
     }
-    if (l->pass_done && !l->head_done && l->open_layer >= 0) {
-        tf_head_vectors(tm, &l->run, l->open_layer, l->open_head, l->Q, l->K, l->V, l->norm);
+    if (l->has_shown && !l->head_done && l->open_layer >= 0) {
+        tf_head_vectors(tm, &l->runs[1 - l->work], l->open_layer, l->open_head, l->Q, l->K, l->V,
+                        l->norm);
         l->head_done = true;
     }
-    return l->pass_done && (l->head_done || l->open_layer < 0);
+    return (l->n == 0 || l->pass_done) && (l->head_done || l->open_layer < 0 || !l->has_shown);
 }
 
 void real_lab_settle(Real_Lab *l) {
@@ -114,17 +122,24 @@ void real_lab_open(Real_Lab *l, int layer, int head) {
     l->head_done = false;
 }
 
+const Tf_Run *real_lab_shown(const Real_Lab *l) {
+    return l->model && l->has_shown ? &l->runs[1 - l->work] : NULL;
+}
+
 int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p) {
-    if (!l->model || !l->pass_done || l->n == 0) return 0;
+    const Tf_Run *r = real_lab_shown(l);
+    if (!r) return 0;
     int vocab = l->model->weights.model.vocab;
     if (k > vocab) k = vocab;
-    export_real_top(l->run.logits, vocab, k, temperature, ids, p);
+    export_real_top(r->logits, vocab, k, temperature, ids, p);
     return k;
 }
 
 void real_lab_free(Real_Lab *l) {
-    tf_free(&l->run);
+    tf_free(&l->runs[0]);
+    tf_free(&l->runs[1]);
     free(l->ids);
+    free(l->shown_ids);
     free(l->Q);
     free(l->K);
     free(l->V);

@@ -1,15 +1,18 @@
 /* The Model view's state: a real model (the platform owns its files and
  * keeps them while it is attached), the text it reads, and its forward pass,
  * run a layer at a time within a budget a frame so no frame waits for a
- * whole pass, and what the view reads from it.
+ * whole pass, and what the view reads from it. Two runs take turns: the
+ * view reads the last complete pass (`shown`) while the next one is
+ * computed in the other, so the screen never mixes two texts.
  *
  *   bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err,
  *                        size_t errsz)
- *       a model to read (m NULL: none), its buffers made for n_positions tokens; the text
- *       is tokenized again and its pass starts. False (the lab as it was) when out of memory
+ *       a model to read (m NULL: none); the text is tokenized again and its pass starts.
+ *       False (the lab as it was) when out of memory
  *   bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz)
- *       a new text, tokenized now, its pass started; false with one line and the previous
- *       text kept for an empty one, not UTF-8, or longer than the model reads
+ *       a new text, tokenized now, its pass started (buffers grow to its length); false with
+ *       one line and the previous text kept for an empty one, not UTF-8, longer than the
+ *       model reads, or out of memory
  *   bool real_lab_work(Real_Lab *l, double budget_ms)
  *       the pass's next slices, at least one, until it is done or budget_ms has passed; then
  *       the open head's vectors. True when everything is up to date
@@ -17,9 +20,11 @@
  *       all of it now (headless runs and tests)
  *   void real_lab_open(Real_Lab *l, int layer, int head)
  *       the head shown (clamped to none outside the model: −1)
+ *   const Tf_Run *real_lab_shown(const Real_Lab *l)
+ *       the last complete pass, or NULL before the first; its tokens are shown_ids[0 … n)
  *   int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p)
- *       after a complete pass: the k likeliest next tokens and their probabilities under
- *       softmax(logits / temperature); returns how many (0 before the pass is done)
+ *       the shown pass's k likeliest next tokens and their probabilities under
+ *       softmax(logits / temperature); returns how many (0 before the first pass)
  *   void real_lab_free(Real_Lab *l)
  */
 #ifndef ATTN_REAL_LAB_H
@@ -35,14 +40,18 @@ typedef struct Real_Lab {
     const Real_Model *model; /* NULL: none attached */
     char name[REAL_LAB_NAME];
     char text[BPE_MAX_TEXT + 1];
-    int32_t *ids; /* n_positions */
+    int32_t *ids; /* the text's, n_positions of room */
     int n;
-    Tf_Run run;
-    bool pass_done;
+    Tf_Run runs[2];
+    int work;       /* the run the pass goes on in; the other is shown */
+    bool pass_done; /* the text's pass is complete (and now shown) */
+    bool has_shown; /* a pass is complete: runs[1 − work] */
+    int32_t *shown_ids;
+    int shown_n;
     long generation; /* counts finished passes: views cache by it */
     int open_layer, open_head;
-    bool head_done;          /* Q, K, V, norm are the open head's for this generation */
-    float *Q, *K, *V, *norm; /* n×d_h each, and n */
+    bool head_done;          /* Q, K, V, norm are the open head's in the shown pass */
+    float *Q, *K, *V, *norm; /* shown_n×d_h each, and shown_n */
 } Real_Lab;
 
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz);
@@ -50,6 +59,7 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
 bool real_lab_work(Real_Lab *l, double budget_ms);
 void real_lab_settle(Real_Lab *l);
 void real_lab_open(Real_Lab *l, int layer, int head);
+const Tf_Run *real_lab_shown(const Real_Lab *l);
 int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p);
 void real_lab_free(Real_Lab *l);
 

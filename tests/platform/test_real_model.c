@@ -305,12 +305,25 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
     while (!real_lab_work(&lab, 0)) slices++;
     cr_assert_eq(slices, 3, "3 layers then the logits: %d slices before the last", slices);
     cr_assert_eq(lab.generation, 1);
+    cr_assert(lab.head_done, "the open head (0, 0) is derived with the pass");
     /* the same numbers as the pass at once */
     Tf_Run once = {0};
     const Tf_Model *m = &a.model.weights.model;
     cr_assert(tf_reserve(&once, m, lab.n));
     tf_forward(m, lab.ids, lab.n, &once);
-    cr_assert(!memcmp(once.attn, lab.run.attn, sizeof(float) * 3 * 2 * lab.n * lab.n));
+    const Tf_Run *shown = real_lab_shown(&lab);
+    cr_assert(shown && lab.shown_n == lab.n);
+    cr_assert(!memcmp(once.attn, shown->attn, sizeof(float) * 3 * 2 * lab.n * lab.n));
+    /* a new text computes in the other run: the shown pass stays whole until it is done */
+    const char *longer = "A lab, a text, a pass, and a longer text";
+    cr_assert(real_lab_set_text(&lab, longer, strlen(longer), err, sizeof err), "%s", err);
+    real_lab_work(&lab, 0);
+    cr_assert(real_lab_shown(&lab) == shown && lab.shown_n != lab.n);
+    cr_assert(!memcmp(once.attn, shown->attn, sizeof(float) * 3 * 2 * lab.shown_n * lab.shown_n));
+    real_lab_settle(&lab);
+    cr_assert(real_lab_shown(&lab) != shown && lab.shown_n == lab.n);
+    cr_assert(real_lab_set_text(&lab, text, strlen(text), err, sizeof err));
+    real_lab_settle(&lab);
     /* next tokens: temperature 1 is the export's; a higher one flattens them */
     int32_t ids[10], ids_hot[10];
     double p[10], p_hot[10];
@@ -329,8 +342,7 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
     cr_assert(!real_lab_set_text(&lab, "", 0, err, sizeof err));
     cr_assert(!real_lab_set_text(&lab, "a\xff", 2, err, sizeof err));
     cr_assert_str_eq(lab.text, text);
-    real_lab_settle(&lab);
-    cr_assert(lab.pass_done && lab.n > 0);
+    cr_assert(real_lab_work(&lab, 0), "nothing left to do");
     /* another model reads the same text; the open head outside it closes */
     real_lab_open(&lab, 2, 1);
     cr_assert(real_lab_attach(&lab, &b.model, "b", err, sizeof err));
