@@ -40,7 +40,10 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
     fresh.K = malloc(head);
     fresh.V = malloc(head);
     fresh.norm = malloc((size_t)positions * sizeof(float));
-    if (!fresh.ids || !fresh.shown_ids || !fresh.Q || !fresh.K || !fresh.V || !fresh.norm) {
+    int thumbs = tm->layers * tm->heads * REAL_LAB_THUMB * REAL_LAB_THUMB;
+    fresh.thumbs = malloc((size_t)thumbs * sizeof(float));
+    if (!fresh.ids || !fresh.shown_ids || !fresh.Q || !fresh.K || !fresh.V || !fresh.norm ||
+        !fresh.thumbs) {
         real_lab_free(&fresh);
         return fail(err, errsz, "%s: out of memory", name);
     }
@@ -84,6 +87,51 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
     return true;
 }
 
+/* Every head's A of the shown pass, averaged over blocks of cells: thumb a
+ * side, block k covering rows (and columns) [k·n/thumb, (k+1)·n/thumb). */
+static void make_thumbs(Real_Lab *l) {
+    const Tf_Run *r = &l->runs[1 - l->work];
+    const Tf_Model *tm = &l->model->weights.model;
+    int n = l->shown_n, T = n < REAL_LAB_THUMB ? n : REAL_LAB_THUMB;
+    l->thumb = T;
+    for (int a = 0; a < tm->layers; a++)
+        for (int h = 0; h < tm->heads; h++) {
+            const float *A = tf_attn(r, a, h);
+            float *dest = l->thumbs + (ptrdiff_t)(a * tm->heads + h) * T * T;
+            for (int bi = 0; bi < T; bi++) {
+                int i0 = bi * n / T, i1 = (bi + 1) * n / T;
+                for (int bj = 0; bj < T; bj++) {
+                    int j0 = bj * n / T, j1 = (bj + 1) * n / T;
+                    double sum = 0;
+                    for (int i = i0; i < i1; i++)
+                        for (int j = j0; j < j1; j++) sum += A[(ptrdiff_t)i * n + j];
+                    dest[bi * T + bj] = (float)(sum / ((i1 - i0) * (j1 - j0)));
+                }
+            }
+        }
+}
+
+/* The open head's vectors, and a_ij·‖v_j W_O^h‖. */
+static bool open_head(Real_Lab *l) {
+    const Tf_Model *tm = &l->model->weights.model;
+    Tf_Run *r = &l->runs[1 - l->work];
+    int n = l->shown_n;
+    float *w = realloc(l->weighted, (size_t)n * (size_t)n * sizeof *w);
+    if (!w) return false;
+    l->weighted = w;
+    tf_head_vectors(tm, r, l->open_layer, l->open_head, l->Q, l->K, l->V, l->norm);
+    const float *A = tf_attn(r, l->open_layer, l->open_head);
+    float max = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float v = A[(ptrdiff_t)i * n + j] * l->norm[j];
+            w[(ptrdiff_t)i * n + j] = v;
+            if (v > max) max = v;
+        }
+    l->weighted_max = max;
+    return true;
+}
+
 bool real_lab_work(Real_Lab *l, double budget_ms) {
     if (!l->model) return true;
     const Tf_Model *tm = &l->model->weights.model;
@@ -98,14 +146,12 @@ bool real_lab_work(Real_Lab *l, double budget_ms) {
             l->work = 1 - l->work;
             l->head_done = false;
             l->generation++;
+            make_thumbs(l);
         }
         if (now_ms() - start >= budget_ms) break;
     }
-    if (l->has_shown && !l->head_done && l->open_layer >= 0) {
-        tf_head_vectors(tm, &l->runs[1 - l->work], l->open_layer, l->open_head, l->Q, l->K, l->V,
-                        l->norm);
-        l->head_done = true;
-    }
+    if (l->has_shown && !l->head_done && l->open_layer >= 0 && !(l->head_done = open_head(l)))
+        l->open_layer = l->open_head = -1; /* out of memory: no head open, nothing left owed */
     return (l->n == 0 || l->pass_done) && (l->head_done || l->open_layer < 0 || !l->has_shown);
 }
 
@@ -144,6 +190,8 @@ void real_lab_free(Real_Lab *l) {
     free(l->K);
     free(l->V);
     free(l->norm);
+    free(l->weighted);
+    free(l->thumbs);
     char text[sizeof l->text];
     memcpy(text, l->text, sizeof text);
     long generation = l->generation;

@@ -14,8 +14,10 @@
  *       one line and the previous text kept for an empty one, not UTF-8, longer than the
  *       model reads, or out of memory
  *   bool real_lab_work(Real_Lab *l, double budget_ms)
- *       the pass's next slices, at least one, until it is done or budget_ms has passed; then
- *       the open head's vectors. True when everything is up to date
+ *       the pass's next slices, at least one, until it is done or budget_ms has passed; a
+ *       complete pass is shown with every head's thumbnail (A averaged over blocks of cells
+ *       to at most REAL_LAB_THUMB a side); then the open head's vectors and its
+ *       value-weighted attention. True when everything is up to date
  *   void real_lab_settle(Real_Lab *l)
  *       all of it now (headless runs and tests)
  *   void real_lab_open(Real_Lab *l, int layer, int head)
@@ -34,7 +36,8 @@
 #include "bpe.h"
 #include "real_model.h"
 
-#define REAL_LAB_NAME 512
+#define REAL_LAB_NAME  512
+#define REAL_LAB_THUMB 48 /* cells a side of a head's picture in the grid */
 
 typedef struct Real_Lab {
     const Real_Model *model; /* NULL: none attached */
@@ -52,6 +55,11 @@ typedef struct Real_Lab {
     int open_layer, open_head;
     bool head_done;          /* Q, K, V, norm are the open head's in the shown pass */
     float *Q, *K, *V, *norm; /* shown_n×d_h each, and shown_n */
+    float *weighted;         /* shown_n×shown_n: a_ij·‖v_j W_O^h‖ of the open head */
+    float weighted_max;
+    float *thumbs; /* layers×heads×thumb², every head's A pooled to at most REAL_LAB_THUMB */
+    int thumb;
+    char note[1024]; /* with no model: where the platform looked, and how to get one */
 } Real_Lab;
 
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz);

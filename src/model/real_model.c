@@ -98,3 +98,37 @@ size_t real_model_token_text(const Real_Model *m, int32_t id, char *dest, size_t
     dest[used] = '\0';
     return used;
 }
+
+size_t real_model_token_label(const Real_Model *m, int32_t id, char *dest, size_t size) {
+    const char *bytes;
+    size_t count = bpe_token_bytes(&m->bpe, id, &bytes), at = 0, used = 0;
+    if (size == 0) return 0;
+    while (at < count) {
+        uint32_t cp;
+        size_t step = text_utf8_next(bytes + at, count - at, &cp);
+        char piece[16];
+        size_t piece_len;
+        if (!step || cp < 0x20 || cp == 0x7F) {
+            const char *mark = step && cp == '\n'   ? "\xE2\x86\xB5" /* ↵ */
+                               : step && cp == '\t' ? "\xE2\x87\xA5" /* ⇥ */
+                                                    : NULL;
+            if (mark)
+                piece_len = (size_t)snprintf(piece, sizeof piece, "%s", mark);
+            else
+                piece_len = (size_t)snprintf(piece, sizeof piece, "\xE2\x80\xB9%02x\xE2\x80\xBA",
+                                             (unsigned char)bytes[at]); /* ‹e6› */
+            step = 1;
+        } else if (cp == ' ') {
+            piece_len = (size_t)snprintf(piece, sizeof piece, "\xE2\x90\xA3"); /* ␣ */
+        } else {
+            memcpy(piece, bytes + at, step);
+            piece_len = step;
+        }
+        if (used + piece_len + 1 > size) break;
+        memcpy(dest + used, piece, piece_len);
+        used += piece_len;
+        at += step;
+    }
+    dest[used] = '\0';
+    return used;
+}

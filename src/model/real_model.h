@@ -13,6 +13,10 @@
  * n_positions tokens size_t real_model_token_text(const Real_Model *m, int32_t id, char *dest,
  * size_t size) the token's text as UTF-8: its bytes, with U+FFFD for a character cut at either end
  *       (or invalid); NUL-terminated, returns its length
+ *   size_t real_model_token_label(const Real_Model *m, int32_t id, char *dest, size_t size)
+ *       the token as a chip shows it: a space as ␣, a line break as ↵, a tab as ⇥, another
+ *       control character or a byte that is not whole UTF-8 as ‹hex› (a fragment of a
+ *       character shows its bytes, never U+FFFD); NUL-terminated, returns its length
  */
 #ifndef ATTN_REAL_MODEL_H
 #define ATTN_REAL_MODEL_H
@@ -53,5 +57,6 @@ void real_model_free(Real_Model *m);
 int real_model_tokenize(const Real_Model *m, const char *text, size_t len, int32_t *ids, char *err,
                         size_t errsz);
 size_t real_model_token_text(const Real_Model *m, int32_t id, char *dest, size_t size);
+size_t real_model_token_label(const Real_Model *m, int32_t id, char *dest, size_t size);
 
 #endif

@@ -144,6 +144,27 @@ Test(real_model, the_export_names_tokens_ids_and_the_likeliest_next_tokens) {
     cr_assert_str_eq(cJSON_GetArrayItem(tokens, 4)->valuestring, " \xef\xbf\xbd");
     cr_assert_str_eq(cJSON_GetArrayItem(tokens, 5)->valuestring, "\xef\xbf\xbd");
     cr_assert_str_eq(cJSON_GetArrayItem(tokens, 6)->valuestring, "\xef\xbf\xbd");
+    /* chips: visible spaces and line breaks, a fragment's bytes */
+    static Checkpoint ck;
+    char err[600], label[64];
+    cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+    const struct {
+        int32_t id;
+        const char *label;
+    } chips[] = {{995, "\xE2\x90\xA3world"},
+                 {220, "\xE2\x90\xA3"},
+                 {198, "\xE2\x86\xB5"},
+                 {197, "\xE2\x87\xA5"},
+                 {10545, "\xE2\x90\xA3\xE2\x80\xB9"
+                         "e6\xE2\x80\xBA"},
+                 {109, "\xE2\x80\xB9"
+                       "b1\xE2\x80\xBA"},
+                 {50256, "<|endoftext|>"}};
+    for (size_t k = 0; k < sizeof chips / sizeof *chips; k++) {
+        real_model_token_label(&ck.model, chips[k].id, label, sizeof label);
+        cr_assert_str_eq(label, chips[k].label, "token %d", chips[k].id);
+    }
+    checkpoint_close(&ck);
     cr_assert_eq(cJSON_GetObjectItem(root, "n_layer")->valueint, 2);
     cr_assert_eq(cJSON_GetObjectItem(root, "n_head")->valueint, 2);
     cr_assert_eq(cJSON_GetObjectItem(root, "d_model")->valueint, 16);
