@@ -342,7 +342,7 @@ int main(int argc, char **argv) {
     }
 
     if (opts.mode == CLI_TRAIN) return train(&opts); /* needs no data files */
-    if (opts.model) {
+    if (opts.model && (opts.mode == CLI_EXPORT || opts.mode == CLI_BENCH)) {
         int status = opts.mode == CLI_BENCH ? model_bench(&opts) : model_export(&opts);
         if (fflush(stdout) != 0 && status == 0) {
             fprintf(stderr, "attnlab: cannot write to standard output\n");

@@ -82,6 +82,7 @@ void model_free(Model *m) {
     labs_free(&m->labs);
     train_lab_free(&m->train);
     stack_lab_free(&m->stack);
+    real_lab_free(&m->real);
 }
 
 bool model_update(Model *m) {

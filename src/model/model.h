@@ -31,6 +31,7 @@
 
 #include "action.h"
 #include "labs.h"
+#include "real_lab.h"
 #include "stack_lab.h"
 #include "train_lab.h"
 #include "scene.h"
@@ -56,6 +57,7 @@ typedef struct Model {
     Stack_Lab stack;      /* the layers lab: the same */
     Learned_Head learned; /* a head of it opened in the explorer (a scene with `learned`) */
     bool layers;          /* the Train view shows the layers lab, not the one head */
+    Real_Lab real;        /* the Model view's real model and text (the platform opens it) */
     Scene next;           /* scratch for whoever builds a scene to load (a lesson's scene file) */
 } Model;
 

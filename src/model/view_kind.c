@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-static const char *const names[VIEW_COUNT] = {"explorer", "scaling", "permutation", "train",
-                                              "shift"};
+static const char *const names[VIEW_COUNT] = {"explorer", "scaling", "permutation",
+                                              "train",    "shift",   "model"};
 
 const char *view_name(View v) {
     return v >= 0 && v < VIEW_COUNT ? names[v] : "?";
@@ -20,5 +20,5 @@ bool view_parse(const char *name, View *dest) {
 }
 
 const char *view_names_list(void) {
-    return "explorer, scaling, permutation, train, shift";
+    return "explorer, scaling, permutation, train, shift, model";
 }

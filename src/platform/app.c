@@ -67,6 +67,20 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
     return true;
 }
 
+bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, size_t errsz) {
+    if (!o->model) return true;
+    char why[1024];
+    if (!real_open(m, ck, o->model, why, sizeof why)) {
+        snprintf(err, errsz, "attnlab: %s", why);
+        return false;
+    }
+    if (o->text && !real_lab_set_text(&m->real, o->text, strlen(o->text), why, sizeof why)) {
+        snprintf(err, errsz, "attnlab: --text: %s", why);
+        return false;
+    }
+    return real_pick_head(m, o->open_layer - 1, o->open_head - 1, err, errsz);
+}
+
 bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
     a->desc = desc;
     a->win_w = a->fb_w = desc->opts->width;
@@ -94,6 +108,7 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
     snprintf(a->vs.teacher_hidden, sizeof a->vs.teacher_hidden, "%s", a->desc->opts->hide);
     a->zoom = a->desc->opts->ui_scale;
     if (desc->notice) view_set_status(&a->vs, true, "%.400s", desc->notice);
+    if (!app_open_real(&a->model, &a->checkpoint, desc->opts, err, errsz)) return false;
     return app_setup_lessons(&a->vs, a->desc, &a->lesson, &a->lesson_saved, &a->lesson_index, err,
                              errsz);
 }
@@ -102,6 +117,7 @@ void app_shutdown(App *a) {
     free(a->lesson);
     free(a->lesson_saved);
     free(a->vs.session.math);
+    if (a->model_ready) real_close(&a->model, &a->checkpoint);
     if (a->model_ready) model_free(&a->model);
     if (a->render_ready) render_shutdown(&a->render);
     if (a->dl_ready) draw_free(&a->dl);
@@ -133,6 +149,7 @@ void app_layout(App *a, int fb_w, int fb_h, float scale) {
     render_set_scale(&a->render, scale);
     ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
     a->ui.px_scale = scale;
+    if (a->vs.view == VIEW_MODEL) real_look(&a->model, &a->checkpoint); /* once, on first view */
     view_frame(&a->ui, &a->vs, &a->model);
     ui_end(&a->ui);
     /* past the draw list's ceilings a frame is drawn in part: say so once,

@@ -12,6 +12,10 @@
  *
  *   bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz)
  *       once a GL context is current; false (err set) if anything is missing
+ *   bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err,
+ *                      size_t errsz)
+ *       --model, --text, --layer and --head into the Model view's lab (nothing without
+ *       --model); false with one line for a bad checkpoint, text or head
  *   void app_shutdown(App *a)
  *   void app_event(App *a, const App_Event *e)     queue one event
  *   void app_paste(App *a, const char *text)
@@ -38,7 +42,9 @@
 #include "../model/scene.h"
 #include "../render/render.h"
 #include "../ui/view.h"
+#include "checkpoint.h"
 #include "cli.h"
+#include "real_open.h"
 
 typedef struct App_Desc {
     const Cli_Options *opts;
@@ -127,6 +133,7 @@ typedef struct App {
     int dropped_said; /* the draw list's overflow last reported (0: none since it fit) */
     Lesson *lesson;
     Scene *lesson_saved;
+    Checkpoint *checkpoint; /* the real model the Model view reads, or NULL */
     Lesson_Index lesson_index;
     Ui_Record records[UI_MAX_RECORDS];
     App_Event queue[APP_MAX_EVENTS];
@@ -138,6 +145,7 @@ typedef struct App {
 } App;
 
 bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz);
+bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, size_t errsz);
 void app_shutdown(App *a);
 void app_event(App *a, const App_Event *e);
 void app_paste(App *a, const char *text);

@@ -96,7 +96,8 @@ void cli_usage(FILE *f) {
           "                        Hugging Face cache; never downloaded) on TEXT and print its\n"
           "                        tokens, every head's scores and weights, the logits and\n"
           "                        the 10 likeliest next tokens; with --bench instead of\n"
-          "                        --text and --export, time its forward pass\n"
+          "                        --text and --export, time its forward pass; in the window\n"
+          "                        (--view model) with --text, --layer L and --head H\n"
           "  --help                show this help and exit\n"
           "  --version             show the version and exit\n"
           "\n"
@@ -242,7 +243,7 @@ static const char *const valued[] = {
     "--optimizer", "--render-math",   "--theme",   "--export-figure", "--panel",
     "--scale",     "--background",    "--hide",    "--test-n",        "--layers",
     "--width",     "--vocab",         "--context", "--repeat-min",    "--repeat-max",
-    "--model",     "--text",
+    "--model",     "--text",          "--layer",   "--head",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -294,8 +295,10 @@ static const struct {
     {"--repeat-max", MODE(CLI_TRAIN)},
     {"--optimizer", MODE(CLI_TRAIN)},
     {"--samples", MODE(CLI_EXPERIMENT)},
-    {"--model", MODE(CLI_EXPORT) | MODE(CLI_BENCH)},
-    {"--text", MODE(CLI_EXPORT)},
+    {"--model", MODE(CLI_EXPORT) | MODE(CLI_BENCH) | VIEW_MODES},
+    {"--text", MODE(CLI_EXPORT) | VIEW_MODES},
+    {"--layer", VIEW_MODES},
+    {"--head", VIEW_MODES},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
     {"--render-math", MODE(CLI_SCREENSHOT)},
     {"--panel", MODE(CLI_FIGURE)},
@@ -321,12 +324,13 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
         snprintf(err, errsz, "attnlab: --text: needs --model PATH|NAME, the model that reads it");
         return false;
     }
-    if (!o->model) return true;
-    if (o->mode == CLI_BENCH && !o->text) return true; /* timing the forward pass */
-    if (o->mode != CLI_EXPORT) {
-        snprintf(err, errsz, "attnlab: --model: used with --export json (or --bench)");
+    if ((o->open_layer || o->open_head) && !o->model) {
+        snprintf(err, errsz, "attnlab: --layer and --head: need --model PATH|NAME");
         return false;
     }
+    if (!o->model) return true;
+    if (o->mode == CLI_BENCH && !o->text) return true; /* timing the forward pass */
+    if (o->mode != CLI_EXPORT) return true;            /* the window: the Model view opens it */
     if (!o->text) {
         snprintf(err, errsz, "attnlab: --model: needs --text \"…\", the text the model reads");
         return false;
@@ -406,6 +410,13 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->model = value;
         } else if (!strcmp(name, "--text")) {
             o->text = value;
+        } else if (!strcmp(name, "--layer") || !strcmp(name, "--head")) {
+            /* the model's own range is checked once it is open */
+            if (!parse_int(name, value, 0, 1000, &iv, err, errsz)) return false;
+            if (name[3] == 'l')
+                o->open_layer = (int)iv + 1;
+            else
+                o->open_head = (int)iv + 1;
         } else if (!strcmp(name, "--lesson")) {
             o->lesson_path = value;
         } else if (!strcmp(name, "--tokens")) {

@@ -59,7 +59,8 @@ typedef enum Cli_Export { EXPORT_JSON = 0, EXPORT_CSV } Cli_Export;
 typedef struct Cli_Options {
     Cli_Mode mode;
     const char *scene_path;
-    const char *model, *text; /* --model PATH|NAME --text TEXT: the real model's export */
+    const char *model, *text;  /* --model PATH|NAME --text TEXT: the real model */
+    int open_layer, open_head; /* --layer, --head + 1; 0: not given */
     const char *lesson_path;
     const char *tokens;
     bool has[SET_COUNT];     /* scene settings given on the command line (settings.h) */

@@ -92,6 +92,7 @@ static int render_math(App *a) {
 /* Steps a lesson asked for run a slice a frame in the window: a picture
  * shows where they end, like a finished animation. */
 static void settle_training(Model *m) {
+    real_lab_settle(&m->real); /* the real model's pass too: the picture shows it done */
     if (m->stack.queued > 0) stack_lab_run(&m->stack, m->stack.queued);
     if (m->train.queued > 0) train_lab_run(&m->train, m->train.queued);
     m->stack.queued = m->train.queued = 0;
@@ -429,11 +430,13 @@ int headless_dump_ui(const App_Desc *desc) {
     Lesson *lesson = NULL;
     Scene *saved = NULL;
     int status = 0;
+    Checkpoint *checkpoint = NULL;
     view_init(vs);
     if (!draw_init(dl, &(Draw_Desc){0}) || !model_init(model, desc->scene, desc->vocab)) {
         fprintf(stderr, "attnlab: out of memory laying out the interface\n");
         status = 1;
-    } else if (!app_setup_lessons(vs, desc, &lesson, &saved, &lay->index, err, sizeof err)) {
+    } else if (!app_setup_lessons(vs, desc, &lesson, &saved, &lay->index, err, sizeof err) ||
+               !app_open_real(model, &checkpoint, o, err, sizeof err)) {
         cli_report("", err);
         status = 2;
     } else {
@@ -448,6 +451,7 @@ int headless_dump_ui(const App_Desc *desc) {
         for (int pass = 0; pass < 2; pass++) {
             in.time = pass * HEADLESS_SETTLE_SECONDS; /* as in screenshot_mode */
             model_update(model);
+            if (vs->view == VIEW_MODEL) real_look(model, &checkpoint);
             ui_begin(ui, &in, (float)o->width / z, (float)o->height / z);
             ui->px_scale = z;
             view_frame(ui, vs, model);
@@ -483,6 +487,7 @@ done:
     free(lesson);
     free(saved);
     free(vs->session.math);
+    real_close(model, &checkpoint);
     model_free(model);
     draw_free(dl);
     font_unload(atlas);

@@ -13,6 +13,7 @@
 #include "train_view.h"
 
 #include "../core/text.h"
+#include "model_view.h"
 #include "../gfx/utf8.h"
 
 #include <math.h>
@@ -29,10 +30,11 @@ static void top_bar(Ui *ui, View_State *vs, Rect r) {
     Rect title = rect_cut_left(&row, 110);
     ui_label(ui, title, FONT_BOLD, t->title_size + 3, ALIGN_LEFT, t->text, "attnlab");
     static const char *const tabs[VIEW_COUNT] = {"1 Explorer", "2 Scaling", "3 Permutation",
-                                                 "4 Train", "5 Shift"};
+                                                 "4 Train",    "5 Shift",   "6 Model"};
     for (int v = 0; v < VIEW_COUNT; v++) {
-        Rect b =
-            rect_cut_left(&row, t->text_size * (v == VIEW_TRAIN || v == VIEW_SHIFT ? 5.2f : 8.2f));
+        /* as wide as its name and some room: six must fit beside the buttons at 1024 */
+        Rect b = rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, tabs[v]) +
+                                         t->text_size * 1.2f);
         rect_cut_left(&row, 6);
         /* the next frame switches, after deriving the new view's data: this
          * frame's panels were derived for the view it shows */
@@ -134,7 +136,7 @@ static int edit_offset_at(Ui *ui, const View_State *vs, float fs, float x) {
     return best;
 }
 
-static void edit_sentence(Ui *ui, View_State *vs, Rect r) {
+void view_edit_field(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     float fs = t->text_size;
     Rect box = rect_inset(r, 2);
@@ -180,9 +182,20 @@ static void edit_sentence(Ui *ui, View_State *vs, Rect r) {
             continue;
         case KEY_ESCAPE:
             vs->editing = false;
+            if (vs->view == VIEW_MODEL) { /* the text as it was: read again */
+                memcpy(vs->edit, vs->real_before, sizeof vs->edit);
+                vs->real_req.text = true;
+                view_set_status(vs, false, "Text unchanged");
+                return;
+            }
             view_set_status(vs, false, "Sentence unchanged");
             return;
         case KEY_ENTER: /* view_apply says how it went, and ends the editing */
+            if (vs->view == VIEW_MODEL) {
+                vs->real_req.text = true;
+                vs->editing = false;
+                return;
+            }
             view_act(vs, (Action){.kind = ACTION_SENTENCE, .text = vs->edit});
             continue;
         case KEY_CHAR:
@@ -271,7 +284,7 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
         }
     }
     if (vs->editing) {
-        edit_sentence(ui, vs, r);
+        view_edit_field(ui, vs, r);
         return;
     }
     Rect edit = rect_cut_right(&r, t->text_size * 4.2f);
@@ -403,6 +416,10 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  "tokens   ·   F1 for help",
                  d->layers, d->layers > 1 ? "s" : "", d->heads, d->heads > 1 ? "s" : "",
                  d->context);
+    } else if (vs->view == VIEW_MODEL) {
+        snprintf(buf, sizeof buf,
+                 "Model view: a real model's every head on your text   ·   click a head to open "
+                 "it   ·   F1 for help");
     } else if (vs->view == VIEW_TRAIN) { /* its sentences are its own, not the scene's */
         snprintf(buf, sizeof buf,
                  "Train view: one head learns on toy sentences of %d tokens   ·   F1 for help",
@@ -531,9 +548,10 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;
     if (ui_key_char(ui, '4')) vs->view = VIEW_TRAIN;
     if (ui_key_char(ui, '5')) vs->view = VIEW_SHIFT;
+    if (ui_key_char(ui, '6')) vs->view = VIEW_MODEL;
     /* the Train view trains its own toy sentences: the scene's order is not
      * on screen there, so its keys would change what nobody sees */
-    bool sentence = vs->view != VIEW_TRAIN;
+    bool sentence = vs->view != VIEW_TRAIN && vs->view != VIEW_MODEL;
     if (sentence && ui_key_char(ui, 'r')) view_act(vs, action_of(ACTION_REVERSE));
     if (sentence && ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
     if (sentence && ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));
@@ -667,7 +685,7 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
      * next frame; keep last frame's hover for their colours */
     vs->hover_row = prev_row;
     vs->hover_col = prev_col;
-    if (vs->view != VIEW_TRAIN) { /* the Train view's sentences are its own */
+    if (vs->view != VIEW_TRAIN && vs->view != VIEW_MODEL) { /* those read their own text */
         token_chips(ui, vs, m, rect_cut_top(&r, 48));
         rect_cut_top(&r, t->pad);
     }
@@ -699,6 +717,9 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
         break;
     case VIEW_SHIFT:
         shift_frame(ui, vs, m, r);
+        break;
+    case VIEW_MODEL:
+        real_frame(ui, vs, m, r);
         break;
     default:
         break;
@@ -733,6 +754,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     }
     view_apply(vs, m); /* what last frame's widgets and this frame's keys asked for */
     if (vs->view == VIEW_TRAIN) train_update(ui, vs, m); /* a slice of training, if playing */
+    if (vs->view == VIEW_MODEL) real_update(ui, vs, m);  /* a slice of the real model's pass */
     train_drain(ui, vs, m);   /* steps a lesson or "+100" asked for: a slice a frame */
     lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */
     if (!model_update(m)) view_set_status(vs, true, "Out of memory computing attention");

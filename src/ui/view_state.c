@@ -22,6 +22,8 @@ void view_init(View_State *vs) {
     vs->scaling.samples = 2000;
     vs->train_req = (Train_Request){.task = -1, .pos = -1, .scaled = -1, .compare = -1};
     vs->layers_req = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
+    vs->real_req = (Real_Request){.open = -1};
+    vs->temperature = 1;
 }
 
 void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
@@ -54,7 +56,10 @@ bool view_hides(const View_State *vs, const char *panel) {
 bool view_wants_frames(const View_State *vs) {
     /* actions waiting: the next frame applies them and shows the result */
     return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->view_asked ||
-           vs->chip_autoscroll || (vs->view == VIEW_TRAIN && vs->train_running) || vs->train_queued;
+           vs->chip_autoscroll || (vs->view == VIEW_TRAIN && vs->train_running) ||
+           vs->train_queued ||
+           (vs->view == VIEW_MODEL &&
+            (vs->real_busy || vs->real_req.text || vs->real_req.open >= 0));
 }
 
 void view_act(View_State *vs, Action a) {

@@ -93,6 +93,12 @@ typedef struct Train_Request {
     double lr;
 } Train_Request;
 
+/* The Model view's asks, carried out before the next layout. */
+typedef struct Real_Request {
+    bool text; /* vs->edit is the text to read */
+    int open;  /* layer · heads + head to open, or -1 */
+} Real_Request;
+
 /* The layers lab's controls (the Train view's "layers" model). */
 typedef struct Layers_Request {
     bool toggle_run, reset, toggle_fast;
@@ -224,12 +230,18 @@ typedef struct View_State {
     Scaling_State scaling;
     Train_Request train_req;
     Layers_Request layers_req;
-    bool train_running;   /* mirrors the lab's play/pause, for view_wants_frames */
-    bool train_queued;    /* steps asked for are still running (train_drain) */
-    double train_rate;    /* steps per second, as last measured */
-    double train_rate_t0; /* when that measurement started (view time) */
-    double layers_t0;     /* the layers lab's last frame (view time): its pace */
-    int layers_tab;       /* low layers lab: 0 loss, 1 head scores, 2 every head */
+    Real_Request real_req;
+    float temperature; /* the Model view's next-token temperature */
+    int real_tab;      /* low Model view: 0 every head, 1 the open head, 2 next token */
+    bool real_looked;  /* the platform looked for a model once (the view asked) */
+    bool real_busy;    /* the pass (or the open head) is not done: frames keep coming */
+    char real_before[VIEW_EDIT_BYTES]; /* the text when editing began: Esc puts it back */
+    bool train_running;                /* mirrors the lab's play/pause, for view_wants_frames */
+    bool train_queued;                 /* steps asked for are still running (train_drain) */
+    double train_rate;                 /* steps per second, as last measured */
+    double train_rate_t0;              /* when that measurement started (view time) */
+    double layers_t0;                  /* the layers lab's last frame (view time): its pace */
+    int layers_tab;                    /* low layers lab: 0 loss, 1 head scores, 2 every head */
     int layers_pick; /* with too little room for every head: the one shown (layer · 4 + head) */
     char layers_seen_highlight[32]; /* the lesson highlight the tab last followed */
     long train_rate_steps0;         /* and the step count then */

@@ -8,10 +8,13 @@
 #include <SDL_ttf.h>
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <unistd.h>
 
 static cJSON *dump(const char *args) {
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' --dump-ui %s", test_env("ATTNLAB_BIN"), args);
+    char cmd[2048];
+    /* an empty Hugging Face cache: the Model view finds no model of the machine's */
+    snprintf(cmd, sizeof cmd, "HF_HUB_CACHE=/nonexistent '%s' --dump-ui %s",
+             test_env("ATTNLAB_BIN"), args);
     FILE *p = popen(cmd, "r");
     cr_assert(p);
     static char buf[1 << 20];
@@ -232,6 +235,29 @@ static int layout_problems(const char *args, char *say, size_t saysz) {
 
 /* Every view, every lesson open, 16 tokens, normal and presenting, at 1920×1080
  * ×2 and at 1024×768: no label is cut short and no text overprints another. */
+/* A small checkpoint for the Model view's states, made by the reference tool. */
+static const char *real_checkpoint(void) {
+    static char dir[] = "/tmp/attnlab-dump-model-XXXXXX";
+    static bool made;
+    if (made) return dir;
+    cr_assert(mkdtemp(dir));
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "%s '%s/../tools/gpt2_reference.py' make '%s/ck' --layers 4 --heads 4 --embd 32 "
+             "--positions 128 --seed 5",
+             access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3",
+             test_env("ATTNLAB_TESTDATA"), dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    made = true;
+    return dir;
+}
+
+static void real_checkpoint_remove(void) {
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", real_checkpoint());
+    cr_assert_eq(system(cmd), 0);
+}
+
 Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
     static const char *const sizes[] = {"--size 1920x1080 --ui-scale 2", "--size 1024x768"};
     static const char *const layouts[] = {"", "--presenter"};
@@ -262,6 +288,12 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         "--tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the mat today'",
         "--view shift --tokens 'the quick brown fox jumps over the lazy dog while a cat sat on the "
         "mat today'",
+        /* the Model view: none open (HF_HUB_CACHE empty), a model, a long text and a head */
+        "--view model",
+        "--view model --model '%1$.0s%2$s/ck'",
+        "--view model --model '%1$.0s%2$s/ck' --layer 3 --head 2 --text 'The quick brown fox jumps "
+        "over the lazy dog. Then the quick brown fox jumps over the lazy dog again, and again, "
+        "until every head has seen it twice: café, 東京, naïve.'",
     };
     int failures = 0;
     char report[4096] = "";
@@ -269,7 +301,8 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         for (size_t l = 0; l < 2; l++)
             for (size_t k = 0; k < sizeof states / sizeof *states; k++) {
                 char state[600], args[1200], say[600];
-                snprintf(state, sizeof state, states[k], test_env("ATTNLAB_DATA"));
+                snprintf(state, sizeof state, states[k], test_env("ATTNLAB_DATA"),
+                         real_checkpoint());
                 snprintf(args, sizeof args, "%s %s %s", state, sizes[s], layouts[l]);
                 if (layout_problems(args, say, sizeof say)) {
                     size_t n = strlen(report);
@@ -277,5 +310,6 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
                     failures++;
                 }
             }
+    real_checkpoint_remove();
     cr_assert_eq(failures, 0, "%s", report);
 }

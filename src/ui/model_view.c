@@ -1,0 +1,387 @@
+/* The Model view; see model_view.h. */
+#include "model_view.h"
+
+#include "heatmap.h"
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define REAL_LABELS 1024 /* chip labels kept (GPT-2 reads 1024 tokens) */
+#define REAL_LABEL  48   /* bytes of one */
+
+/* The shown pass's chip labels, made again when the pass changes. */
+static struct {
+    long generation;
+    const Real_Model *model;
+    int n;
+    char text[REAL_LABELS][REAL_LABEL];
+    const char *ptr[REAL_LABELS];
+} labels = {.generation = -1};
+
+static void update_labels(const Real_Lab *l) {
+    if (labels.generation == l->generation && labels.model == l->model) return;
+    labels.generation = l->generation;
+    labels.model = l->model;
+    labels.n = l->shown_n < REAL_LABELS ? l->shown_n : REAL_LABELS;
+    for (int i = 0; i < labels.n; i++) {
+        real_model_token_label(l->model, l->shown_ids[i], labels.text[i], REAL_LABEL);
+        labels.ptr[i] = labels.text[i];
+    }
+}
+
+/* ---- before the layout ------------------------------------------------------ */
+
+void real_start_editing(View_State *vs, const Model *m) {
+    const char *text = m->real.text;
+    size_t len = strlen(text);
+    if (len >= sizeof vs->edit) len = sizeof vs->edit - 1; /* the field holds 2 KB of it */
+    while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80) len--;
+    memcpy(vs->edit, text, len);
+    vs->edit[len] = '\0';
+    memcpy(vs->real_before, vs->edit, len + 1);
+    vs->edit_len = (int)len;
+    vs->edit_cursor = vs->edit_anchor = vs->edit_len;
+    vs->editing = true;
+}
+
+void real_update(const Ui *ui, View_State *vs, Model *m) {
+    (void)ui;
+    Real_Lab *l = &m->real;
+    Real_Request *q = &vs->real_req;
+    char err[600];
+    if (l->model) {
+        /* live while typing: every text that reads is run; one that does not
+         * (empty, too long) waits, and Enter says why */
+        bool live = vs->editing && strcmp(vs->edit, l->text) != 0;
+        if (q->text || live) {
+            bool ok = real_lab_set_text(l, vs->edit, strlen(vs->edit), err, sizeof err);
+            if (q->text && !ok) view_set_status(vs, true, "Text not read: %s", err);
+        }
+        int heads = l->model->weights.model.heads;
+        if (q->open >= 0) real_lab_open(l, q->open / heads, q->open % heads);
+    }
+    *q = (Real_Request){.open = -1};
+    vs->real_busy = !real_lab_work(l, REAL_BUDGET_MS);
+}
+
+/* ---- the panels ---------------------------------------------------------------- */
+
+static bool lit(const View_State *vs, const char *name) {
+    return vs->session.active && !strcmp(vs->session.highlight, name);
+}
+
+static void no_model(Ui *ui, const View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    float title_h = ui_panel_wrapped(ui, r, "No model is open", lit(vs, "model_none"));
+    ui_record(ui, "panel", "model_none", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 8);
+    const char *paragraphs[5] = {
+        m->real.note[0] ? m->real.note : "No --model was given.",
+        "This view runs a real, trained GPT-2 on any text you type and shows every head. "
+        "attnlab never downloads anything: it reads a checkpoint you have.",
+        "GPT-2 small is at https://huggingface.co/openai-community/gpt2. With the hub's client "
+        "(pip install huggingface_hub), one line gets the four files attnlab reads:",
+        "huggingface-cli download openai-community/gpt2 config.json model.safetensors vocab.json "
+        "merges.txt --local-dir gpt2",
+        "Then start attnlab with --model gpt2 (that folder). A model another tool put in the "
+        "Hugging Face cache is found by its name, as --model gpt2."};
+    /* the largest type that fits whole */
+    float fs = t->text_size, gap = 0;
+    for (;; fs -= 1) {
+        gap = ui_line_height(ui, FONT_SANS, fs) * 0.6f;
+        float need = 4 * gap;
+        for (int k = 0; k < 5; k++)
+            need += ui_text_wrapped(ui, body, FONT_SANS, fs, t->text, paragraphs[k], false);
+        if (need <= body.h || fs <= t->small_size) break;
+    }
+    for (int k = 0; k < 5; k++) {
+        Color c = k == 3 ? t->accent : t->text; /* the command stands out */
+        float used =
+            ui_text_wrapped(ui, body, k == 3 ? FONT_MONO : FONT_SANS, fs, c, paragraphs[k], true);
+        rect_cut_top(&body, fminf(used + gap, body.h));
+    }
+}
+
+/* The model's name and shape, and how far the pass is. */
+static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    const Tf_Model *tm = &l->model->weights.model;
+    char text[800];
+    int done = l->runs[l->work].stage;
+    if (!l->pass_done && l->n > 0)
+        snprintf(text, sizeof text,
+                 "%s · %d layers × %d heads · d_model %d · computing layer %d of %d", l->name,
+                 tm->layers, tm->heads, tm->width, done < tm->layers ? done + 1 : tm->layers,
+                 tm->layers);
+    else
+        snprintf(text, sizeof text,
+                 "%s · %d layers × %d heads · d_model %d · %d tokens in its vocabulary", l->name,
+                 tm->layers, tm->heads, tm->width, tm->vocab);
+    if (ui_text_width(ui, FONT_SANS, t->text_size, text) > r.w) /* the short form */
+        snprintf(text, sizeof text, "%s · %d×%d heads%s", l->name, tm->layers, tm->heads,
+                 !l->pass_done && l->n > 0 ? " · computing" : "");
+    ui_label_abbrev(ui, r, FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim, text);
+}
+
+/* The shown text's tokens as chips, as many as fit, then how many more. */
+static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    if (vs->editing) {
+        view_edit_field(ui, vs, r);
+        return;
+    }
+    Rect edit = rect_cut_right(&r, t->text_size * 6.5f);
+    if (ui_button(ui, "model_edit", -1, rect_inset(edit, 2), "✎ Edit text", false) & UI_CLICKED)
+        real_start_editing(vs, m);
+    rect_cut_right(&r, 8);
+    ui_record(ui, "panel", "model_tokens", -1, r);
+    float fs = t->text_size, gap = 6, x = r.x, h = r.h - 8;
+    char more[48];
+    for (int i = 0; i < labels.n; i++) {
+        float w = ui_text_width(ui, FONT_SANS, fs, labels.ptr[i]) + 18;
+        snprintf(more, sizeof more, "+%d more", labels.n - i);
+        float need = i + 1 < labels.n ? ui_text_width(ui, FONT_SANS, t->small_size, more) + gap : 0;
+        if (x + w + need > r.x + r.w) {
+            ui_label(ui, (Rect){x, r.y, r.x + r.w - x, r.h}, FONT_SANS, t->small_size, ALIGN_LEFT,
+                     t->text_dim, more);
+            break;
+        }
+        Rect c = {x, r.y + 4, w, h};
+        draw_round_rect(ui->dl, c, t->radius, t->field);
+        ui_label(ui, c, FONT_SANS, fs, ALIGN_CENTER, t->text, labels.ptr[i]);
+        x += w + gap;
+    }
+}
+
+/* Every head's A, small, a row a layer; a click opens one. */
+static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    const Tf_Model *tm = &l->model->weights.model;
+    float title_h =
+        ui_panel_wrapped(ui, r, "Every head: layers down, heads across", lit(vs, "model_grid"));
+    ui_record(ui, "panel", "model_grid", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    float lh = ui_line_height(ui, FONT_MONO, t->small_size);
+    Rect cols = rect_cut_top(&body, lh + 2);
+    Rect rows = rect_cut_left(&body, ui_text_width(ui, FONT_MONO, t->small_size, "00") + 6);
+    rect_cut_left(&cols, rows.w);
+    float cell = fminf(body.w / tm->heads, body.h / tm->layers);
+    if (cell < 4) return;
+    float spare = body.w - cell * tm->heads; /* the grid centred in what is left */
+    body.x += spare * 0.5f;
+    cols.x += spare * 0.5f;
+    rows.x += spare * 0.5f;
+    float gap = cell >= 24 ? 2 : cell >= 10 ? 1 : 0;
+    int T = l->thumb;
+    char num[16];
+    for (int h = 0; h < tm->heads; h++)
+        if (cell >= ui_text_width(ui, FONT_MONO, t->small_size, "00") || h % 4 == 0) {
+            snprintf(num, sizeof num, "%d", h);
+            draw_text(ui->dl, FONT_MONO, t->small_size, cols.x + (h + 0.5f) * cell, cols.y,
+                      ALIGN_CENTER, t->text_dim, num);
+        }
+    for (int a = 0; a < tm->layers; a++) {
+        if (cell >= lh || a % 4 == 0) {
+            snprintf(num, sizeof num, "%d", a);
+            draw_text(ui->dl, FONT_MONO, t->small_size, rows.x + rows.w - 4,
+                      body.y + (a + 0.5f) * cell - lh * 0.5f, ALIGN_RIGHT, t->text_dim, num);
+        }
+        for (int h = 0; h < tm->heads; h++) {
+            Rect c = {body.x + h * cell, body.y + a * cell, cell - gap, cell - gap};
+            bool open = a == l->open_layer && h == l->open_head;
+            if (ui_button(ui, "model_head", a * tm->heads + h, c, "", open) & UI_CLICKED) {
+                vs->real_req.open = a * tm->heads + h;
+                if (vs->real_tab == 0 && ui->w < 1000) vs->real_tab = 1;
+            }
+            if (T > 0)
+                draw_heatmap(ui->dl, rect_inset(c, open ? 3 : 1),
+                             l->thumbs + (ptrdiff_t)(a * tm->heads + h) * T * T, T, T, 0, 1,
+                             vs->weight_map);
+            if (open) draw_rect_outline(ui->dl, c, 2, 2, t->accent);
+        }
+    }
+}
+
+static const float *A_values(const Tf_Run *run, const Real_Lab *l) {
+    return tf_attn(run, l->open_layer, l->open_head);
+}
+
+/* The open head: its A, and its value-weighted attention. */
+static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    const Tf_Run *run = real_lab_shown(l);
+    char title[96];
+    snprintf(title, sizeof title, "Layer %d, head %d", l->open_layer, l->open_head);
+    if (l->open_layer < 0 || !run) snprintf(title, sizeof title, "No head open");
+    float title_h = ui_panel_wrapped(ui, r, title, lit(vs, "model_head"));
+    ui_record(ui, "panel", "model_open", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    if (l->open_layer < 0 || !run) {
+        ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text_dim,
+                        "Click a head in the grid to open it.", true);
+        return;
+    }
+    int n = l->shown_n;
+    bool named = n <= 40;
+    bool side = body.w >= body.h * 1.6f;
+    Rect a =
+        side ? rect_cut_left(&body, body.w * 0.5f - 4) : rect_cut_top(&body, body.h * 0.5f - 4);
+    if (side)
+        rect_cut_left(&body, 8);
+    else
+        rect_cut_top(&body, 8);
+    Heatmap_Result res;
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.name = "model_A",
+                               .r = a,
+                               .title = "A: the weights",
+                               .caption = "softmax(q·k/√d_h), masked",
+                               .values = A_values(run, l),
+                               .rows = n,
+                               .cols = n,
+                               .vmin = 0,
+                               .vmax = 1,
+                               .map = vs->weight_map,
+                               .row_labels = named ? labels.ptr : NULL,
+                               .col_labels = named ? labels.ptr : NULL,
+                               .row_axis = "query",
+                               .col_axis = "key",
+                               .selected_row = -1,
+                               .mark_row = -1,
+                               .mark_col = -1,
+                               .no_legend = true,
+                               .causal = true},
+               &res);
+    const float *A = tf_attn(run, l->open_layer, l->open_head);
+    if (res.hover_row >= 0 && res.hover_col >= 0 && res.hover_row < labels.n &&
+        res.hover_col < labels.n) {
+        int i = res.hover_row, j = res.hover_col;
+        if (j > i)
+            snprintf(vs->hover_text, sizeof vs->hover_text,
+                     "A[%d][%d] is masked: “%s” (query %d) cannot see a later token", i, j,
+                     labels.ptr[i], i);
+        else
+            snprintf(vs->hover_text, sizeof vs->hover_text,
+                     "A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key "
+                     "%d), whose value adds ‖v W_O‖ = %.3g",
+                     i, j, (double)A[(ptrdiff_t)i * n + j], labels.ptr[i], i,
+                     100.0 * A[(ptrdiff_t)i * n + j], labels.ptr[j], j,
+                     l->head_done ? (double)l->norm[j] : 0.0);
+    }
+    if (!l->head_done) return;
+    char caption[96];
+    snprintf(caption, sizeof caption, "a_ij·‖v_j W_O‖, 0 to %.3g", (double)l->weighted_max);
+    ui_heatmap(ui,
+               &(Heatmap_Desc){.name = "model_weighted",
+                               .r = body,
+                               .title = "Weighted by what each value adds",
+                               .caption = caption,
+                               .values = l->weighted,
+                               .rows = n,
+                               .cols = n,
+                               .vmin = 0,
+                               .vmax = l->weighted_max > 0 ? l->weighted_max : 1,
+                               .map = vs->weight_map,
+                               .row_labels = named ? labels.ptr : NULL,
+                               .col_labels = named ? labels.ptr : NULL,
+                               .row_axis = "query",
+                               .col_axis = "key",
+                               .selected_row = -1,
+                               .mark_row = res.hover_row,
+                               .mark_col = res.hover_col,
+                               .no_legend = true,
+                               .causal = true},
+               &res);
+}
+
+/* The ten likeliest next tokens, under a temperature. */
+static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    float title_h = ui_panel_wrapped(ui, r, "Next token", lit(vs, "model_next"));
+    ui_record(ui, "panel", "model_next", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    Rect slider = rect_cut_top(&body, fminf(56, body.h * 0.25f));
+    ui_slider(ui, "model_temperature", -1, slider, &vs->temperature,
+              &(Slider_Desc){.min = 0.1f,
+                             .max = 4,
+                             .log = true,
+                             .label = "temperature",
+                             .short_label = "T",
+                             .format = "%.2f"});
+    rect_cut_top(&body, 6);
+    int32_t ids[10];
+    double p[10];
+    int k = real_lab_next(l, vs->temperature, 10, ids, p);
+    if (k == 0) return;
+    float row = fminf(body.h / k, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
+    float label_w = body.w * 0.45f;
+    char label[10][REAL_LABEL];
+    float fs = t->text_size; /* smaller type before any label is shortened */
+    for (int j = 0; j < k; j++) {
+        if (ids[j] < l->model->bpe.count)
+            real_model_token_label(l->model, ids[j], label[j], sizeof label[j]);
+        else
+            snprintf(label[j], sizeof label[j], "#%d", (int)ids[j]);
+        if (ui_text_width(ui, FONT_SANS, fs, label[j]) > label_w - 4) fs = t->small_size;
+    }
+    for (int j = 0; j < k; j++) {
+        Rect line = rect_cut_top(&body, row);
+        char pct[24];
+        snprintf(pct, sizeof pct, "%.1f %%", 100 * p[j]);
+        Rect name = rect_cut_left(&line, label_w);
+        ui_label_abbrev(ui, name, FONT_SANS, fs, ALIGN_LEFT, t->text, label[j]);
+        Rect num =
+            rect_cut_right(&line, ui_text_width(ui, FONT_MONO, t->small_size, "100.0 %") + 6);
+        ui_label(ui, num, FONT_MONO, t->small_size, ALIGN_RIGHT, t->text_dim, pct);
+        Rect bar = rect_inset(line, 3);
+        bar.w *= (float)p[j];
+        draw_rect(ui->dl, bar, t->accent);
+    }
+}
+
+void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Theme *t = ui->theme;
+    const Real_Lab *l = &m->real;
+    if (!l->model) {
+        no_model(ui, vs, m, r);
+        return;
+    }
+    update_labels(l);
+    float lh = ui_line_height(ui, FONT_SANS, t->text_size);
+    info_line(ui, l, rect_cut_top(&r, lh + 4));
+    rect_cut_top(&r, 4);
+    chips(ui, vs, m, rect_cut_top(&r, lh + 22));
+    rect_cut_top(&r, t->pad);
+    if (r.w >= 1000 && r.h >= 420) {
+        Rect grid = rect_cut_left(&r, r.w * 0.34f);
+        rect_cut_left(&r, t->pad);
+        Rect next = rect_cut_right(&r, r.w * 0.3f);
+        rect_cut_right(&r, t->pad);
+        head_grid(ui, vs, l, grid);
+        open_head(ui, vs, l, r);
+        next_tokens(ui, vs, l, next);
+        return;
+    }
+    /* low or narrow: one panel at a time */
+    Rect tabs = rect_cut_top(&r, lh + 14);
+    rect_cut_top(&r, 6);
+    static const char *const names[3] = {"Every head", "The open head", "Next token"};
+    float w = tabs.w / 3;
+    for (int k = 0; k < 3; k++)
+        if (ui_button(ui, "model_tab", k, (Rect){tabs.x + k * w + 2, tabs.y, w - 4, tabs.h},
+                      names[k], vs->real_tab == k) &
+            UI_CLICKED)
+            vs->real_tab = k;
+    if (vs->real_tab == 0)
+        head_grid(ui, vs, l, r);
+    else if (vs->real_tab == 1)
+        open_head(ui, vs, l, r);
+    else
+        next_tokens(ui, vs, l, r);
+}
