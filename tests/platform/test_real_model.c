@@ -372,6 +372,26 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
     real_lab_open(&lab, 1, 3);
     real_lab_settle(&lab);
     cr_assert(lab.head_done && lab.norm[0] > 0);
+    /* its value-weighted attention against the float64 reference */
+    char cmd[3000];
+    int at = snprintf(cmd, sizeof cmd, "%s '%s/../tools/gpt2_reference.py' weighted '%s/b' 1 3",
+                      python(), test_env("ATTNLAB_TESTDATA"), top);
+    for (int i = 0; i < lab.shown_n; i++)
+        at += snprintf(cmd + at, sizeof cmd - (size_t)at, " %d", (int)lab.shown_ids[i]);
+    FILE *pipe = popen(cmd, "r");
+    char *said = slurp(pipe);
+    cr_assert_eq(pclose(pipe), 0, "%s", said);
+    cJSON *ref = cJSON_Parse(said);
+    cr_assert(cJSON_GetArraySize(ref) == lab.shown_n, "%.200s", said);
+    double worst = 0;
+    for (int i = 0; i < lab.shown_n; i++)
+        for (int j = 0; j < lab.shown_n; j++) {
+            double w = cJSON_GetArrayItem(cJSON_GetArrayItem(ref, i), j)->valuedouble;
+            worst = fmax(worst, fabs(w - lab.weighted[i * lab.shown_n + j]) / (1 + fabs(w)));
+        }
+    cr_assert(worst < 1e-4, "value-weighted attention off by %.3g (relative)", worst);
+    cJSON_Delete(ref);
+    free(said);
     real_lab_free(&lab);
     checkpoint_close(&a);
     checkpoint_close(&b);

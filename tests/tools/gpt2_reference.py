@@ -17,6 +17,9 @@
         forward pass is defined (LayerNorm, causal attention, GELU's tanh form, tied or
         separate lm_head), and compares attn, scores, logits and next. Prints the largest
         differences; exit 1 when one is past its tolerance
+    gpt2_reference.py weighted DIR LAYER HEAD ID…
+        that head's value-weighted attention a_ij·‖v_j W_O^h‖ for those ids, in float64, as a
+        JSON array of rows
     gpt2_reference.py weights DIR
         prints nothing; exit 0 if the file reads back (a self-check of the writer)
 
@@ -201,9 +204,11 @@ def gelu(z):
     return 0.5 * z * (1 + np.tanh(np.sqrt(2 / np.pi) * (z + 0.044715 * z ** 3)))
 
 
-def forward(config, w, ids):
+def forward(config, w, ids, weighted=None):
     """GPT-2's forward pass in float64: every head's scores (masked −inf) and
-    weights, and the last position's logits."""
+    weights, and the last position's logits. With weighted = (layer, head),
+    also that head's value-weighted attention a_ij·‖v_j W_O^h‖ (Kobayashi et
+    al. 2020), W_O^h being the head's d_h rows of c_proj."""
     L, H, D = config["n_layer"], config["n_head"], config["n_embd"]
     eps = config.get("layer_norm_epsilon", 1e-5)
     n, dh = len(ids), D // H
@@ -225,12 +230,17 @@ def forward(config, w, ids):
             A = e / e.sum(axis=1, keepdims=True)
             scores[l, h], attn[l, h] = s, A
             mixed[:, cols] = A @ v[:, cols]
+            if weighted == (l, h):
+                f = v[:, cols] @ w[p + "attn.c_proj.weight"][cols, :]
+                weighted_out = A * np.linalg.norm(f, axis=1)[None, :]
         x = x + mixed @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
         m = layernorm(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
         x = x + gelu(m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] \
             + w[p + "mlp.c_proj.bias"]
     last = layernorm(x[-1], w["ln_f.weight"], w["ln_f.bias"], eps)
     unembed = w.get("lm_head.weight", w["wte.weight"])
+    if weighted is not None:
+        return weighted_out
     return scores, attn, unembed @ last
 
 
@@ -309,6 +319,11 @@ def main():
     ck = sub.add_parser("check")
     ck.add_argument("dir")
     ck.add_argument("export")
+    wt = sub.add_parser("weighted")
+    wt.add_argument("dir")
+    wt.add_argument("layer", type=int)
+    wt.add_argument("head", type=int)
+    wt.add_argument("ids", type=int, nargs="+")
     rd = sub.add_parser("weights")
     rd.add_argument("dir")
     args = ap.parse_args()
@@ -317,6 +332,10 @@ def main():
         return 0
     if args.cmd == "check":
         return check(args)
+    if args.cmd == "weighted":
+        config, w = weights(args.dir)
+        print(json.dumps(forward(config, w, args.ids, (args.layer, args.head)).tolist()))
+        return 0
     weights(args.dir)
     return 0
 

@@ -1,0 +1,152 @@
+/* src/ui/model_view.c with the real view and a real (generated) checkpoint:
+ * tests/tools/gpt2_reference.py writes a small GPT-2, read here from its
+ * files' bytes. The grid holds a button per head; a click opens that head;
+ * typing edits the text live and Enter keeps it, Esc puts the old one back;
+ * the next-token list is the lab's at the slider's temperature; with no
+ * model the view says how to get one. */
+#define _POSIX_C_SOURCE 200809L
+#include "core/fileio.h"
+#include "harness.h"
+#include "model/real_lab.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static Harness h;
+static char dir[] = "/tmp/attnlab-model-view-XXXXXX";
+static char *bytes[4];
+static size_t lens[4];
+static Real_Model rm;
+
+static void setup(void) {
+    harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
+    cr_assert(mkdtemp(dir));
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "%s '%s/../tools/gpt2_reference.py' make '%s' --layers 3 --heads 4 --embd 16 "
+             "--positions 64 --seed 9",
+             access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3",
+             test_env("ATTNLAB_TESTDATA"), dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    const char *names[4] = {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
+    char path[400], err[600];
+    for (int k = 0; k < 4; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        cr_assert(file_read_all(path, 64u << 20, &bytes[k], &lens[k], err, sizeof err), "%s", err);
+    }
+    Real_Model_Files f = {.config = bytes[0],
+                          .config_name = names[0],
+                          .config_len = lens[0],
+                          .weights = (const uint8_t *)bytes[1],
+                          .weights_name = names[1],
+                          .weights_size = lens[1],
+                          .vocab = bytes[2],
+                          .vocab_name = names[2],
+                          .vocab_len = lens[2],
+                          .merges = bytes[3],
+                          .merges_name = names[3],
+                          .merges_len = lens[3]};
+    cr_assert(real_model_load(&rm, &f, err, sizeof err), "%s", err);
+}
+
+static void teardown(void) {
+    real_lab_free(&h.m.real);
+    real_model_free(&rm);
+    for (int k = 0; k < 4; k++) free(bytes[k]);
+    harness_close(&h);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(model_view, .init = setup, .fini = teardown, .timeout = 60);
+
+/* Frames until the pass is done and shown (each runs 12 ms of it). */
+static void settle(void) {
+    for (int k = 0; k < 200 && (h.vs.real_busy || !real_lab_shown(&h.m.real)); k++)
+        harness_frame(&h);
+    cr_assert(real_lab_shown(&h.m.real) && !h.vs.real_busy);
+}
+
+static void attach(const char *text) {
+    char err[600];
+    cr_assert(real_lab_attach(&h.m.real, &rm, "test-gpt2", err, sizeof err), "%s", err);
+    cr_assert(real_lab_set_text(&h.m.real, text, strlen(text), err, sizeof err), "%s", err);
+    h.vs.view = VIEW_MODEL;
+    settle();
+}
+
+Test(model_view, the_grid_has_a_button_per_head_and_a_click_opens_one) {
+    attach("The cat sat on the mat. The cat sat on the");
+    for (int a = 0; a < 3; a++)
+        for (int k = 0; k < 4; k++) harness_find(&h, "button", "model_head", a * 4 + k);
+    cr_assert_null(harness_find_maybe(&h, "button", "model_head", 12), "3 × 4 heads, no more");
+    cr_assert(harness_drew_text(&h, "Layer 0, head 0"));
+    const Ui_Record *b = harness_find(&h, "button", "model_head", 2 * 4 + 1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    settle();
+    cr_assert_eq(h.m.real.open_layer, 2);
+    cr_assert_eq(h.m.real.open_head, 1);
+    cr_assert(h.m.real.head_done);
+    cr_assert(harness_drew_text(&h, "Layer 2, head 1"));
+    harness_find(&h, "grid", "model_A", -1);
+    harness_find(&h, "grid", "model_weighted", -1);
+}
+
+Test(model_view, typing_reads_the_text_live_and_esc_puts_it_back) {
+    attach("Hello world");
+    const Ui_Record *edit = harness_find(&h, "button", "model_edit", -1);
+    harness_click(&h, rect_cx(edit), rect_cy(edit));
+    cr_assert(h.vs.editing);
+    harness_type(&h, ", again");
+    settle();
+    cr_assert_str_eq(h.m.real.text, "Hello world, again", "read as it is typed");
+    cr_assert_eq(h.m.real.shown_n, 4);
+    harness_key(&h, KEY_ESCAPE, 0, false, false);
+    settle();
+    cr_assert_not(h.vs.editing);
+    cr_assert_str_eq(h.m.real.text, "Hello world");
+    cr_assert_eq(h.m.real.shown_n, 2);
+    /* Enter keeps what was typed */
+    harness_click(&h, rect_cx(edit), rect_cy(edit));
+    harness_type(&h, "!");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    settle();
+    cr_assert_not(h.vs.editing);
+    cr_assert_str_eq(h.m.real.text, "Hello world!");
+}
+
+Test(model_view, the_next_tokens_are_the_labs_at_the_sliders_temperature) {
+    attach("One, two, three, four,");
+    int32_t ids[10];
+    double p[10];
+    h.vs.temperature = 0.5f;
+    harness_frame(&h);
+    int k = real_lab_next(&h.m.real, 0.5, 10, ids, p);
+    cr_assert_eq(k, 10);
+    char pct[32];
+    snprintf(pct, sizeof pct, "%.1f %%", 100 * p[0]);
+    cr_assert(harness_drew_text(&h, pct), "the likeliest at T = 0.5 is shown as %s", pct);
+    harness_find(&h, "slider", "model_temperature", -1);
+}
+
+Test(model_view, low_windows_show_one_panel_under_tabs) {
+    attach("A short text");
+    h.w = 960;
+    h.h = 540;
+    harness_frame(&h);
+    const Ui_Record *tab = harness_find(&h, "button", "model_tab", 2);
+    harness_click(&h, rect_cx(tab), rect_cy(tab));
+    cr_assert_eq(h.vs.real_tab, 2);
+    harness_find(&h, "panel", "model_next", -1);
+    cr_assert_null(harness_find_maybe(&h, "panel", "model_grid", -1));
+}
+
+Test(model_view, with_no_model_it_says_how_to_get_gpt2) {
+    h.vs.view = VIEW_MODEL;
+    snprintf(h.m.real.note, sizeof h.m.real.note, "none in /somewhere");
+    harness_frame(&h);
+    cr_assert(harness_drew_text(&h, "none in /somewhere"));
+    cr_assert(harness_drew_text(&h, "huggingface-cli download openai-community/gpt2"));
+    harness_find(&h, "panel", "model_none", -1);
+}
