@@ -481,13 +481,14 @@ static void help_overlay(Ui *ui, View_State *vs) {
         const char *keys, *does;
         int where;
     } lines[] = {
-        {"1  2  3  4", "Explorer · Scaling lab · Permutation lab · Train", 0},
+        {"1  2  3  4  5  6", "Explorer · Scaling · Permutation · Train · Shift · Model", 0},
         {"drag a point", "move that token's embedding x_i", 0},
         {"drag a chip", "reorder the sentence (rows and columns follow)", 0},
         {"click a row / chip", "select the query shown on the right", 0},
         {"↑  ↓", "select the query above · below", 0},
         {"hover a cell", "see the arithmetic behind s_ij and a_ij", 0},
         {"Train: one head · layers", "layers: an induction head forms · zero it · explore ↗", 0},
+        {"6  Model", "a real GPT-2's every head · click one · ✎ Edit text", 0},
         {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)", 0},
         {"R  S  T  I", "reverse · shuffle · rotate by one · restore the order", 0},
         {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", "undo · redo", 0},
