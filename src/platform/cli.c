@@ -413,7 +413,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         } else if (!strcmp(name, "--layer") || !strcmp(name, "--head")) {
             /* the model's own range is checked once it is open */
             if (!parse_int(name, value, 0, 1000, &iv, err, errsz)) return false;
-            if (name[3] == 'l')
+            if (name[2] == 'l') /* --layer */
                 o->open_layer = (int)iv + 1;
             else
                 o->open_head = (int)iv + 1;

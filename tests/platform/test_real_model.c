@@ -396,3 +396,25 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
     checkpoint_close(&a);
     checkpoint_close(&b);
 }
+
+/* The window's options: --layer and --head pick the open head, within the
+ * model's range; a bad checkpoint stops the window before it opens. */
+Test(real_model, the_window_opens_the_head_asked_for_and_refuses_one_past_the_model) {
+    const char *dir = make("small", "--seed 16 --layers 3 --heads 2");
+    char args[800];
+    snprintf(args, sizeof args,
+             "--view model --model '%s' --layer 2 --head 1 --text 'one two' --dump-ui", dir);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "Layer 2, head 1"), "the open head's panel is titled");
+    cr_assert(strstr(r.out, "\"model_head\", \"index\": 5"), "3 × 2 heads in the grid");
+    cr_assert_null(strstr(r.out, "\"model_head\", \"index\": 6"));
+    run_free(&r);
+    snprintf(args, sizeof args, "--view model --model '%s' --layer 3 --dump-ui", dir);
+    refused(run_attnlab(args), "--layer: 3 is past the model's 3", "0 to 2");
+    snprintf(args, sizeof args, "--view model --model '%s' --head 2 --dump-ui", dir);
+    refused(run_attnlab(args), "--head: 2 is past the model's 2", NULL);
+    refused(run_attnlab("--view model --layer 1 --dump-ui"), "--layer and --head", "--model");
+    snprintf(args, sizeof args, "--view model --model '%s/nothing' --dump-ui", top);
+    refused(run_attnlab(args), "nothing", "no such folder");
+}
