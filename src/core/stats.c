@@ -225,3 +225,63 @@ void stats_width_curves(const Width_Curves_Desc *d, Width_Curves *dest) {
         dest->max_raw[c] /= d->row_count;
     }
 }
+
+/* The leading eigenvector of the symmetric dim×dim c into v (unit), its
+ * eigenvalue returned: power iteration from a fixed start. */
+static double leading(const double *c, int dim, double *v) {
+    double w[512];
+    for (int k = 0; k < dim; k++) v[k] = 1.0 + 0.01 * k; /* not orthogonal to anything likely */
+    double lambda = 0;
+    for (int it = 0; it < 500; it++) {
+        double norm = 0;
+        for (int r = 0; r < dim; r++) {
+            double sum = 0;
+            for (int k = 0; k < dim; k++) sum += c[r * dim + k] * v[k];
+            w[r] = sum;
+            norm += sum * sum;
+        }
+        norm = sqrt(norm);
+        if (norm == 0) return 0;
+        double change = 0;
+        for (int k = 0; k < dim; k++) {
+            double next = w[k] / norm;
+            change += fabs(next - v[k]);
+            v[k] = next;
+        }
+        lambda = norm;
+        if (change < 1e-13 * dim) break;
+    }
+    return lambda;
+}
+
+double stats_pca2(const float *rows, int count, int dim, double *mean, double *axes, double *cov) {
+    if (dim > 512 || count < 1) return 0;
+    for (int k = 0; k < dim; k++) mean[k] = 0;
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < dim; k++) mean[k] += rows[(long)i * dim + k];
+    for (int k = 0; k < dim; k++) mean[k] /= count;
+    for (int q = 0; q < dim * dim; q++) cov[q] = 0;
+    for (int i = 0; i < count; i++)
+        for (int a = 0; a < dim; a++) {
+            double xa = rows[(long)i * dim + a] - mean[a];
+            for (int b = 0; b < dim; b++)
+                cov[a * dim + b] += xa * (rows[(long)i * dim + b] - mean[b]);
+        }
+    double total = 0;
+    for (int k = 0; k < dim; k++) total += cov[k * dim + k];
+    double held = 0;
+    for (int axis = 0; axis < 2; axis++) {
+        double *v = axes + axis * dim;
+        double lambda = leading(cov, dim, v);
+        held += lambda;
+        /* deflate: what is left has no spread along v */
+        for (int a = 0; a < dim; a++)
+            for (int b = 0; b < dim; b++) cov[a * dim + b] -= lambda * v[a] * v[b];
+        int big = 0;
+        for (int k = 1; k < dim; k++)
+            if (fabs(v[k]) > fabs(v[big])) big = k;
+        if (v[big] < 0)
+            for (int k = 0; k < dim; k++) v[k] = -v[k];
+    }
+    return total > 0 ? held / total : 0;
+}

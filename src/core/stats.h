@@ -7,7 +7,8 @@
  * the work is shared by two threads; the result depends only on the seed,
  * d_k and the sample count.
  *
- *   void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest)
+ *   double stats_pca2(const float *rows, int count, int dim, double *mean, double *axes, double
+*cov); void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest)
  *   void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest)
  *       the raw dot products
  *   double stats_row_entropy(const float *a, int m)
@@ -19,6 +20,13 @@
  *   double stats_normal_pdf(double x, double var)
  *   void stats_width_curves(const Width_Curves_Desc *d, Width_Curves *dest)
  *       mean entropy / max weight of A against d_k
+ *   double stats_pca2(const float *rows, int count, int dim, double *mean, double *axes,
+ *                     double *cov)
+ *       the two directions along which count points (rows of dim floats) spread most about
+ *       their mean: the covariance's two leading eigenvectors, by power iteration with
+ *       deflation in double. Fills mean (dim), axes (2·dim: unit vectors, the larger first;
+ *       each turned so its largest entry is positive) and uses cov (dim·dim) as scratch.
+ *       Returns the share of the total variance the two hold (0 when the points coincide)
  */
 #ifndef ATTN_STATS_H
 #define ATTN_STATS_H
@@ -33,6 +41,7 @@ typedef struct Variance_Result {
     double raw_mean, raw_var, scaled_mean, scaled_var;
 } Variance_Result;
 
+double stats_pca2(const float *rows, int count, int dim, double *mean, double *axes, double *cov);
 void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest);
 void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest);
 double stats_row_entropy(const float *a, int m);

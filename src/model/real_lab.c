@@ -1,6 +1,7 @@
 /* The Model view's state; see real_lab.h. */
 #include "real_lab.h"
 
+#include "../core/stats.h"
 #include "export_real.h"
 
 #include <stdarg.h>
@@ -42,8 +43,11 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
     fresh.norm = malloc((size_t)positions * sizeof(float));
     int thumbs = tm->layers * tm->heads * REAL_LAB_THUMB * REAL_LAB_THUMB;
     fresh.thumbs = malloc((size_t)thumbs * sizeof(float));
+    fresh.plane = malloc((size_t)positions * 4 * sizeof(float));
+    fresh.qk = malloc(2 * head);
+    fresh.pca = malloc(((size_t)d_h * (size_t)d_h + 3 * (size_t)d_h) * sizeof(double));
     if (!fresh.ids || !fresh.shown_ids || !fresh.Q || !fresh.K || !fresh.V || !fresh.norm ||
-        !fresh.thumbs) {
+        !fresh.thumbs || !fresh.plane || !fresh.qk || !fresh.pca) {
         real_lab_free(&fresh);
         return fail(err, errsz, "%s: out of memory", name);
     }
@@ -129,6 +133,20 @@ static bool open_head(Real_Lab *l) {
             if (v > max) max = v;
         }
     l->weighted_max = max;
+    /* queries and keys in one plane */
+    int d_h = tm->width / tm->heads;
+    memcpy(l->qk, l->Q, (size_t)n * (size_t)d_h * sizeof(float));
+    memcpy(l->qk + (ptrdiff_t)n * d_h, l->K, (size_t)n * (size_t)d_h * sizeof(float));
+    double *mean = l->pca, *axes = mean + d_h, *cov = axes + 2 * d_h;
+    l->plane_share = d_h <= 512 ? stats_pca2(l->qk, 2 * n, d_h, mean, axes, cov) : 0;
+    if (d_h > 512) memset(axes, 0, 2 * (size_t)d_h * sizeof *axes);
+    for (int i = 0; i < 2 * n; i++)
+        for (int c = 0; c < 2; c++) {
+            double s = 0;
+            for (int k = 0; k < d_h; k++)
+                s += (l->qk[(ptrdiff_t)i * d_h + k] - mean[k]) * axes[c * d_h + k];
+            l->plane[i * 2 + c] = (float)s;
+        }
     return true;
 }
 
@@ -192,6 +210,9 @@ void real_lab_free(Real_Lab *l) {
     free(l->norm);
     free(l->weighted);
     free(l->thumbs);
+    free(l->plane);
+    free(l->qk);
+    free(l->pca);
     char text[sizeof l->text];
     memcpy(text, l->text, sizeof text);
     long generation = l->generation;

@@ -16,8 +16,9 @@
  *   bool real_lab_work(Real_Lab *l, double budget_ms)
  *       the pass's next slices, at least one, until it is done or budget_ms has passed; a
  *       complete pass is shown with every head's thumbnail (A averaged over blocks of cells
- *       to at most REAL_LAB_THUMB a side); then the open head's vectors and its
- *       value-weighted attention. True when everything is up to date
+ *       to at most REAL_LAB_THUMB a side); then the open head's vectors, its value-weighted
+ *       attention, and its queries and keys in one plane (stats_pca2 of both together; heads
+ *       over 512 wide get none). True when everything is up to date
  *   void real_lab_settle(Real_Lab *l)
  *       all of it now (headless runs and tests)
  *   void real_lab_open(Real_Lab *l, int layer, int head)
@@ -57,6 +58,11 @@ typedef struct Real_Lab {
     float *Q, *K, *V, *norm; /* shown_n×d_h each, and shown_n */
     float *weighted;         /* shown_n×shown_n: a_ij·‖v_j W_O^h‖ of the open head */
     float weighted_max;
+    float *plane;       /* 2·shown_n × 2: the open head's q rows, then its k rows, on their
+                           two principal axes (one PCA of both together) */
+    double plane_share; /* the share of their variance those two axes hold */
+    float *qk;          /* scratch: q rows then k rows */
+    double *pca;        /* scratch: mean, 2 axes, covariance */
     float *thumbs; /* layers×heads×thumb², every head's A pooled to at most REAL_LAB_THUMB */
     int thumb;
     char note[1024]; /* with no model: where the platform looked, and how to get one */

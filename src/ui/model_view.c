@@ -2,6 +2,7 @@
 #include "model_view.h"
 
 #include "heatmap.h"
+#include "labs.h"
 #include "view.h"
 
 #include <math.h>
@@ -210,6 +211,100 @@ static const float *A_values(const Tf_Run *run, const Real_Lab *l) {
     return tf_attn(run, l->open_layer, l->open_head);
 }
 
+/* BertViz's head view: each token on the left (a query) joined to the
+ * tokens on the right (keys) by lines as thick as the weight; hovering a
+ * token on the left shows only its lines. */
+static void line_view(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, Rect r) {
+    const Theme *t = ui->theme;
+    int n = l->shown_n;
+    ui_record(ui, "panel", "model_lines", -1, r);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    float step = r.h / n;
+    int every = step >= lh ? 1 : (int)ceilf(lh / step); /* labels that do not touch */
+    float label_w = fminf(r.w * 0.3f, 140);
+    float x0 = r.x + label_w + 6, x1 = r.x + r.w - label_w - 6;
+    int focus = -1;
+    if (ui->in.mx >= r.x && ui->in.mx < x0 && ui->in.my >= r.y && ui->in.my < r.y + r.h)
+        focus = (int)((ui->in.my - r.y) / step);
+    if (focus >= n) focus = -1;
+    for (int i = 0; i < n; i++) {
+        if (focus >= 0 && i != focus) continue;
+        for (int j = 0; j <= i; j++) {
+            float a = A[(ptrdiff_t)i * n + j];
+            if (a < 0.02f) continue;
+            Color c = t->accent;
+            c.a = (unsigned char)(focus >= 0 ? 255 : 40 + 200 * a);
+            draw_line(ui->dl, x0, r.y + (i + 0.5f) * step, x1, r.y + (j + 0.5f) * step,
+                      fmaxf(1, a * fminf(step, 10)), c);
+        }
+    }
+    for (int i = 0; i < n && i < labels.n; i++) {
+        if (i % every && i != focus) continue;
+        Color c = i == focus ? t->query : t->text;
+        float y = r.y + (i + 0.5f) * step - lh * 0.5f;
+        ui_label_abbrev(ui, (Rect){r.x, y, label_w, lh}, FONT_SANS, t->small_size, ALIGN_RIGHT, c,
+                        labels.ptr[i]);
+        ui_label_abbrev(ui, (Rect){x1 + 6, y, label_w, lh}, FONT_SANS, t->small_size, ALIGN_LEFT,
+                        t->text, labels.ptr[i]);
+    }
+    if (focus >= 0)
+        snprintf(vs->hover_text, sizeof vs->hover_text,
+                 "“%s” (query %d): its lines go to the keys it weighs, as thick as the weight",
+                 labels.ptr[focus], focus);
+}
+
+/* The open head's queries and keys on the two axes along which they spread
+ * most together: a query near a key, in the direction that counts, is a
+ * large q·k. The last token's strongest keys are joined to it. */
+static void qk_plane(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, Rect r) {
+    const Theme *t = ui->theme;
+    int n = l->shown_n;
+    ui_record(ui, "panel", "model_plane", -1, r);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    char caption[160];
+    snprintf(caption, sizeof caption,
+             "q (queries) and k (keys) of this head on their 2 main axes: %.0f %% of their spread",
+             100 * l->plane_share);
+    float used = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, caption, true);
+    rect_cut_top(&r, used + 4);
+    Rect plot = rect_inset(r, lh);
+    if (plot.w < 20 || plot.h < 20) return;
+    plot_frame(ui, plot);
+    float lo[2] = {0, 0}, hi[2] = {0, 0};
+    for (int i = 0; i < 2 * n; i++)
+        for (int c = 0; c < 2; c++) {
+            lo[c] = fminf(lo[c], l->plane[i * 2 + c]);
+            hi[c] = fmaxf(hi[c], l->plane[i * 2 + c]);
+        }
+    float span = fmaxf(fmaxf(hi[0] - lo[0], hi[1] - lo[1]), 1e-6f);
+    float scale = fminf(plot.w, plot.h) / span * 0.9f;
+    float cx = plot.x + plot.w * 0.5f - (lo[0] + hi[0]) * 0.5f * scale;
+    float cy = plot.y + plot.h * 0.5f + (lo[1] + hi[1]) * 0.5f * scale;
+#define PX(i) (cx + l->plane[(i)*2] * scale)
+#define PY(i) (cy - l->plane[(i)*2 + 1] * scale)
+    int last = n - 1;
+    for (int j = 0; j <= last; j++) {
+        float a = A[(ptrdiff_t)last * n + j];
+        if (a >= 0.05f)
+            draw_line(ui->dl, PX(last), PY(last), PX(n + j), PY(n + j), fmaxf(1, 6 * a),
+                      t->highlight);
+    }
+    /* names where they can be read: all of a short text, else the last query
+     * and the keys it weighs most */
+    bool named = n <= 12;
+    for (int i = 0; i < 2 * n; i++) {
+        bool key = i >= n;
+        Color c = key ? t->key : t->query;
+        draw_circle(ui->dl, PX(i), PY(i), i == last ? 6 : 4, c);
+        if (named || i == last || (key && A[(ptrdiff_t)last * n + (i - n)] >= 0.2f))
+            draw_text(ui->dl, FONT_SANS, t->small_size, PX(i) + 6, PY(i) - lh * 0.5f, ALIGN_LEFT, c,
+                      labels.ptr[key ? i - n : i]);
+    }
+#undef PX
+#undef PY
+    (void)vs;
+}
+
 /* The open head: its A, and its value-weighted attention. */
 static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
@@ -227,6 +322,24 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
         return;
     }
     int n = l->shown_n;
+    /* how to show it: heatmaps, lines, or queries and keys in a plane */
+    Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
+    rect_cut_top(&body, 6);
+    static const char *const mode_names[3] = {"weights", "lines", "q · k plane"};
+    for (int k = 0; k < 3; k++)
+        if (ui_button(ui, "model_head_mode", k,
+                      (Rect){modes.x + k * modes.w / 3 + 2, modes.y, modes.w / 3 - 4, modes.h},
+                      mode_names[k], vs->real_head_mode == k) &
+            UI_CLICKED)
+            vs->real_head_mode = k;
+    if (vs->real_head_mode == 1) {
+        line_view(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
+        return;
+    }
+    if (vs->real_head_mode == 2) {
+        if (l->head_done) qk_plane(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
+        return;
+    }
     bool named = n <= 40;
     bool side = body.w >= body.h * 1.6f;
     Rect a =

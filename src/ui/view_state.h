@@ -231,10 +231,11 @@ typedef struct View_State {
     Train_Request train_req;
     Layers_Request layers_req;
     Real_Request real_req;
-    float temperature; /* the Model view's next-token temperature */
-    int real_tab;      /* low Model view: 0 every head, 1 the open head, 2 next token */
-    bool real_looked;  /* the platform looked for a model once (the view asked) */
-    bool real_busy;    /* the pass (or the open head) is not done: frames keep coming */
+    float temperature;  /* the Model view's next-token temperature */
+    int real_tab;       /* low Model view: 0 every head, 1 the open head, 2 next token */
+    int real_head_mode; /* the open head as 0 heatmaps, 1 lines, 2 queries and keys */
+    bool real_looked;   /* the platform looked for a model once (the view asked) */
+    bool real_busy;     /* the pass (or the open head) is not done: frames keep coming */
     char real_before[VIEW_EDIT_BYTES]; /* the text when editing began: Esc puts it back */
     bool train_running;                /* mirrors the lab's play/pause, for view_wants_frames */
     bool train_queued;                 /* steps asked for are still running (train_drain) */

@@ -160,3 +160,37 @@ Test(stats, width_curves_unscaled_is_never_softer_than_scaled) {
     }
     cr_assert_float_eq(er[0], es[0], 1e-12, "at d_k = 1, scaling by 1/√1 changes nothing");
 }
+
+/* Points spread along (1, 1, 0, 0)/√2 by ±3 and along (1, −1, 0, 0)/√2 by
+ * ±1, with a little noise in the last two coordinates: the two axes are
+ * those directions (to 1e-3, the noise's doing), in that order, and hold
+ * nearly all the variance. */
+Test(stats, pca2_finds_the_two_directions_of_largest_spread) {
+    static float rows[400 * 4];
+    Rng r;
+    rng_seed_stream(&r, 5, 0x9CA2ull, 0);
+    for (int i = 0; i < 400; i++) {
+        /* a 20 × 20 grid of (a, b): no covariance between them, exactly */
+        double a = -3 + 6.0 * (i % 20) / 19, b = -1 + 2.0 * (i / 20) / 19;
+        rows[i * 4 + 0] = (float)((a + b) / sqrt(2) + 5);
+        rows[i * 4 + 1] = (float)((a - b) / sqrt(2) - 2);
+        rows[i * 4 + 2] = (float)(0.01 * (2 * rng_uniform(&r) - 1));
+        rows[i * 4 + 3] = (float)(0.01 * (2 * rng_uniform(&r) - 1));
+    }
+    double mean[4], axes[8], cov[16];
+    double share = stats_pca2(rows, 400, 4, mean, axes, cov);
+    double s2 = 1 / sqrt(2);
+    cr_assert(fabs(axes[0] - s2) < 1e-3 && fabs(axes[1] - s2) < 1e-3, "first: %g %g", axes[0],
+              axes[1]);
+    cr_assert(fabs(fabs(axes[4]) - s2) < 1e-3 && fabs(axes[4] + axes[5]) < 1e-3, "second: %g %g",
+              axes[4], axes[5]);
+    double dot = 0, n0 = 0, n1 = 0;
+    for (int k = 0; k < 4; k++)
+        dot += axes[k] * axes[4 + k], n0 += axes[k] * axes[k], n1 += axes[4 + k] * axes[4 + k];
+    cr_assert(fabs(dot) < 1e-9 && fabs(n0 - 1) < 1e-9 && fabs(n1 - 1) < 1e-9, "orthonormal");
+    cr_assert(share > 0.9999 && share <= 1 + 1e-12, "share %g", share);
+    cr_assert(fabs(mean[0] - 5) < 0.3 && fabs(mean[1] + 2) < 0.3);
+    /* points that coincide have no directions */
+    static float same[3 * 4] = {1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4};
+    cr_assert_eq(stats_pca2(same, 3, 4, mean, axes, cov), 0);
+}

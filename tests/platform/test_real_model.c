@@ -390,6 +390,15 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
             worst = fmax(worst, fabs(w - lab.weighted[i * lab.shown_n + j]) / (1 + fabs(w)));
         }
     cr_assert(worst < 1e-4, "value-weighted attention off by %.3g (relative)", worst);
+    /* queries and keys in one plane: centred on their joint mean */
+    double sx = 0, sy = 0, spread = 0;
+    for (int i = 0; i < 2 * lab.shown_n; i++) {
+        sx += lab.plane[2 * i];
+        sy += lab.plane[2 * i + 1];
+        spread += fabs(lab.plane[2 * i]);
+    }
+    cr_assert(fabs(sx) < 1e-4 * spread && fabs(sy) < 1e-4 * spread && spread > 0);
+    cr_assert(lab.plane_share > 0 && lab.plane_share <= 1 + 1e-9);
     cJSON_Delete(ref);
     free(said);
     real_lab_free(&lab);

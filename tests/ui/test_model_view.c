@@ -93,6 +93,22 @@ Test(model_view, the_grid_has_a_button_per_head_and_a_click_opens_one) {
     harness_find(&h, "grid", "model_weighted", -1);
 }
 
+Test(model_view, the_open_head_shows_as_weights_lines_or_a_plane_of_queries_and_keys) {
+    attach("The cat sat on the mat. The cat sat on the");
+    harness_find(&h, "grid", "model_A", -1);
+    const Ui_Record *b = harness_find(&h, "button", "model_head_mode", 1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    harness_find(&h, "panel", "model_lines", -1);
+    cr_assert_null(harness_find_maybe(&h, "grid", "model_A", -1));
+    b = harness_find(&h, "button", "model_head_mode", 2);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    harness_find(&h, "panel", "model_plane", -1);
+    cr_assert(h.m.real.plane_share > 0 && h.m.real.plane_share <= 1);
+    cr_assert(harness_drew_text(&h, "of their spread"));
+}
+
 Test(model_view, typing_reads_the_text_live_and_esc_puts_it_back) {
     attach("Hello world");
     const Ui_Record *edit = harness_find(&h, "button", "model_edit", -1);
