@@ -8,7 +8,7 @@
  * d_k and the sample count.
  *
  *   double stats_pca2(const float *rows, int count, int dim, double *mean, double *axes, double
-*cov); void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest)
+ *cov); void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest)
  *   void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest)
  *       the raw dot products
  *   double stats_row_entropy(const float *a, int m)

@@ -428,9 +428,25 @@ static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                              .short_label = "T",
                              .format = "%.2f"});
     rect_cut_top(&body, 6);
-    int32_t ids[10];
-    double p[10];
-    int k = real_lab_next(l, vs->temperature, 10, ids, p);
+    /* softmax over the whole vocabulary: again only when the pass or T changes */
+    static struct {
+        long generation;
+        const Real_Model *model;
+        float temperature;
+        int k;
+        int32_t ids[10];
+        double p[10];
+    } next = {.generation = -1};
+    if (next.generation != l->generation || next.model != l->model ||
+        next.temperature != vs->temperature) {
+        next.k = real_lab_next(l, vs->temperature, 10, next.ids, next.p);
+        next.generation = l->generation;
+        next.model = l->model;
+        next.temperature = vs->temperature;
+    }
+    int k = next.k;
+    const int32_t *ids = next.ids;
+    const double *p = next.p;
     if (k == 0) return;
     float row = fminf(body.h / k, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     float label_w = body.w * 0.45f;
