@@ -4,6 +4,7 @@
 #include "../core/stats.h"
 #include "export_real.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +45,16 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
     int thumbs = tm->layers * tm->heads * REAL_LAB_THUMB * REAL_LAB_THUMB;
     fresh.thumbs = malloc((size_t)thumbs * sizeof(float));
     fresh.plane = malloc((size_t)positions * 4 * sizeof(float));
+    fresh.order = malloc((size_t)positions * sizeof(int));
+    fresh.qk_order = malloc((size_t)positions * sizeof(int));
+    fresh.input = malloc((size_t)positions * sizeof(int32_t));
+    fresh.run_order[0] = malloc((size_t)positions * sizeof(int));
+    fresh.run_order[1] = malloc((size_t)positions * sizeof(int));
     fresh.qk = malloc(2 * head);
     fresh.pca = malloc(((size_t)d_h * (size_t)d_h + 3 * (size_t)d_h) * sizeof(double));
     if (!fresh.ids || !fresh.shown_ids || !fresh.Q || !fresh.K || !fresh.V || !fresh.norm ||
-        !fresh.thumbs || !fresh.plane || !fresh.qk || !fresh.pca) {
+        !fresh.thumbs || !fresh.plane || !fresh.qk || !fresh.pca || !fresh.order || !fresh.input ||
+        !fresh.run_order[0] || !fresh.run_order[1] || !fresh.qk_order) {
         real_lab_free(&fresh);
         return fail(err, errsz, "%s: out of memory", name);
     }
@@ -86,9 +93,70 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
     memmove(l->text, text, len);
     l->text[len] = '\0';
     l->n = n;
-    l->pass_done = false;
-    tf_begin(tm, l->ids, n, &l->runs[l->work]);
+    l->texts++;
+    if (!real_lab_reorder(l, NULL)) {
+        l->n = 0; /* no pass can run: nothing is shown as if it were this text's */
+        return fail(err, errsz, "out of memory for a pass over %d tokens", n);
+    }
     return true;
+}
+
+bool real_lab_reorder(Real_Lab *l, const int *order) {
+    if (!l->model || l->n == 0) return false;
+    int n = l->n;
+    if (order) { /* a permutation: each index once */
+        for (int i = 0; i < n; i++) l->input[i] = 0;
+        for (int i = 0; i < n; i++) {
+            if (order[i] < 0 || order[i] >= n || l->input[order[i]]) return false;
+            l->input[order[i]] = 1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        l->order[i] = order ? order[i] : i;
+        l->input[i] = l->ids[l->order[i]];
+    }
+    int w = l->work;
+    if (!tf_reserve(&l->runs[w], &l->model->weights.model, n)) return false;
+    memcpy(l->run_order[w], l->order, (size_t)n * sizeof *l->order);
+    l->run_text[w] = l->texts;
+    l->pass_done = false;
+    tf_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
+    return true;
+}
+
+/* The shown pass (run s) against the one before (run 1 − s) when both read
+ * one text: each A next to the earlier one with its rows and columns moved
+ * with their tokens. */
+static void measure_change(Real_Lab *l, int s) {
+    int o = 1 - s, n = l->shown_n;
+    l->has_change = false;
+    if (l->run_text[o] != l->run_text[s] || l->runs[o].n != n) return;
+    int *where = l->qk_order; /* where each token stood in the earlier order */
+    bool same = true;
+    for (int i = 0; i < n; i++) {
+        where[l->run_order[o][i]] = i;
+        same &= l->run_order[o][i] == l->run_order[s][i];
+    }
+    if (same) return;
+    const Tf_Model *tm = &l->model->weights.model;
+    double sum = 0, max = 0;
+    for (int a = 0; a < tm->layers; a++)
+        for (int h = 0; h < tm->heads; h++) {
+            const float *now = tf_attn(&l->runs[s], a, h), *before = tf_attn(&l->runs[o], a, h);
+            for (int i = 0; i < n; i++) {
+                int bi = where[l->run_order[s][i]];
+                for (int j = 0; j < n; j++) {
+                    int bj = where[l->run_order[s][j]];
+                    double d =
+                        fabs((double)now[(ptrdiff_t)i * n + j] - before[(ptrdiff_t)bi * n + bj]);
+                    sum += d;
+                    if (d > max) max = d;
+                }
+            }
+        }
+    l->change_mean = sum / ((double)tm->layers * tm->heads * n * n);
+    l->change_max = max;
+    l->has_change = true;
 }
 
 /* Every head's A of the shown pass, averaged over blocks of cells: thumb a
@@ -159,8 +227,9 @@ bool real_lab_work(Real_Lab *l, double budget_ms) {
             /* complete: it is shown, and the next pass goes in the other run */
             l->pass_done = true;
             l->has_shown = true;
-            memcpy(l->shown_ids, l->ids, (size_t)l->n * sizeof *l->ids);
+            memcpy(l->shown_ids, l->input, (size_t)l->n * sizeof *l->input);
             l->shown_n = l->n;
+            measure_change(l, l->work);
             l->work = 1 - l->work;
             l->head_done = false;
             l->generation++;
@@ -213,6 +282,11 @@ void real_lab_free(Real_Lab *l) {
     free(l->plane);
     free(l->qk);
     free(l->pca);
+    free(l->order);
+    free(l->input);
+    free(l->run_order[0]);
+    free(l->run_order[1]);
+    free(l->qk_order);
     char text[sizeof l->text];
     memcpy(text, l->text, sizeof text);
     long generation = l->generation;

@@ -21,6 +21,14 @@
  *       over 512 wide get none). True when everything is up to date
  *   void real_lab_settle(Real_Lab *l)
  *       all of it now (headless runs and tests)
+ *   bool real_lab_reorder(Real_Lab *l, const int *order)
+ *       the text's tokens read in another order (order[i]: which token stands at i; a
+ *       permutation of 0 … n − 1, else false, as when out of memory), or NULL for the
+ *       text's own; the pass starts.
+ *       Once it is done and the pass before was of the same text in another order, `change`
+ *       says how far every head's A is from what a permutation-equivariant layer would give
+ *       (the earlier A with rows and columns moved with their tokens): positions and the
+ *       causal mask are why it is not 0
  *   void real_lab_open(Real_Lab *l, int layer, int head)
  *       the head shown (clamped to none outside the model: −1)
  *   const Tf_Run *real_lab_shown(const Real_Lab *l)
@@ -46,6 +54,14 @@ typedef struct Real_Lab {
     char text[BPE_MAX_TEXT + 1];
     int32_t *ids; /* the text's, n_positions of room */
     int n;
+    int *order;        /* the order the pass reads them in: order[i] is the token at i */
+    int32_t *input;    /* ids in that order: what the pass reads */
+    int *run_order[2]; /* each run's order */
+    long run_text[2];  /* each run's text (texts counts them) */
+    long texts;
+    int *qk_order;   /* scratch: where each token stood in the earlier order */
+    bool has_change; /* the shown pass and the one before are one text in two orders */
+    double change_mean, change_max; /* |A − A moved with its tokens|, over every head's cells */
     Tf_Run runs[2];
     int work;       /* the run the pass goes on in; the other is shown */
     bool pass_done; /* the text's pass is complete (and now shown) */
@@ -70,6 +86,7 @@ typedef struct Real_Lab {
 
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz);
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz);
+bool real_lab_reorder(Real_Lab *l, const int *order);
 bool real_lab_work(Real_Lab *l, double budget_ms);
 void real_lab_settle(Real_Lab *l);
 void real_lab_open(Real_Lab *l, int layer, int head);

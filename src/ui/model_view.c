@@ -5,6 +5,8 @@
 #include "labs.h"
 #include "view.h"
 
+#include "../core/rng.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +64,26 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
         }
         int heads = l->model->weights.model.heads;
         if (q->open >= 0) real_lab_open(l, q->open / heads, q->open % heads);
+        if (q->reorder && l->n > 1) {
+            static int order[BPE_MAX_TEXT];
+            int n = l->n;
+            for (int i = 0; i < n; i++)
+                order[i] = q->reorder == 1   ? l->order[n - 1 - i]
+                           : q->reorder == 2 ? l->order[i]
+                                             : i;
+            if (q->reorder == 2) { /* Fisher–Yates from a seed a shuffle count apart */
+                Rng r;
+                rng_seed_stream(&r, 7919u * (uint64_t)(++vs->shuffle_count), 0x5EEDull, 0);
+                for (int i = n - 1; i > 0; i--) {
+                    int j = (int)(rng_uniform(&r) * (i + 1));
+                    if (j > i) j = i;
+                    int tmp = order[i];
+                    order[i] = order[j];
+                    order[j] = tmp;
+                }
+            }
+            real_lab_reorder(l, q->reorder == 3 ? NULL : order);
+        }
     }
     *q = (Real_Request){.open = -1};
     vs->real_busy = !real_lab_work(l, REAL_BUDGET_MS);
@@ -112,18 +134,30 @@ static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
     const Tf_Model *tm = &l->model->weights.model;
     char text[800];
     int done = l->runs[l->work].stage;
-    if (!l->pass_done && l->n > 0)
+    bool computing = !l->pass_done && l->n > 0;
+    if (computing)
         snprintf(text, sizeof text,
                  "%s · %d layers × %d heads · d_model %d · computing layer %d of %d", l->name,
                  tm->layers, tm->heads, tm->width, done < tm->layers ? done + 1 : tm->layers,
                  tm->layers);
+    else if (l->has_change)
+        snprintf(text, sizeof text,
+                 "%s · reordered: every A is %.3f from what a permutation-equivariant layer "
+                 "would give, on average (up to %.2f): positions and the mask",
+                 l->name, l->change_mean, l->change_max);
     else
         snprintf(text, sizeof text,
                  "%s · %d layers × %d heads · d_model %d · %d tokens in its vocabulary", l->name,
                  tm->layers, tm->heads, tm->width, tm->vocab);
-    if (ui_text_width(ui, FONT_SANS, t->text_size, text) > r.w) /* the short form */
-        snprintf(text, sizeof text, "%s · %d×%d heads%s", l->name, tm->layers, tm->heads,
-                 !l->pass_done && l->n > 0 ? " · computing" : "");
+    if (ui_text_width(ui, FONT_SANS, t->text_size, text) > r.w) { /* the short form */
+        if (l->has_change && !computing)
+            snprintf(text, sizeof text,
+                     "reordered: A moved %.3f on average, up to %.2f (0 if equivariant)",
+                     l->change_mean, l->change_max);
+        else
+            snprintf(text, sizeof text, "%s · %d×%d heads%s", l->name, tm->layers, tm->heads,
+                     computing ? " · computing" : "");
+    }
     ui_label_abbrev(ui, r, FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim, text);
 }
 
@@ -137,6 +171,13 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect edit = rect_cut_right(&r, t->text_size * 6.5f);
     if (ui_button(ui, "model_edit", -1, rect_inset(edit, 2), "✎ Edit text", false) & UI_CLICKED)
         real_start_editing(vs, m);
+    static const char *const names[3] = {"Reverse (R)", "Shuffle (S)", "Restore (I)"};
+    for (int k = 2; k >= 0; k--) {
+        Rect b = rect_cut_right(&r, ui_text_width(ui, FONT_SANS, t->text_size, names[k]) +
+                                        t->text_size * 1.2f);
+        if (ui_button(ui, "model_reorder", k, rect_inset(b, 2), names[k], false) & UI_CLICKED)
+            vs->real_req.reorder = k + 1;
+    }
     rect_cut_right(&r, 8);
     ui_record(ui, "panel", "model_tokens", -1, r);
     float fs = t->text_size, gap = 6, x = r.x, h = r.h - 8;

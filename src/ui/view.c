@@ -553,6 +553,11 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     /* the Train view trains its own toy sentences: the scene's order is not
      * on screen there, so its keys would change what nobody sees */
     bool sentence = vs->view != VIEW_TRAIN && vs->view != VIEW_MODEL;
+    if (vs->view == VIEW_MODEL) { /* the real model's tokens: reorder them */
+        if (ui_key_char(ui, 'r')) vs->real_req.reorder = 1;
+        if (ui_key_char(ui, 's')) vs->real_req.reorder = 2;
+        if (ui_key_char(ui, 'i')) vs->real_req.reorder = 3;
+    }
     if (sentence && ui_key_char(ui, 'r')) view_act(vs, action_of(ACTION_REVERSE));
     if (sentence && ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
     if (sentence && ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));

@@ -95,8 +95,9 @@ typedef struct Train_Request {
 
 /* The Model view's asks, carried out before the next layout. */
 typedef struct Real_Request {
-    bool text; /* vs->edit is the text to read */
-    int open;  /* layer · heads + head to open, or -1 */
+    bool text;   /* vs->edit is the text to read */
+    int open;    /* layer · heads + head to open, or -1 */
+    int reorder; /* 1 reverse, 2 shuffle, 3 the text's own order; 0 none */
 } Real_Request;
 
 /* The layers lab's controls (the Train view's "layers" model). */

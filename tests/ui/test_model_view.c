@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "model/real_lab.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -107,6 +108,41 @@ Test(model_view, the_open_head_shows_as_weights_lines_or_a_plane_of_queries_and_
     harness_find(&h, "panel", "model_plane", -1);
     cr_assert(h.m.real.plane_share > 0 && h.m.real.plane_share <= 1);
     cr_assert(harness_drew_text(&h, "of their spread"));
+}
+
+/* R reverses the tokens the model reads (not the text), I restores them; the
+ * change from what an equivariant layer would give is the same measured
+ * either way (the same cells, compared the other way round), and not 0:
+ * positions and the mask. */
+Test(model_view, reordering_the_tokens_shows_how_far_from_equivariant_the_model_is) {
+    attach("one two three four five six");
+    const Real_Lab *l = &h.m.real;
+    int n = l->shown_n;
+    int32_t before[16];
+    memcpy(before, l->shown_ids, sizeof(int32_t) * (size_t)n);
+    cr_assert_not(l->has_change);
+    harness_key(&h, KEY_CHAR, 'r', false, false);
+    settle();
+    for (int i = 0; i < n; i++) cr_assert_eq(l->shown_ids[i], before[n - 1 - i]);
+    cr_assert(l->has_change && l->change_mean > 0 && l->change_max <= 1);
+    cr_assert_str_eq(l->text, "one two three four five six", "the text is not changed");
+    cr_assert(harness_drew_text(&h, "reordered"));
+    double there = l->change_mean;
+    const Ui_Record *b = harness_find(&h, "button", "model_reorder", 2); /* Restore */
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    settle();
+    cr_assert(!memcmp(l->shown_ids, before, sizeof(int32_t) * (size_t)n));
+    cr_assert(l->has_change && fabs(l->change_mean - there) < 1e-12 * (1 + there));
+    /* the same order again is no change */
+    harness_key(&h, KEY_CHAR, 'i', false, false);
+    settle();
+    cr_assert_not(l->has_change);
+    /* a shuffle is a permutation of the same tokens */
+    harness_key(&h, KEY_CHAR, 's', false, false);
+    settle();
+    int64_t sum = 0, want = 0;
+    for (int i = 0; i < n; i++) sum += l->shown_ids[i], want += before[i];
+    cr_assert_eq(sum, want);
 }
 
 Test(model_view, typing_reads_the_text_live_and_esc_puts_it_back) {
