@@ -40,9 +40,10 @@ bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n) {
         return true;
     int64_t N = n, L = m->layers, H = m->heads, W = m->width;
     int64_t I = m->inner > 0 ? m->inner : 1;
-    if (!grow(&r->stream, (L + 1) * N * W) || !grow(&r->scores, L * H * N * N) ||
-        !grow(&r->attn, L * H * N * N) || !grow(&r->logits, m->vocab) || !grow(&r->normed, N * W) ||
-        !grow(&r->qkv, N * 3 * W) || !grow(&r->mixed, N * W) || !grow(&r->hidden, N * I))
+    if (!grow(&r->stream, (L + 1) * N * W) || !grow(&r->mid, L * N * W) ||
+        !grow(&r->scores, L * H * N * N) || !grow(&r->attn, L * H * N * N) ||
+        !grow(&r->logits, m->vocab) || !grow(&r->normed, N * W) || !grow(&r->qkv, N * 3 * W) ||
+        !grow(&r->mixed, N * W) || !grow(&r->hidden, N * I))
         return false;
     r->cap_n = n;
     r->cap_layers = m->layers;
@@ -55,6 +56,7 @@ bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n) {
 
 void tf_free(Tf_Run *r) {
     free(r->stream);
+    free(r->mid);
     free(r->scores);
     free(r->attn);
     free(r->logits);
@@ -201,6 +203,8 @@ static void layer(const Tf_Model *m, int l, Tf_Run *r, double *since) {
     for (int h = 0; h < H; h++) head(r, n, w, d_h, h, tf_scores(r, l, h), tf_attn(r, l, h), since);
     gemm_f32(false, false, n, w, w, 1, r->mixed, w, b->proj_w, w, 1, next, w);
     mark(r, TF_PART_PRODUCTS, since);
+    memcpy(r->mid + (ptrdiff_t)l * n * w, next, (size_t)n * w * sizeof *next);
+    mark(r, TF_PART_OTHER, since);
     /* MLP */
     if (b->fc_w) {
         layernorm(next, n, w, b->ln2_w, b->ln2_b, m->eps, r->normed);

@@ -83,6 +83,7 @@ typedef struct Tf_Run {
     int n, heads;  /* tokens and heads per layer of the last pass */
     int stage;     /* tf_step's done so far: layers, then the logits */
     float *stream; /* (layers + 1)×n×w: x₀ … x_L, what each layer reads, then the output */
+    float *mid;    /* layers×n×w: each layer's x' (after attention, before the MLP) */
     float *scores; /* layers×heads×n×n */
     float *attn;   /* layers×heads×n×n */
     float *logits; /* vocab: the last position's, raw */

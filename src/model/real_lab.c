@@ -183,6 +183,34 @@ static void make_thumbs(Real_Lab *l) {
         }
 }
 
+/* Means over the tokens of ‖a − b‖ for two n×w matrices (b NULL: ‖a‖). */
+static float mean_norm(const float *a, const float *b, int n, int w) {
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < w; j++) {
+            double d = a[(ptrdiff_t)i * w + j] - (b ? b[(ptrdiff_t)i * w + j] : 0);
+            s += d * d;
+        }
+        sum += sqrt(s);
+    }
+    return (float)(sum / n);
+}
+
+/* The block diagram's numbers for the shown pass (run s). */
+static void block_norms(Real_Lab *l, int s) {
+    const Tf_Run *r = &l->runs[s];
+    const Tf_Model *tm = &l->model->weights.model;
+    int n = r->n, w = tm->width;
+    ptrdiff_t size = (ptrdiff_t)n * w;
+    for (int a = 0; a <= tm->layers; a++)
+        l->stream_norm[a] = mean_norm(r->stream + a * size, NULL, n, w);
+    for (int a = 0; a < tm->layers; a++) {
+        l->attn_adds[a] = mean_norm(r->mid + a * size, r->stream + a * size, n, w);
+        l->mlp_adds[a] = mean_norm(r->stream + (a + 1) * size, r->mid + a * size, n, w);
+    }
+}
+
 /* The open head's vectors, and a_ij·‖v_j W_O^h‖. */
 static bool open_head(Real_Lab *l) {
     const Tf_Model *tm = &l->model->weights.model;
@@ -230,6 +258,7 @@ bool real_lab_work(Real_Lab *l, double budget_ms) {
             memcpy(l->shown_ids, l->input, (size_t)l->n * sizeof *l->input);
             l->shown_n = l->n;
             measure_change(l, l->work);
+            block_norms(l, l->work);
             l->work = 1 - l->work;
             l->head_done = false;
             l->generation++;

@@ -16,12 +16,11 @@
  *   bool real_lab_work(Real_Lab *l, double budget_ms)
  *       the pass's next slices, at least one, until it is done or budget_ms has passed; a
  *       complete pass is shown with every head's thumbnail (A averaged over blocks of cells
- *       to at most REAL_LAB_THUMB a side); then the open head's vectors, its value-weighted
- *       attention, and its queries and keys in one plane (stats_pca2 of both together; heads
- *       over 512 wide get none). True when everything is up to date
- *   void real_lab_settle(Real_Lab *l)
- *       all of it now (headless runs and tests)
- *   bool real_lab_reorder(Real_Lab *l, const int *order)
+ *       to at most REAL_LAB_THUMB a side) and the block diagram's norms (stream_norm,
+ *       attn_adds, mlp_adds: means over the tokens); then the open head's vectors, its
+ * value-weighted attention, and its queries and keys in one plane (stats_pca2 of both together;
+ * heads over 512 wide get none). True when everything is up to date void real_lab_settle(Real_Lab
+ * *l) all of it now (headless runs and tests) bool real_lab_reorder(Real_Lab *l, const int *order)
  *       the text's tokens read in another order (order[i]: which token stands at i; a
  *       permutation of 0 … n − 1, else false, as when out of memory), or NULL for the
  *       text's own; the pass starts.
@@ -62,6 +61,10 @@ typedef struct Real_Lab {
     int *qk_order;   /* scratch: where each token stood in the earlier order */
     bool has_change; /* the shown pass and the one before are one text in two orders */
     double change_mean, change_max; /* |A − A moved with its tokens|, over every head's cells */
+    /* the block diagram's numbers, for the shown pass, means over its tokens: */
+    float stream_norm[GPT2_MAX_LAYERS + 1]; /* ‖x_l‖ */
+    float attn_adds[GPT2_MAX_LAYERS];       /* ‖x'_l − x_l‖: what attention adds */
+    float mlp_adds[GPT2_MAX_LAYERS];        /* ‖x_{l+1} − x'_l‖: what the MLP adds */
     Tf_Run runs[2];
     int work;       /* the run the pass goes on in; the other is shown */
     bool pass_done; /* the text's pass is complete (and now shown) */

@@ -198,15 +198,110 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
 }
 
+/* A box of the block diagram: its label, and its numbers when hovered. */
+static bool block_box(Ui *ui, Rect b, const char *label, Color fill, bool open, const char *numbers,
+                      View_State *vs) {
+    const Theme *t = ui->theme;
+    draw_round_rect(ui->dl, b, 4, fill);
+    if (open) draw_rect_outline(ui->dl, b, 4, 2, t->accent);
+    ui_label_abbrev(ui, b, FONT_SANS, t->small_size, ALIGN_CENTER, t->on_bright, label);
+    bool over = ui_hit(ui, b);
+    if (over) snprintf(vs->hover_text, sizeof vs->hover_text, "%s", numbers);
+    return over && ui->in.released;
+}
+
+/* GPT-2 as boxes: embeddings and positions, then per layer LN → attention →
+ * + → LN → MLP → +, then LN and the logits. Beside each layer, what its
+ * attention and its MLP add to the residual stream (mean ‖Δx‖ over the
+ * tokens) as bars; the open head's layer is marked, and a click on a
+ * layer's attention opens that layer. Hovering a box gives its numbers. */
+static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) {
+    const Theme *t = ui->theme;
+    const Tf_Model *tm = &l->model->weights.model;
+    ui_record(ui, "panel", "model_blocks", -1, body);
+    int rows = tm->layers + 3;
+    float row = fminf(body.h / rows, 44), gap = row >= 20 ? 3 : 1;
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    float label_w = ui_text_width(ui, FONT_MONO, t->small_size, "00") + 8;
+    float bar_w = body.w * 0.28f;
+    float box_w = (body.w - label_w - bar_w - 8) / 4;
+    float big = 0;
+    for (int a = 0; a < tm->layers; a++) big = fmaxf(big, fmaxf(l->attn_adds[a], l->mlp_adds[a]));
+    char numbers[300], name[16];
+    const char *adds = "adds: attention, MLP";
+    if (ui_text_width(ui, FONT_SANS, t->small_size, adds) > bar_w) adds = "adds";
+    draw_text(ui->dl, FONT_SANS, t->small_size, body.x + body.w - bar_w, body.y, ALIGN_LEFT,
+              t->text_dim, adds);
+    body.y += row;
+    Rect first = {body.x + label_w, body.y, 4 * box_w, row - gap};
+    snprintf(numbers, sizeof numbers,
+             "token embeddings + learned positions: the residual stream x₀, ‖x₀‖ = %.2f on "
+             "average over the tokens",
+             (double)l->stream_norm[0]);
+    block_box(ui, first, "embeddings + positions", t->faint, false, numbers, vs);
+    bool small = row < lh + 2;
+    for (int a = 0; a < tm->layers; a++) {
+        float y = body.y + (a + 1) * row;
+        snprintf(name, sizeof name, "%d", a);
+        if (!small || a % 4 == 0)
+            draw_text(ui->dl, FONT_MONO, t->small_size, body.x + label_w - 6,
+                      y + (row - gap - lh) * 0.5f, ALIGN_RIGHT, t->text_dim, name);
+        float x = body.x + label_w;
+        snprintf(numbers, sizeof numbers,
+                 "layer %d: LayerNorm, then %d heads read x_%d (‖x‖ = %.2f) and add %.2f to it; "
+                 "click to open this layer's heads",
+                 a, tm->heads, a, (double)l->stream_norm[a], (double)l->attn_adds[a]);
+        if (block_box(ui, (Rect){x, y, 2 * box_w - gap, row - gap}, small ? "" : "LN → attention",
+                      t->query, a == l->open_layer, numbers, vs))
+            vs->real_req.open = a * tm->heads + (l->open_head >= 0 ? l->open_head : 0);
+        snprintf(numbers, sizeof numbers,
+                 "layer %d: LayerNorm, then the MLP (%d wide, GELU) adds %.2f, which leaves the "
+                 "stream at ‖x_%d‖ = %.2f",
+                 a, tm->inner, (double)l->mlp_adds[a], a + 1, (double)l->stream_norm[a + 1]);
+        block_box(ui, (Rect){x + 2 * box_w, y, 2 * box_w - gap, row - gap}, small ? "" : "LN → MLP",
+                  t->value, false, numbers, vs);
+        Rect bars = {body.x + body.w - bar_w, y + 1, bar_w, row - gap - 2};
+        if (big > 0) {
+            draw_rect(ui->dl,
+                      (Rect){bars.x, bars.y, bars.w * l->attn_adds[a] / big, bars.h * 0.45f},
+                      t->query);
+            draw_rect(ui->dl,
+                      (Rect){bars.x, bars.y + bars.h * 0.55f, bars.w * l->mlp_adds[a] / big,
+                             bars.h * 0.45f},
+                      t->value);
+        }
+    }
+    Rect last = {body.x + label_w, body.y + (tm->layers + 1) * row, 4 * box_w, row - gap};
+    snprintf(numbers, sizeof numbers,
+             "the last LayerNorm and the unembedding: the next token's logits, from ‖x_%d‖ = %.2f",
+             tm->layers, (double)l->stream_norm[tm->layers]);
+    block_box(ui, last, "LN → logits", t->faint, false, numbers, vs);
+}
+
 /* Every head's A, small, a row a layer; a click opens one. */
 static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     const Tf_Model *tm = &l->model->weights.model;
-    float title_h =
-        ui_panel_wrapped(ui, r, "Every head: layers down, heads across", lit(vs, "model_grid"));
+    float title_h = ui_panel_wrapped(ui, r,
+                                     vs->real_grid_mode ? "The model, block by block"
+                                                        : "Every head: layers down, heads across",
+                                     lit(vs, "model_grid"));
     ui_record(ui, "panel", "model_grid", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
+    Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
+    rect_cut_top(&body, 6);
+    static const char *const mode_names[2] = {"heads", "blocks"};
+    for (int k = 0; k < 2; k++)
+        if (ui_button(ui, "model_grid_mode", k,
+                      (Rect){modes.x + k * modes.w / 2 + 2, modes.y, modes.w / 2 - 4, modes.h},
+                      mode_names[k], vs->real_grid_mode == k) &
+            UI_CLICKED)
+            vs->real_grid_mode = k;
+    if (vs->real_grid_mode == 1) {
+        block_diagram(ui, vs, l, body);
+        return;
+    }
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
     Rect cols = rect_cut_top(&body, lh + 2);
     Rect rows = rect_cut_left(&body, ui_text_width(ui, FONT_MONO, t->small_size, "00") + 6);

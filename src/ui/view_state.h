@@ -235,6 +235,7 @@ typedef struct View_State {
     float temperature;  /* the Model view's next-token temperature */
     int real_tab;       /* low Model view: 0 every head, 1 the open head, 2 next token */
     int real_head_mode; /* the open head as 0 heatmaps, 1 lines, 2 queries and keys */
+    int real_grid_mode; /* the left panel: 0 every head, 1 the block diagram */
     bool real_looked;   /* the platform looked for a model once (the view asked) */
     bool real_busy;     /* the pass (or the open head) is not done: frames keep coming */
     char real_before[VIEW_EDIT_BYTES]; /* the text when editing began: Esc puts it back */

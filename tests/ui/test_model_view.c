@@ -145,6 +145,26 @@ Test(model_view, reordering_the_tokens_shows_how_far_from_equivariant_the_model_
     cr_assert_eq(sum, want);
 }
 
+/* The block diagram: a row a layer, its norms from the pass, and a click on
+ * a layer's attention opening that layer. */
+Test(model_view, the_block_diagram_gives_each_layers_numbers_and_opens_its_heads) {
+    attach("Blocks: embeddings, then layers, then logits");
+    const Real_Lab *l = &h.m.real;
+    const Ui_Record *b = harness_find(&h, "button", "model_grid_mode", 1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    const Ui_Record *panel = harness_find(&h, "panel", "model_blocks", -1);
+    for (int a = 0; a < 3; a++) cr_assert(l->attn_adds[a] > 0 && l->mlp_adds[a] > 0);
+    cr_assert(l->stream_norm[0] > 0 && l->stream_norm[3] > 0);
+    cr_assert(harness_drew_text(&h, "LN → attention") && harness_drew_text(&h, "LN → logits"));
+    /* rows: the header, the embeddings, then layer 0, 1, 2: click layer 2's attention */
+    float row = fminf(panel->r.h / 6, 44);
+    float y = panel->r.y + row + 3 * row + row * 0.5f;
+    harness_click(&h, panel->r.x + panel->r.w * 0.25f, y);
+    settle();
+    cr_assert_eq(l->open_layer, 2, "layer %d opened", l->open_layer);
+}
+
 Test(model_view, typing_reads_the_text_live_and_esc_puts_it_back) {
     attach("Hello world");
     const Ui_Record *edit = harness_find(&h, "button", "model_edit", -1);
