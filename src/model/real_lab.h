@@ -44,8 +44,9 @@
 #include "bpe.h"
 #include "real_model.h"
 
-#define REAL_LAB_NAME  512
-#define REAL_LAB_THUMB 48 /* cells a side of a head's picture in the grid */
+#define REAL_LAB_NAME      512
+#define REAL_LAB_THUMB     48   /* cells a side of a head's picture in the grid */
+#define REAL_LAB_BUDGET_MS 12.0 /* of the pass a window frame runs */
 
 typedef struct Real_Lab {
     const Real_Model *model; /* NULL: none attached */

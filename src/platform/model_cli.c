@@ -4,6 +4,7 @@
 
 #include "../core/gemm.h"
 #include "../model/export_real.h"
+#include "../model/real_lab.h"
 #include "checkpoint.h"
 
 #include <stdlib.h>
@@ -116,9 +117,36 @@ int model_bench(const Cli_Options *o) {
             printf("%s\"%s\": %.3f", p ? ", " : "", parts[p], run.ms[p] / reps);
         printf("}}");
     }
+    /* the window's cost of an edit: a 32-token text set, then the pass a frame's budget at a
+     * time (REAL_LAB_BUDGET_MS) until it is shown; and opening another head */
+    static Real_Lab lab;
+    printf("\n  ],\n");
+    if (m->positions >= 32 && real_lab_attach(&lab, &ck.model, o->model, err, sizeof err)) {
+        static const char text[] = "The quick brown fox jumps over the lazy dog. The quick brown "
+                                   "fox jumps over the lazy dog, and then";
+        double times[9], opens[9];
+        int frames = 0;
+        for (int k = 0; k < 9; k++) {
+            double a = now_ms();
+            real_lab_set_text(&lab, text, strlen(text) - (size_t)(k % 2), err, sizeof err);
+            frames = 0;
+            while (!real_lab_work(&lab, REAL_LAB_BUDGET_MS)) frames++;
+            times[k] = now_ms() - a;
+            a = now_ms();
+            real_lab_open(&lab, k % m->layers, (k * 5) % m->heads);
+            real_lab_work(&lab, REAL_LAB_BUDGET_MS);
+            opens[k] = now_ms() - a;
+        }
+        qsort(times, 9, sizeof *times, cmp_double);
+        qsort(opens, 9, sizeof *opens, cmp_double);
+        printf("  \"edit\": {\"tokens\": %d, \"pass_ms\": %.1f, \"frames\": %d, "
+               "\"open_head_ms\": %.2f},\n",
+               lab.n, times[4], frames + 1, opens[4]);
+        real_lab_free(&lab);
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("\n  ],\n  \"peak_rss_mb\": %.1f\n}\n", ru.ru_maxrss / 1024.0);
+    printf("  \"peak_rss_mb\": %.1f\n}\n", ru.ru_maxrss / 1024.0);
     tf_free(&run);
     checkpoint_close(&ck);
     return 0;

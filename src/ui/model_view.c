@@ -86,7 +86,7 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
         }
     }
     *q = (Real_Request){.open = -1};
-    vs->real_busy = !real_lab_work(l, REAL_BUDGET_MS);
+    vs->real_busy = !real_lab_work(l, REAL_LAB_BUDGET_MS);
 }
 
 /* ---- the panels ---------------------------------------------------------------- */

@@ -7,7 +7,7 @@
  *
  *   void real_update(const Ui *ui, View_State *vs, Model *m)
  *       before the layout: the text typed (live while editing, and on Enter), the head
- *       clicked, then a frame's slice of the pass (REAL_BUDGET_MS)
+ *       clicked, then a frame's slice of the pass (REAL_LAB_BUDGET_MS)
  *   void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r)
  *       the view in r
  *   void real_start_editing(View_State *vs, const Model *m)
@@ -17,8 +17,6 @@
 #define ATTN_MODEL_VIEW_H
 
 #include "view_state.h"
-
-#define REAL_BUDGET_MS 12.0 /* of the pass a frame */
 
 void real_update(const Ui *ui, View_State *vs, Model *m);
 void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r);
