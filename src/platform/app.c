@@ -150,6 +150,14 @@ void app_layout(App *a, int fb_w, int fb_h, float scale) {
     ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
     a->ui.px_scale = scale;
     if (a->vs.view == VIEW_MODEL) real_look(&a->model, &a->checkpoint); /* once, on first view */
+    if (a->vs.real_open_path[0]) { /* Open model…: a bad one leaves the open one */
+        char err[1200];
+        if (real_open(&a->model, &a->checkpoint, a->vs.real_open_path, err, sizeof err))
+            view_set_status(&a->vs, false, "Opened %.400s", a->vs.real_open_path);
+        else
+            view_set_status(&a->vs, true, "Not opened: %.600s", err);
+        a->vs.real_open_path[0] = '\0';
+    }
     view_frame(&a->ui, &a->vs, &a->model);
     ui_end(&a->ui);
     /* past the draw list's ceilings a frame is drawn in part: say so once,

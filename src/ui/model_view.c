@@ -36,6 +36,16 @@ static void update_labels(const Real_Lab *l) {
 
 /* ---- before the layout ------------------------------------------------------ */
 
+/* "Open model…": the field takes a folder or a name from the cache. */
+static void start_typing_path(View_State *vs, const Model *m) {
+    snprintf(vs->edit, sizeof vs->edit, "%s", m->real.model ? m->real.name : "gpt2");
+    vs->edit_len = (int)strlen(vs->edit);
+    vs->edit_anchor = 0; /* all of it selected: typing replaces it */
+    vs->edit_cursor = vs->edit_len;
+    vs->editing = true;
+    vs->real_typing_path = true;
+}
+
 void real_start_editing(View_State *vs, const Model *m) {
     const char *text = m->real.text;
     size_t len = strlen(text);
@@ -57,7 +67,7 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
     if (l->model) {
         /* live while typing: every text that reads is run; one that does not
          * (empty, too long) waits, and Enter says why */
-        bool live = vs->editing && strcmp(vs->edit, l->text) != 0;
+        bool live = vs->editing && !vs->real_typing_path && strcmp(vs->edit, l->text) != 0;
         if (q->text || live) {
             bool ok = real_lab_set_text(l, vs->edit, strlen(vs->edit), err, sizeof err);
             if (q->text && !ok) view_set_status(vs, true, "Text not read: %s", err);
@@ -164,7 +174,7 @@ static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
 /* The shown text's tokens as chips, as many as fit, then how many more. */
 static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
-    if (vs->editing) {
+    if (vs->editing) { /* the text, or a model's folder or name to open */
         view_edit_field(ui, vs, r);
         return;
     }
@@ -614,12 +624,31 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Real_Lab *l = &m->real;
     if (!l->model) {
+        float lh = ui_line_height(ui, FONT_SANS, t->text_size);
+        Rect row = rect_cut_top(&r, lh + 22);
+        rect_cut_top(&r, t->pad);
+        if (vs->editing && vs->real_typing_path) {
+            view_edit_field(ui, vs, row);
+        } else {
+            Rect open =
+                rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, "Open model…") +
+                                        t->text_size * 1.2f);
+            if (ui_button(ui, "model_open", -1, rect_inset(open, 2), "Open model…", false) &
+                UI_CLICKED)
+                start_typing_path(vs, m);
+        }
         no_model(ui, vs, m, r);
         return;
     }
     update_labels(l);
     float lh = ui_line_height(ui, FONT_SANS, t->text_size);
-    info_line(ui, l, rect_cut_top(&r, lh + 4));
+    Rect info = rect_cut_top(&r, lh + 10);
+    Rect open = rect_cut_right(&info, ui_text_width(ui, FONT_SANS, t->text_size, "Open model…") +
+                                          t->text_size * 1.2f);
+    if (ui_button(ui, "model_open", -1, open, "Open model…", vs->real_typing_path) & UI_CLICKED)
+        start_typing_path(vs, m);
+    rect_cut_right(&info, 8);
+    info_line(ui, l, info);
     rect_cut_top(&r, 4);
     chips(ui, vs, m, rect_cut_top(&r, lh + 22));
     rect_cut_top(&r, t->pad);

@@ -182,6 +182,11 @@ void view_edit_field(Ui *ui, View_State *vs, Rect r) {
             continue;
         case KEY_ESCAPE:
             vs->editing = false;
+            if (vs->real_typing_path) { /* no model opened: the one open stays */
+                vs->real_typing_path = false;
+                view_set_status(vs, false, "No model opened");
+                return;
+            }
             if (vs->view == VIEW_MODEL) { /* the text as it was: read again */
                 memcpy(vs->edit, vs->real_before, sizeof vs->edit);
                 vs->real_req.text = true;
@@ -190,7 +195,13 @@ void view_edit_field(Ui *ui, View_State *vs, Rect r) {
             }
             view_set_status(vs, false, "Sentence unchanged");
             return;
-        case KEY_ENTER: /* view_apply says how it went, and ends the editing */
+        case KEY_ENTER:                 /* view_apply says how it went, and ends the editing */
+            if (vs->real_typing_path) { /* the platform opens it, or says why not */
+                snprintf(vs->real_open_path, sizeof vs->real_open_path, "%s", vs->edit);
+                vs->real_typing_path = false;
+                vs->editing = false;
+                return;
+            }
             if (vs->view == VIEW_MODEL) {
                 vs->real_req.text = true;
                 vs->editing = false;

@@ -238,13 +238,15 @@ typedef struct View_State {
     int real_grid_mode; /* the left panel: 0 every head, 1 the block diagram */
     bool real_looked;   /* the platform looked for a model once (the view asked) */
     bool real_busy;     /* the pass (or the open head) is not done: frames keep coming */
-    char real_before[VIEW_EDIT_BYTES]; /* the text when editing began: Esc puts it back */
-    bool train_running;                /* mirrors the lab's play/pause, for view_wants_frames */
-    bool train_queued;                 /* steps asked for are still running (train_drain) */
-    double train_rate;                 /* steps per second, as last measured */
-    double train_rate_t0;              /* when that measurement started (view time) */
-    double layers_t0;                  /* the layers lab's last frame (view time): its pace */
-    int layers_tab;                    /* low layers lab: 0 loss, 1 head scores, 2 every head */
+    char real_before[VIEW_EDIT_BYTES];    /* the text when editing began: Esc puts it back */
+    bool real_typing_path;                /* the field holds a model's folder or name */
+    char real_open_path[VIEW_EDIT_BYTES]; /* asked for (Open model…): the platform opens it */
+    bool train_running;                   /* mirrors the lab's play/pause, for view_wants_frames */
+    bool train_queued;                    /* steps asked for are still running (train_drain) */
+    double train_rate;                    /* steps per second, as last measured */
+    double train_rate_t0;                 /* when that measurement started (view time) */
+    double layers_t0;                     /* the layers lab's last frame (view time): its pace */
+    int layers_tab;                       /* low layers lab: 0 loss, 1 head scores, 2 every head */
     int layers_pick; /* with too little room for every head: the one shown (layer · 4 + head) */
     char layers_seen_highlight[32]; /* the lesson highlight the tab last followed */
     long train_rate_steps0;         /* and the step count then */

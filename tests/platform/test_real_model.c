@@ -10,6 +10,7 @@
 #include "model/export_real.h"
 #include "model/real_lab.h"
 #include "platform/checkpoint.h"
+#include "platform/real_open.h"
 #include "run.h"
 
 #include <cjson/cJSON.h>
@@ -426,4 +427,34 @@ Test(real_model, the_window_opens_the_head_asked_for_and_refuses_one_past_the_mo
     refused(run_attnlab("--view model --layer 1 --dump-ui"), "--layer and --head", "--model");
     snprintf(args, sizeof args, "--view model --model '%s/nothing' --dump-ui", top);
     refused(run_attnlab(args), "nothing", "no such folder");
+}
+
+/* "Open model…" in the window: a good checkpoint replaces the one open and
+ * reads the same text; a bad one is one line and the open one stays. */
+Test(real_model, opening_a_bad_model_keeps_the_one_open) {
+    static Model m;
+    Checkpoint *ck = NULL;
+    char err[1200];
+    const char *a = make("a", "--seed 17 --layers 2");
+    char first[400];
+    snprintf(first, sizeof first, "%s", a);
+    cr_assert(real_open(&m, &ck, first, err, sizeof err), "%s", err);
+    cr_assert_str_eq(m.real.text, REAL_DEFAULT_TEXT);
+    cr_assert(real_lab_set_text(&m.real, "kept text", 9, err, sizeof err));
+    real_lab_settle(&m.real);
+    const Checkpoint *before = ck;
+    char bad[400];
+    snprintf(bad, sizeof bad, "%s/missing", top);
+    cr_assert_not(real_open(&m, &ck, bad, err, sizeof err));
+    cr_assert(strstr(err, "missing") && !strchr(err, '\n'), "%s", err);
+    cr_assert(ck == before && m.real.model == &before->model, "the open model stays");
+    cr_assert_str_eq(m.real.text, "kept text");
+    const char *b = make("b", "--seed 18 --layers 3 --heads 4 --embd 32");
+    cr_assert(real_open(&m, &ck, b, err, sizeof err), "%s", err);
+    cr_assert(ck != before && m.real.model == &ck->model);
+    cr_assert_str_eq(m.real.text, "kept text", "the new model reads the same text");
+    real_lab_settle(&m.real);
+    cr_assert_eq(real_lab_shown(&m.real)->heads, 4);
+    real_close(&m, &ck);
+    cr_assert_null(ck);
 }

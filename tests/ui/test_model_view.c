@@ -214,6 +214,27 @@ Test(model_view, low_windows_show_one_panel_under_tabs) {
     cr_assert_null(harness_find_maybe(&h, "panel", "model_grid", -1));
 }
 
+/* "Open model…" takes a folder or a name and hands it to the platform on
+ * Enter; Esc asks for nothing. */
+Test(model_view, open_model_asks_the_platform_for_what_is_typed) {
+    attach("Open another");
+    const Ui_Record *b = harness_find(&h, "button", "model_open", -1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    cr_assert(h.vs.editing && h.vs.real_typing_path);
+    harness_type(&h, "/models/gpt2-medium");
+    harness_frame(&h);
+    cr_assert_str_eq(h.m.real.text, "Open another", "a path is not the text");
+    harness_key(&h, KEY_ENTER, 0, false, false);
+    cr_assert_str_eq(h.vs.real_open_path, "/models/gpt2-medium");
+    cr_assert_not(h.vs.editing);
+    h.vs.real_open_path[0] = '\0';
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_type(&h, "x");
+    harness_key(&h, KEY_ESCAPE, 0, false, false);
+    cr_assert_str_eq(h.vs.real_open_path, "");
+    cr_assert_str_eq(h.m.real.text, "Open another");
+}
+
 Test(model_view, with_no_model_it_says_how_to_get_gpt2) {
     h.vs.view = VIEW_MODEL;
     snprintf(h.m.real.note, sizeof h.m.real.note, "none in /somewhere");
@@ -221,4 +242,5 @@ Test(model_view, with_no_model_it_says_how_to_get_gpt2) {
     cr_assert(harness_drew_text(&h, "none in /somewhere"));
     cr_assert(harness_drew_text(&h, "huggingface-cli download openai-community/gpt2"));
     harness_find(&h, "panel", "model_none", -1);
+    harness_find(&h, "button", "model_open", -1); /* a model can be opened from here too */
 }
