@@ -41,7 +41,7 @@ void real_look(Model *m, Checkpoint **ck) {
         if (real_open(m, ck, names[k], err, sizeof err)) return;
         if (k == 0) snprintf(first, sizeof first, "%s", err);
     }
-    snprintf(m->real.note, sizeof m->real.note, "No --model was given, and none was found: %s",
+    snprintf(m->real.note, sizeof m->real.note, "No --model was given, and none was found: %.900s",
              first);
 }
 
