@@ -353,10 +353,6 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     }
 }
 
-static const float *A_values(const Tf_Run *run, const Real_Lab *l) {
-    return tf_attn(run, l->open_layer, l->open_head);
-}
-
 /* BertViz's head view: each token on the left (a query) joined to the
  * tokens on the right (keys) by lines as thick as the weight; hovering a
  * token on the left shows only its lines. */
@@ -500,7 +496,7 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                                .r = a,
                                .title = "A: the weights",
                                .caption = "softmax(q·k/√d_h), masked",
-                               .values = A_values(run, l),
+                               .values = tf_attn(run, l->open_layer, l->open_head),
                                .rows = n,
                                .cols = n,
                                .vmin = 0,
