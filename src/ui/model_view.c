@@ -208,6 +208,16 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
 }
 
+/* A row of count buttons sharing r, one of them picked (*now): a click picks another. */
+static void button_row(Ui *ui, const char *name, const char *const *names, int count, Rect r,
+                       int *now) {
+    float w = r.w / count;
+    for (int k = 0; k < count; k++)
+        if (ui_button(ui, name, k, (Rect){r.x + k * w + 2, r.y, w - 4, r.h}, names[k], *now == k) &
+            UI_CLICKED)
+            *now = k;
+}
+
 /* A box of the block diagram: its label, and its numbers when hovered. */
 static bool block_box(Ui *ui, Rect b, const char *label, Color fill, bool open, const char *numbers,
                       View_State *vs) {
@@ -302,12 +312,7 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
     static const char *const mode_names[2] = {"heads", "blocks"};
-    for (int k = 0; k < 2; k++)
-        if (ui_button(ui, "model_grid_mode", k,
-                      (Rect){modes.x + k * modes.w / 2 + 2, modes.y, modes.w / 2 - 4, modes.h},
-                      mode_names[k], vs->real_grid_mode == k) &
-            UI_CLICKED)
-            vs->real_grid_mode = k;
+    button_row(ui, "model_grid_mode", mode_names, 2, modes, &vs->real_grid_mode);
     if (vs->real_grid_mode == 1) {
         block_diagram(ui, vs, l, body);
         return;
@@ -468,12 +473,7 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
     static const char *const mode_names[3] = {"weights", "lines", "q · k plane"};
-    for (int k = 0; k < 3; k++)
-        if (ui_button(ui, "model_head_mode", k,
-                      (Rect){modes.x + k * modes.w / 3 + 2, modes.y, modes.w / 3 - 4, modes.h},
-                      mode_names[k], vs->real_head_mode == k) &
-            UI_CLICKED)
-            vs->real_head_mode = k;
+    button_row(ui, "model_head_mode", mode_names, 3, modes, &vs->real_head_mode);
     if (vs->real_head_mode == 1) {
         line_view(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
         return;
@@ -662,12 +662,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect tabs = rect_cut_top(&r, lh + 14);
     rect_cut_top(&r, 6);
     static const char *const names[3] = {"Every head", "The open head", "Next token"};
-    float w = tabs.w / 3;
-    for (int k = 0; k < 3; k++)
-        if (ui_button(ui, "model_tab", k, (Rect){tabs.x + k * w + 2, tabs.y, w - 4, tabs.h},
-                      names[k], vs->real_tab == k) &
-            UI_CLICKED)
-            vs->real_tab = k;
+    button_row(ui, "model_tab", names, 3, tabs, &vs->real_tab);
     if (vs->real_tab == 0)
         head_grid(ui, vs, l, r);
     else if (vs->real_tab == 1)
