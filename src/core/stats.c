@@ -285,3 +285,56 @@ double stats_pca2(const float *rows, int count, int dim, double *mean, double *a
     }
     return total > 0 ? held / total : 0;
 }
+
+void stats_sym_eigen(double *a, int n, double *values, double *vectors) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) vectors[i * n + j] = i == j;
+    for (int sweep = 0; sweep < 64; sweep++) {
+        double off = 0, all = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                all += a[i * n + j] * a[i * n + j];
+                if (i != j) off += a[i * n + j] * a[i * n + j];
+            }
+        if (off <= 1e-30 * all || off == 0) break;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) {
+                double apq = a[p * n + q];
+                if (apq == 0) continue;
+                /* the rotation that zeroes a[p][q] (Golub and Van Loan, 8.5) */
+                double theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+                double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+                double c = 1 / sqrt(t * t + 1), s = t * c;
+                for (int k = 0; k < n; k++) { /* columns p and q */
+                    double akp = a[k * n + p], akq = a[k * n + q];
+                    a[k * n + p] = c * akp - s * akq;
+                    a[k * n + q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < n; k++) { /* rows p and q */
+                    double apk = a[p * n + k], aqk = a[q * n + k];
+                    a[p * n + k] = c * apk - s * aqk;
+                    a[q * n + k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < n; k++) {
+                    double vkp = vectors[k * n + p], vkq = vectors[k * n + q];
+                    vectors[k * n + p] = c * vkp - s * vkq;
+                    vectors[k * n + q] = s * vkp + c * vkq;
+                }
+            }
+    }
+    for (int i = 0; i < n; i++) values[i] = a[i * n + i];
+    for (int i = 0; i < n; i++) { /* largest first: a selection sort of columns */
+        int best = i;
+        for (int j = i + 1; j < n; j++)
+            if (values[j] > values[best]) best = j;
+        if (best == i) continue;
+        double v = values[i];
+        values[i] = values[best];
+        values[best] = v;
+        for (int k = 0; k < n; k++) {
+            double x = vectors[k * n + i];
+            vectors[k * n + i] = vectors[k * n + best];
+            vectors[k * n + best] = x;
+        }
+    }
+}

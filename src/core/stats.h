@@ -7,8 +7,7 @@
  * the work is shared by two threads; the result depends only on the seed,
  * d_k and the sample count.
  *
- *   double stats_pca2(const float *rows, int count, int dim, double *mean, double *axes, double
- *cov); void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest)
+ *   void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest)
  *   void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest)
  *       the raw dot products
  *   double stats_row_entropy(const float *a, int m)
@@ -27,6 +26,10 @@
  *       deflation in double. Fills mean (dim), axes (2·dim: unit vectors, the larger first;
  *       each turned so its largest entry is positive) and uses cov (dim·dim) as scratch.
  *       Returns the share of the total variance the two hold (0 when the points coincide)
+ *   void stats_sym_eigen(double *a, int n, double *values, double *vectors)
+ *       every eigenvalue and eigenvector of the symmetric n×n matrix a (destroyed), by
+ *       cyclic Jacobi rotations in double: values largest first, vectors' column k the unit
+ *       eigenvector of values[k] (n×n, row-major)
  */
 #ifndef ATTN_STATS_H
 #define ATTN_STATS_H
@@ -42,6 +45,7 @@ typedef struct Variance_Result {
 } Variance_Result;
 
 double stats_pca2(const float *rows, int count, int dim, double *mean, double *axes, double *cov);
+void stats_sym_eigen(double *a, int n, double *values, double *vectors);
 void stats_variance_experiment(uint64_t seed, int d_k, int samples, Variance_Result *dest);
 void stats_dot_samples(uint64_t seed, int d_k, int samples, float *raw_dest);
 double stats_row_entropy(const float *a, int m);

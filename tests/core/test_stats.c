@@ -194,3 +194,46 @@ Test(stats, pca2_finds_the_two_directions_of_largest_spread) {
     static float same[3 * 4] = {1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4};
     cr_assert_eq(stats_pca2(same, 3, 4, mean, axes, cov), 0);
 }
+
+/* Jacobi on a symmetric matrix with eigenvalues known by construction (a
+ * rotation of diag(5, 3, 3, 1e-9, 0, −2): a repeated one, a near-zero one,
+ * a negative one): each a·v = λ·v to 1e-12, the vectors orthonormal, the
+ * values largest first and equal to the ones built in. */
+Test(stats, sym_eigen_returns_every_eigenpair_largest_first) {
+    enum { N = 6 };
+    static const double lambda[N] = {3, -2, 5, 0, 1e-9, 3};
+    double q[N * N], a[N * N], keep[N * N], vals[N], vecs[N * N];
+    /* an orthonormal q: Gram–Schmidt on fixed vectors */
+    for (int i = 0; i < N * N; i++) q[i] = sin(1.7 * i + 0.3) + (i % (N + 1) == 0 ? 2 : 0);
+    for (int c = 0; c < N; c++) {
+        for (int p = 0; p < c; p++) {
+            double d = 0;
+            for (int r = 0; r < N; r++) d += q[r * N + c] * q[r * N + p];
+            for (int r = 0; r < N; r++) q[r * N + c] -= d * q[r * N + p];
+        }
+        double len = 0;
+        for (int r = 0; r < N; r++) len += q[r * N + c] * q[r * N + c];
+        for (int r = 0; r < N; r++) q[r * N + c] /= sqrt(len);
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int k = 0; k < N; k++) s += q[i * N + k] * lambda[k] * q[j * N + k];
+            a[i * N + j] = keep[i * N + j] = s;
+        }
+    stats_sym_eigen(a, N, vals, vecs);
+    static const double sorted[N] = {5, 3, 3, 1e-9, 0, -2};
+    for (int k = 0; k < N; k++) {
+        cr_assert_float_eq(vals[k], sorted[k], 1e-12, "value %d: %g", k, vals[k]);
+        for (int i = 0; i < N; i++) {
+            double av = 0;
+            for (int j = 0; j < N; j++) av += keep[i * N + j] * vecs[j * N + k];
+            cr_assert_float_eq(av, vals[k] * vecs[i * N + k], 1e-12);
+        }
+        for (int p = 0; p <= k; p++) {
+            double d = 0;
+            for (int r = 0; r < N; r++) d += vecs[r * N + k] * vecs[r * N + p];
+            cr_assert_float_eq(d, p == k ? 1.0 : 0.0, 1e-12);
+        }
+    }
+}
