@@ -108,6 +108,10 @@ def read_safetensors(path):
 
 def make(args):
     rng = np.random.default_rng(args.seed)
+    if args.circuit:
+        args.layers, args.heads, args.embd, args.positions = (CIRCUIT[k] for k in
+                                                               ("layers", "heads", "embd", "positions"))
+        args.inner = 0
     L, H, D, P = args.layers, args.heads, args.embd, args.positions
     inner = args.inner or 4 * D
     os.makedirs(args.dir, exist_ok=True)
@@ -158,30 +162,130 @@ def make(args):
     def normal(shape, std):
         return rng.normal(0, std, shape).astype(np.float32)
 
-    add("wte.weight", normal((VOCAB, D), 0.5))
-    add("wpe.weight", normal((P, D), 0.3))
-    for l in range(L):
-        add(f"h.{l}.ln_1.weight", 1 + normal((D,), 0.2))
-        add(f"h.{l}.ln_1.bias", normal((D,), 0.1))
-        add(f"h.{l}.attn.c_attn.weight", normal((D, 3 * D), 0.4))
-        add(f"h.{l}.attn.c_attn.bias", normal((3 * D,), 0.1))
-        add(f"h.{l}.attn.c_proj.weight", normal((D, D), 0.2))
-        add(f"h.{l}.attn.c_proj.bias", normal((D,), 0.05))
-        add(f"h.{l}.ln_2.weight", 1 + normal((D,), 0.2))
-        add(f"h.{l}.ln_2.bias", normal((D,), 0.1))
-        add(f"h.{l}.mlp.c_fc.weight", normal((D, inner), 0.3))
-        add(f"h.{l}.mlp.c_fc.bias", normal((inner,), 0.1))
-        add(f"h.{l}.mlp.c_proj.weight", normal((inner, D), 0.1))
-        add(f"h.{l}.mlp.c_proj.bias", normal((D,), 0.05))
-        # the buffers HF's GPT-2 stores, which the pass does not read
-        mask = np.tril(np.ones((P, P), dtype=np.float32)).reshape(1, 1, P, P)
-        tensors.append((prefix + f"h.{l}.attn.bias", "F32", mask.shape, encode(mask, "F32")))
-        tensors.append((prefix + f"h.{l}.attn.masked_bias", "F32", (), encode(np.float32(-1e4), "F32")))
-    add("ln_f.weight", 1 + normal((D,), 0.2))
-    add("ln_f.bias", normal((D,), 0.1))
-    if args.lm_head:
-        add("lm_head.weight", normal((VOCAB, D), 0.5), full=False)
+    params = circuit(rng) if args.circuit else None
+    for name, shape, std, offset in layout(L, D, inner, P, args.lm_head):
+        a = params[name] if params else offset + normal(shape, std)
+        add(name, a.astype(np.float32), full=name != "lm_head.weight")
+        if name.endswith("mlp.c_proj.bias"):
+            # the buffers HF's GPT-2 stores, which the pass does not read
+            l = name.split(".")[1]
+            mask = np.tril(np.ones((P, P), dtype=np.float32)).reshape(1, 1, P, P)
+            tensors.append((prefix + f"h.{l}.attn.bias", "F32", mask.shape, encode(mask, "F32")))
+            tensors.append((prefix + f"h.{l}.attn.masked_bias", "F32", (),
+                            encode(np.float32(-1e4), "F32")))
     write_safetensors(os.path.join(args.dir, "model.safetensors"), tensors, args.shuffle, rng)
+
+
+def layout(L, D, inner, P, lm_head):
+    """The checkpoint's tensors in order: name, shape, and for random ones the
+    spread and the offset (1 for LayerNorm gains)."""
+    t = [("wte.weight", (VOCAB, D), 0.5, 0), ("wpe.weight", (P, D), 0.3, 0)]
+    for l in range(L):
+        p = f"h.{l}."
+        t += [(p + "ln_1.weight", (D,), 0.2, 1), (p + "ln_1.bias", (D,), 0.1, 0),
+              (p + "attn.c_attn.weight", (D, 3 * D), 0.4, 0), (p + "attn.c_attn.bias", (3 * D,), 0.1, 0),
+              (p + "attn.c_proj.weight", (D, D), 0.2, 0), (p + "attn.c_proj.bias", (D,), 0.05, 0),
+              (p + "ln_2.weight", (D,), 0.2, 1), (p + "ln_2.bias", (D,), 0.1, 0),
+              (p + "mlp.c_fc.weight", (D, inner), 0.3, 0), (p + "mlp.c_fc.bias", (inner,), 0.1, 0),
+              (p + "mlp.c_proj.weight", (inner, D), 0.1, 0), (p + "mlp.c_proj.bias", (D,), 0.05, 0)]
+    t += [("ln_f.weight", (D,), 0.2, 1), ("ln_f.bias", (D,), 0.1, 0)]
+    if lm_head:
+        t.append(("lm_head.weight", (VOCAB, D), 0.5, 0))
+    return t
+
+
+CIRCUIT = dict(layers=2, heads=4, embd=320, positions=64)
+
+
+def circuit(rng):
+    """Weights set by hand so that three heads do what GPT-2 small's best-known
+    heads do (CIRCUIT's shapes, MLPs off):
+      0.0  previous-token head: position i's query finds the key at i − 1, and
+           writes that token's code into the stream's "previous" dims;
+      0.1  first-token head: every query finds position 0, whose value (read off
+           the position dims) is 50 times shorter than the others';
+      1.0  induction head: a query reads its own token's code, a key the code of
+           the token before it, so token t looks at what followed earlier copies
+           of t, and writes that token's code where the logits read it.
+    The stream: [0, 80) a token's code (a random unit vector with zero sum),
+    [80, 144) its position one-hot, [144, 224) the previous token's code, 224 a
+    constant −1 (so every row sums to 0 and LayerNorm only rescales), the rest
+    for the other heads' small random outputs."""
+    D, H, P = CIRCUIT["embd"], CIRCUIT["heads"], CIRCUIT["positions"]
+    dh = D // H
+    T, POS, PREV, NEG, REST = 0, 80, 144, 224, 225
+    w = {}
+    code = rng.normal(0, 1, (VOCAB, 80))
+    code -= code.mean(axis=1, keepdims=True)
+    code /= np.linalg.norm(code, axis=1, keepdims=True)
+    wte = np.zeros((VOCAB, D))
+    wte[:, T:T + 80] = code
+    w["wte.weight"] = wte
+    wpe = np.zeros((P, D))
+    wpe[np.arange(P), POS + np.arange(P)] = 1
+    wpe[:, NEG] = -1
+    w["wpe.weight"] = wpe
+    ln0 = np.sqrt(D / 3)  # LayerNorm's gain on layer 0's rows (norm² 3)
+    ln1 = np.sqrt(D / 4)  # and on layer 1's (the previous token's code added)
+    for l in range(2):
+        p = f"h.{l}."
+        qkv = np.zeros((D, 3 * D))
+        proj = np.zeros((D, D))
+        for h in range(H):  # every head: small random reads, writes into the rest
+            c = slice(h * dh, (h + 1) * dh)
+            for part in range(3):
+                qkv[:, part * D + h * dh: part * D + (h + 1) * dh] = rng.normal(0, 0.02, (D, dh))
+            proj[c, REST:] = rng.normal(0, 0.02, (dh, D - REST))
+        if l == 0:
+            c = slice(0, dh)  # 0.0: previous token
+            qkv[:, c] = 0
+            qkv[:, D:D + dh] = 0
+            qkv[:, 2 * D:2 * D + dh] = 0
+            a = np.sqrt(15 * np.sqrt(dh)) / ln0  # a score of 15 on the previous position
+            for j in range(P):
+                qkv[POS + j, j] = a                # query of position j: axis j
+                if j + 1 < dh:
+                    qkv[POS + j, D + j + 1] = a    # key of position j: axis j + 1
+            qkv[T:T + 80, 2 * D:2 * D + 80] = np.eye(80) / ln0
+            proj[c, :] = 0
+            proj[0:80, PREV:PREV + 80] = np.eye(80)
+            c = slice(dh, 2 * dh)  # 0.1: first token, short value there
+            qkv[:, c] = 0
+            qkv[:, D + dh:D + 2 * dh] = 0
+            qkv[:, 2 * D + dh:2 * D + 2 * dh] = 0
+            a = np.sqrt(5 * np.sqrt(dh)) / ln0  # 5 on the first
+            qkv[NEG, dh] = -a
+            qkv[POS, D + dh] = a
+            qkv[POS:POS + P, 2 * D + dh] = 1 / ln0
+            qkv[POS, 2 * D + dh] = 0.02 / ln0
+            proj[dh:2 * dh, :] = 0
+            proj[dh, REST] = 1
+        else:
+            c = slice(0, dh)  # 1.0: induction
+            qkv[:, c] = 0
+            qkv[:, D:D + dh] = 0
+            qkv[:, 2 * D:2 * D + dh] = 0
+            g = np.sqrt(20 * np.sqrt(dh)) / ln1  # 20 where the codes match
+            qkv[T:T + 80, 0:80] = np.eye(80) * g
+            qkv[PREV:PREV + 80, D:D + 80] = np.eye(80) * g
+            qkv[T:T + 80, 2 * D:2 * D + 80] = np.eye(80) / ln1
+            proj[c, :] = 0
+            proj[0:80, T:T + 80] = 2 * np.eye(80)
+        w[p + "ln_1.weight"] = np.ones(D)
+        w[p + "ln_1.bias"] = np.zeros(D)
+        w[p + "attn.c_attn.weight"] = qkv
+        w[p + "attn.c_attn.bias"] = np.zeros(3 * D)
+        w[p + "attn.c_proj.weight"] = proj
+        w[p + "attn.c_proj.bias"] = np.zeros(D)
+        w[p + "ln_2.weight"] = np.ones(D)
+        w[p + "ln_2.bias"] = np.zeros(D)
+        w[p + "mlp.c_fc.weight"] = np.zeros((D, 4 * D))
+        w[p + "mlp.c_fc.bias"] = np.zeros(4 * D)
+        w[p + "mlp.c_proj.weight"] = np.zeros((4 * D, D))
+        w[p + "mlp.c_proj.bias"] = np.zeros(D)
+    w["ln_f.weight"] = np.ones(D)
+    w["ln_f.bias"] = np.zeros(D)
+    return w
 
 
 def weights(folder):
@@ -316,6 +420,8 @@ def main():
     mk.add_argument("--tokenizer-json", default="", choices=["", "strings", "pairs"],
                     help="tokenizer.json (merges as strings or pairs) instead of vocab + merges")
     mk.add_argument("--nan", default="", help="a tensor whose element 3 is NaN")
+    mk.add_argument("--circuit", action="store_true",
+                    help="weights set by hand: a previous-token, a first-token and an induction head")
     ck = sub.add_parser("check")
     ck.add_argument("dir")
     ck.add_argument("export")
