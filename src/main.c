@@ -9,6 +9,7 @@
 #include "model/lesson.h"
 #include "model/lesson_check.h"
 #include "platform/app.h"
+#include "platform/checkpoint.h"
 #include "platform/lesson_input.h"
 #include "render/font.h"
 #include "platform/lesson_scan.h"
@@ -95,15 +96,34 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
         cli_report("attnlab: --check-lessons: ", err);
         failed += index.skipped;
     }
+    /* the real model the Model view's goals read: --model, or GPT-2 from the cache if it
+     * is there; without one, those goals are not judged (each lesson's note says so) */
+    static Checkpoint ck;
+    bool have_model = false;
+    if (o->model) {
+        if (!checkpoint_open(o->model, &ck, err, sizeof err)) {
+            cli_report("attnlab: --check-lessons: --model: ", err);
+            if (o->by_input) {
+                font_unload(&atlas);
+                TTF_Quit();
+            }
+            return 2;
+        }
+        have_model = true;
+    }
+    for (int k = 0; !have_model && k < 2; k++)
+        have_model = checkpoint_open(k ? "distilgpt2" : "gpt2", &ck, err, sizeof err);
+    const Real_Model *real = have_model ? &ck.model : NULL;
     for (int k = 0; k < index.count; k++) {
         err[0] = '\0';
         if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
-            !lesson_check(&lesson, vocab, data_dir, err, sizeof err) ||
+            !lesson_check(&lesson, vocab, data_dir, real, err, sizeof err) ||
             (o->by_input && !lesson_by_input(&lesson, vocab, data_dir, tm,
                                              &(Lesson_Screen){.w = (float)o->width / z,
                                                               .h = (float)o->height / z,
                                                               .presenter = o->presenter,
-                                                              .theme = o->theme},
+                                                              .theme = o->theme,
+                                                              .real = real},
                                              err, sizeof err))) {
             cli_report("", err);
             failed++;
@@ -120,6 +140,7 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
         font_unload(&atlas);
         TTF_Quit();
     }
+    if (have_model) checkpoint_close(&ck);
     printf("%d passed, %d failed\n", index.count + index.skipped - failed, failed);
     return failed ? 2 : 0;
 }

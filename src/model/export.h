@@ -2,9 +2,10 @@
  *
  * JSON keys, in order: tokens, n, d, d_k, d_v, seed, scaled, pos,
  * pos_strength, heads, mask, X, P (null without positions), W_Q, W_K, W_V, Q,
- * K, V, S, A, O (head 1's), per_head (those nine for every head), W_O, Y. Matrices are arrays of
- * rows. CSV writes the same matrices as blocks: a "# NAME rows×cols" line, a header row, one
- * labelled line per row, and a blank line between blocks.
+ * K, V, S, A, O (head 1's), per_head (those nine for every head), W_O, Y.
+ * Matrices are arrays of rows. CSV writes the same matrices as blocks: a
+ * "# NAME rows×cols" line, a header row, one labelled line per row, and a
+ * blank line between blocks.
  *
  * Masked scores (causal mask, key after query) are null in JSON and -inf in
  * CSV; any other value that is not finite would be indistinguishable from

@@ -67,6 +67,10 @@ typedef enum Directive_Kind {
     ACT_STEPS,   /* train i more steps */
     ACT_ZERO,    /* the layers lab: zero head n of layer i, or bring it back */
     ACT_EXPLORE, /* the layers lab's head n of layer i, in the explorer */
+    ACT_MODEL_TEXT,  /* the Model view's text: text */
+    ACT_MODEL_HEAD,  /* the Model view's open head: setting −1 none, 0 head n of layer i,
+                        1 + a Real_Head_Kind the best head of that kind */
+    ACT_MODEL_ORDER, /* the Model view's tokens: i = 0 reversed, 1 shuffled, 2 as written */
 } Directive_Kind;
 
 typedef struct Lesson_Action {
@@ -109,6 +113,12 @@ typedef enum Cond_Kind {
     COND_LAYERS,     /* the layers lab: how many layers */
     COND_LAYERS_POS, /* the layers lab: its positional scheme (i, a Train_Pos) */
     COND_LEARNED,    /* the scene is a learned head (the layers lab's "explore") */
+    /* the Model view (a real model): its open head's scores, real_lab.h */
+    COND_HEAD_PREV,      /* weight on the token before */
+    COND_HEAD_FIRST,     /* weight on the first token */
+    COND_HEAD_PREFIX,    /* an induction head's prefix match */
+    COND_WEIGHTED_FIRST, /* the first token's share of the value-weighted attention */
+    COND_MODEL_CHANGE,   /* after a reorder: how far A is from moving with its tokens */
 } Cond_Kind;
 
 typedef enum Cmp { CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ } Cmp;

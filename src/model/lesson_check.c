@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
-                  size_t errsz) {
+bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, const Real_Model *real,
+                  char *err, size_t errsz) {
     /* A formula with an unknown command opens (the window shows it in red),
      * but an author checking lessons hears of it. */
     if (l->tex_problem[0]) {
@@ -41,6 +41,12 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
         return false;
     }
     Model *m = mp;
+    if (real && !real_lab_attach(&m->real, real, "model", err, errsz)) {
+        model_free(m);
+        free(m);
+        return false;
+    }
+    int no_model = 0; /* goals that read a real model, with none attached */
     Lesson_Env env = {
         .m = m, .data_dir = data_dir, .train_now = true, .train_budget = LESSON_CHECK_TRAIN_BUDGET};
     int skipped = 0; /* training goals not judged: the budget capped their training */
@@ -55,7 +61,10 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
                      st->predict.line);
             ok = false;
         }
-        if (ok && st->predict.kind != PREDICT_NONE && !st->predict.later && model_update(env.m)) {
+        bool model_predict = st->predict.kind == PREDICT_YES &&
+                             lesson_goal_needs_model(&st->predict.cond) && !m->real.model;
+        if (ok && st->predict.kind != PREDICT_NONE && !st->predict.later && !model_predict &&
+            model_update(env.m)) {
             char answer[96];
             if (lesson_predict_truth(l, &st->predict, env.m, env.view, env.selected, data_dir,
                                      answer, sizeof answer, err, errsz) < 0)
@@ -64,6 +73,10 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
         for (int g = 0; ok && g < st->goal_count; g++) {
             const Lesson_Goal *goal = &st->goals[g];
             char why[300];
+            if (lesson_goal_needs_model(goal) && !m->real.model) { /* said below */
+                no_model++;
+                continue;
+            }
             if (env.capped_line && lesson_goal_trains(goal)) { /* cannot be judged: said below */
                 skipped++;
                 if (!lesson_apply(l, goal->sol_first, goal->sol_count, &env, err, errsz))
@@ -92,7 +105,7 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
                 ok = false;
             }
         }
-        if (ok && st->predict.later && !env.capped_line && model_update(env.m)) {
+        if (ok && st->predict.later && !env.capped_line && !model_predict && model_update(env.m)) {
             char answer[96], why[300];
             if (lesson_predict_later(&st->predict, env.m, env.view, env.selected, answer,
                                      sizeof answer, why, sizeof why) < 0) {
@@ -109,5 +122,10 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, cha
                  "%s:%d: note: training capped at %d steps of d_k = 16 for the check; %d "
                  "training goals not judged",
                  l->path, env.capped_line, LESSON_CHECK_TRAIN_BUDGET, skipped);
+    if (ok && no_model)
+        snprintf(err, errsz,
+                 "%s: note: %d goal%s read%s a real model, and none is open; not judged (give "
+                 "one with --model)",
+                 l->path, no_model, no_model == 1 ? "" : "s", no_model == 1 ? "s" : "");
     return ok;
 }

@@ -6,8 +6,10 @@
  * and solutions that do not reach their goal.
  *
  *   bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir,
- *                     char *err, size_t errsz)
- *       false with the problem in err; true with err "" or a note
+ *                     const Real_Model *real, char *err, size_t errsz)
+ *       false with the problem in err; true with err "" or a note. real: the model the
+ *       Model view's directives and goals read, or NULL; without one, the goals that need
+ *       it are not judged, and the note says how many
  *
  * Training is bounded: one lesson's `steps` may cost LESSON_CHECK_TRAIN_BUDGET
  * steps of one head at d_k = 16 (lesson_play.h). Past that the checker runs
@@ -20,7 +22,7 @@
 
 #include "lesson.h"
 
-bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, char *err,
-                  size_t errsz);
+bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, const Real_Model *real,
+                  char *err, size_t errsz);
 
 #endif

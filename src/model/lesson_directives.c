@@ -170,6 +170,39 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         a->n = (int)head;
         break;
     }
+    case ACT_MODEL_TEXT:
+        if (nw < 2) return lesson_fail(p, line, "model-text: expected '%s'", kw->usage), false;
+        if (!(a = new_action(p, line))) return false;
+        if (strlen(rest) >= sizeof a->text)
+            return lesson_fail(p, line, "model-text: at most %d bytes", (int)sizeof a->text - 1),
+                   false;
+        snprintf(a->text, sizeof a->text, "%s", rest);
+        break;
+    case ACT_MODEL_HEAD: {
+        static const char *const kinds[] = {"prev", "first", "induction"}; /* Real_Head_Kind */
+        int64_t head;
+        if (!(a = new_action(p, line))) return false;
+        a->setting = -2;
+        if (nw == 2 && !strcmp(w[1], "none")) a->setting = -1;
+        for (int q = 0; nw == 2 && q < 3; q++)
+            if (!strcmp(w[1], kinds[q])) a->setting = 1 + q;
+        if (nw == 3 && parse_long(w[1], 0, GPT2_MAX_LAYERS - 1, &v) &&
+            parse_long(w[2], 0, GPT2_MAX_HEADS - 1, &head)) {
+            a->setting = 0;
+            a->i = (int)v;
+            a->n = (int)head;
+        }
+        if (a->setting == -2)
+            return lesson_fail(p, line, "model-head: expected '%s'", kw->usage), false;
+        break;
+    }
+    case ACT_MODEL_ORDER:
+        NEED(2);
+        if (!(a = new_action(p, line))) return false;
+        a->i = !strcmp(w[1], "reverse") ? 0 : !strcmp(w[1], "shuffle") ? 1 : 2;
+        if (a->i == 2 && strcmp(w[1], "original"))
+            return lesson_fail(p, line, "model-order: expected '%s'", kw->usage), false;
+        break;
     case ACT_STEPS:
         NEED(2);
         if (!parse_long(w[1], 1, 100000, &v))
@@ -372,6 +405,14 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
                   : !strcmp(k, "mean-entropy") ? COND_MEAN_ENTROPY
                   : !strcmp(k, "perm-diff")    ? COND_PERM_DIFF
                                                : COND_SHIFT_DIFF;
+        if (!parse_cmp(w[1], &c->cmp))
+            return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
+        if (!parse_double(w[2], &c->value))
+            return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
+    } else if (!strcmp(k, "head-prev") || !strcmp(k, "head-first") || !strcmp(k, "head-prefix") ||
+               !strcmp(k, "weighted-first") || !strcmp(k, "model-change")) {
+        if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
+        c->kind = (Cond_Kind)lesson_keyword_find(LESSON_KEYWORDS_CONDITIONS, k)->kind;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
         if (!parse_double(w[2], &c->value))

@@ -156,6 +156,23 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
             if (!labs_permutation(&m->labs, s, &m->derived)) return -1;
             ok = compare(m->labs.perm.max_diff_O, c->cmp, c->value);
             break;
+        case COND_HEAD_PREV:
+        case COND_HEAD_FIRST:
+        case COND_HEAD_PREFIX:
+        case COND_WEIGHTED_FIRST:
+        case COND_MODEL_CHANGE: {
+            const Real_Lab *r = &m->real;
+            double v = c->kind == COND_MODEL_CHANGE ? (r->has_change ? r->change_max : NAN)
+                       : c->kind == COND_WEIGHTED_FIRST
+                           ? real_lab_weighted_first(r)
+                           : real_lab_head_score(r,
+                                                 c->kind == COND_HEAD_PREV    ? REAL_HEAD_PREV
+                                                 : c->kind == COND_HEAD_FIRST ? REAL_HEAD_FIRST
+                                                                              : REAL_HEAD_PREFIX,
+                                                 r->open_layer, r->open_head);
+            ok = !isnan(v) && compare(v, c->cmp, c->value); /* no model, pass or head: not met */
+            break;
+        }
         case COND_SHIFT_DIFF: { /* the pair the lab follows now: its cache stays */
             const Lab_Shift *sh = &m->labs.shift;
             if (!shift_update(&m->labs.shift, s, &m->derived, sh->valid ? sh->query : 0,
@@ -275,9 +292,30 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         case COND_N:
             snprintf(one, sizeof one, "n %s %g", ops[c->cmp], c->value);
             break;
+        case COND_HEAD_PREV:
+        case COND_HEAD_FIRST:
+        case COND_HEAD_PREFIX:
+        case COND_WEIGHTED_FIRST:
+        case COND_MODEL_CHANGE:
+            snprintf(one, sizeof one, "%s %s %g",
+                     c->kind == COND_HEAD_PREV     ? "the open head's weight on the token before"
+                     : c->kind == COND_HEAD_FIRST  ? "the open head's weight on the first token"
+                     : c->kind == COND_HEAD_PREFIX ? "the open head's prefix match"
+                     : c->kind == COND_WEIGHTED_FIRST
+                         ? "the first token's share of the value-weighted attention"
+                         : "the largest change of a weight after reordering",
+                     ops[c->cmp], c->value);
+            break;
         }
         used += (size_t)snprintf(buf + used, size - used, k ? " and %s" : "%s", one);
     }
+}
+
+bool lesson_goal_needs_model(const Lesson_Goal *g) {
+    for (int k = 0; k < g->cond_count; k++)
+        if (g->conds[k].kind >= COND_HEAD_PREV && g->conds[k].kind <= COND_MODEL_CHANGE)
+            return true;
+    return false;
 }
 
 bool lesson_goal_trains(const Lesson_Goal *g) {

@@ -7,7 +7,12 @@
  *       cannot be evaluated (err says why)
  *   bool lesson_goal_trains(const Lesson_Goal *g)
  *       whether it depends on the training lab (loss, trained, loss-other)
+ *   bool lesson_goal_needs_model(const Lesson_Goal *g)
+ *       whether it reads the Model view's real model (head-prev, head-first, head-prefix,
+ *       weighted-first, model-change): with none attached it is not met, and the checker
+ *       skips it with a note
  *   void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size)
+ *       the goal's conditions in words, for a goal without a label
  *   int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
  *                            int selected, const char *data_dir, char *answer, size_t answersz,
  *                            char *err, size_t errsz)
@@ -23,7 +28,6 @@
  *   void lesson_key_name(const Scene *s, int j, char *out, size_t outsz)
  *       token j as a student tells it apart: “cat”, or the second “the” when the word
  *       comes more than once
- *       the goal's conditions in words, for a goal without a label
  */
 #ifndef ATTN_LESSON_GOALS_H
 #define ATTN_LESSON_GOALS_H
@@ -33,6 +37,7 @@
 int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char *err,
                     size_t errsz);
 bool lesson_goal_trains(const Lesson_Goal *g);
+bool lesson_goal_needs_model(const Lesson_Goal *g);
 void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size);
 int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model *m, int view,
                          int selected, const char *data_dir, char *answer, size_t answersz,

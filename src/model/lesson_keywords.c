@@ -49,6 +49,13 @@ static const char *const panel_names[] = {
     "layers_loss",
     "layers_scores",
     "layers_heads",
+    "model_tokens",
+    "model_grid",
+    "model_blocks",
+    "model_open",
+    "model_lines",
+    "model_plane",
+    "model_next",
     "none",
 };
 
@@ -86,6 +93,9 @@ static const Lesson_Keyword action_keywords[] = {
     {"steps", ACT_STEPS, "steps N"},
     {"zero", ACT_ZERO, "zero LAYER HEAD"},
     {"explore", ACT_EXPLORE, "explore LAYER HEAD"},
+    {"model-text", ACT_MODEL_TEXT, "model-text TEXT"},
+    {"model-head", ACT_MODEL_HEAD, "model-head LAYER HEAD|prev|first|induction|none"},
+    {"model-order", ACT_MODEL_ORDER, "model-order reverse|shuffle|original"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
     {"predict", -1,
@@ -122,6 +132,11 @@ static const Lesson_Keyword cond_keywords[] = {
     {"layers", COND_LAYERS, "layers CMP N"},
     {"layers-pos", COND_LAYERS_POS, "layers-pos none|sin|learned|rope"},
     {"learned", COND_LEARNED, "learned"},
+    {"head-prev", COND_HEAD_PREV, "head-prev CMP NUMBER"},
+    {"head-first", COND_HEAD_FIRST, "head-first CMP NUMBER"},
+    {"head-prefix", COND_HEAD_PREFIX, "head-prefix CMP NUMBER"},
+    {"weighted-first", COND_WEIGHTED_FIRST, "weighted-first CMP NUMBER"},
+    {"model-change", COND_MODEL_CHANGE, "model-change CMP NUMBER"},
 };
 
 #define COUNT(a) ((int)(sizeof a / sizeof *a))

@@ -37,6 +37,37 @@ static bool act(Model *m, Action a, const Lesson *l, const Lesson_Action *la, co
     return false;
 }
 
+/* The Model view's directives; with no model they wait (the view says how to get
+ * one). The checker (now) runs the pass to its end; the window runs it a slice a
+ * frame, and a head asked for by kind opens once the pass is shown. */
+static bool model_act(Real_Lab *r, const Lesson_Action *a, bool now, char *why, size_t whysz) {
+    if (!r->model) { /* the text waits for a model: attaching one reads it */
+        if (a->kind == ACT_MODEL_TEXT) snprintf(r->text, sizeof r->text, "%s", a->text);
+        return true;
+    }
+    switch (a->kind) {
+    case ACT_MODEL_TEXT:
+        if (!real_lab_set_text(r, a->text, strlen(a->text), why, whysz)) return false;
+        break;
+    case ACT_MODEL_HEAD:
+        if (a->setting > 0)
+            real_lab_find(r, (Real_Head_Kind)(a->setting - 1));
+        else if (a->setting == 0 && (a->i >= r->model->weights.model.layers ||
+                                     a->n >= r->model->weights.model.heads)) {
+            snprintf(why, whysz, "model-head: the model has no head %d of layer %d", a->n, a->i);
+            return false;
+        } else {
+            real_lab_open(r, a->setting < 0 ? -1 : a->i, a->setting < 0 ? -1 : a->n);
+        }
+        break;
+    default:
+        real_lab_rearrange(r, a->i, 1);
+        break;
+    }
+    if (now) real_lab_settle(r);
+    return true;
+}
+
 bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz) {
     Model *m = env->m;
     for (int k = first; k < first + count; k++) {
@@ -174,6 +205,14 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
             env->view = VIEW_EXPLORER;
             break;
         }
+        case ACT_MODEL_TEXT:
+        case ACT_MODEL_HEAD:
+        case ACT_MODEL_ORDER:
+            if (!model_act(&m->real, a, env->train_now, why, sizeof why)) {
+                snprintf(err, errsz, "%s:%d: %s", l->path, a->line, why);
+                return false;
+            }
+            break;
         case ACT_ZERO:
             if (!m->stack.ready || a->i >= m->stack.stack.desc.layers ||
                 a->n >= m->stack.stack.desc.heads) {

@@ -3,6 +3,8 @@
 
 #include "settings.h"
 
+#include "../core/stats.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -148,6 +150,87 @@ static void gesture_begin(Model *m) {
 
 static void gesture_end(Model *m) {
     if (m->gesture_depth > 0) m->gesture_depth--;
+}
+
+bool model_explore_real(Model *m, char *err, size_t errsz) {
+    const Real_Lab *l = &m->real;
+    int n = l->shown_n;
+    if (!l->model || l->open_layer < 0 || !l->head_done) {
+        snprintf(err, errsz, "no head of the model is open");
+        return false;
+    }
+    int dh = l->model->weights.model.width / l->model->weights.model.heads, w = 3 * dh;
+    if (n < 2 || n > ATTN_MAX_D || dh > LEARNED_MAX_W) {
+        snprintf(err, errsz,
+                 "the explorer takes 2 to %d tokens and heads up to %d wide; this text has %d "
+                 "and the head is %d wide",
+                 ATTN_MAX_D, LEARNED_MAX_W, n, dh);
+        return false;
+    }
+    /* M = [Q K V] (n × 3·d_h) = U·Λ^½ · Λ^−½·Uᵀ·M, with M·Mᵀ = U·Λ·Uᵀ */
+    double *g = malloc(sizeof(double) * (size_t)(2 * n * n + n));
+    if (!g) {
+        snprintf(err, errsz, "out of memory");
+        return false;
+    }
+    double *u = g + n * n, *vals = u + n * n;
+    const float *part[3] = {l->Q, l->K, l->V};
+#define M_AT(i, c) ((double)part[(c) / dh][(ptrdiff_t)(i)*dh + (c) % dh])
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int c = 0; c < w; c++) s += M_AT(i, c) * M_AT(j, c);
+            g[i * n + j] = s;
+        }
+    stats_sym_eigen(g, n, vals, u);
+    Learned_Head *h = &m->learned;
+    Scene *sc = &m->next;
+    *sc = m->scene;
+    /* X's largest entry 1 (the explorer's plane shows it whole), W the larger for it */
+    double floor = 1e-12 * (vals[0] > 0 ? vals[0] : 1), big = 0;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            if (vals[k] > floor) big = fmax(big, fabs(u[i * n + k]) * sqrt(vals[k]));
+    if (big == 0) big = 1;
+    for (int k = 0; k < n; k++) {
+        double root = vals[k] > floor ? sqrt(vals[k]) : 0;
+        for (int i = 0; i < n; i++) sc->X[i * n + k] = (float)(u[i * n + k] * root / big);
+        for (int c = 0; c < w; c++) { /* row k of Λ^−½·Uᵀ·M, times big */
+            double s = 0;
+            for (int i = 0; i < n; i++) s += u[i * n + k] * M_AT(i, c);
+            float v = root > 0 ? (float)(s / root * big) : 0;
+            float *dest = c < dh ? h->W_Q : c < 2 * dh ? h->W_K : h->W_V;
+            dest[k * dh + c % dh] = v;
+        }
+    }
+#undef M_AT
+    free(g);
+    memset(h->W_O, 0, sizeof h->W_O);
+    h->d = n;
+    h->d_k = h->d_v = dh;
+    h->ready = true;
+    h->generation++;
+    snprintf(h->what, sizeof h->what, "layer %d head %d of %.60s", l->open_layer, l->open_head,
+             l->name);
+    sc->n = n;
+    sc->d = n;
+    sc->d_k = sc->d_v = dh;
+    sc->heads = 1;
+    sc->scaled = true;
+    sc->mask = MASK_CAUSAL;
+    sc->pos = POS_NONE; /* GPT-2's positions are in what the head reads */
+    sc->pos_offset = 0;
+    sc->rope_base = 10000;
+    sc->learned = true;
+    for (int i = 0; i < n; i++) {
+        real_model_token_label(l->model, l->shown_ids[i], sc->tokens[i], sizeof sc->tokens[i]);
+        sc->origin[i] = i;
+    }
+    if (!model_apply(m, &(Action){.kind = ACTION_LOAD_SCENE, .scene = sc}, err, errsz))
+        return false;
+    m->stale = true;
+    m->moved = -1;
+    return true;
 }
 
 bool model_apply(Model *m, const Action *a, char *err, size_t errsz) {

@@ -17,6 +17,12 @@
  *   bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz)
  *       the layers lab's head as the scene: its trained weights (m->learned) on what it reads,
  *       the example's stream x_layer, one token per position ("t5": token 5); undoable
+ *   bool model_explore_real(Model *m, char *err, size_t errsz)
+ *       the Model view's open head as the scene, exactly: for its n tokens (2 to ATTN_MAX_D)
+ *       and d_h ≤ LEARNED_MAX_W, the head's q, k, v rows (biases in) stacked as M = [Q K V]
+ *       are factored M = X·[W_Q W_K W_V] with X = U·Λ^½ from the eigenvectors of M·Mᵀ, so
+ *       the explorer's Q = X·W_Q is the head's own (d = n; X's first coordinates are the
+ *       directions its q, k, v spread along most), scaled by √d_h, causal; undoable
  *   bool model_apply(Model *m, const Action *a, char *err, size_t errsz)
  *       carry out a; false with err saying why when a is not valid for the scene (the scene is
  *       then unchanged), or "Nothing to undo" / "Nothing to redo"
@@ -65,6 +71,7 @@ bool model_init(Model *m, const Scene *scene, const Vocab *vocab);
 void model_free(Model *m);
 bool model_update(Model *m);
 bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz);
+bool model_explore_real(Model *m, char *err, size_t errsz);
 
 bool model_apply(Model *m, const Action *a, char *err, size_t errsz);
 bool model_apply_list(Model *m, const Action_List *l, char *err, size_t errsz);

@@ -1,6 +1,7 @@
 /* The Model view's state; see real_lab.h. */
 #include "real_lab.h"
 
+#include "../core/rng.h"
 #include "../core/stats.h"
 #include "export_real.h"
 
@@ -10,6 +11,53 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#ifndef __EMSCRIPTEN__ /* the browser build has no threads: the pass runs in slices there */
+#include <stdatomic.h>
+#include <threads.h>
+#define REAL_LAB_THREADS 1
+
+/* The pass on a thread of its own, in the run being computed (runs[work]),
+ * which nothing else touches while it runs; the frame checks `done` and
+ * takes the pass over once it is set. */
+struct Real_Worker {
+    thrd_t thread;
+    bool running;
+    atomic_bool cancel, done;
+    atomic_int stage;
+    const Tf_Model *model;
+    Tf_Run *run;
+};
+
+static int worker_main(void *arg) {
+    struct Real_Worker *w = arg;
+    while (!atomic_load(&w->cancel)) {
+        bool finished = tf_step(w->model, w->run);
+        atomic_store(&w->stage, w->run->stage);
+        if (finished) {
+            atomic_store(&w->done, true);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* The thread stopped (between two layers) and joined: runs[work] is the
+ * caller's again, as far as it got. */
+static void stop_worker(Real_Lab *l) {
+    if (!l->worker || !l->worker->running) return;
+    atomic_store(&l->worker->cancel, true);
+    thrd_join(l->worker->thread, NULL);
+    l->worker->running = false;
+}
+#else
+struct Real_Worker {
+    bool running;
+};
+static void stop_worker(Real_Lab *l) {
+    (void)l;
+}
+#endif
 
 static bool fail(char *err, size_t errsz, const char *fmt, ...) {
     va_list ap;
@@ -62,9 +110,11 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
     fresh.open_head = l->model ? l->open_head : 0;
     memcpy(fresh.text, l->text, sizeof fresh.text);
     long generation = l->generation;
+    bool threaded = l->threaded;
     real_lab_free(l);
     *l = fresh;
     l->generation = generation;
+    l->threaded = threaded;
     real_lab_open(l, l->open_layer, l->open_head);
     /* the text read again by this model's tokenizer; one it cannot read leaves none */
     char why[600];
@@ -77,6 +127,7 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
 
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz) {
     if (!l->model) return fail(err, errsz, "no model is open");
+    stop_worker(l);
     if (len > BPE_MAX_TEXT)
         return fail(err, errsz, "the text is %zu bytes; at most %d are read", len, BPE_MAX_TEXT);
     int n = real_model_tokenize(l->model, text, len, l->ids, err, errsz);
@@ -103,6 +154,7 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
 
 bool real_lab_reorder(Real_Lab *l, const int *order) {
     if (!l->model || l->n == 0) return false;
+    stop_worker(l);
     int n = l->n;
     if (order) { /* a permutation: each index once */
         for (int i = 0; i < n; i++) l->input[i] = 0;
@@ -122,6 +174,36 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
     l->pass_done = false;
     tf_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
     return true;
+}
+
+bool real_lab_rearrange(Real_Lab *l, int how, unsigned shuffle) {
+    if (!l->model || l->n < 2) return false;
+    int n = l->n, *order = l->qk_order; /* scratch until the pass ends */
+    for (int i = 0; i < n; i++)
+        order[i] = how == 0 ? l->order[n - 1 - i] : how == 1 ? l->order[i] : i;
+    if (how == 1) { /* Fisher–Yates from a seed a shuffle count apart */
+        Rng r;
+        rng_seed_stream(&r, 7919u * (uint64_t)shuffle, 0x5EEDull, 0);
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)(rng_uniform(&r) * (i + 1));
+            if (j > i) j = i;
+            int tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+    }
+    return real_lab_reorder(l, how == 2 ? NULL : order);
+}
+
+bool real_lab_move(Real_Lab *l, int from, int to) {
+    int n = l->n, *order = l->qk_order; /* scratch until the pass ends */
+    if (!l->model || from < 0 || to < 0 || from >= n || to >= n) return false;
+    int moved = l->order[from];
+    for (int i = 0, k = 0; i < n; i++) {
+        if (k == from) k++;
+        order[i] = i == to ? moved : l->order[k++];
+    }
+    return real_lab_reorder(l, order);
 }
 
 /* The shown pass (run s) against the one before (run 1 − s) when both read
@@ -246,33 +328,158 @@ static bool open_head(Real_Lab *l) {
     return true;
 }
 
+/* The pass in runs[work] is complete: it is shown, and the next pass goes in the other run. */
+static void pass_complete(Real_Lab *l) {
+    l->pass_done = true;
+    l->has_shown = true;
+    memcpy(l->shown_ids, l->input, (size_t)l->n * sizeof *l->input);
+    l->shown_n = l->n;
+    measure_change(l, l->work);
+    block_norms(l, l->work);
+    l->work = 1 - l->work;
+    l->head_done = false;
+    l->generation++;
+    make_thumbs(l);
+    if (l->find) real_lab_find(l, (Real_Head_Kind)(l->find - 1));
+}
+
+/* On a thread (real_lab_threaded): started if it is not running, taken over
+ * once it is done. False when the thread cannot start (the caller slices). */
+static bool work_on_thread(Real_Lab *l) {
+#ifdef REAL_LAB_THREADS
+    if (!l->worker && !(l->worker = calloc(1, sizeof *l->worker))) return false;
+    struct Real_Worker *w = l->worker;
+    if (!w->running) {
+        w->model = &l->model->weights.model;
+        w->run = &l->runs[l->work];
+        atomic_store(&w->cancel, false);
+        atomic_store(&w->done, false);
+        atomic_store(&w->stage, w->run->stage);
+        if (thrd_create(&w->thread, worker_main, w) != thrd_success) return false;
+        w->running = true;
+    } else if (atomic_load(&w->done)) {
+        thrd_join(w->thread, NULL);
+        w->running = false;
+        pass_complete(l);
+    }
+    return true;
+#else
+    (void)l;
+    return false;
+#endif
+}
+
+int real_lab_stage(const Real_Lab *l) {
+#ifdef REAL_LAB_THREADS
+    if (l->worker && l->worker->running) return atomic_load(&l->worker->stage);
+#endif
+    return l->runs[l->work].stage;
+}
+
+bool real_lab_threaded(Real_Lab *l, bool on) {
+#ifdef REAL_LAB_THREADS
+    if (!on) stop_worker(l);
+    l->threaded = on;
+    return true;
+#else
+    (void)l;
+    return !on;
+#endif
+}
+
 bool real_lab_work(Real_Lab *l, double budget_ms) {
     if (!l->model) return true;
     const Tf_Model *tm = &l->model->weights.model;
     double start = now_ms();
-    while (l->n > 0 && !l->pass_done) {
-        if (tf_step(tm, &l->runs[l->work])) {
-            /* complete: it is shown, and the next pass goes in the other run */
-            l->pass_done = true;
-            l->has_shown = true;
-            memcpy(l->shown_ids, l->input, (size_t)l->n * sizeof *l->input);
-            l->shown_n = l->n;
-            measure_change(l, l->work);
-            block_norms(l, l->work);
-            l->work = 1 - l->work;
-            l->head_done = false;
-            l->generation++;
-            make_thumbs(l);
+    if (l->n > 0 && !l->pass_done && !(l->threaded && work_on_thread(l)))
+        while (l->n > 0 && !l->pass_done) {
+            if (tf_step(tm, &l->runs[l->work])) pass_complete(l);
+            if (now_ms() - start >= budget_ms) break;
         }
-        if (now_ms() - start >= budget_ms) break;
-    }
     if (l->has_shown && !l->head_done && l->open_layer >= 0 && !(l->head_done = open_head(l)))
         l->open_layer = l->open_head = -1; /* out of memory: no head open, nothing left owed */
     return (l->n == 0 || l->pass_done) && (l->head_done || l->open_layer < 0 || !l->has_shown);
 }
 
+double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, int head) {
+    const Tf_Run *r = real_lab_shown(l);
+    int n = l->shown_n;
+    if (!r || n < 2 || layer < 0 || head < 0 || layer >= l->model->weights.model.layers ||
+        head >= l->model->weights.model.heads)
+        return NAN;
+    const float *A = tf_attn(r, layer, head);
+    const int32_t *ids = l->shown_ids;
+    double sum = 0;
+    int count = 0;
+    for (int i = 1; i < n; i++) {
+        const float *row = A + (ptrdiff_t)i * n;
+        if (kind == REAL_HEAD_PREV || kind == REAL_HEAD_FIRST) {
+            sum += row[kind == REAL_HEAD_PREV ? i - 1 : 0];
+            count++;
+            continue;
+        }
+        double on = 0; /* the weight on what followed each earlier copy of token i */
+        bool repeated = false;
+        for (int j = 0; j < i; j++)
+            if (ids[j] == ids[i]) {
+                on += row[j + 1];
+                repeated = true;
+            }
+        if (repeated) {
+            sum += on;
+            count++;
+        }
+    }
+    return count ? sum / count : NAN;
+}
+
+bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head) {
+    if (!real_lab_shown(l)) return false;
+    const Tf_Model *tm = &l->model->weights.model;
+    double best = -1;
+    for (int a = 0; a < tm->layers; a++)
+        for (int h = 0; h < tm->heads; h++) {
+            double v = real_lab_head_score(l, kind, a, h);
+            if (!isnan(v) && v > best) {
+                best = v;
+                *layer = a;
+                *head = h;
+            }
+        }
+    return best >= 0;
+}
+
+void real_lab_find(Real_Lab *l, Real_Head_Kind kind) {
+    l->find = 1 + (int)kind;
+    if (l->pass_done) {
+        int a, h;
+        if (real_lab_best_head(l, kind, &a, &h)) real_lab_open(l, a, h);
+        l->find = 0;
+    }
+}
+
+double real_lab_weighted_first(const Real_Lab *l) {
+    int n = l->shown_n;
+    if (!l->head_done || l->open_layer < 0 || n < 2) return NAN;
+    double sum = 0;
+    for (int i = 1; i < n; i++) {
+        const float *row = l->weighted + (ptrdiff_t)i * n;
+        double all = 0;
+        for (int j = 0; j <= i; j++) all += row[j];
+        sum += all > 0 ? row[0] / all : 0;
+    }
+    return sum / (n - 1);
+}
+
 void real_lab_settle(Real_Lab *l) {
     while (!real_lab_work(l, 1e9)) {
+#ifdef REAL_LAB_THREADS
+        if (l->worker && l->worker->running) { /* waits for it, rather than asking in a loop */
+            thrd_join(l->worker->thread, NULL);
+            l->worker->running = false;
+            if (atomic_load(&l->worker->done)) pass_complete(l);
+        }
+#endif
     }
 }
 
@@ -298,6 +505,9 @@ int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, do
 }
 
 void real_lab_free(Real_Lab *l) {
+    stop_worker(l);
+    free(l->worker);
+    bool threaded = l->threaded;
     tf_free(&l->runs[0]);
     tf_free(&l->runs[1]);
     free(l->ids);
@@ -322,4 +532,5 @@ void real_lab_free(Real_Lab *l) {
     memset(l, 0, sizeof *l);
     memcpy(l->text, text, sizeof text); /* the text outlives the model: the next one reads it */
     l->generation = generation;
+    l->threaded = threaded;
 }

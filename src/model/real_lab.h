@@ -18,9 +18,19 @@
  *       complete pass is shown with every head's thumbnail (A averaged over blocks of cells
  *       to at most REAL_LAB_THUMB a side) and the block diagram's norms (stream_norm,
  *       attn_adds, mlp_adds: means over the tokens); then the open head's vectors, its
- * value-weighted attention, and its queries and keys in one plane (stats_pca2 of both together;
- * heads over 512 wide get none). True when everything is up to date void real_lab_settle(Real_Lab
- * *l) all of it now (headless runs and tests) bool real_lab_reorder(Real_Lab *l, const int *order)
+ *       value-weighted attention, and its queries and keys in one plane (stats_pca2 of both
+ *       together; heads over 512 wide get none). True when everything is up to date
+ *   void real_lab_settle(Real_Lab *l)
+ *       all of it now (headless runs and tests)
+ *   bool real_lab_threaded(Real_Lab *l, bool on)
+ *       the pass on a thread of its own: real_lab_work starts it and takes it over once done,
+ *       so a frame never waits for a layer, and an edit is on screen one frame after its pass
+ *       (a new text or order stops the thread between two layers first). Off by default (the
+ *       tests' and the checker's passes are sliced); false where there are no threads (the
+ *       browser build)
+ *   int real_lab_stage(const Real_Lab *l)
+ *       the pass under way: how many of its layers (then the logits) are done
+ *   bool real_lab_reorder(Real_Lab *l, const int *order)
  *       the text's tokens read in another order (order[i]: which token stands at i; a
  *       permutation of 0 … n − 1, else false, as when out of memory), or NULL for the
  *       text's own; the pass starts.
@@ -28,8 +38,30 @@
  *       says how far every head's A is from what a permutation-equivariant layer would give
  *       (the earlier A with rows and columns moved with their tokens): positions and the
  *       causal mask are why it is not 0
+ *   bool real_lab_rearrange(Real_Lab *l, int how, unsigned shuffle)
+ *       real_lab_reorder with the order as it stands reversed (how 0), shuffled (1: by a
+ *       seed from shuffle, so each count gives another order) or as written (2)
+ *   bool real_lab_move(Real_Lab *l, int from, int to)
+ *       real_lab_reorder with the token at slot from taken out and put in at slot to, the
+ *       ones between shifting over (a chip dragged along the row); false outside 0 … n − 1
  *   void real_lab_open(Real_Lab *l, int layer, int head)
  *       the head shown (clamped to none outside the model: −1)
+ *   double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, int head)
+ *       in the shown pass, how much that head does what kind names, from 0 to 1 (NAN with no
+ *       pass, no such head, or too few tokens to tell):
+ *         REAL_HEAD_PREV    the mean weight of a query on the token just before it;
+ *         REAL_HEAD_FIRST   the mean weight of a query on the first token;
+ *         REAL_HEAD_PREFIX  over the tokens that occurred earlier, the mean weight on the
+ *                           tokens that followed those earlier copies (an induction head's
+ *                           prefix match; NAN when no token repeats)
+ *       queries from the second token on, for the first token has only itself to look at
+ *   bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head)
+ *       the shown pass's head with the highest such score; false when no head has one
+ *   void real_lab_find(Real_Lab *l, Real_Head_Kind kind)
+ *       opens that best head, once the pass under way is shown (now if it is)
+ *   double real_lab_weighted_first(const Real_Lab *l)
+ *       the open head's share of its value-weighted attention on the first token (of
+ *       a_ij·‖v_j W_O^h‖ over j, mean over queries from the second on); NAN until computed
  *   const Tf_Run *real_lab_shown(const Real_Lab *l)
  *       the last complete pass, or NULL before the first; its tokens are shown_ids[0 … n)
  *   int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p)
@@ -47,6 +79,13 @@
 #define REAL_LAB_NAME      512
 #define REAL_LAB_THUMB     48   /* cells a side of a head's picture in the grid */
 #define REAL_LAB_BUDGET_MS 12.0 /* of the pass a window frame runs */
+
+typedef enum Real_Head_Kind {
+    REAL_HEAD_PREV,
+    REAL_HEAD_FIRST,
+    REAL_HEAD_PREFIX,
+    REAL_HEAD_KINDS
+} Real_Head_Kind;
 
 typedef struct Real_Lab {
     const Real_Model *model; /* NULL: none attached */
@@ -74,7 +113,8 @@ typedef struct Real_Lab {
     int shown_n;
     long generation; /* counts finished passes: views cache by it */
     int open_layer, open_head;
-    bool head_done;          /* Q, K, V, norm are the open head's in the shown pass */
+    int find;       /* 1 + the Real_Head_Kind whose best head opens once the pass is shown, or 0 */
+    bool head_done; /* Q, K, V, norm are the open head's in the shown pass */
     float *Q, *K, *V, *norm; /* shown_n×d_h each, and shown_n */
     float *weighted;         /* shown_n×shown_n: a_ij·‖v_j W_O^h‖ of the open head */
     float weighted_max;
@@ -86,14 +126,24 @@ typedef struct Real_Lab {
     float *thumbs; /* layers×heads×thumb², every head's A pooled to at most REAL_LAB_THUMB */
     int thumb;
     char note[1024]; /* with no model: where the platform looked, and how to get one */
+    bool threaded;   /* the pass runs on a thread of its own (real_lab_threaded) */
+    struct Real_Worker *worker;
 } Real_Lab;
 
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz);
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz);
 bool real_lab_reorder(Real_Lab *l, const int *order);
+bool real_lab_rearrange(Real_Lab *l, int how, unsigned shuffle);
+bool real_lab_move(Real_Lab *l, int from, int to);
 bool real_lab_work(Real_Lab *l, double budget_ms);
+bool real_lab_threaded(Real_Lab *l, bool on);
+int real_lab_stage(const Real_Lab *l);
 void real_lab_settle(Real_Lab *l);
 void real_lab_open(Real_Lab *l, int layer, int head);
+double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, int head);
+bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head);
+void real_lab_find(Real_Lab *l, Real_Head_Kind kind);
+double real_lab_weighted_first(const Real_Lab *l);
 const Tf_Run *real_lab_shown(const Real_Lab *l);
 int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p);
 void real_lab_free(Real_Lab *l);

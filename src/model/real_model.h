@@ -4,14 +4,17 @@
  *
  *   bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, size_t errsz)
  *       config.json, model.safetensors, and vocab.json and merges.txt (or, with vocab NULL,
- *       tokenizer.json) as bytes (kept by the caller while m lives); false with one line naming the
- * file and the problem (m untouched): gpt2_config_parse's, st_parse's, gpt2_tensors',
- * gpt2_weights', bpe_load's, or a tokenizer with ids past the config's vocab_size void
- * real_model_free(Real_Model *m) int real_model_tokenize(const Real_Model *m, const char *text,
- * size_t len, int32_t *ids, char *err, size_t errsz) text's ids (ids has room for n_positions), or
- * −1 with one line: an empty text, not UTF-8, longer than BPE_MAX_TEXT bytes or than the model's
- * n_positions tokens size_t real_model_token_text(const Real_Model *m, int32_t id, char *dest,
- * size_t size) the token's text as UTF-8: its bytes, with U+FFFD for a character cut at either end
+ *       tokenizer.json) as bytes (kept by the caller while m lives); false with one line
+ *       naming the file and the problem (m untouched): gpt2_config_parse's, st_parse's,
+ *       gpt2_tensors', gpt2_weights', bpe_load's, or a tokenizer with ids past the config's
+ *       vocab_size
+ *   void real_model_free(Real_Model *m)
+ *   int real_model_tokenize(const Real_Model *m, const char *text, size_t len, int32_t *ids,
+ *                           char *err, size_t errsz)
+ *       text's ids (ids has room for n_positions), or −1 with one line: an empty text, not
+ *       UTF-8, longer than BPE_MAX_TEXT bytes or than the model's n_positions tokens
+ *   size_t real_model_token_text(const Real_Model *m, int32_t id, char *dest, size_t size)
+ *       the token's text as UTF-8: its bytes, with U+FFFD for a character cut at either end
  *       (or invalid); NUL-terminated, returns its length
  *   size_t real_model_token_label(const Real_Model *m, int32_t id, char *dest, size_t size)
  *       the token as a chip shows it: a space as ␣, a line break as ↵, a tab as ⇥, another

@@ -7,11 +7,10 @@
  *   bool tex_parse(Tex *t, const char *s, size_t n, char *err, size_t errsz)
  *       parse s[0..n); false with a one-line message on a formula that cannot
  *       be set (too deep, too long, unbalanced braces, \left without \right,
- *       a double superscript, a missing argument, text that is not UTF-8). An unknown command is
- * not an error here: it becomes a TEX_UNKNOWN node, kept as written, and the first is named in
- * t->unknown, so a lesson checker can refuse it while a window shows it in red. bool
- * tex_value_name(const char *s, size_t n, Tex_Value *v) what \val{…} names: a_{ij}, s_{ij}, d_k, n
- * or d (indices 1-based)
+ *       a double superscript, a missing argument, text that is not UTF-8). An unknown
+ *       command is not an error here: it becomes a TEX_UNKNOWN node, kept as written, and
+ *       the first is named in t->unknown, so a lesson checker can refuse it while a window
+ *       shows it in red
  */
 #ifndef ATTN_TEX_H
 #define ATTN_TEX_H

@@ -99,6 +99,8 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
         return false;
     }
     a->model_ready = true;
+    real_lab_threaded(&a->model.real, true); /* the Model view's pass off the frame (not in
+                                                the browser, which has no threads) */
     ui_init(&a->ui, &a->dl, render_text_metrics(&a->render));
     a->ui.records = a->records; /* Shift+F12 finds the panel under the mouse */
     view_init(&a->vs);

@@ -16,9 +16,10 @@
  *   void checkpoint_unmap(Mapped_File *m)
  *   bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz)
  *       checkpoint_find, then config.json, model.safetensors, and vocab.json and merges.txt
- *       (or, when neither is there, tokenizer.json) mapped and loaded (real_model_load); false with
- * one line (ck untouched): a missing file names the folder and what a GPT-2 checkpoint holds void
- * checkpoint_close(Checkpoint *ck)
+ *       (or, when neither is there, tokenizer.json) mapped and loaded (real_model_load);
+ *       false with one line (ck untouched): a missing file names the folder and what a GPT-2
+ *       checkpoint holds
+ *   void checkpoint_close(Checkpoint *ck)
  */
 #ifndef ATTN_CHECKPOINT_H
 #define ATTN_CHECKPOINT_H

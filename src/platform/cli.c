@@ -83,6 +83,8 @@ void cli_usage(FILE *f) {
           "  --by-input            with --check-lessons: also meet every goal with mouse and\n"
           "                        keyboard input only, laid out as the window would be at\n"
           "                        --size (default 1600x900), --ui-scale, --presenter, --theme\n"
+          "                        (--model PATH|NAME: the model the Model view's goals read;\n"
+          "                        default gpt2, then distilgpt2, from the cache if there)\n"
           "  --bench               measure frame and recompute times, print JSON\n"
           "  --train match|previous|induction  train on a toy task and print JSON: with\n"
           "                        --steps N (1 to 1000000; default 3000), --lr F,\n"
@@ -295,7 +297,7 @@ static const struct {
     {"--repeat-max", MODE(CLI_TRAIN)},
     {"--optimizer", MODE(CLI_TRAIN)},
     {"--samples", MODE(CLI_EXPERIMENT)},
-    {"--model", MODE(CLI_EXPORT) | MODE(CLI_BENCH) | VIEW_MODES},
+    {"--model", MODE(CLI_EXPORT) | MODE(CLI_BENCH) | MODE(CLI_CHECK_LESSONS) | VIEW_MODES},
     {"--text", MODE(CLI_EXPORT) | VIEW_MODES},
     {"--layer", VIEW_MODES},
     {"--head", VIEW_MODES},

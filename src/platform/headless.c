@@ -3,6 +3,7 @@
 #include "headless.h"
 
 #include "../model/jsonw.h"
+#include "real_open.h"
 #include "../render/font.h"
 #include "../render/figure.h"
 #include "../render/image.h"
@@ -218,6 +219,66 @@ static bool bench_train(App *a, bool on) {
     return true;
 }
 
+/* The Model view with every head's picture (GPT-2 small's 144 with the bench's
+ * checkpoint, $ATTNLAB_BENCH_MODEL): "model_hover" walks the pointer over the
+ * grid, which changes one picture's frame at a time; "model_pass" shows a new
+ * pass every frame (computed before the frame's clock starts), which changes
+ * every picture. The
+ * retained renderer paints only what changed: painted says how much. */
+static bool bench_model_row(App *a, bool pass, int w, int h, char *table, size_t *tl, bool last) {
+    static const char *const texts[2] = {
+        "The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog",
+        "When Mary and John went to the store, John gave a drink to Mary, who thanked him"};
+    char err[600];
+    Real_Lab *l = &a->model.real;
+    if (!real_lab_set_text(l, texts[0], strlen(texts[0]), err, sizeof err)) return false;
+    real_lab_settle(l);
+    a->vs.view = VIEW_MODEL;
+    a->vs.real_tab = a->vs.real_grid_mode = 0;
+    a->in.mx = a->in.my = -1e6f;
+    enum { WARM = 3, FRAMES = 40 };
+    static double frame[FRAMES], painted[FRAMES];
+    int passes = 0;
+    for (int f = 0; f < WARM + FRAMES; f++) {
+        if (pass) { /* a new pass, computed outside the frame's time: the frame shows it */
+            real_lab_set_text(l, texts[(f + 1) % 2], strlen(texts[(f + 1) % 2]), err, sizeof err);
+            real_lab_settle(l);
+            passes++;
+        }
+        double t0 = now_ms();
+        if (!pass) { /* over the pictures, one a frame, along the first rows */
+            int heads = l->model->weights.model.heads, k = f % (2 * heads);
+            for (int r = 0; r < a->ui.record_count; r++) {
+                const Ui_Record *rec = &a->ui.records[r];
+                if (!strcmp(rec->name, "model_head") && rec->index == k) {
+                    a->in.mx = rec->r.x + rec->r.w * 0.5f;
+                    a->in.my = rec->r.y + rec->r.h * 0.5f;
+                }
+            }
+        }
+        app_layout(a, w, h, 1.0f);
+        render_frame(&a->render, &a->dl, w, h, a->ui.theme->bg);
+        render_finish(&a->render);
+        if (f >= WARM) {
+            frame[f - WARM] = now_ms() - t0;
+            painted[f - WARM] = (double)render_stats(&a->render).damage_px / ((double)w * h);
+        }
+    }
+    double fmed = percentile(frame, FRAMES, 0.5), fp95 = percentile(frame, FRAMES, 0.95);
+    double pmed = percentile(painted, FRAMES, 0.5), pmax = percentile(painted, FRAMES, 1.0);
+    const char *kind = pass ? "model_pass" : "model_hover";
+    int heads = l->model->weights.model.layers * l->model->weights.model.heads;
+    printf(",\n    {\"kind\": \"%s\", \"n\": %d, \"heads\": %d, \"width\": %d, \"height\": %d, "
+           "\"frame_median_ms\": %.3f, \"frame_p95_ms\": %.3f, \"painted_median\": %.3f, "
+           "\"painted_max\": %.3f, \"passes\": %d}%s",
+           kind, l->shown_n, heads, w, h, fmed, fp95, pmed, pmax, passes, last ? "\n" : "");
+    *tl += (size_t)snprintf(table + *tl, 4096 - *tl,
+                            "  %-11s %3d %3d   %4dx%-4d   %8.2f ms    %7.2f ms   painted %5.1f %% "
+                            "(at most %5.1f %%)\n",
+                            kind, l->shown_n, heads, w, h, fmed, fp95, 100 * pmed, 100 * pmax);
+    return true;
+}
+
 int headless_bench(App *a, double process_start_ms) {
     /* drags at the sizes of the explorer's peer, one layer of eight heads at
      * the largest n, then the pointer over S, then the d_k slider, then the
@@ -231,6 +292,7 @@ int headless_bench(App *a, double process_start_ms) {
                 {24, 1, BENCH_TRAIN}};
     enum { ROWS = sizeof rows / sizeof rows[0] };
     static const int sizes[2][2] = {{1280, 720}, {1920, 1080}};
+    const char *model = getenv("ATTNLAB_BENCH_MODEL"); /* the Model view's rows too */
     char err[1024];
     double first_frame = -1;
     printf("{\n  \"results\": [\n");
@@ -294,13 +356,27 @@ int headless_bench(App *a, double process_start_ms) {
                    "\"painted_median\": %.3f, \"draw_calls\": %d, \"quads\": %d, "
                    "\"heatmaps\": %d}%s\n",
                    kind, rows[k].n, rows[k].heads, w, h, fmed, fp95, rmed, lmed, pmed,
-                   st.draw_calls, st.quads, st.heatmaps, si == 1 && k == ROWS - 1 ? "" : ",");
+                   st.draw_calls, st.quads, st.heatmaps, k == ROWS - 1 ? "" : ",");
             tl += (size_t)snprintf(table + tl, sizeof table - tl,
                                    "  %-6s  %4d  %2d   %4dx%-4d   %8.2f ms    %7.2f ms   %8.3f ms"
                                    "   %7.2f ms   %5.1f %%\n",
                                    kind, rows[k].n, rows[k].heads, w, h, fmed, fp95, rmed, lmed,
                                    100 * pmed);
         }
+        if (model) {
+            char why[1200];
+            if (!a->model.real.model &&
+                !real_open(&a->model, &a->checkpoint, model, why, sizeof why)) {
+                cli_report("attnlab: --bench: ATTNLAB_BENCH_MODEL: ", why);
+                return 1;
+            }
+            for (int pass = 0; pass < 2; pass++)
+                if (!bench_model_row(a, pass, w, h, table, &tl, false)) {
+                    cli_report("attnlab: --bench: ", "the model's text could not be set");
+                    return 1;
+                }
+        }
+        printf(si == 0 ? ",\n" : "\n");
         render_offscreen_end(&a->render);
     }
     struct rusage ru;

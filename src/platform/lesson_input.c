@@ -68,7 +68,7 @@ static void click(Player *p, Rect r) {
 
 /* A person looks for a control behind the tabs the layout shows. */
 static const Ui_Record *reveal(Player *p, const char *kind, const char *name, int index) {
-    static const char *const tabs[] = {"main_tab", "side_tab", "perm_tab"};
+    static const char *const tabs[] = {"main_tab", "side_tab", "perm_tab", "model_tab"};
     const Ui_Record *r = find(p, kind, name, index);
     for (size_t t = 0; t < sizeof tabs / sizeof *tabs && !r; t++)
         for (int k = 0; k < 4 && !r; k++) {
@@ -271,6 +271,45 @@ static bool drag_chip(Player *p, int a, int b, char *why, size_t whysz) {
     return true;
 }
 
+/* The Model view's pass runs a slice a frame: the student waits for it. */
+static bool model_settles(Player *p, char *why, size_t whysz) {
+    for (int k = 0; k < 2000 && p->vs.real_busy; k++) frame(p);
+    return !p->vs.real_busy || fail(why, whysz, "%s", "the model's pass never finished");
+}
+
+/* The Model view's directives: its text field, its grid of heads, its reorder buttons. */
+static bool play_model(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
+    Real_Lab *l = &p->model.real;
+    if (!l->model) return true; /* its goals are not judged: lesson_by_input's note */
+    if (!model_settles(p, why, whysz)) return false;
+    if (a->kind == ACT_MODEL_TEXT) {
+        const Ui_Record *r = reveal(p, "button", "model_edit", -1);
+        if (!r) return fail(why, whysz, "%s", "no ✎ Edit text button on screen");
+        click(p, r->r);
+        key(p, KEY_CHAR, 'a', UI_MOD_CTRL);
+        type(p, a->text);
+        key(p, KEY_ENTER, 0, 0);
+        return model_settles(p, why, whysz);
+    }
+    if (a->kind == ACT_MODEL_ORDER) {
+        key(p, KEY_CHAR, "rsi"[a->i], 0);
+        return model_settles(p, why, whysz);
+    }
+    /* a head: the student looks over the grid for it, and clicks its picture */
+    int layer = a->i, head = a->n, heads = l->model->weights.model.heads;
+    if (a->setting < 0) return true; /* none open: nothing a student does */
+    if (a->setting > 0 && !real_lab_best_head(l, (Real_Head_Kind)(a->setting - 1), &layer, &head))
+        return fail(why, whysz, "%s", "no head of that kind in the model's pass");
+    const Ui_Record *grid = find(p, "button", "model_grid_mode", 0);
+    if (grid && p->vs.real_grid_mode != 0) click(p, grid->r);
+    const Ui_Record *r = reveal(p, "button", "model_head", layer * heads + head);
+    if (!r) return fail(why, whysz, "%s", "that head's picture is not on screen");
+    click(p, r->r);
+    if (l->open_layer != layer || l->open_head != head)
+        return fail(why, whysz, "%s", "clicking the head's picture did not open it");
+    return model_settles(p, why, whysz);
+}
+
 /* One solution directive, the way a person does it. */
 static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     const Scene *s = &p->model.scene;
@@ -449,6 +488,10 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     }
     case ACT_AXIS:
         return toggle_to(p, "fixed_axis", a->i != 0, p->vs.scaling.fixed_axis, why, whysz);
+    case ACT_MODEL_TEXT:
+    case ACT_MODEL_HEAD:
+    case ACT_MODEL_ORDER:
+        return play_model(p, a, why, whysz);
     case ACT_SET:
         if (a->setting == SET_HEADS) return slide_to(p, "heads", SET_HEADS, a->value, why, whysz);
         if (a->setting == SET_POS_OFFSET)
@@ -466,6 +509,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
 /* The panel a step points at must be on screen once the step has turned to it. */
 static bool highlight_shown(Player *p) {
     const char *h = p->vs.session.highlight;
+    if (!p->model.real.model && !strncmp(h, "model_", 6)) return true; /* its no-model page */
     return !h[0] || find(p, "panel", h, -1) != NULL;
 }
 
@@ -484,6 +528,8 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         snprintf(err, errsz, "%s: out of memory", l->path);
         ok = false;
     }
+    if (ok && screen->real && !real_lab_attach(&p->model.real, screen->real, "model", err, errsz))
+        ok = false;
     if (ok) {
         p->w = w;
         p->h = h;
@@ -500,7 +546,7 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         p->in.mx = p->in.my = -1000;
         input_frame(p);
     }
-    int skipped = 0;
+    int skipped = 0, no_model = 0;
     for (int s = 0; ok && s < l->step_count; s++) {
         const Lesson_Step *st = &l->steps[s];
         if (p->vs.session.step != s || !p->vs.session.active) {
@@ -513,6 +559,10 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         bool shown = highlight_shown(p);
         for (int g = 0; ok && g < st->goal_count; g++) {
             const Lesson_Goal *goal = &st->goals[g];
+            if (lesson_goal_needs_model(goal) && !p->model.real.model) {
+                no_model++; /* not judged: said below */
+                continue;
+            }
             for (int k = 0; ok && k < goal->sol_count; k++)
                 if (!play(p, &l->actions[goal->sol_first + k], why, sizeof why)) {
                     snprintf(err, errsz, "%s:%d: goal cannot be met by input: %s", l->path,
@@ -563,6 +613,11 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
                  "%s:%d: note: training by input capped at %d steps of d_k = 16 (then Esc); %d "
                  "training goals not judged",
                  l->path, p->capped_line, LESSON_CHECK_TRAIN_BUDGET, skipped);
+    else if (ok && no_model)
+        snprintf(err, errsz,
+                 "%s: note: %d goal%s read%s a real model, and none is open; not met "
+                 "by input (give one with --model)",
+                 l->path, no_model, no_model == 1 ? "" : "s", no_model == 1 ? "s" : "");
     model_free(&p->model);
     draw_free(&p->dl);
     free(p);

@@ -30,6 +30,7 @@ typedef struct Lesson_Screen {
     float w, h; /* logical units: the window's pixels over the zoom */
     bool presenter;
     Theme_Id theme;
+    const Real_Model *real; /* the Model view's model, or NULL: its goals are not judged */
 } Lesson_Screen;
 
 bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm,

@@ -5,8 +5,6 @@
 #include "labs.h"
 #include "view.h"
 
-#include "../core/rng.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +36,10 @@ static void update_labels(const Real_Lab *l) {
 
 /* "Open model…": the field takes a folder or a name from the cache. */
 static void start_typing_path(View_State *vs, const Model *m) {
+    if (vs->in_browser) { /* no folders there: the page picks the files */
+        vs->real_pick = true;
+        return;
+    }
     snprintf(vs->edit, sizeof vs->edit, "%s", m->real.model ? m->real.name : "gpt2");
     vs->edit_len = (int)strlen(vs->edit);
     vs->edit_anchor = 0; /* all of it selected: typing replaces it */
@@ -74,28 +76,23 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
         }
         int heads = l->model->weights.model.heads;
         if (q->open >= 0) real_lab_open(l, q->open / heads, q->open % heads);
-        if (q->reorder && l->n > 1) {
-            static int order[BPE_MAX_TEXT];
-            int n = l->n;
-            for (int i = 0; i < n; i++)
-                order[i] = q->reorder == 1   ? l->order[n - 1 - i]
-                           : q->reorder == 2 ? l->order[i]
-                                             : i;
-            if (q->reorder == 2) { /* Fisher–Yates from a seed a shuffle count apart */
-                Rng r;
-                rng_seed_stream(&r, 7919u * (uint64_t)(++vs->shuffle_count), 0x5EEDull, 0);
-                for (int i = n - 1; i > 0; i--) {
-                    int j = (int)(rng_uniform(&r) * (i + 1));
-                    if (j > i) j = i;
-                    int tmp = order[i];
-                    order[i] = order[j];
-                    order[j] = tmp;
-                }
+        if (q->reorder)
+            real_lab_rearrange(l, q->reorder - 1,
+                               q->reorder == 2 ? (unsigned)++vs->shuffle_count : 0);
+        if (q->move_from >= 0) real_lab_move(l, q->move_from, q->move_to);
+        if (q->explore) {
+            if (model_explore_real(m, err, sizeof err)) {
+                vs->view = VIEW_EXPLORER;
+                view_set_status(vs, false,
+                                "The explorer shows %s on this text: its own q, k and v (biases "
+                                "in) · Ctrl+Z goes back",
+                                m->learned.what);
+            } else {
+                view_set_status(vs, true, "Cannot open that head in the explorer: %.400s", err);
             }
-            real_lab_reorder(l, q->reorder == 3 ? NULL : order);
         }
     }
-    *q = (Real_Request){.open = -1};
+    *q = (Real_Request){.open = -1, .move_from = -1};
     vs->real_busy = !real_lab_work(l, REAL_LAB_BUDGET_MS);
 }
 
@@ -111,6 +108,14 @@ static void no_model(Ui *ui, const View_State *vs, const Model *m, Rect r) {
     ui_record(ui, "panel", "model_none", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 8);
+    static const char *const browser[5] = {
+        "No model is open in this page.",
+        "This view runs a real, trained GPT-2 on any text you type and shows every head. "
+        "attnlab never downloads anything: it reads a checkpoint you have.",
+        "GPT-2 small is at https://huggingface.co/openai-community/gpt2. Get its config.json, "
+        "model.safetensors, vocab.json and merges.txt (or tokenizer.json), then:",
+        "drop the four files on this page, or pick them with Open model…",
+        "The page reads them where they are: nothing is sent anywhere."};
     const char *paragraphs[5] = {
         m->real.note[0] ? m->real.note : "No --model was given.",
         "This view runs a real, trained GPT-2 on any text you type and shows every head. "
@@ -121,6 +126,7 @@ static void no_model(Ui *ui, const View_State *vs, const Model *m, Rect r) {
         "merges.txt --local-dir gpt2",
         "Then start attnlab with --model gpt2 (that folder). A model another tool put in the "
         "Hugging Face cache is found by its name, as --model gpt2."};
+    if (vs->in_browser) memcpy(paragraphs, browser, sizeof paragraphs);
     /* the largest type that fits whole */
     float fs = t->text_size, gap = 0;
     for (;; fs -= 1) {
@@ -143,7 +149,7 @@ static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     const Tf_Model *tm = &l->model->weights.model;
     char text[800];
-    int done = l->runs[l->work].stage;
+    int done = real_lab_stage(l);
     bool computing = !l->pass_done && l->n > 0;
     if (computing)
         snprintf(text, sizeof text,
@@ -192,19 +198,57 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     ui_record(ui, "panel", "model_tokens", -1, r);
     float fs = t->text_size, gap = 6, x = r.x, h = r.h - 8;
     char more[48];
-    for (int i = 0; i < labels.n; i++) {
-        float w = ui_text_width(ui, FONT_SANS, fs, labels.ptr[i]) + 18;
-        snprintf(more, sizeof more, "+%d more", labels.n - i);
-        float need = i + 1 < labels.n ? ui_text_width(ui, FONT_SANS, t->small_size, more) + gap : 0;
+    static float xs[REAL_LABELS + 1];
+    int fit = 0; /* the chips that fit, then how many more */
+    for (; fit < labels.n; fit++) {
+        float w = ui_text_width(ui, FONT_SANS, fs, labels.ptr[fit]) + 18;
+        snprintf(more, sizeof more, "+%d more", labels.n - fit);
+        float need =
+            fit + 1 < labels.n ? ui_text_width(ui, FONT_SANS, t->small_size, more) + gap : 0;
         if (x + w + need > r.x + r.w) {
             ui_label(ui, (Rect){x, r.y, r.x + r.w - x, r.h}, FONT_SANS, t->small_size, ALIGN_LEFT,
                      t->text_dim, more);
             break;
         }
-        Rect c = {x, r.y + 4, w, h};
-        draw_round_rect(ui->dl, c, t->radius, t->field);
-        ui_label(ui, c, FONT_SANS, fs, ALIGN_CENTER, t->text, labels.ptr[i]);
+        xs[fit] = x;
         x += w + gap;
+    }
+    xs[fit] = x;
+    /* a chip dragged to another slot: the model reads the tokens in that order */
+    const Real_Lab *l = &m->real;
+    if (vs->drag_chip >= 0) {
+        if (fabsf(ui->in.mx - vs->drag_chip_x0) > 4) vs->drag_chip_moved = true;
+        if (ui->in.released) {
+            int b = 0;
+            for (int i = 0; i < fit; i++)
+                if (ui->in.mx >= xs[i]) b = i;
+            if (vs->drag_chip_moved && b != vs->drag_chip) {
+                vs->real_req.move_from = vs->drag_chip;
+                vs->real_req.move_to = b;
+            }
+            vs->drag_chip = -1;
+        }
+    }
+    for (int i = 0; i < fit; i++) {
+        Rect c = {xs[i], r.y + 4, xs[i + 1] - xs[i] - gap, h};
+        bool dragging = vs->drag_chip == i && vs->drag_chip_moved;
+        ui_record(ui, "chip", "model_token", i, c);
+        if (ui->in.pressed && ui_hit(ui, c) && ui->active == 0 && vs->drag_chip < 0 &&
+            l->pass_done && l->shown_n == l->n) { /* the chips are the order the model reads */
+            vs->drag_chip = i;
+            vs->drag_chip_x0 = ui->in.mx;
+            vs->drag_chip_grab = ui->in.mx - c.x;
+            vs->drag_chip_moved = false;
+            ui->active = ui_id("model_token", i);
+        }
+        if (dragging) {
+            c.x = ui->in.mx - vs->drag_chip_grab; /* held where it was taken */
+            draw_layer(ui->dl);
+        }
+        draw_round_rect(ui->dl, c, t->radius, dragging ? t->accent : t->field);
+        ui_label(ui, c, FONT_SANS, fs, ALIGN_CENTER, dragging ? t->on_bright : t->text,
+                 labels.ptr[i]);
+        if (dragging) draw_layer(ui->dl);
     }
 }
 
@@ -473,6 +517,12 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
     static const char *const mode_names[3] = {"weights", "lines", "q · k plane"};
+    const char *explore = "explore ↗";
+    Rect ex = rect_cut_right(&modes, ui_text_width(ui, FONT_SANS, t->text_size, explore) +
+                                         t->text_size * 1.2f);
+    rect_cut_right(&modes, 6);
+    if (ui_button(ui, "model_explore", -1, ex, explore, false) & UI_CLICKED)
+        vs->real_req.explore = true;
     button_row(ui, "model_head_mode", mode_names, 3, modes, &vs->real_head_mode);
     if (vs->real_head_mode == 1) {
         line_view(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
@@ -616,6 +666,27 @@ static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     }
 }
 
+/* A lesson step names the panel it is about: the Model view turns to it (its
+ * tab, its mode) when the step opens and when the highlight changes. */
+static void follow_lesson(View_State *vs) {
+    char seen[sizeof vs->real_seen_highlight];
+    const char *h = vs->session.active ? vs->session.highlight : "";
+    snprintf(seen, sizeof seen, "%d %.30s", vs->session.active ? vs->session.step : -1, h);
+    if (!strcmp(seen, vs->real_seen_highlight)) return;
+    memcpy(vs->real_seen_highlight, seen, sizeof seen);
+    static const struct {
+        const char *panel;
+        int tab, grid_mode, head_mode; /* −1: as it is */
+    } follow[] = {{"model_grid", 0, 0, -1},  {"model_blocks", 0, 1, -1}, {"model_open", 1, -1, -1},
+                  {"model_lines", 1, -1, 1}, {"model_plane", 1, -1, 2},  {"model_next", 2, -1, -1}};
+    for (size_t k = 0; k < sizeof follow / sizeof *follow; k++)
+        if (!strcmp(h, follow[k].panel)) {
+            vs->real_tab = follow[k].tab;
+            if (follow[k].grid_mode >= 0) vs->real_grid_mode = follow[k].grid_mode;
+            if (follow[k].head_mode >= 0) vs->real_head_mode = follow[k].head_mode;
+        }
+}
+
 void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Real_Lab *l = &m->real;
@@ -637,6 +708,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         return;
     }
     update_labels(l);
+    follow_lesson(vs);
     float lh = ui_line_height(ui, FONT_SANS, t->text_size);
     Rect info = rect_cut_top(&r, lh + 10);
     Rect open = rect_cut_right(&info, ui_text_width(ui, FONT_SANS, t->text_size, "Open model…") +

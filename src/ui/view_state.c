@@ -22,7 +22,7 @@ void view_init(View_State *vs) {
     vs->scaling.samples = 2000;
     vs->train_req = (Train_Request){.task = -1, .pos = -1, .scaled = -1, .compare = -1};
     vs->layers_req = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
-    vs->real_req = (Real_Request){.open = -1};
+    vs->real_req = (Real_Request){.open = -1, .move_from = -1};
     vs->temperature = 1;
 }
 

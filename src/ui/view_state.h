@@ -95,9 +95,11 @@ typedef struct Train_Request {
 
 /* The Model view's asks, carried out before the next layout. */
 typedef struct Real_Request {
-    bool text;   /* vs->edit is the text to read */
-    int open;    /* layer · heads + head to open, or -1 */
-    int reorder; /* 1 reverse, 2 shuffle, 3 the text's own order; 0 none */
+    bool text;              /* vs->edit is the text to read */
+    int open;               /* layer · heads + head to open, or -1 */
+    int reorder;            /* 1 reverse, 2 shuffle, 3 the text's own order; 0 none */
+    int move_from, move_to; /* a chip dragged from one slot to another; from −1: none */
+    bool explore;           /* the open head into the explorer's panels */
 } Real_Request;
 
 /* The layers lab's controls (the Train view's "layers" model). */
@@ -249,10 +251,12 @@ typedef struct View_State {
     int layers_tab;                       /* low layers lab: 0 loss, 1 head scores, 2 every head */
     int layers_pick; /* with too little room for every head: the one shown (layer · 4 + head) */
     char layers_seen_highlight[32]; /* the lesson highlight the tab last followed */
-    long train_rate_steps0;         /* and the step count then */
-    int perm_tab;                   /* narrow permutation lab: 0 the weights, 1 the outputs */
-    char perm_seen_highlight[32];   /* the lesson highlight it last followed */
-    int shift_tab;                  /* narrow shift lab: 0 S twice, 1 the curves, 2 RoPE's pairs */
+    char real_seen_highlight[48];   /* the Model view's: "STEP PANEL" */
+    bool real_pick;         /* in the browser, Open model… asks the page for its file picker */
+    long train_rate_steps0; /* and the step count then */
+    int perm_tab;           /* narrow permutation lab: 0 the weights, 1 the outputs */
+    char perm_seen_highlight[32]; /* the lesson highlight it last followed */
+    int shift_tab;                /* narrow shift lab: 0 S twice, 1 the curves, 2 RoPE's pairs */
     char shift_seen_highlight[32];
     Lesson_Session session; /* the lesson being taken, if any */
     /* changes to the scene asked for while laying out this frame; the next

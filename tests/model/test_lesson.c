@@ -31,7 +31,7 @@ TestSuite(lesson, .init = load_vocab, .fini = free_vocab);
 /* A broken lesson fails to parse, or parses and then fails the checker. */
 static bool reject_lesson(const char *text, size_t len, const char *name, char *err, size_t errsz) {
     return lesson_parse(&lesson, text, len, name, err, errsz) &&
-           lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, errsz);
+           lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), NULL, err, errsz);
 }
 
 Test(lesson, every_broken_lesson_gives_its_exact_error) {
@@ -573,6 +573,56 @@ Test(lesson, the_layers_directives_parse_and_their_mistakes_are_one_line) {
     }
 }
 
+/* The Model view's directives and conditions: what they parse to, and one line
+ * for each way of getting them wrong. */
+Test(lesson, the_model_views_directives_parse_and_refuse_bad_words) {
+    static Lesson lesson;
+    char err[600];
+    const char *good = "# T\n\n## S\n\nText.\n\n```attnlab\nview model\nmodel-text A b; c\n"
+                       "model-head 11 7\nmodel-head none\n"
+                       "goal head-prev > 0.5 and weighted-first < 0.4 : x\n"
+                       "solution model-head prev\n"
+                       "goal head-prefix >= 0.4 and model-change > 0.01 and head-first <= 1 : y\n"
+                       "solution model-order shuffle; model-head induction\n```\n";
+    cr_assert(lesson_parse(&lesson, good, strlen(good), "p.md", err, sizeof err), "%s", err);
+    const Lesson_Action *a = &lesson.actions[lesson.steps[0].act_first];
+    cr_assert(a[1].kind == ACT_MODEL_TEXT && !strcmp(a[1].text, "A b; c"), "a set-up line keeps ;");
+    cr_assert(a[2].kind == ACT_MODEL_HEAD && a[2].setting == 0 && a[2].i == 11 && a[2].n == 7);
+    cr_assert(a[3].kind == ACT_MODEL_HEAD && a[3].setting == -1);
+    const Lesson_Step *st = &lesson.steps[0];
+    cr_assert(st->goals[0].conds[0].kind == COND_HEAD_PREV &&
+              st->goals[0].conds[1].kind == COND_WEIGHTED_FIRST);
+    cr_assert(st->goals[1].conds[0].kind == COND_HEAD_PREFIX &&
+              st->goals[1].conds[1].kind == COND_MODEL_CHANGE &&
+              st->goals[1].conds[2].kind == COND_HEAD_FIRST);
+    cr_assert(lesson_goal_needs_model(&st->goals[0]) && lesson_goal_needs_model(&st->goals[1]));
+    const Lesson_Action *sol = &lesson.actions[st->goals[0].sol_first];
+    cr_assert(sol->kind == ACT_MODEL_HEAD && sol->setting == 1 + REAL_HEAD_PREV);
+    sol = &lesson.actions[st->goals[1].sol_first];
+    cr_assert(sol[0].kind == ACT_MODEL_ORDER && sol[0].i == 1);
+    cr_assert(sol[1].kind == ACT_MODEL_HEAD && sol[1].setting == 1 + REAL_HEAD_PREFIX);
+    static const struct {
+        const char *directive, *says;
+    } bad[] = {
+        {"model-head 1", "p.md:8: model-head: expected 'model-head LAYER HEAD|prev|first|"},
+        {"model-head sideways", "p.md:8: model-head: expected"},
+        {"model-head -1 0", "p.md:8: model-head: expected"},
+        {"model-order sideways", "p.md:8: model-order: expected 'model-order reverse|shuffle|"},
+        {"model-text", "p.md:8: model-text: expected 'model-text TEXT'"},
+        {"goal head-prev 0.5 : x", "p.md:8: goal: expected 'head-prev > NUMBER'"},
+        {"goal model-change > lots : x", "p.md:8: goal: 'lots' is not a number"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[600];
+        snprintf(text, sizeof text, "# T\n\n## S\n\nSome text.\n\n```attnlab\n%s\n```\n",
+                 bad[k].directive);
+        cr_assert_not(lesson_parse(&lesson, text, strlen(text), "p.md", err, sizeof err),
+                      "accepted: %s", bad[k].directive);
+        cr_assert(!strncmp(err, bad[k].says, strlen(bad[k].says)), "'%s' does not start with '%s'",
+                  err, bad[k].says);
+    }
+}
+
 /* A key is judged by its position: the checker refuses a question whose top
  * key is a tie between two positions, copies of one word too (the default
  * sentence's two "the" have one embedding, so every query ties them), and
@@ -582,7 +632,7 @@ Test(lesson, a_which_key_prediction_must_have_one_right_position) {
                                "```attnlab\npredict key sat : which key? | why\n```\n";
     char err[600];
     cr_assert(lesson_parse(&lesson, tied, strlen(tied), "tie.md", err, sizeof err), "%s", err);
-    cr_assert_not(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err));
+    cr_assert_not(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), NULL, err, sizeof err));
     cr_assert_str_eq(err,
                      "tie.md:12: predict: the top key of 'sat' is a tie between the first “the” "
                      "(key 1) and the second “the” (key 5)");
@@ -590,7 +640,8 @@ Test(lesson, a_which_key_prediction_must_have_one_right_position) {
         "# T\n\n```attnlab\nscene default.json\nmask causal\n```\n\n## S\n\nText.\n\n"
         "```attnlab\npredict key sat : which key? | why\n```\n";
     cr_assert(lesson_parse(&lesson, masked, strlen(masked), "mask.md", err, sizeof err), "%s", err);
-    cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err), "%s", err);
+    cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), NULL, err, sizeof err), "%s",
+              err);
     static Scene s;
     static Model m;
     char path[1024], answer[96];
@@ -690,14 +741,18 @@ Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
         model_free(&m);
         predictions++;
     }
-    /* and the table is every prediction in the folder (the issue asks for at least 6) */
+    /* and the table is every prediction in the folder (the issue asks for at least 6) but
+     * those about a real model, which test_real_model.c judges on a checkpoint it builds */
     cr_assert_eq(predictions, (int)(sizeof want / sizeof *want));
     const Test_Lessons *ix = test_shipped_lessons();
     int found = 0;
     for (int f = 0; f < ix->count; f++) {
         char err[600];
         cr_assert(lesson_load(&lesson, ix->path[f], err, sizeof err), "%s", err);
-        for (int st = 0; st < lesson.step_count; st++) found += lesson.steps[st].predict.kind != 0;
+        for (int st = 0; st < lesson.step_count; st++) {
+            const Lesson_Predict *pr = &lesson.steps[st].predict;
+            found += pr->kind != 0 && !lesson_goal_needs_model(&pr->cond);
+        }
     }
     cr_assert_eq(found, predictions, "the lessons hold %d predictions, the table %d", found,
                  predictions);

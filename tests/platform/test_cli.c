@@ -479,13 +479,14 @@ Test(cli, hide_names_what_it_hides_and_the_checker_warns_of_goals_it_blocks) {
     char args[1200];
     snprintf(args, sizeof args, "--check-lessons '%s/lessons' --hide mask",
              test_env("ATTNLAB_DATA"));
-    r = run_attnlab(args);
+    r = run_attnlab_env("HF_HUB_CACHE=/nonexistent", args); /* no real model: lesson 14's note */
     cr_assert_eq(r.status, 0, "%s", r.err);
     char want[1200];
-    snprintf(
-        want, sizeof want,
-        "%s/lessons/09-causal-mask.md:26: warning: the goal needs 'mask', which --hide hides\n",
-        test_env("ATTNLAB_DATA"));
+    snprintf(want, sizeof want,
+             "%s/lessons/09-causal-mask.md:26: warning: the goal needs 'mask', which --hide hides\n"
+             "%s/lessons/14-a-real-models-heads.md: note: 4 goals read a real model, and none is "
+             "open; not judged (give one with --model)\n",
+             test_env("ATTNLAB_DATA"), test_env("ATTNLAB_DATA"));
     cr_assert_str_eq(r.err, want);
     run_free(&r);
     snprintf(args, sizeof args, "--check-lessons '%s/hidden-goal'", test_env("ATTNLAB_TESTDATA"));

@@ -29,8 +29,8 @@ Test(lesson_scan, the_shipped_lessons_all_pass_the_checker) {
     cr_assert_geq(index.count, 7, "at least seven lessons");
     for (int k = 0; k < index.count; k++) {
         cr_assert(lesson_load(&lesson, index.path[k], err, sizeof err), "%s", err);
-        cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), err, sizeof err), "%s",
-                  err);
+        cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), NULL, err, sizeof err),
+                  "%s", err);
     }
 }
 

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <threads.h>
 
 static char top[] = "/tmp/attnlab-real-XXXXXX";
 
@@ -457,4 +458,175 @@ Test(real_model, opening_a_bad_model_keeps_the_one_open) {
     cr_assert_eq(real_lab_shown(&m.real)->heads, 4);
     real_close(&m, &ck);
     cr_assert_null(ck);
+}
+
+/* Lesson 14's heads, on the checkpoint built by hand to hold them (make
+ * --circuit): each score against its definition computed here from the
+ * pass's weights, the best head of each kind where the weights put it, the
+ * value-weighted share against the float64 reference, and the change after a
+ * reorder. */
+Test(real_model, the_head_scores_find_the_heads_the_hand_built_checkpoint_holds) {
+    static Checkpoint ck;
+    static Real_Lab lab;
+    char err[600];
+    const char *dir = make("circuit", "--circuit");
+    cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+    cr_assert(real_lab_attach(&lab, &ck.model, "circuit", err, sizeof err));
+    const char *plain = "One two three four";
+    cr_assert(real_lab_set_text(&lab, plain, strlen(plain), err, sizeof err));
+    real_lab_settle(&lab);
+    cr_assert(isnan(real_lab_head_score(&lab, REAL_HEAD_PREFIX, 1, 0)), "nothing repeats");
+    const char *text = "The cat sat on the mat. The cat sat on the mat.";
+    cr_assert(real_lab_set_text(&lab, text, strlen(text), err, sizeof err));
+    real_lab_settle(&lab);
+    const Tf_Run *r = real_lab_shown(&lab);
+    int n = lab.shown_n;
+    const int32_t *ids = lab.shown_ids;
+    for (int a = 0; a < 2; a++)
+        for (int h = 0; h < 4; h++) {
+            const float *A = tf_attn(r, a, h);
+            double prev = 0, first = 0, prefix = 0;
+            int repeats = 0;
+            for (int i = 1; i < n; i++) {
+                prev += (double)A[i * n + i - 1] / (n - 1);
+                first += (double)A[i * n] / (n - 1);
+                double on = 0;
+                int copies = 0;
+                for (int j = 0; j < i; j++)
+                    if (ids[j] == ids[i]) on += A[i * n + j + 1], copies++;
+                if (copies) prefix += on, repeats++;
+            }
+            cr_assert_gt(repeats, 0);
+            cr_assert_float_eq(real_lab_head_score(&lab, REAL_HEAD_PREV, a, h), prev, 1e-9);
+            cr_assert_float_eq(real_lab_head_score(&lab, REAL_HEAD_FIRST, a, h), first, 1e-9);
+            cr_assert_float_eq(real_lab_head_score(&lab, REAL_HEAD_PREFIX, a, h), prefix / repeats,
+                               1e-9);
+        }
+    static const struct {
+        Real_Head_Kind kind;
+        int layer, head;
+        double above;
+    } want[] = {
+        {REAL_HEAD_PREV, 0, 0, 0.95}, {REAL_HEAD_FIRST, 0, 1, 0.8}, {REAL_HEAD_PREFIX, 1, 0, 0.95}};
+    for (int k = 0; k < 3; k++) {
+        int a = -1, h = -1;
+        cr_assert(real_lab_best_head(&lab, want[k].kind, &a, &h));
+        cr_assert(a == want[k].layer && h == want[k].head, "kind %d: head %d.%d", k, a, h);
+        cr_assert_gt(real_lab_head_score(&lab, want[k].kind, a, h), want[k].above);
+    }
+    /* the first-token head, value-weighted: its share against the float64 reference */
+    real_lab_find(&lab, REAL_HEAD_FIRST);
+    cr_assert(lab.open_layer == 0 && lab.open_head == 1);
+    cr_assert(isnan(real_lab_weighted_first(&lab)), "not computed until the lab works");
+    real_lab_settle(&lab);
+    char cmd[2000];
+    int at = snprintf(cmd, sizeof cmd, "%s '%s/../tools/gpt2_reference.py' weighted '%s' 0 1",
+                      python(), test_env("ATTNLAB_TESTDATA"), dir);
+    for (int i = 0; i < n; i++) at += snprintf(cmd + at, sizeof cmd - (size_t)at, " %d", ids[i]);
+    FILE *f = popen(cmd, "r");
+    static char json[1 << 16];
+    size_t got = fread(json, 1, sizeof json - 1, f);
+    json[got] = '\0';
+    cr_assert_eq(pclose(f), 0);
+    cJSON *rows = cJSON_Parse(json);
+    cr_assert(rows && cJSON_GetArraySize(rows) == n);
+    double share = 0;
+    for (int i = 1; i < n; i++) {
+        cJSON *row = cJSON_GetArrayItem(rows, i);
+        double all = 0;
+        for (int j = 0; j <= i; j++) all += cJSON_GetArrayItem(row, j)->valuedouble;
+        share += cJSON_GetArrayItem(row, 0)->valuedouble / all / (n - 1);
+    }
+    cJSON_Delete(rows);
+    cr_assert_float_eq(real_lab_weighted_first(&lab), share, 1e-4);
+    cr_assert_lt(share, 0.5, "its short value on the first token: %g", share);
+    /* reversed: the weights do not just move with their tokens */
+    cr_assert_not(lab.has_change);
+    cr_assert(real_lab_rearrange(&lab, 0, 0));
+    real_lab_settle(&lab);
+    cr_assert(lab.has_change && lab.change_max > 0.5, "%g", lab.change_max);
+    real_lab_free(&lab);
+    checkpoint_close(&ck);
+}
+
+/* Lesson 14 with a model: --check-lessons plays it, and --by-input meets its
+ * goals by clicks and keys at projector sizes, presenter mode too. Without
+ * one, it passes with a note that its model goals were not judged. */
+Test(real_model, lesson_14_is_met_by_input_with_a_model_and_skipped_without) {
+    const char *dir = make("circuit", "--circuit");
+    char cmd[1200], args[1600];
+    snprintf(cmd, sizeof cmd,
+             "mkdir '%s/l14' && cp '%s/lessons/14-a-real-models-heads.md' '%s/l14/'", top,
+             test_env("ATTNLAB_DATA"), top);
+    sh(cmd);
+    static const char *const sizes[] = {"--size 1920x1080 --ui-scale 2 --presenter",
+                                        "--size 1024x768", "--size 1920x1080 --ui-scale 2",
+                                        "--size 1600x900",
+                                        "--size 1024x768 --presenter --theme light"};
+    size_t count = getenv("ATTNLAB_SANITIZED") ? 1 : sizeof sizes / sizeof *sizes;
+    for (size_t k = 0; k <= count; k++) {
+        snprintf(args, sizeof args, "--check-lessons '%s/l14' --model '%s' %s%s", top, dir,
+                 k ? "--by-input " : "", k ? sizes[k - 1] : "");
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+        cr_assert(strstr(r.out, "(5 steps, 4 goals") && strstr(r.out, "1 passed, 0 failed"), "%s",
+                  r.out);
+        cr_assert_null(strstr(r.err, "not judged"), "%s", r.err);
+        cr_assert_null(strstr(r.err, "not met by input"), "%s", r.err);
+        run_free(&r);
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "--check-lessons '%s/l14'%s", top,
+                 k ? " --by-input --size 1024x768" : "");
+        Run r = run_attnlab_env("HF_HUB_CACHE=/nonexistent", args);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cr_assert(strstr(r.out, "1 passed, 0 failed"), "%s", r.out);
+        cr_assert(strstr(r.err, "note: 4 goals read a real model, and none is open"), "%s", r.err);
+        run_free(&r);
+    }
+}
+
+/* The window's pass on a thread of its own: the same numbers as the pass at
+ * once; real_lab_work only starts it and takes it over (it never computes in
+ * the frame); a new text while it runs stops it between two layers, and the
+ * text shown is the new one. Off again, the pass is sliced as before. */
+Test(real_model, the_pass_on_a_thread_gives_the_same_numbers_and_a_new_text_stops_it) {
+    static Checkpoint ck;
+    static Real_Lab lab;
+    char err[600];
+    cr_assert(checkpoint_open(make("t", "--seed 19 --layers 6 --heads 2 --embd 32"), &ck, err,
+                              sizeof err),
+              "%s", err);
+    cr_assert(real_lab_attach(&lab, &ck.model, "t", err, sizeof err));
+    cr_assert(real_lab_threaded(&lab, true));
+    const char *first = "A first text that the thread reads", *second = "and then another one";
+    cr_assert(real_lab_set_text(&lab, first, strlen(first), err, sizeof err));
+    cr_assert_not(real_lab_work(&lab, 1e9), "the frame only starts the thread");
+    cr_assert(real_lab_set_text(&lab, second, strlen(second), err, sizeof err));
+    int polls = 0;
+    while (!real_lab_work(&lab, 0) && polls < 100000) {
+        thrd_sleep(&(struct timespec){.tv_nsec = 100000}, NULL);
+        polls++;
+    }
+    cr_assert(lab.pass_done && lab.has_shown, "%d polls", polls);
+    cr_assert_eq(lab.generation, 1, "the first text's pass was stopped, never shown");
+    Tf_Run once = {0};
+    const Tf_Model *m = &ck.model.weights.model;
+    cr_assert(tf_reserve(&once, m, lab.n));
+    tf_forward(m, lab.ids, lab.n, &once);
+    const Tf_Run *shown = real_lab_shown(&lab);
+    cr_assert_eq(lab.shown_n, lab.n);
+    double worst = 0;
+    for (long k = 0; k < 6L * 2 * lab.n * lab.n; k++)
+        worst = fmax(worst, fabs(once.attn[k] - shown->attn[k]));
+    cr_assert_lt(worst, 1e-6, "the thread's weights differ by %g", worst);
+    /* off: sliced again, a layer a call */
+    cr_assert(real_lab_threaded(&lab, false));
+    cr_assert(real_lab_set_text(&lab, first, strlen(first), err, sizeof err));
+    int slices = 0;
+    while (!real_lab_work(&lab, 0)) slices++;
+    cr_assert_eq(slices, 6, "6 layers, then the logits with the last call: %d", slices);
+    tf_free(&once);
+    real_lab_free(&lab);
+    checkpoint_close(&ck);
 }

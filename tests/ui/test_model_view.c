@@ -145,6 +145,73 @@ Test(model_view, reordering_the_tokens_shows_how_far_from_equivariant_the_model_
     cr_assert_eq(sum, want);
 }
 
+/* A chip dragged along the row moves its token there, the ones between
+ * shifting over, as in the explorer; a click that does not move is no
+ * reorder. */
+Test(model_view, dragging_a_chip_moves_its_token_and_the_model_reads_them_so) {
+    attach("one two three four five six");
+    const Real_Lab *l = &h.m.real;
+    int32_t before[16];
+    int n = l->shown_n;
+    memcpy(before, l->shown_ids, sizeof(int32_t) * (size_t)n);
+    const Ui_Record *c = harness_find(&h, "chip", "model_token", 0);
+    harness_click(&h, rect_cx(c), rect_cy(c));
+    settle();
+    cr_assert(!memcmp(l->shown_ids, before, sizeof(int32_t) * (size_t)n), "a click moves nothing");
+    c = harness_find(&h, "chip", "model_token", 0);
+    Rect to = harness_find(&h, "chip", "model_token", 3)->r;
+    harness_press(&h, rect_cx(c), rect_cy(c));
+    for (int k = 1; k <= 6; k++)
+        harness_move(&h, rect_cx(c) + (to.x + 4 - rect_cx(c)) * (float)k / 6, rect_cy(c));
+    harness_release(&h);
+    settle();
+    static const int want[6] = {1, 2, 3, 0, 4, 5}; /* "one" now in slot 3 */
+    for (int i = 0; i < n; i++) cr_assert_eq(l->shown_ids[i], before[want[i]], "slot %d", i);
+    cr_assert(l->has_change && l->change_mean > 0, "how far from equivariant is measured");
+}
+
+/* "explore ↗" puts the open head in the explorer's own panels: its q, k, v
+ * rows are the explorer's Q, K, V (X·W factored exactly), so S and A are the
+ * model's for that head (float32 against the pass, 1e-4); Ctrl+Z goes back.
+ * A text of one token, or longer than the explorer's 64, is one line, nothing changed. */
+Test(model_view, explore_opens_the_head_in_the_explorers_panels_with_its_own_numbers) {
+    attach("The cat sat on the mat. The cat sat on the");
+    const Real_Lab *l = &h.m.real;
+    const Ui_Record *b = harness_find(&h, "button", "model_head", 2 * 4 + 3);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    settle();
+    b = harness_find(&h, "button", "model_explore", -1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    cr_assert_eq(h.vs.view, VIEW_EXPLORER, "%s", h.vs.status);
+    const Scene *s = &h.m.scene;
+    int n = l->shown_n, dh = 4;
+    cr_assert(s->learned && s->n == n && s->d == n && s->d_k == dh && s->mask == MASK_CAUSAL);
+    cr_assert(model_update(&h.m));
+    const Attn *a = &h.m.derived.attn;
+    const float *A = tf_attn(real_lab_shown(l), 2, 3);
+    double worst = 0, qk = 0;
+    for (int i = 0; i < n * n; i++) worst = fmax(worst, fabs(a->A[i] - A[i]));
+    cr_assert_lt(worst, 1e-4, "A differs by %g", worst);
+    for (int i = 0; i < n * dh; i++) {
+        qk = fmax(qk, fabs(a->Q[i] - l->Q[i]) / (1 + fabs(l->Q[i])));
+        qk = fmax(qk, fabs(a->K[i] - l->K[i]) / (1 + fabs(l->K[i])));
+    }
+    cr_assert_lt(qk, 1e-4, "q and k differ by %g", qk);
+    cr_assert(harness_drew_text(&h, "␣cat"), "the chips are the model's tokens");
+    harness_key(&h, KEY_CHAR, 'z', true, false);
+    cr_assert_not(h.m.scene.learned, "Ctrl+Z: the scene before");
+    /* one token: nothing for the explorer to mix (past 64 tokens is refused the same way) */
+    h.vs.view = VIEW_MODEL;
+    char err[600];
+    cr_assert(real_lab_set_text(&h.m.real, "Hello", 5, err, sizeof err), "%s", err);
+    real_lab_settle(&h.m.real);
+    cr_assert_eq(l->shown_n, 1);
+    Scene before = h.m.scene;
+    cr_assert_not(model_explore_real(&h.m, err, sizeof err));
+    cr_assert(strstr(err, "2 to 64 tokens") && !strchr(err, '\n'), "%s", err);
+    cr_assert(scene_equal(&h.m.scene, &before));
+}
+
 /* The block diagram: a row a layer, its norms from the pass, and a click on
  * a layer's attention opening that layer. */
 Test(model_view, the_block_diagram_gives_each_layers_numbers_and_opens_its_heads) {
