@@ -213,7 +213,7 @@ WEB_CFLAGS := $(WARN) -O2 -msimd128 -MMD -MP -DATTNLAB_DATADIR='"/attnlab"' -I$(
               -I$(WEB_DEPS)/include/SDL2 -I$(WEB_DEPS)/include/cjson
 WEB_LDFLAGS := -O2 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 \
                -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 \
-               -sEXPORTED_FUNCTIONS=_main,_web_open,_web_share,_web_notice,_web_describe,_web_time_frames,_web_frame_ms,_web_frames,_web_repaint \
+               -sEXPORTED_FUNCTIONS=_main,_web_open,_web_share,_web_notice,_web_describe,_web_time_frames,_web_frame_ms,_web_frames,_web_repaint,_web_open_model \
                -sEXPORTED_RUNTIME_METHODS=ccall,FS,addRunDependency,removeRunDependency \
                --js-library src/platform/web/library.js \
                $(foreach d,$(WEB_DATA),--preload-file $(d)@/attnlab/$(d)) --exclude-file '*/fallback/*' \

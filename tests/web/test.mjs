@@ -24,10 +24,13 @@ const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 // ---- a static server, as any web host would be --------------------------------
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
                 '.data': 'application/octet-stream' };
+// /ck/… serves a generated checkpoint, for the Model view's tests to drop on the page
+const checkpoint = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-ck-'));
 const server = http.createServer((req, res) => {
   const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  const file = path.join(root, rel.endsWith('/') ? rel + 'index.html' : rel);
-  if (!file.startsWith(root)) { res.writeHead(403); res.end(); return; }
+  const from = rel.startsWith('/ck/') ? checkpoint : root;
+  const file = path.join(from, rel.startsWith('/ck/') ? rel.slice(4) : rel.endsWith('/') ? rel + 'index.html' : rel);
+  if (!file.startsWith(from)) { res.writeHead(403); res.end(); return; }
   fs.readFile(file, (err, data) => {
     if (err) { res.writeHead(404); res.end(); return; }
     res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
@@ -491,7 +494,68 @@ await check('a lesson named in the URL opens, and a scene opened from a file rep
   await page.close();
 });
 
+// ---- the Model view: a checkpoint from the user's own files ----------------------------
+// A GPT-2-family checkpoint the tests generate (random weights, GPT-2's real
+// tokenizer): 12 layers of 12 heads, GPT-2 small's grid, at a small width.
+execFileSync(fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3',
+  [path.join(top, 'tests/tools/gpt2_reference.py'), 'make', checkpoint, '--layers', '12', '--heads', '12',
+   '--embd', '48', '--positions', '64', '--seed', '9']);
+const heads = (d) => d.items.filter((it) => it.id === 'model_head').length;
+// what a drop from the file manager gives the page: a DataTransfer of Files
+const drop = (page, names) => page.evaluate(async (names) => {
+  const dt = new DataTransfer();
+  for (const name of names) {
+    const blob = await (await fetch('/ck/' + name)).blob();
+    dt.items.add(new File([blob], name));
+  }
+  dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+}, names);
+const waitStatus = (page, re) => page.waitForFunction((src) => new RegExp(src).test(
+  JSON.parse(Module.ccall('web_describe', 'string', [], [])).status), { timeout: 30000 }, re.source);
+
+await check('the Model view opens a checkpoint from dropped files, and a bad set keeps it', async () => {
+  const { page, errors } = await open('?view=model');
+  let d = await describe(page);
+  item(d, 'panel', 'model_none'); // no model yet: where to get one
+  await drop(page, ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt']);
+  await waitStatus(page, /^Opened the model: 12 layers × 12 heads/);
+  await idle(page);
+  d = await describe(page);
+  assert(d.view === 'model', `view ${d.view}`);
+  assert(heads(d) === 144, `${heads(d)} head pictures, not 144`);
+  // its pass runs a slice a frame, and is shown once done: then a head opens with a click
+  await page.waitForFunction(() => {
+    const d = JSON.parse(Module.ccall('web_describe', 'string', [], []));
+    return !d.model_busy && d.model_passes >= 1;
+  }, { timeout: 30000 });
+  await click(page, item(d, 'button', 'model_head', 5 * 12 + 1));
+  d = await describe(page);
+  item(d, 'panel', 'model_open');
+  item(d, 'panel', 'model_next');
+  // three of the four files: one line naming what is missing, and the model stays
+  await drop(page, ['config.json', 'vocab.json', 'merges.txt']);
+  await waitStatus(page, /^Not opened: .*model\.safetensors/);
+  assert(heads(await describe(page)) === 144, 'the open model was lost');
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
+await check('Open model… in the browser is the page\'s file picker, for the four files', async () => {
+  const { page, errors } = await open('?view=model');
+  const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 10000 }),
+    click(page, item(await describe(page), 'button', 'model_open'))]);
+  assert(chooser.isMultiple(), 'the picker takes one file only');
+  await chooser.accept(['config.json', 'model.safetensors', 'vocab.json', 'merges.txt']
+    .map((f) => path.join(checkpoint, f)));
+  await waitStatus(page, /^Opened the model/);
+  await idle(page);
+  assert(heads(await describe(page)) === 144, 'no grid of heads');
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
 await browser.close();
 server.close();
 fs.rmSync(downloads, { recursive: true, force: true });
+fs.rmSync(checkpoint, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

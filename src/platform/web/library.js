@@ -22,6 +22,10 @@ mergeInto(LibraryManager.library, {
   web_keep_drawing_buffer: function () {
     EGL.contextAttributes.preserveDrawingBuffer = true;
   },
+  // Open model… in the Model view: the page's picker, for a checkpoint's files.
+  web_pick_model: function () {
+    if (Module.pickModel) Module.pickModel();
+  },
   // The app is up: the page may show itself.
   web_started: function () {
     if (Module.onStarted) Module.onStarted();

@@ -6,13 +6,14 @@
  *
  * The page (assets/web/index.html) talks to it through exported functions:
  * web_open (a file dropped or picked, already written into the in-memory
- * file system), web_share (the scene, written for a link), web_notice (a
- * message for the status line) and web_describe (what is on screen, for
+ * file system), web_open_model (a checkpoint's files, likewise), web_share (the scene, written for
+ * a link), web_notice (a message for the status line) and web_describe (what is on screen, for
  * tests). Files the user asks for
  * (Ctrl+S, Ctrl+E, F12 or Ctrl+P) are handed to the page as downloads
  * (library.js). */
 #include "../app.h"
 #include "../sdl_app.h"
+#include "../real_open.h"
 #include "../sdl_events.h"
 
 #include "../../model/scene_file.h"
@@ -47,6 +48,7 @@ static void json_string(char *dest, size_t size, const char *s) {
 extern void web_download(const char *path);
 extern void web_started(void);             /* after the first frame */
 extern void web_keep_drawing_buffer(void); /* before the GL context is made */
+extern void web_pick_model(void);          /* the page's file picker, for Open model… */
 
 typedef struct Web_App {
     App app;
@@ -122,6 +124,10 @@ static void frame(void *arg) {
         w->shown = true;
         web_started();
     }
+    if (w->app.vs.real_pick) {
+        w->app.vs.real_pick = false;
+        web_pick_model();
+    }
     if (r.clipboard) SDL_SetClipboardText(r.clipboard);
     if (r.wrote) web_download(r.wrote);
     w->redraw = r.more;
@@ -161,6 +167,26 @@ EMSCRIPTEN_KEEPALIVE void web_open(const char *path) {
     web.redraw = true;
 }
 
+/* A checkpoint the page wrote into dir (picked or dropped files): opened now, in
+ * the Model view, so the page may delete the files once this returns (the app
+ * holds its own copy). A bad one is one line in the status line, and the model
+ * open before stays. Returns whether it opened. */
+EMSCRIPTEN_KEEPALIVE int web_open_model(const char *dir) {
+    char err[1200];
+    bool ok = real_open(&web.app.model, &web.app.checkpoint, dir, err, sizeof err);
+    if (ok) /* named by what the user gave, not by where the page put the files */
+        snprintf(web.app.model.real.name, sizeof web.app.model.real.name, "your checkpoint");
+    if (ok)
+        view_set_status(&web.app.vs, false, "Opened the model: %d layers × %d heads",
+                        web.app.model.real.model->weights.model.layers,
+                        web.app.model.real.model->weights.model.heads);
+    else
+        view_set_status(&web.app.vs, true, "Not opened: %.600s", err);
+    web.app.vs.view = VIEW_MODEL;
+    web.redraw = true;
+    return ok;
+}
+
 /* The scene as a file for a "Share" link; NULL (with the reason in the
  * status line) if it cannot be written. */
 EMSCRIPTEN_KEEPALIVE const char *web_share(void) {
@@ -175,6 +201,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_share(void) {
 }
 
 /* What the page shows, as JSON: the view, the open lesson, the status line,
+ * whether the Model view's pass is under way and how many it has shown,
  * and every widget of the last frame with its rectangle in CSS pixels (what
  * --dump-ui prints on the desktop), so a test can aim its clicks. */
 EMSCRIPTEN_KEEPALIVE const char *web_describe(void) {
@@ -192,8 +219,10 @@ EMSCRIPTEN_KEEPALIVE const char *web_describe(void) {
     char lesson[300] = "null", status[700] = "";
     if (ls->active && ls->lesson) json_string(lesson, sizeof lesson, ls->lesson->title);
     json_string(status, sizeof status, a->vs.status);
-    PUT("{\"view\": \"%s\", \"lesson\": %s, \"step\": %d, \"status\": %s, \"items\": [",
-        view_name(a->vs.view), lesson, ls->active ? ls->step : -1, status);
+    PUT("{\"view\": \"%s\", \"lesson\": %s, \"step\": %d, \"status\": %s, \"model_busy\": %s, "
+        "\"model_passes\": %ld, \"items\": [",
+        view_name(a->vs.view), lesson, ls->active ? ls->step : -1, status,
+        a->vs.real_busy ? "true" : "false", a->model.real.generation);
     for (int k = 0; k < a->ui.record_count; k++) {
         const Ui_Record *r = &a->ui.records[k];
         PUT("%s{\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, %.1f, "
