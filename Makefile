@@ -367,7 +367,7 @@ memcheck: all
 	    ./$(BIN) $$args > /dev/null; \
 	done; echo "memcheck: clean"
 
-FORMAT_FILES = $(shell find src tests -name '*.[ch]' | sort)
+FORMAT_FILES = $(shell find src tests -name node_modules -prune -o -name '*.[ch]' -print | sort)
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:
