@@ -9,6 +9,7 @@
 #   make deps       check for and install the Debian packages the app and its
 #                   browser build need (make run installs only the app's)
 #   make format     apply clang-format;  make format-check  verify it
+#   make pot        regenerate the message template assets/po/attnlab.pot
 #   make clean
 #
 # Objects go to build/ (build/asan/ with SANITIZE=1), with -MMD -MP
@@ -65,6 +66,22 @@ OBJ_PLATFORM := $(call obj,$(SRC_PLATFORM))
 OBJ_LIB      := $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI) $(OBJ_RENDER) $(OBJ_PLATFORM)
 
 BIN := $(if $(filter 1,$(SANITIZE)),$(BUILD)/attnlab,attnlab)
+.DEFAULT_GOAL := all
+
+# Message catalogs: assets/po/LANG.po, compiled by msgfmt into
+# build/locale/LANG/LC_MESSAGES/attnlab.mo (gettext's layout, which the app
+# reads on the desktop and in the browser). --check: a translation's
+# %d and %s must match its original's.
+LANGS := es de zh_CN
+MO    := $(foreach l,$(LANGS),build/locale/$(l)/LC_MESSAGES/attnlab.mo)
+build/locale/%/LC_MESSAGES/attnlab.mo: assets/po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+# Every string passed to _(), N_() or i18n_plural(), from the C sources.
+POT_SRC = $(shell find src -name '*.[ch]' | sort)
+pot:
+	@tests/i18n/make_pot.sh assets/po/attnlab.pot $(POT_SRC)
+	@echo "pot: $$(grep -c '^msgid ' assets/po/attnlab.pot) messages in assets/po/attnlab.pot"
 
 # Tests mirror the tree; each layer's tests link only that layer and below.
 TEST_CORE     := $(call obj,$(wildcard tests/core/*.c))
@@ -78,10 +95,10 @@ TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests
 FUZZ_TARGETS  := scene lesson cli math safetensors bpe
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
-.PHONY: all run test check bench clean distclean web test-web deps-web deps-app install uninstall deps deps-test deps-fuzz format format-check \
+.PHONY: pot all run test check bench clean distclean web test-web deps-web deps-app install uninstall deps deps-test deps-fuzz format format-check \
         fuzz memcheck deps-bench golden
 
-all: $(BIN)
+all: $(BIN) $(MO)
 
 $(BIN): $(BUILD)/src/main.o $(OBJ_LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_APP)) -lm
@@ -152,7 +169,7 @@ $(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/re
 # tests keep theirs in build/, never in the real home.
 TEST_ENV = ATTNLAB_BIN=$(CURDIR)/$(BIN) ATTNLAB_DATA=$(CURDIR) ATTNLAB_TESTDATA=$(CURDIR)/tests/data \
            XDG_CONFIG_HOME=$(CURDIR)/$(BUILD)/test-home/config XDG_DATA_HOME=$(CURDIR)/$(BUILD)/test-home/data \
-           SDL_VIDEODRIVER=offscreen
+           SDL_VIDEODRIVER=offscreen LANGUAGE= LC_ALL= LC_MESSAGES= LANG=C.UTF-8
 ifeq ($(SANITIZE),1)
 # Mesa's software GL driver keeps a few allocations until it is unloaded and
 # then reports them from an unmapped library, which LeakSanitizer cannot name
@@ -165,8 +182,9 @@ TEST_ENV += ATTNLAB_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:ver
 endif
 
 # One pass of the tests with the current flags.
-check: $(BIN) $(TEST_BINS) $(REPLAY_BINS) check-32bit
+check: $(BIN) $(MO) $(TEST_BINS) $(REPLAY_BINS) check-32bit
 	@tests/check_layers.sh
+	@tests/i18n/check_catalogs.sh $(LANGS)
 	@python3 tests/check_headers.py
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $(TEST_ENV) $$t --jobs=2; done
 	@set -e; for t in $(FUZZ_TARGETS); do echo "== fuzz corpus: $$t"; \
@@ -217,6 +235,7 @@ WEB_LDFLAGS := -O2 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 \
                -sEXPORTED_RUNTIME_METHODS=ccall,FS,addRunDependency,removeRunDependency \
                --js-library src/platform/web/library.js \
                $(foreach d,$(WEB_DATA),--preload-file $(d)@/attnlab/$(d)) --exclude-file '*/fallback/*' \
+               --preload-file build/locale@/attnlab/locale \
                -L$(WEB_DEPS)/lib -lSDL2_ttf -lfreetype -lSDL2_image -lSDL2 -lcjson -lmd4c
 export NODE_PATH := /usr/share/nodejs
 
@@ -239,7 +258,7 @@ build/web-obj/%.o: %.c $(WEB_DEPS)/.ready
 	@mkdir -p $(dir $@)
 	emcc $(WEB_CFLAGS) -c -o $@ $<
 
-$(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DATA) -type f)
+$(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DATA) -type f) $(MO)
 	@mkdir -p $(WEB)
 	emcc -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
 
@@ -297,11 +316,11 @@ distclean:
 # The binary finds its data through ../share/attnlab, so the tree can move.
 BINDIR  = $(DESTDIR)$(PREFIX)/bin
 SHARE   = $(DESTDIR)$(PREFIX)/share
-install: attnlab
+install: attnlab $(MO)
 	install -d $(BINDIR) $(SHARE)/attnlab $(SHARE)/applications \
 	  $(SHARE)/icons/hicolor/scalable/apps $(SHARE)/man/man1
 	install -m 755 attnlab $(BINDIR)/attnlab
-	cp -R assets shaders lessons $(SHARE)/attnlab/
+	cp -R assets shaders lessons build/locale $(SHARE)/attnlab/
 	install -m 644 assets/attnlab.desktop $(SHARE)/applications/attnlab.desktop
 	install -m 644 assets/attnlab.svg $(SHARE)/icons/hicolor/scalable/apps/attnlab.svg
 	install -m 644 assets/attnlab.1 $(SHARE)/man/man1/attnlab.1
@@ -379,7 +398,7 @@ format-check:
 # apt-get as root, else with `sudo -n`, else it prints the exact command.
 DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
             libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev libcairo2-dev libopenblas-dev fonts-dejavu-core \
-            libgl1-mesa-dri libegl-mesa0
+            libgl1-mesa-dri libegl-mesa0 gettext
 DEB_WEB  := $(DEB_APP) libcglm-dev emscripten cmake chromium nodejs dpkg-dev
 DEB_TEST := $(DEB_APP) poppler-utils libxml2-utils libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3 python3-numpy
 

@@ -19,6 +19,7 @@
 #include "model/hide.h"
 #include "platform/cli.h"
 #include "platform/paths.h"
+#include "platform/lang.h"
 
 #include <SDL_ttf.h>
 #include <stdio.h>
@@ -337,6 +338,13 @@ int main(int argc, char **argv) {
     static Cli_Options opts;
     char err[1024];
     static char notice[1024]; /* in the browser: what was wrong with the page's address */
+    /* the language first, so that --help and the errors of the parse speak it */
+    static char lang_data[4096];
+    if (paths_find_data(lang_data, sizeof lang_data, err, sizeof err)) {
+        int lang = lang_from_args(argc, argv);
+        if (lang < 0) lang = lang_from_env();
+        if (!lang_use(lang, lang_data, err, sizeof err)) cli_report("attnlab: warning: ", err);
+    }
     if (!cli_parse(argc, argv, &opts, err, sizeof err)) {
         cli_report("", err);
 #ifdef __EMSCRIPTEN__

@@ -1,4 +1,5 @@
 /* Names that can be hidden; see hide.h. */
+#include "../core/i18n.h"
 #include "hide.h"
 
 #include <stdio.h>
@@ -61,20 +62,20 @@ bool hide_list_parse(const char *text, char *dest, size_t destsz, char *err, siz
         while (*e && *e != ',' && *e != ' ') e++;
         char name[32];
         if ((size_t)(e - p) >= sizeof name) {
-            snprintf(err, errsz, "'%.31s…' is not a panel or control (they are: %s)", p,
+            snprintf(err, errsz, _("'%.31s…' is not a panel or control (they are: %s)"), p,
                      hide_names());
             return false;
         }
         memcpy(name, p, (size_t)(e - p));
         name[e - p] = '\0';
         if (!hide_name_known(name)) {
-            snprintf(err, errsz, "'%s' is not a panel or control (they are: %s)", name,
+            snprintf(err, errsz, _("'%s' is not a panel or control (they are: %s)"), name,
                      hide_names());
             return false;
         }
         if (!hide_list_has(dest, name)) {
             if (used + strlen(name) + 2 > destsz) {
-                snprintf(err, errsz, "more names than fit (%zu bytes)", destsz - 1);
+                snprintf(err, errsz, _("more names than fit (%zu bytes)"), destsz - 1);
                 return false;
             }
             used += (size_t)snprintf(dest + used, destsz - used, " %s", name);

@@ -1,6 +1,7 @@
 /* Lessons: parsing a Markdown lesson with md4c; see lesson.h. The text and
  * math go to lesson_text.c, the attnlab blocks to lesson_directives.c. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "lesson.h"
 
 #include "../core/fileio.h"
@@ -38,7 +39,8 @@ static void flush_code_line(Lesson_Parse *p) {
         p->code_too_long = false;
         p->code_len = 0;
         if (p->code_is_attnlab) {
-            lesson_fail(p, p->code_line_no, "directive line longer than %d bytes", LESSON_MAX_LINE);
+            lesson_fail(p, p->code_line_no, _("directive line longer than %d bytes"),
+                        LESSON_MAX_LINE);
             return;
         }
         /* code shown as text: a long line is kept whole, piece by piece */
@@ -97,15 +99,15 @@ static int leave_block(MD_BLOCKTYPE type, void *detail, void *user) {
     if (type == MD_BLOCK_H) {
         unsigned level = ((MD_BLOCK_H_DETAIL *)detail)->level;
         if ((level == 1 || level == 2) && p->heading_too_long)
-            return lesson_fail(p, p->heading_line, "heading longer than %d bytes",
+            return lesson_fail(p, p->heading_line, _("heading longer than %d bytes"),
                                (int)sizeof p->heading - 1);
         if (level == 1) {
             if (!l->title[0]) snprintf(l->title, sizeof l->title, "%s", p->heading);
         } else if (level == 2) {
             if (p->open_goal && p->open_goal->sol_count == 0)
-                return lesson_fail(p, p->open_goal->line, "goal has no 'solution' line");
+                return lesson_fail(p, p->open_goal->line, _("goal has no 'solution' line"));
             if (l->step_count == LESSON_MAX_STEPS)
-                return lesson_fail(p, p->heading_line, "more than %d steps", LESSON_MAX_STEPS);
+                return lesson_fail(p, p->heading_line, _("more than %d steps"), LESSON_MAX_STEPS);
             Lesson_Step *st = &l->steps[l->step_count];
             memset(st, 0, sizeof *st);
             st->line = p->heading_line;
@@ -164,7 +166,8 @@ static int leave_span(MD_SPANTYPE type, void *detail, void *user) {
     if ((type == MD_SPAN_LATEXMATH || type == MD_SPAN_LATEXMATH_DISPLAY) && p->in_math) {
         p->in_math = false;
         if (p->math_too_long)
-            return lesson_fail(p, p->math_line, "formula longer than %d bytes", LESSON_MATH_BYTES);
+            return lesson_fail(p, p->math_line, _("formula longer than %d bytes"),
+                               LESSON_MATH_BYTES);
         lesson_math(p, p->math, p->math_len, p->math_display);
         return p->failed;
     }
@@ -297,7 +300,8 @@ static bool parse_text(Lesson_Parse *p, Lesson *l, const char *text, size_t len)
     if (!text_utf8_check(text, len, &bad)) {
         int line = line_of(p, text + bad);
         lesson_fail(p, line, "%s",
-                    text[bad] ? "invalid UTF-8 (the file must be UTF-8)" : "NUL byte in the file");
+                    text[bad] ? _("invalid UTF-8 (the file must be UTF-8)")
+                              : _("NUL byte in the file"));
         return false;
     }
     MD_PARSER parser = {
@@ -312,19 +316,19 @@ static bool parse_text(Lesson_Parse *p, Lesson *l, const char *text, size_t len)
     int rc = md_parse(text, (MD_SIZE)len, &parser, p);
     if (p->failed) return false;
     if (rc != 0) {
-        lesson_fail(p, p->last_line, "the Markdown could not be parsed");
+        lesson_fail(p, p->last_line, _("the Markdown could not be parsed"));
         return false;
     }
     if (p->open_goal && p->open_goal->sol_count == 0) {
-        lesson_fail(p, p->open_goal->line, "goal has no 'solution' line");
+        lesson_fail(p, p->open_goal->line, _("goal has no 'solution' line"));
         return false;
     }
     if (!l->title[0]) {
-        lesson_fail(p, 1, "a lesson must start with a '# Title' heading");
+        lesson_fail(p, 1, _("a lesson must start with a '# Title' heading"));
         return false;
     }
     if (l->step_count == 0) {
-        lesson_fail(p, p->last_line, "a lesson needs at least one '## Step' heading");
+        lesson_fail(p, p->last_line, _("a lesson needs at least one '## Step' heading"));
         return false;
     }
     return true;

@@ -1,5 +1,6 @@
 /* Scene files; see scene_file.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "scene_file.h"
 
 #include "../core/fileio.h"
@@ -44,7 +45,7 @@ static bool get_int(Ctx *c, const cJSON *root, const char *key, int lo, int hi, 
     Json_Path p = key_path(key);
     if (!it) {
         if (!required) return true;
-        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"%s\"", key);
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, _("missing required field \"%s\""), key);
     }
     if (!cJSON_IsNumber(it)) return fail_at(c, &p, "\"%s\" must be a number", key);
     double v = it->valuedouble;
@@ -67,7 +68,7 @@ static bool check_keys(Ctx *c, const cJSON *root) {
         for (size_t k = 0; k < sizeof other_keys / sizeof *other_keys; k++)
             if (strcmp(it->string, other_keys[k]) == 0) known = true;
         Json_Path p = key_path(it->string);
-        if (!known) return fail_at(c, &p, "unknown field \"%s\"", it->string);
+        if (!known) return fail_at(c, &p, _("unknown field \"%s\""), it->string);
     }
     return true;
 }
@@ -76,7 +77,7 @@ static bool read_tokens(Ctx *c, const cJSON *root, Scene *s) {
     const cJSON *tokens = cJSON_GetObjectItemCaseSensitive(root, "tokens");
     Json_Path p = key_path("tokens");
     if (!tokens)
-        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"tokens\"");
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, _("missing required field \"tokens\""));
     if (!cJSON_IsArray(tokens)) return fail_at(c, &p, "\"tokens\" must be an array of strings");
     int n = cJSON_GetArraySize(tokens);
     if (n < 1 || n > ATTN_MAX_TOKENS)
@@ -85,10 +86,10 @@ static bool read_tokens(Ctx *c, const cJSON *root, Scene *s) {
     int i = 0;
     for (const cJSON *t = tokens->child; t; t = t->next, i++) {
         Json_Path tp = {.key = "tokens", .i = i, .j = -1};
-        if (!cJSON_IsString(t)) return fail_at(c, &tp, "tokens[%d] must be a string", i);
+        if (!cJSON_IsString(t)) return fail_at(c, &tp, _("tokens[%d] must be a string"), i);
         const char *w = t->valuestring;
         char why[160];
-        if (!scene_token_ok(w, why, sizeof why)) return fail_at(c, &tp, "tokens[%d] %s", i, why);
+        if (!scene_token_ok(w, why, sizeof why)) return fail_at(c, &tp, _("tokens[%d] %s"), i, why);
         snprintf(s->tokens[i], ATTN_MAX_TOKEN_BYTES, "%s", w);
         s->origin[i] = i;
     }
@@ -110,29 +111,30 @@ static bool read_x(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
     int i = 0;
     for (const cJSON *row = x->child; row; row = row->next, i++) {
         Json_Path rp = {.key = "X", .i = i, .j = -1};
-        if (!cJSON_IsArray(row)) return fail_at(c, &rp, "X[%d] must be an array of numbers", i);
+        if (!cJSON_IsArray(row)) return fail_at(c, &rp, _("X[%d] must be an array of numbers"), i);
         int cols = cJSON_GetArraySize(row);
-        if (cols != s->d) return fail_at(c, &rp, "X[%d] has %d numbers but d is %d", i, cols, s->d);
+        if (cols != s->d)
+            return fail_at(c, &rp, _("X[%d] has %d numbers but d is %d"), i, cols, s->d);
         int j = 0;
         for (const cJSON *v = row->child; v; v = v->next, j++) {
             Json_Path vp = {.key = "X", .i = i, .j = j};
-            if (!cJSON_IsNumber(v)) return fail_at(c, &vp, "X[%d][%d] must be a number", i, j);
+            if (!cJSON_IsNumber(v)) return fail_at(c, &vp, _("X[%d][%d] must be a number"), i, j);
             double xv = v->valuedouble;
-            if (!isfinite(xv)) return fail_at(c, &vp, "X[%d][%d] is not a finite number", i, j);
+            if (!isfinite(xv)) return fail_at(c, &vp, _("X[%d][%d] is not a finite number"), i, j);
             if (xv == 0 || (float)xv == 0) { /* a literal that is not 0 must not become it */
                 char lit[48];
                 json_literal(c->text, &vp, lit, sizeof lit);
                 if (text_underflows_float(lit, xv))
                     return fail_at(c, &vp,
-                                   "X[%d][%d] is %s, too small to represent (underflow); write 0 "
-                                   "for zero",
+                                   _("X[%d][%d] is %s, too small to represent (underflow); write 0 "
+                                     "for zero"),
                                    i, j, lit);
             }
             if (fabs(xv) > ATTN_MAX_ABS_X) {
                 char lit[48];
                 json_literal(c->text, &vp, lit, sizeof lit);
-                return fail_at(c, &vp, "X[%d][%d] is %s; embeddings must be within ±%g", i, j, lit,
-                               ATTN_MAX_ABS_X);
+                return fail_at(c, &vp, _("X[%d][%d] is %s; embeddings must be within ±%g"), i, j,
+                               lit, ATTN_MAX_ABS_X);
             }
             s->X[i * s->d + j] = (float)xv;
         }
@@ -146,7 +148,7 @@ static bool read_setting(Ctx *c, const cJSON *root, const Setting *st, Scene *s)
     Json_Path p = key_path(st->json);
     if (!it) {
         if (!st->required) return true;
-        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "missing required field \"%s\"",
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, _("missing required field \"%s\""),
                        st->json);
     }
     double v;
@@ -185,7 +187,7 @@ static bool read_setting(Ctx *c, const cJSON *root, const Setting *st, Scene *s)
 
 static bool read_scene(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) {
     if (!cJSON_IsObject(root))
-        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, "a scene must be a JSON object");
+        return fail_at(c, &(Json_Path){.i = -1, .j = -1}, _("a scene must be a JSON object"));
     if (!check_keys(c, root)) return false;
     int version = SCENE_FILE_VERSION;
     if (!get_int(c, root, "version", SCENE_FILE_VERSION, SCENE_FILE_VERSION, false, &version))

@@ -25,6 +25,7 @@
 #ifndef ATTN_SETTINGS_H
 #define ATTN_SETTINGS_H
 
+#include "../core/i18n.h"
 #include "scene.h"
 
 #include <stdbool.h>
@@ -41,25 +42,26 @@ typedef enum Setting_Type {
 /* X(id, type, min, max, default, required in a scene file, CLI flag,
  *   JSON key, lesson keyword, help) */
 #define SCENE_SETTINGS(X)                                                                          \
-    X(SET_D, SETTING_INT, 1, ATTN_MAX_D, 2, true, "--d", "d", "d", "embedding width d")            \
-    X(SET_DK, SETTING_INT, 1, ATTN_MAX_DK, 16, true, "--dk", "d_k", "dk", "query/key width d_k")   \
-    X(SET_DV, SETTING_INT, 1, ATTN_MAX_DV, 16, true, "--dv", "d_v", "dv", "value width d_v")       \
+    X(SET_D, SETTING_INT, 1, ATTN_MAX_D, 2, true, "--d", "d", "d", N_("embedding width d"))        \
+    X(SET_DK, SETTING_INT, 1, ATTN_MAX_DK, 16, true, "--dk", "d_k", "dk",                          \
+      N_("query/key width d_k"))                                                                   \
+    X(SET_DV, SETTING_INT, 1, ATTN_MAX_DV, 16, true, "--dv", "d_v", "dv", N_("value width d_v"))   \
     X(SET_SEED, SETTING_U32, 0, ATTN_MAX_SEED, 1, true, "--seed", "seed", "seed",                  \
-      "projection seed")                                                                           \
+      N_("projection seed"))                                                                       \
     X(SET_SCALED, SETTING_BOOL, 0, 1, 1, true, "--no-scale", "scaled", "scale",                    \
-      "use QK^T without dividing by sqrt(d_k)")                                                    \
+      N_("use QK^T without dividing by sqrt(d_k)"))                                                \
     X(SET_POS, SETTING_CHOICE, 0, 4, 0, false, "--pos", "pos", "pos",                              \
-      "position: added to X (sin, learned) or in the rule (rope, alibi)")                          \
+      N_("position: added to X (sin, learned) or in the rule (rope, alibi)"))                      \
     X(SET_POS_STRENGTH, SETTING_FLOAT, 0, ATTN_MAX_POS_STRENGTH, 1, false, "--pos-strength",       \
-      "pos_strength", "pos", "multiplier of an added positional term (sin, learned)")              \
+      "pos_strength", "pos", N_("multiplier of an added positional term (sin, learned)"))          \
     X(SET_POS_OFFSET, SETTING_INT, 0, ATTN_MAX_POS_OFFSET, 0, false, "--pos-offset", "pos_offset", \
-      "offset", "position of the first token (a sentence later in a document)")                    \
+      "offset", N_("position of the first token (a sentence later in a document)"))                \
     X(SET_ROPE_BASE, SETTING_FLOAT, ATTN_MIN_ROPE_BASE, ATTN_MAX_ROPE_BASE, 10000, false,          \
-      "--rope-base", "rope_base", "rope_base", "rope's base: pair m turns at base^(-2m/d_k)")      \
+      "--rope-base", "rope_base", "rope_base", N_("rope's base: pair m turns at base^(-2m/d_k)"))  \
     X(SET_HEADS, SETTING_INT, 1, ATTN_MAX_HEADS, 1, false, "--heads", "heads", "heads",            \
-      "attention heads H, each with its own W_Q, W_K, W_V")                                        \
+      N_("attention heads H, each with its own W_Q, W_K, W_V"))                                    \
     X(SET_MASK, SETTING_CHOICE, 0, 1, 0, false, "--mask", "mask", "mask",                          \
-      "causal: query i sees only keys j <= i")
+      N_("causal: query i sees only keys j <= i"))
 
 typedef enum Setting_Id {
 #define SETTING_ENUM(id, ...) id,

@@ -2,6 +2,7 @@
  * App_Events from a backend (sdl_app.c) or a headless driver (headless.c);
  * nothing here calls SDL or waits. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "app.h"
 
 #include "../core/fileio.h"
@@ -10,6 +11,7 @@
 #include "../render/figure.h"
 #include "../render/image.h"
 #include "../ui/lesson_panel.h"
+#include "lang.h"
 #include "lesson_scan.h"
 #include "paths.h"
 
@@ -51,12 +53,13 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
     }
     paths_join(desc->data_dir, "lessons", dir, sizeof dir);
     if (!lesson_index_scan(index, dir, why, sizeof why)) index->count = 0; /* menu says none */
+    lesson_index_localize(index, lang_code(lang_current()));
     /* A lesson that does not load is listed greyed out in the menu; say why
      * once here too, so its author sees the FILE:LINE without opening it. */
     for (int k = 0; k < index->count; k++)
         if (index->error[k][0]) cli_report("attnlab: warning: ", index->error[k]);
     if (index->skipped) {
-        snprintf(why, sizeof why, "%d more lessons in %.400s are not listed (at most %d)",
+        snprintf(why, sizeof why, _("%d more lessons in %.400s are not listed (at most %d)"),
                  index->skipped, dir, LESSON_INDEX_MAX);
         cli_report("attnlab: warning: ", why);
     }
@@ -107,6 +110,14 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
     a->vs.view = a->desc->opts->view;
     a->vs.theme = a->desc->opts->theme; /* dark unless --theme (or the saved settings) say */
     a->vs.presenter = a->desc->opts->presenter;
+    a->vs.lang = lang_current();
+    a->vs.lang_count = lang_count();
+    a->vs.lang_want = -1;
+    for (int k = 0; k < a->vs.lang_count && k < 8; k++) {
+        static const char *const shorts[] = {"EN", "ES", "DE", "中文"};
+        a->vs.lang_names[k] = lang_name(k);
+        a->vs.lang_short[k] = k < 4 ? shorts[k] : lang_code(k);
+    }
     snprintf(a->vs.teacher_hidden, sizeof a->vs.teacher_hidden, "%s", a->desc->opts->hide);
     a->zoom = a->desc->opts->ui_scale;
     if (desc->notice) view_set_status(&a->vs, true, "%.400s", desc->notice);
@@ -147,17 +158,38 @@ static float pixel_scale(const App *a, int fb_w) {
 }
 
 /* Lay out and draw one frame into the bound framebuffer of fb_w × fb_h. */
+/* The language picked in the window: every later string speaks it, and the
+ * lesson menu lists that language's lessons; a bad catalog keeps the old one. */
+void app_set_lang(App *a, int lang) {
+    char err[1200];
+    a->vs.lang_want = -1;
+    if (lang == a->vs.lang) return;
+    if (!lang_use(lang, a->desc->data_dir, err, sizeof err)) {
+        view_set_status(&a->vs, true, "%.600s", err);
+        lang_use(a->vs.lang, a->desc->data_dir, err, sizeof err);
+        return;
+    }
+    a->vs.lang = lang;
+    a->lang_changed = true;
+    char dir[4200];
+    paths_join(a->desc->data_dir, "lessons", dir, sizeof dir);
+    if (!lesson_index_scan(&a->lesson_index, dir, err, sizeof err)) a->lesson_index.count = 0;
+    lesson_index_localize(&a->lesson_index, lang_code(lang));
+    view_set_status(&a->vs, false, "%s", lang_name(lang));
+}
+
 void app_layout(App *a, int fb_w, int fb_h, float scale) {
     render_set_scale(&a->render, scale);
     ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
     a->ui.px_scale = scale;
     if (a->vs.view == VIEW_MODEL) real_look(&a->model, &a->checkpoint); /* once, on first view */
+    if (a->vs.lang_want >= 0) app_set_lang(a, a->vs.lang_want);
     if (a->vs.real_open_path[0]) { /* Open model…: a bad one leaves the open one */
         char err[1200];
         if (real_open(&a->model, &a->checkpoint, a->vs.real_open_path, err, sizeof err))
-            view_set_status(&a->vs, false, "Opened %.400s", a->vs.real_open_path);
+            view_set_status(&a->vs, false, _("Opened %.400s"), a->vs.real_open_path);
         else
-            view_set_status(&a->vs, true, "Not opened: %.600s", err);
+            view_set_status(&a->vs, true, _("Not opened: %.600s"), err);
         a->vs.real_open_path[0] = '\0';
     }
     view_frame(&a->ui, &a->vs, &a->model);
@@ -166,8 +198,8 @@ void app_layout(App *a, int fb_w, int fb_h, float scale) {
      * and again only if it gets worse */
     if (a->dl.dropped > a->dropped_said) {
         view_set_status(&a->vs, true,
-                        "This frame is too large to draw whole: %d shapes or heatmaps were left "
-                        "out (fewer tokens or heads fit)",
+                        _("This frame is too large to draw whole: %d shapes or heatmaps were left "
+                          "out (fewer tokens or heads fit)"),
                         a->dl.dropped);
         a->dropped_said = a->dl.dropped;
     } else if (a->dl.dropped == 0) {
@@ -228,7 +260,7 @@ static void window_screenshot(App *a, bool panel_only) {
         const Ui_Record *hit = panel_under_mouse(a);
         if (!hit) {
             view_set_status(&a->vs, true,
-                            "Shift+F12 saves the panel under the mouse; there is none");
+                            _("Shift+F12 saves the panel under the mouse; there is none"));
             free(px);
             return;
         }
@@ -247,10 +279,10 @@ static void window_screenshot(App *a, bool panel_only) {
     }
     stamped_name(panel_only ? "attnlab-panel" : "attnlab", ".png", name, sizeof name);
     if (w > 0 && h > 0 && image_save_png(name, w, h, px, err, sizeof err)) {
-        view_set_status(&a->vs, false, "Saved %s (%s)", name, what);
+        view_set_status(&a->vs, false, _("Saved %s (%s)"), name, what);
         wrote(a, name);
     } else {
-        view_set_status(&a->vs, true, "%.400s", w > 0 && h > 0 ? err : "empty panel");
+        view_set_status(&a->vs, true, "%.400s", w > 0 && h > 0 ? err : _("empty panel"));
     }
     free(px);
 }
@@ -266,7 +298,7 @@ static void window_figure(App *a, bool panel_only) {
         const Ui_Record *hit = panel_under_mouse(a);
         if (!hit) {
             view_set_status(&a->vs, true,
-                            "Ctrl+Shift+F saves the panel under the mouse; there is none");
+                            _("Ctrl+Shift+F saves the panel under the mouse; there is none"));
             return;
         }
         area = hit->r;
@@ -292,10 +324,10 @@ static void window_figure(App *a, bool panel_only) {
                       .scale = zoom,
                       .background = a->ui.theme->bg};
     if (figure_write(&a->dl, &fd, err, sizeof err)) {
-        view_set_status(&a->vs, false, "Saved %s (%s, vector PDF)", name, what);
+        view_set_status(&a->vs, false, _("Saved %s (%s, vector PDF)"), name, what);
         wrote(a, name);
     } else {
-        view_set_status(&a->vs, true, "Not saved — %.400s", err);
+        view_set_status(&a->vs, true, _("Not saved — %.400s"), err);
     }
 }
 
@@ -310,14 +342,14 @@ static void window_export(App *a) {
     stamped_name("attnlab-export", ".json", name, sizeof name);
     model_update(&a->model);
     if (!export_check(&a->model.scene, &a->model.derived, err, sizeof err)) {
-        view_set_status(&a->vs, true, "Not exported — %.400s", err);
+        view_set_status(&a->vs, true, _("Not exported — %.400s"), err);
         return;
     }
     if (file_write_atomic(name, write_export, a, err, sizeof err)) {
-        view_set_status(&a->vs, false, "Exported every matrix to %s", name);
+        view_set_status(&a->vs, false, _("Exported every matrix to %s"), name);
         wrote(a, name);
     } else
-        view_set_status(&a->vs, true, "Not exported — %.400s", err);
+        view_set_status(&a->vs, true, _("Not exported — %.400s"), err);
 }
 
 static void set_zoom(App *a, int direction) {
@@ -337,11 +369,11 @@ static void set_zoom(App *a, int direction) {
     float eff = effective_zoom(a);
     if (eff < a->zoom - 1e-3f)
         view_set_status(&a->vs, false,
-                        "Zoom held at %.2f× (asked %.2f×): the window is too small for more — "
-                        "enlarge it or press F11",
+                        _("Zoom held at %.2f× (asked %.2f×): the window is too small for more — "
+                          "enlarge it or press F11"),
                         (double)eff, (double)a->zoom);
     else
-        view_set_status(&a->vs, false, "Zoom %.2f×", (double)eff);
+        view_set_status(&a->vs, false, _("Zoom %.2f×"), (double)eff);
 }
 
 /* Ctrl+S: write the scene back to --scene, or attnlab-scene.json, atomically. */
@@ -350,15 +382,16 @@ static void save_scene(App *a) {
     char err[1024];
     if (a->model.scene.learned) { /* a file would reload with the seed's weights, not these */
         view_set_status(&a->vs, true,
-                        "Not saved — a scene file holds a seed, not a trained head's weights; "
-                        "Ctrl+E exports every matrix of it (JSON) instead");
+                        _("Not saved — a scene file holds a seed, not a trained head's weights; "
+                          "Ctrl+E exports every matrix of it (JSON) instead"));
         return;
     }
     if (scene_save(&a->model.scene, path, err, sizeof err)) {
-        view_set_status(&a->vs, false, "Saved %s", path);
+        view_set_status(&a->vs, false, _("Saved %s"), path);
         wrote(a, path);
     } else
-        view_set_status(&a->vs, true, "Not saved — %s (the scene in the window is unchanged)", err);
+        view_set_status(&a->vs, true, _("Not saved — %s (the scene in the window is unchanged)"),
+                        err);
 }
 
 /* A scene or a lesson dropped on the window or picked in the page. A file
@@ -367,7 +400,7 @@ static void open_file(App *a, const char *path) {
     size_t n = strlen(path);
     char err[1024];
     if (n == 0) {
-        view_set_status(&a->vs, true, "Not opened — its path is longer than %d bytes",
+        view_set_status(&a->vs, true, _("Not opened — its path is longer than %d bytes"),
                         (int)sizeof a->queue[0].text - 1);
         return;
     }
@@ -375,11 +408,11 @@ static void open_file(App *a, const char *path) {
         /* load beside the open lesson, so a bad file leaves it as it was */
         Lesson *l = malloc(sizeof *l);
         if (!l) {
-            view_set_status(&a->vs, true, "Not opened — out of memory");
+            view_set_status(&a->vs, true, _("Not opened — out of memory"));
             return;
         }
         if (!lesson_load(l, path, err, sizeof err)) {
-            view_set_status(&a->vs, true, "Not opened — %.400s", err);
+            view_set_status(&a->vs, true, _("Not opened — %.400s"), err);
             free(l);
             return;
         }
@@ -390,23 +423,23 @@ static void open_file(App *a, const char *path) {
         return;
     }
     if (!scene_load(&a->model.next, path, a->desc->vocab, err, sizeof err)) {
-        view_set_status(&a->vs, true, "Not opened — %.400s", err);
+        view_set_status(&a->vs, true, _("Not opened — %.400s"), err);
         return;
     }
     if (!model_apply(&a->model, &(Action){.kind = ACTION_LOAD_SCENE, .scene = &a->model.next}, err,
                      sizeof err))
-        view_set_status(&a->vs, true, "Not opened — %.400s", err);
+        view_set_status(&a->vs, true, _("Not opened — %.400s"), err);
     else
-        view_set_status(&a->vs, false, "Opened %.400s", path);
+        view_set_status(&a->vs, false, _("Opened %.400s"), path);
 }
 
 static void reload_shaders(App *a) {
     char err[1024];
     if (render_reload_shaders(&a->render, err, sizeof err)) {
-        view_set_status(&a->vs, false, "Shaders reloaded");
+        view_set_status(&a->vs, false, _("Shaders reloaded"));
     } else {
         cli_report("", err);
-        view_set_status(&a->vs, true, "%.400s (kept the previous shaders)", err);
+        view_set_status(&a->vs, true, _("%.400s (kept the previous shaders)"), err);
     }
 }
 

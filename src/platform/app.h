@@ -25,6 +25,9 @@
  *       apply the queued events, lay out and draw into the bound framebuffer
  *   void app_layout(App *a, int fb_w, int fb_h, float scale)
  *       lay the frame out into the draw list (the first half of app_draw)
+ *   void app_set_lang(App *a, int lang)
+ *       speak lang from now on (the picker in the window): the lesson menu lists its lessons; a
+ *       bad catalog is said in the status line and the language stays
  *   void app_draw(App *a, int fb_w, int fb_h, float scale)
  *       lay out and draw with no new input (headless drivers, readbacks)
  *   float app_zoom_for(float zoom, int w, int h)
@@ -130,7 +133,8 @@ typedef struct App {
     int fb_w, fb_h;   /* framebuffer pixels, from the last frame */
     Ui_Input in;
     bool render_ready, model_ready, dl_ready;
-    int dropped_said; /* the draw list's overflow last reported (0: none since it fit) */
+    bool lang_changed; /* the language was picked in the window: the settings keep it */
+    int dropped_said;  /* the draw list's overflow last reported (0: none since it fit) */
     Lesson *lesson;
     Scene *lesson_saved;
     Checkpoint *checkpoint; /* the real model the Model view reads, or NULL */
@@ -151,6 +155,7 @@ void app_event(App *a, const App_Event *e);
 void app_paste(App *a, const char *text);
 App_Frame_Result app_frame(App *a, const App_Frame *f);
 void app_layout(App *a, int fb_w, int fb_h, float scale);
+void app_set_lang(App *a, int lang);
 void app_draw(App *a, int fb_w, int fb_h, float scale);
 float app_zoom_for(float zoom, int w, int h);
 bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Scene **saved,

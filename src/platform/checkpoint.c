@@ -1,5 +1,6 @@
 /* Finding and mapping a checkpoint; see checkpoint.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "checkpoint.h"
 
 #include <dirent.h>
@@ -58,8 +59,8 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
     if (stat(path_or_name, &st) == 0 && S_ISDIR(st.st_mode)) {
         if (!has_config(path_or_name)) {
             snprintf(err, errsz,
-                     "%s: not a checkpoint folder: it has no config.json (a Hugging Face GPT-2 "
-                     "folder holds config.json, model.safetensors, vocab.json and merges.txt)",
+                     _("%s: not a checkpoint folder: it has no config.json (a Hugging Face GPT-2 "
+                       "folder holds config.json, model.safetensors, vocab.json and merges.txt)"),
                      path_or_name);
             return false;
         }
@@ -73,7 +74,7 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
     char root[2048];
     if (!hub_name(path_or_name) || !cache_root(root, sizeof root, &from)) {
         snprintf(err, errsz, "%s: no such folder%s", path_or_name,
-                 hub_name(path_or_name) ? ", and no cache to look in (HOME is not set)" : "");
+                 hub_name(path_or_name) ? _(", and no cache to look in (HOME is not set)") : "");
         return false;
     }
     char repo[2400], name[256];
@@ -116,8 +117,8 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
     }
     if (!found) {
         snprintf(err, errsz,
-                 "%s: no such folder, and not in the Hugging Face cache (looked in %s, %s); "
-                 "attnlab never downloads: copy a checkpoint folder there or name its path",
+                 _("%s: no such folder, and not in the Hugging Face cache (looked in %s, %s); "
+                   "attnlab never downloads: copy a checkpoint folder there or name its path"),
                  path_or_name, from, repo);
         return false;
     }
@@ -182,8 +183,8 @@ static bool map_part(const char *dir, const char *name, Mapped_File *m, uint64_t
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (stat(path, &st) != 0 && errno == ENOENT) {
         snprintf(err, errsz,
-                 "%s: no %s; a GPT-2 checkpoint folder holds config.json, model.safetensors, "
-                 "and vocab.json and merges.txt (or tokenizer.json)",
+                 _("%s: no %s; a GPT-2 checkpoint folder holds config.json, model.safetensors, "
+                   "and vocab.json and merges.txt (or tokenizer.json)"),
                  dir, name);
         return false;
     }
@@ -193,7 +194,7 @@ static bool map_part(const char *dir, const char *name, Mapped_File *m, uint64_t
 bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz) {
     Checkpoint *out = calloc(1, sizeof *out);
     if (!out) {
-        snprintf(err, errsz, "out of memory");
+        snprintf(err, errsz, _("out of memory"));
         return false;
     }
     bool ok = checkpoint_find(path_or_name, out->dir, sizeof out->dir, err, errsz) &&

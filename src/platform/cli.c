@@ -1,4 +1,5 @@
 /* The command line; see cli.h. No SDL here, so it is tested without a window. */
+#include "../core/i18n.h"
 #include "cli.h"
 
 #include "../model/hide.h"
@@ -21,40 +22,41 @@ static void usage_setting(FILE *f, const Setting *st) {
     switch (st->type) {
     case SETTING_BOOL:
         snprintf(left, sizeof left, "%s", st->cli);
-        fprintf(f, "  %-22s%s\n", left, st->help);
+        fprintf(f, "  %-22s%s\n", left, _(st->help));
         return;
     case SETTING_CHOICE: {
         char list[64];
         setting_choice_list(st->id, "|", "", list, sizeof list);
         snprintf(left, sizeof left, "%s %s", st->cli, list);
         if (strlen(left) > 21) /* the help goes under a long list of names */
-            fprintf(f, "  %s\n  %-22s%s\n", left, "", st->help);
+            fprintf(f, "  %s\n  %-22s%s\n", left, "", _(st->help));
         else
-            fprintf(f, "  %-22s%s\n", left, st->help);
+            fprintf(f, "  %-22s%s\n", left, _(st->help));
         return;
     }
     case SETTING_FLOAT:
         snprintf(left, sizeof left, "%s F", st->cli);
-        fprintf(f, "  %-22s%s (%g to %g)\n", left, st->help, st->min, st->max);
+        fprintf(f, "  %-22s%s (%g to %g)\n", left, _(st->help), st->min, st->max);
         return;
     case SETTING_INT:
     case SETTING_U32:
         snprintf(left, sizeof left, "%s N", st->cli);
-        fprintf(f, "  %-22s%s (%.0f to %.0f)\n", left, st->help, st->min, st->max);
+        fprintf(f, "  %-22s%s (%.0f to %.0f)\n", left, _(st->help), st->min, st->max);
         return;
     }
 }
 
 void cli_usage(FILE *f) {
-    fputs("Usage: attnlab [OPTION]...\n"
-          "Explore transformer self-attention by direct manipulation.\n"
-          "\n"
-          "Scene:\n"
-          "  --scene FILE          load a scene file (JSON; see README.md)\n"
-          "  --tokens \"w1 w2 ...\"  use these tokens (embedded from the vocabulary)\n",
+    fputs(_("Usage: attnlab [OPTION]...\n"
+            "Explore transformer self-attention by direct manipulation.\n"
+            "\n"
+            "Scene:\n"
+            "  --scene FILE          load a scene file (JSON; see README.md)\n"
+            "  --tokens \"w1 w2 ...\"  use these tokens (embedded from the vocabulary)\n"),
           f);
     for (int k = 0; k < SET_COUNT; k++) usage_setting(f, setting((Setting_Id)k));
-    fputs("  --perm \"i0 i1 ...\"    reorder: new position i holds old token p[i] (0-based)\n"
+    fputs(
+        _("  --perm \"i0 i1 ...\"    reorder: new position i holds old token p[i] (0-based)\n"
           "  --lesson FILE         open a lesson\n"
           "\n"
           "Window:\n"
@@ -70,6 +72,8 @@ void cli_usage(FILE *f) {
           "  --hide NAME,NAME,...  hide these panels and controls for a class (plane, controls,\n"
           "                        S, A, dk, mask, ...; README.md lists them)\n"
           "  --theme T             dark (default), light (pale projectors) or contrast; F2 cycles\n"
+          "  --lang L              the interface's language: en, es, de or zh_CN (default: the\n"
+          "                        environment's, as LANGUAGE, LC_ALL, LC_MESSAGES, LANG)\n"
           "  --render-math TEX     with --screenshot: just this formula, display style, tight\n"
           "                        on the lesson panel's background (scaled by --ui-scale)\n"
           "  --dump-ui             print the laid-out interface as JSON and exit\n"
@@ -117,8 +121,8 @@ void cli_usage(FILE *f) {
           "  F12 / Shift+F12       PNG of the window / of the panel under the mouse\n"
           "  F5 reload shaders   F11 fullscreen   Ctrl+Q quit\n"
           "\n"
-          "Bad options or files exit with status 2 and one line on stderr.\n",
-          f);
+          "Bad options or files exit with status 2 and one line on stderr.\n"),
+        f);
 }
 
 void cli_report(const char *prefix, const char *msg) {
@@ -164,7 +168,7 @@ static bool parse_perm(const char *v, Cli_Options *o, char *err, size_t errsz) {
         p += strspn(p, " \t,");
         if (!*p) break;
         if (o->perm_n == ATTN_MAX_TOKENS)
-            return fail(err, errsz, "--perm", "more than %d entries", ATTN_MAX_TOKENS);
+            return fail(err, errsz, "--perm", _("more than %d entries"), ATTN_MAX_TOKENS);
         char *end;
         errno = 0;
         long x = strtol(p, &end, 10);
@@ -172,15 +176,15 @@ static bool parse_perm(const char *v, Cli_Options *o, char *err, size_t errsz) {
             x >= ATTN_MAX_TOKENS) {
             char word[32];
             snprintf(word, sizeof word, "%.*s", (int)strcspn(p, " \t,"), p);
-            return fail(err, errsz, "--perm", "'%s' is not a token index", word);
+            return fail(err, errsz, "--perm", _("'%s' is not a token index"), word);
         }
         o->perm[o->perm_n++] = (int)x;
         p = end;
     }
-    if (o->perm_n == 0) return fail(err, errsz, "--perm", "no indexes given");
+    if (o->perm_n == 0) return fail(err, errsz, "--perm", _("no indexes given"));
     char why[120];
     if (!perm_validate(o->perm, o->perm_n, why, sizeof why))
-        return fail(err, errsz, "--perm", "not a permutation: %s", why);
+        return fail(err, errsz, "--perm", _("not a permutation: %s"), why);
     return true;
 }
 
@@ -188,13 +192,13 @@ static bool parse_perm(const char *v, Cli_Options *o, char *err, size_t errsz) {
  * command, is refused here with the parser's words. */
 static bool check_formula(const char *tex, char *err, size_t errsz) {
     Tex *t = malloc(sizeof *t);
-    if (!t) return fail(err, errsz, "--render-math", "out of memory");
+    if (!t) return fail(err, errsz, "--render-math", _("out of memory"));
     char why[200];
     bool ok = tex_parse(t, tex, strlen(tex), why, sizeof why);
     if (!ok)
         fail(err, errsz, "--render-math", "%s", why);
     else if (t->unknown)
-        ok = fail(err, errsz, "--render-math", "unknown TeX command %.*s",
+        ok = fail(err, errsz, "--render-math", _("unknown TeX command %.*s"),
                   t->unknown_len > 60 ? 60 : t->unknown_len, t->unknown);
     free(t);
     return ok;
@@ -214,7 +218,7 @@ static const char *const mode_names[] = {
 
 static bool set_mode(Cli_Options *o, Cli_Mode m, const char *opt, char *err, size_t errsz) {
     if (o->mode != CLI_WINDOW && o->mode != m)
-        return fail(err, errsz, opt, "cannot be combined with %s", mode_names[o->mode]);
+        return fail(err, errsz, opt, _("cannot be combined with %s"), mode_names[o->mode]);
     o->mode = m;
     return true;
 }
@@ -245,7 +249,7 @@ static const char *const valued[] = {
     "--optimizer", "--render-math",   "--theme",   "--export-figure", "--panel",
     "--scale",     "--background",    "--hide",    "--test-n",        "--layers",
     "--width",     "--vocab",         "--context", "--repeat-min",    "--repeat-max",
-    "--model",     "--text",          "--layer",   "--head",
+    "--model",     "--text",          "--layer",   "--head",          "--lang",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -408,7 +412,8 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         } else if (!strcmp(name, "--scene")) {
             o->scene_path = value;
         } else if (!strcmp(name, "--model")) {
-            if (!*value) return fail(err, errsz, name, "give a checkpoint folder or a model name");
+            if (!*value)
+                return fail(err, errsz, name, _("give a checkpoint folder or a model name"));
             o->model = value;
         } else if (!strcmp(name, "--text")) {
             o->text = value;
@@ -436,15 +441,16 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->has_perm = true;
         } else if (!strcmp(name, "--view")) {
             if (!view_parse(value, &o->view))
-                return fail(err, errsz, name, "'%s' is not one of: %s", value, view_names_list());
+                return fail(err, errsz, name, _("'%s' is not one of: %s"), value,
+                            view_names_list());
         } else if (!strcmp(name, "--size")) {
             /* exactly one 'x' between two whole numbers, nothing around them */
             const char *x = strchr(value, 'x');
             if (!x || x == value || strchr(x + 1, 'x'))
-                return fail(err, errsz, name, "'%s' is not WIDTHxHEIGHT", value);
+                return fail(err, errsz, name, _("'%s' is not WIDTHxHEIGHT"), value);
             char wbuf[32];
             if ((size_t)(x - value) >= sizeof wbuf)
-                return fail(err, errsz, name, "'%s' is not WIDTHxHEIGHT", value);
+                return fail(err, errsz, name, _("'%s' is not WIDTHxHEIGHT"), value);
             snprintf(wbuf, sizeof wbuf, "%.*s", (int)(x - value), value);
             if (!parse_int("--size width", wbuf, CLI_MIN_SIZE, CLI_MAX_SIZE, &iv, err, errsz))
                 return false;
@@ -455,8 +461,16 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->has_size = true;
         } else if (!strcmp(name, "--theme")) {
             if (!theme_by_name(value, &o->theme))
-                return fail(err, errsz, name, "'%s' is not one of: dark, light, contrast", value);
+                return fail(err, errsz, name, _("'%s' is not one of: dark, light, contrast"),
+                            value);
             o->has_theme = true;
+        } else if (!strcmp(name, "--lang")) {
+            static const char *const codes[] = {"en", "es", "de", "zh_CN"};
+            o->lang = NULL;
+            for (size_t k = 0; k < sizeof codes / sizeof *codes; k++)
+                if (!strcmp(value, codes[k])) o->lang = codes[k];
+            if (!o->lang)
+                return fail(err, errsz, name, _("'%s' is not one of: en, es, de, zh_CN"), value);
         } else if (!strcmp(name, "--fullscreen")) {
             o->fullscreen = true;
         } else if (!strcmp(name, "--presenter")) {
@@ -476,19 +490,19 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             else if (!strcmp(value, "csv"))
                 o->export_format = EXPORT_CSV;
             else
-                return fail(err, errsz, name, "'%s' is not one of: json, csv", value);
+                return fail(err, errsz, name, _("'%s' is not one of: json, csv"), value);
             if (!set_mode(o, CLI_EXPORT, name, err, errsz)) return false;
         } else if (!strcmp(name, "--screenshot")) {
             size_t n = strlen(value);
             if (n < 5 || strcmp(value + n - 4, ".png") != 0)
-                return fail(err, errsz, name, "'%s' must end in .png", value);
+                return fail(err, errsz, name, _("'%s' must end in .png"), value);
             o->screenshot_path = value;
             if (!set_mode(o, CLI_SCREENSHOT, name, err, errsz)) return false;
         } else if (!strcmp(name, "--export-figure")) {
             size_t n = strlen(value);
             if (n < 5 || (strcmp(value + n - 4, ".pdf") && strcmp(value + n - 4, ".svg") &&
                           strcmp(value + n - 4, ".png")))
-                return fail(err, errsz, name, "'%s' must end in .pdf, .svg or .png", value);
+                return fail(err, errsz, name, _("'%s' must end in .pdf, .svg or .png"), value);
             o->figure_path = value;
             if (!set_mode(o, CLI_FIGURE, name, err, errsz)) return false;
         } else if (!strcmp(name, "--panel")) {
@@ -504,7 +518,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             else if (!strcmp(value, "transparent"))
                 o->figure_background = FIGURE_BG_TRANSPARENT;
             else
-                return fail(err, errsz, name, "'%s' is not one of: theme, white, transparent",
+                return fail(err, errsz, name, _("'%s' is not one of: theme, white, transparent"),
                             value);
         } else if (!strcmp(name, "--render-math")) {
             if (!check_formula(value, err, errsz)) return false;
@@ -513,7 +527,8 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             if (!set_mode(o, CLI_DUMP_UI, name, err, errsz)) return false;
         } else if (!strcmp(name, "--experiment")) {
             if (strcmp(value, "variance") != 0)
-                return fail(err, errsz, name, "'%s' is not a known experiment (variance)", value);
+                return fail(err, errsz, name, _("'%s' is not a known experiment (variance)"),
+                            value);
             if (!set_mode(o, CLI_EXPERIMENT, name, err, errsz)) return false;
         } else if (!strcmp(name, "--samples")) {
             if (!parse_int(name, value, 1, ATTN_MAX_SAMPLES, &iv, err, errsz)) return false;
@@ -526,7 +541,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             if (!set_mode(o, CLI_BENCH, name, err, errsz)) return false;
         } else if (!strcmp(name, "--train")) {
             if (strcmp(value, "match") && strcmp(value, "previous") && strcmp(value, "induction"))
-                return fail(err, errsz, name, "'%s' is not a task (match, previous, induction)",
+                return fail(err, errsz, name, _("'%s' is not a task (match, previous, induction)"),
                             value);
             /* TRAIN_MATCH 0, TRAIN_PREVIOUS 1, and 2 for the layered model's induction */
             o->train_task = !strcmp(value, "previous") ? 1 : !strcmp(value, "induction") ? 2 : 0;
@@ -544,7 +559,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->train_lr = fv;
         } else if (!strcmp(name, "--optimizer")) {
             if (strcmp(value, "adam") && strcmp(value, "sgd"))
-                return fail(err, errsz, name, "'%s' is not an optimizer (adam, sgd)", value);
+                return fail(err, errsz, name, _("'%s' is not an optimizer (adam, sgd)"), value);
             o->train_optimizer = !strcmp(value, "sgd"); /* TRAIN_ADAM 0, TRAIN_SGD 1 */
         } else if (!strcmp(name, "--test-n")) {
             if (!parse_int(name, value, 9, 16, &iv, err, errsz)) return false;

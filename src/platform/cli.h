@@ -70,6 +70,7 @@ typedef struct Cli_Options {
     int perm_n;
     View view;
     int width, height;
+    const char *lang; /* --lang: "en", "es", "de" or "zh_CN"; NULL: not given */
     bool has_size, has_ui_scale, has_theme; /* given on the command line: they win over prefs.h */
     Theme_Id theme;
     bool fullscreen;

@@ -7,9 +7,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int by_path(const void *a, const void *b) {
     return strcmp(a, b);
+}
+
+/* one entry of the index from the lesson at path */
+static void fill(Lesson_Index *index, int k, const char *path, Lesson *scratch) {
+    char why[600];
+    snprintf(index->path[k], sizeof index->path[0], "%s", path);
+    index->error[k][0] = '\0';
+    /* lesson_load refuses FIFOs and devices at once, and a hostile file
+     * fails with its FILE:LINE instead of stopping the scan */
+    if (lesson_load(scratch, path, why, sizeof why)) {
+        snprintf(index->title[k], sizeof index->title[0], "%s", scratch->title);
+        index->steps[k] = scratch->step_count;
+    } else {
+        const char *base = strrchr(path, '/');
+        snprintf(index->title[k], sizeof index->title[0], "%.120s", base ? base + 1 : path);
+        snprintf(index->error[k], sizeof index->error[0], "%.399s", why);
+    }
+}
+
+void lesson_index_localize(Lesson_Index *index, const char *lang) {
+    if (!lang || !strcmp(lang, "en") || strlen(lang) > 8) return;
+    Lesson *scratch = malloc(sizeof *scratch);
+    if (!scratch) return; /* the English lessons stay listed */
+    for (int k = 0; k < index->count; k++) {
+        const char *base = strrchr(index->path[k], '/');
+        if (!base) continue;
+        char local[600];
+        snprintf(local, sizeof local, "%.*s/%s%s", (int)(base - index->path[k]), index->path[k],
+                 lang, base);
+        struct stat st;
+        if (stat(local, &st) != 0) continue;
+        bool was_broken = index->error[k][0] != '\0';
+        fill(index, k, local, scratch);
+        index->broken += (index->error[k][0] != '\0') - was_broken;
+    }
+    free(scratch);
 }
 
 bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz) {
@@ -43,20 +80,8 @@ bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t e
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], by_path);
     for (int k = 0; k < count; k++) {
-        snprintf(index->path[index->count], sizeof index->path[0], "%s", names[k]);
-        char why[600];
-        /* lesson_load refuses FIFOs and devices at once, and a hostile file
-         * fails with its FILE:LINE instead of stopping the scan */
-        if (lesson_load(scratch, names[k], why, sizeof why)) {
-            snprintf(index->title[index->count], sizeof index->title[0], "%s", scratch->title);
-            index->steps[index->count] = scratch->step_count;
-        } else {
-            const char *base = strrchr(names[k], '/');
-            snprintf(index->title[index->count], sizeof index->title[0], "%.120s",
-                     base ? base + 1 : names[k]);
-            snprintf(index->error[index->count], sizeof index->error[0], "%.399s", why);
-            index->broken++;
-        }
+        fill(index, index->count, names[k], scratch);
+        index->broken += index->error[index->count][0] != '\0';
         index->count++;
     }
     free(names);

@@ -3,6 +3,9 @@
  *   bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz)
  *       every *.md but README.md, sorted by name, each parsed with
  *       lesson_load; false only if the folder cannot be read
+ *   void lesson_index_localize(Lesson_Index *index, const char *lang)
+ *       each lesson that has a translation, DIR/LANG/NAME.md (lessons/de/05-why-scale.md), is
+ *       listed by it instead; the others stay in English. "en" or NULL changes nothing
  */
 #ifndef ATTN_LESSON_SCAN_H
 #define ATTN_LESSON_SCAN_H
@@ -10,5 +13,6 @@
 #include "../model/lesson_index.h"
 
 bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz);
+void lesson_index_localize(Lesson_Index *index, const char *lang);
 
 #endif

@@ -1,5 +1,6 @@
 /* Finding the data folder; see paths.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "paths.h"
 
 #include <SDL.h>
@@ -53,8 +54,8 @@ bool paths_find_data(char *dest, size_t size, char *err, size_t errsz) {
         return true;
     }
     snprintf(err, errsz,
-             "attnlab: cannot find the data folder (assets/vocab.tsv): looked beside the "
-             "executable and in %s; set ATTNLAB_DATA",
+             _("attnlab: cannot find the data folder (assets/vocab.tsv): looked beside the "
+               "executable and in %s; set ATTNLAB_DATA"),
              ATTNLAB_DATADIR);
     return false;
 }
@@ -69,12 +70,12 @@ Paths_User paths_user_file(const char *xdg_var, const char *home_dir, const char
     else if (home && home[0])
         n = snprintf(dest, size, "%s/%s/attnlab/%s", home, home_dir, name);
     else {
-        if (err) snprintf(err, errsz, "neither %s nor HOME is set", xdg_var);
+        if (err) snprintf(err, errsz, _("neither %s nor HOME is set"), xdg_var);
         return PATHS_NO_HOME;
     }
     if (n > 0 && (size_t)n < size) return PATHS_OK;
     if (err)
-        snprintf(err, errsz, "%s=%.60s…: the path of attnlab/%s there is longer than %zu bytes",
+        snprintf(err, errsz, _("%s=%.60s…: the path of attnlab/%s there is longer than %zu bytes"),
                  from_xdg ? xdg_var : "HOME", from_xdg ? xdg : home, name, size - 1);
     return PATHS_TOO_LONG;
 }
@@ -82,7 +83,7 @@ Paths_User paths_user_file(const char *xdg_var, const char *home_dir, const char
 bool paths_make_parents(const char *path, char *err, size_t errsz) {
     char dir[1200];
     if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
-        snprintf(err, errsz, "%.200s…: path too long", path);
+        snprintf(err, errsz, _("%.200s…: path too long"), path);
         return false;
     }
     for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {

@@ -1,6 +1,9 @@
 /* The window's remembered settings; see prefs.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "prefs.h"
+
+#include "lang.h"
 
 #include "../core/fileio.h"
 #include "../model/hide.h"
@@ -28,6 +31,11 @@ static const char *read_field(const cJSON *it, Prefs *p) {
         if (!cJSON_IsString(it) || !theme_by_name(it->valuestring, &p->theme))
             return "\"theme\" must be \"dark\", \"light\" or \"contrast\"";
         p->has_theme = true;
+    } else if (!strcmp(it->string, "lang")) {
+        int lang = cJSON_IsString(it) ? lang_parse(it->valuestring) : -1;
+        if (lang < 0) return "\"lang\" must be \"en\", \"es\", \"de\" or \"zh_CN\"";
+        p->lang = lang;
+        p->has_lang = true;
     } else if (!strcmp(it->string, "ui_scale")) {
         if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0.75 ||
             it->valuedouble > 3)
@@ -66,7 +74,7 @@ bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
                                        sizeof path, err, sizeof err);
     if (where != PATHS_OK) {
         if (where == PATHS_NO_HOME) return true; /* no home at all: the defaults */
-        snprintf(warn, warnsz, "%s (the settings are ignored)", err);
+        snprintf(warn, warnsz, _("%s (the settings are ignored)"), err);
         return false;
     }
     struct stat st;
@@ -74,14 +82,14 @@ bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
     char *text;
     size_t len;
     if (!file_read_all(path, PREFS_MAX_BYTES, &text, &len, err, sizeof err)) {
-        snprintf(warn, warnsz, "%s (the settings are ignored)", err);
+        snprintf(warn, warnsz, _("%s (the settings are ignored)"), err);
         return false;
     }
     cJSON *root = json_read_strict(text, len, path, "the settings object", err, sizeof err);
     free(text);
     if (!root || !cJSON_IsObject(root)) {
         if (root) snprintf(err, sizeof err, "%s: not a JSON object", path);
-        snprintf(warn, warnsz, "%s (the settings are ignored; the file is left as it is)", err);
+        snprintf(warn, warnsz, _("%s (the settings are ignored; the file is left as it is)"), err);
         cJSON_Delete(root);
         return false;
     }
@@ -101,7 +109,7 @@ bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
     }
     if (bad)
         snprintf(warn, warnsz, "%s: %s (%s ignored; the rest is used)", path, why,
-                 bad > 1 ? "those settings are" : "that setting is");
+                 bad > 1 ? _("those settings are") : _("that setting is"));
     cJSON_Delete(root);
     return bad == 0;
 }
@@ -125,9 +133,10 @@ static char *merge_prefs(const char *old, size_t len, const void *ctx, char *err
     cJSON *zoom = p->has_zoom ? cJSON_CreateNumber(round((double)p->zoom * 1e4) / 1e4) : NULL;
     int size[2] = {p->width, p->height};
     cJSON *window = p->has_size ? cJSON_CreateIntArray(size, 2) : NULL;
-    cJSON *set[] = {theme, zoom, window};
-    const char *keys[] = {"theme", "ui_scale", "window"};
-    for (int k = 0; k < 3; k++) {
+    cJSON *lang = p->has_lang ? cJSON_CreateString(lang_code(p->lang)) : NULL;
+    cJSON *set[] = {theme, zoom, window, lang};
+    const char *keys[] = {"theme", "ui_scale", "window", "lang"};
+    for (int k = 0; k < 4; k++) {
         if (!set[k]) continue;
         if (cJSON_GetObjectItemCaseSensitive(root, keys[k]))
             cJSON_ReplaceItemInObjectCaseSensitive(root, keys[k], set[k]);
@@ -148,6 +157,6 @@ bool prefs_save(const Prefs *changes, char *err, size_t errsz) {
     if (!paths_make_parents(path, err, errsz)) return false;
     if (file_update_atomic(path, PREFS_MAX_BYTES, merge_prefs, changes, err, errsz)) return true;
     size_t n = strlen(err);
-    snprintf(err + n, errsz - n, " (not saved: the file is left as it is)");
+    snprintf(err + n, errsz - n, _(" (not saved: the file is left as it is)"));
     return false;
 }

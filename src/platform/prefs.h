@@ -1,5 +1,6 @@
 /* What the window remembers between runs: the theme, the UI zoom and the
- * window size, and what a teacher hides ("hide": "S, dk, mask", the names of
+ * window size, the language picked in the window ("lang"), and what a teacher hides ("hide": "S,
+ * dk, mask", the names of
  * --hide; the window never changes it, so a save keeps it as it is), in
  * $XDG_CONFIG_HOME/attnlab/settings.json (or
  * ~/.config/attnlab/settings.json). The command line wins over it. The file
@@ -30,13 +31,14 @@
 #include <stddef.h>
 
 typedef struct Prefs {
-    bool has_theme, has_zoom, has_size;
+    bool has_theme, has_zoom, has_size, has_lang;
     bool has_hide;  /* "hide": what the teacher hides (read only: a save never writes it) */
     char hide[320]; /* " a b", as model/hide.h writes it */
     char why[900];  /* why a field could not be used, for the warning */
     Theme_Id theme;
     float zoom;
     int width, height;
+    int lang; /* platform/lang.h's index: "lang": "de" in the file */
 } Prefs;
 
 bool prefs_path(char *dest, size_t size);

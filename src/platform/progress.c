@@ -1,5 +1,6 @@
 /* Lesson progress on disk; see progress.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "progress.h"
 
 #include "../core/fileio.h"
@@ -37,7 +38,7 @@ static const char *read_entry(const cJSON *it, char *file, size_t filesz, int *n
     for (const cJSON *s = list->child; s; s = s->next) {
         if (!cJSON_IsNumber(s) || s->valuedouble != s->valueint || s->valueint < 0 ||
             s->valueint >= steps->valueint)
-            return "a done step is not one of the lesson's steps";
+            return _("a done step is not one of the lesson's steps");
         *done |= (uint32_t)1 << s->valueint;
     }
     snprintf(file, filesz, "%s", name->valuestring);
@@ -74,9 +75,11 @@ static void keep_aside(const char *path, char *warn, size_t warnsz, const char *
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tmv);
     snprintf(stem, sizeof stem, "%s.bad-%s", path, stamp);
     if (file_unique_name(stem, "", aside, sizeof aside) && rename(path, aside) == 0)
-        snprintf(warn, warnsz, "%s (kept aside as %s; lesson progress starts afresh)", why, aside);
+        snprintf(warn, warnsz, _("%s (kept aside as %s; lesson progress starts afresh)"), why,
+                 aside);
     else
-        snprintf(warn, warnsz, "%s (lesson progress is ignored; the file is left as it is)", why);
+        snprintf(warn, warnsz, _("%s (lesson progress is ignored; the file is left as it is)"),
+                 why);
 }
 
 bool progress_load(Lesson_Progress *p, char *warn, size_t warnsz) {
@@ -86,14 +89,15 @@ bool progress_load(Lesson_Progress *p, char *warn, size_t warnsz) {
     Paths_User where = path_of(path, sizeof path, err, sizeof err);
     if (where != PATHS_OK) {
         if (where == PATHS_NO_HOME) return true; /* no home at all: nothing is kept */
-        snprintf(warn, warnsz, "%s (lesson progress is not kept)", err);
+        snprintf(warn, warnsz, _("%s (lesson progress is not kept)"), err);
         return false;
     }
     if (stat(path, &st) != 0 && errno == ENOENT) return true;
     char *text;
     size_t len;
     if (!file_read_all(path, PROGRESS_MAX_BYTES, &text, &len, err, sizeof err)) {
-        snprintf(warn, warnsz, "%s (lesson progress is ignored; the file is left as it is)", err);
+        snprintf(warn, warnsz, _("%s (lesson progress is ignored; the file is left as it is)"),
+                 err);
         return false;
     }
     cJSON *list, *root = read_file_json(text, len, path, &list, err, sizeof err);
@@ -130,7 +134,7 @@ bool progress_load(Lesson_Progress *p, char *warn, size_t warnsz) {
     cJSON_Delete(root);
     if (why)
         snprintf(warn, warnsz, "%s: %s (%d %s skipped and kept in the file; the rest is used)",
-                 path, why, bad, bad == 1 ? "entry is" : "entries are");
+                 path, why, bad, bad == 1 ? _("entry is") : _("entries are"));
     else if (over)
         snprintf(warn, warnsz,
                  "%s: more than %d lessons; %d are kept in the file but not shown this time", path,
@@ -223,6 +227,6 @@ bool progress_save(const Lesson_Progress *p, char *err, size_t errsz) {
     if (!paths_make_parents(path, err, errsz)) return false;
     if (file_update_atomic(path, PROGRESS_MAX_BYTES, merge_progress, p, err, errsz)) return true;
     size_t n = strlen(err);
-    snprintf(err + n, errsz - n, " (not saved: the file is left as it is)");
+    snprintf(err + n, errsz - n, _(" (not saved: the file is left as it is)"));
     return false;
 }

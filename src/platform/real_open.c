@@ -1,4 +1,5 @@
 /* Opening a real model for the window; see real_open.h. */
+#include "../core/i18n.h"
 #include "real_open.h"
 
 #include <stdio.h>
@@ -8,7 +9,7 @@
 bool real_open(Model *m, Checkpoint **ck, const char *path_or_name, char *err, size_t errsz) {
     Checkpoint *fresh = malloc(sizeof *fresh);
     if (!fresh) {
-        snprintf(err, errsz, "out of memory opening %s", path_or_name);
+        snprintf(err, errsz, _("out of memory opening %s"), path_or_name);
         return false;
     }
     if (!checkpoint_open(path_or_name, fresh, err, errsz)) {
@@ -41,8 +42,8 @@ void real_look(Model *m, Checkpoint **ck) {
         if (real_open(m, ck, names[k], err, sizeof err)) return;
         if (k == 0) snprintf(first, sizeof first, "%s", err);
     }
-    snprintf(m->real.note, sizeof m->real.note, "No --model was given, and none was found: %.900s",
-             first);
+    snprintf(m->real.note, sizeof m->real.note,
+             _("No --model was given, and none was found: %.900s"), first);
 }
 
 bool real_pick_head(Model *m, int layer, int head, char *err, size_t errsz) {

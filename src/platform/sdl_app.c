@@ -3,6 +3,7 @@
  * App_Commands), and runs app_frame() whenever something happened. It
  * sleeps in SDL_WaitEvent when nothing did. See sdl_app.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "../core/i18n.h"
 #include "sdl_app.h"
 
 #include "app.h"
@@ -49,16 +50,19 @@ static void remember(Sdl_App *s, bool closing) {
     Prefs p = {.theme = s->app.vs.theme, .zoom = s->app.zoom};
     p.has_theme = p.theme != s->base.theme;
     p.has_zoom = p.zoom != s->base.zoom;
+    p.lang = s->app.vs.lang;
+    p.has_lang = s->app.lang_changed;
     if (closing && !(SDL_GetWindowFlags(s->win) & SDL_WINDOW_FULLSCREEN_DESKTOP)) {
         SDL_GetWindowSize(s->win, &p.width, &p.height);
         /* the size the window closes at is what the next one opens at */
         p.has_size = p.width >= CLI_MIN_SIZE && p.height >= CLI_MIN_SIZE;
     }
-    if (!p.has_theme && !p.has_zoom && !p.has_size) return;
+    if (!p.has_theme && !p.has_zoom && !p.has_size && !p.has_lang) return;
     char err[1200];
     if (prefs_save(&p, err, sizeof err)) {
         if (p.has_theme) s->base.theme = p.theme;
         if (p.has_zoom) s->base.zoom = p.zoom;
+        if (p.has_lang) s->app.lang_changed = false;
         if (p.has_size) s->base.width = p.width, s->base.height = p.height;
     } else if (!s->save_failed) {
         s->save_failed = true;
@@ -75,8 +79,8 @@ static void fit_display(int *w, int *h) {
         usable.h < CLI_MIN_SIZE || (*w <= usable.w && *h <= usable.h))
         return;
     char msg[200];
-    snprintf(msg, sizeof msg, "a %dx%d window is larger than the display; opened at %dx%d", *w, *h,
-             *w < usable.w ? *w : usable.w, *h < usable.h ? *h : usable.h);
+    snprintf(msg, sizeof msg, _("a %dx%d window is larger than the display; opened at %dx%d"), *w,
+             *h, *w < usable.w ? *w : usable.w, *h < usable.h ? *h : usable.h);
     cli_report("attnlab: warning: ", msg);
     if (*w > usable.w) *w = usable.w;
     if (*h > usable.h) *h = usable.h;
@@ -220,6 +224,11 @@ int app_run(const App_Desc *desc) {
         status = headless_screenshot(&s->app);
     } else {
         if (!o->has_theme && prefs.has_theme) s->app.vs.theme = prefs.theme;
+        if (!o->lang && prefs.has_lang) {
+            app_set_lang(&s->app, prefs.lang);
+            s->app.lang_changed = false; /* as the file has it */
+            s->app.vs.status[0] = '\0';
+        }
         if (!o->has_hide && prefs.has_hide)
             snprintf(s->app.vs.teacher_hidden, sizeof s->app.vs.teacher_hidden, "%s", prefs.hide);
         char warn[1200];

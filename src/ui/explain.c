@@ -1,4 +1,5 @@
 /* The arithmetic behind one cell; see explain.h. */
+#include "../core/i18n.h"
 #include "explain.h"
 
 #include "view_state.h"
@@ -27,8 +28,8 @@ void explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t
     char sline[640];
     if (!isfinite(a->S[i * n + j])) { /* the causal mask */
         snprintf(buf, size,
-                 "s%s = −∞: masked — key %d (%s) comes after query %d (%s), so a%s = 0 exactly", ij,
-                 j + 1, s->tokens[j], i + 1, s->tokens[i], ij);
+                 _("s%s = −∞: masked — key %d (%s) comes after query %d (%s), so a%s = 0 exactly"),
+                 ij, j + 1, s->tokens[j], i + 1, s->tokens[i], ij);
         return;
     }
     /* the pair, with the position term the scheme puts in the rule */
@@ -56,7 +57,7 @@ void explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t
     if (s->pos == POS_ROPE)
         snprintf(where, sizeof where, "  (p = %d, p′ = %d)", s->pos_offset + i, s->pos_offset + j);
     snprintf(sline, sizeof sline, "s%s = %s = %s = %.2f%s%s", ij, value, nums,
-             (double)a->S[i * n + j], s->scaled ? "" : "  (unscaled)", where);
+             (double)a->S[i * n + j], s->scaled ? "" : _("  (unscaled)"), where);
     /* the softmax's denominator, with its value, so the weight can be redone
      * by hand; past what a double holds it is written as a power of e */
     double top = -INFINITY, sum = 0;
@@ -77,7 +78,7 @@ void explain_cell(const Model *m, const Attn *a, int i, int j, char *buf, size_t
     char head[40] = "";
     for (int h = 0; h < s->heads && s->heads > 1; h++)
         if (derived_head(&m->derived, h) == a)
-            snprintf(head, sizeof head, "head %d of %d: ", h + 1, s->heads);
+            snprintf(head, sizeof head, _("head %d of %d: "), h + 1, s->heads);
     snprintf(buf, size, "%s%s     a%s = e^%.2f / Σ_ℓ e^s%sℓ = %s / %s = %.3f   (%s → %s)", head,
              sline, ij, sij, si, num, den, (double)a->A[i * n + j], s->tokens[i], s->tokens[j]);
 }

@@ -2,6 +2,7 @@
  * the query–key plane (d_k = 2) and the selected query's row and output.
  * Every panel is recomputed from the model each frame; edits go through
  * model actions. */
+#include "../core/i18n.h"
 #include "explorer.h"
 #include "positions.h"
 
@@ -65,15 +66,15 @@ static void axis_picker(Ui *ui, View_State *vs, const Scene *s, Rect r, int whic
 static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    if (ui_hidden_if(ui, r, "Embeddings x_i", "plane")) return;
-    ui_panel(ui, r, "Embeddings x_i", false);
+    if (ui_hidden_if(ui, r, _("Embeddings x_i"), "plane")) return;
+    ui_panel(ui, r, _("Embeddings x_i"), false);
     ui_record(ui, "panel", "plane", -1, r);
     Rect body = rect_inset(r, t->pad);
     Rect head = rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 4);
     if (vs->explorer.axis0 >= s->d) vs->explorer.axis0 = 0;
     if (vs->explorer.axis1 >= s->d) vs->explorer.axis1 = s->d > 1 ? 1 : 0;
     /* the layer's outputs y_i, back in embedding space, as arrows from x_i */
-    float title_w0 = ui_text_width(ui, FONT_BOLD, t->title_size, "Embeddings x_i") + 8;
+    float title_w0 = ui_text_width(ui, FONT_BOLD, t->title_size, _("Embeddings x_i")) + 8;
     if (head.w - title_w0 >= 120) {
         bool on = vs->y_arrows;
         if (ui_toggle(ui, "y_arrows", -1, rect_cut_right(&head, 110), "→ y_i", &on) & UI_CHANGED)
@@ -82,7 +83,7 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
     if (s->d > 2) {
         /* beside the title when it fits, else on a row of their own */
-        float title_w = ui_text_width(ui, FONT_BOLD, t->title_size, "Embeddings x_i") + 8;
+        float title_w = ui_text_width(ui, FONT_BOLD, t->title_size, _("Embeddings x_i")) + 8;
         float pw = t->text_size * 5.6f;
         if (head.w - title_w < 2 * pw + 4) {
             head = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 8);
@@ -209,8 +210,9 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (a0 == a1) y = x;
         if (s->X[i * s->d + a0] != x || s->X[i * s->d + a1] != y)
             view_act(vs, action_move(i, a0, x, a1, y));
-        snprintf(vs->hover_text, sizeof vs->hover_text, "dragging %s: x[%d] = %.2f, x[%d] = %.2f",
-                 s->tokens[i], a0, (double)x, a1, (double)y);
+        snprintf(vs->hover_text, sizeof vs->hover_text,
+                 _("dragging %s: x[%d] = %.2f, x[%d] = %.2f"), s->tokens[i], a0, (double)x, a1,
+                 (double)y);
         if (ui->in.released || !ui->in.down) {
             vs->explorer.drag_point = -1;
             view_act(vs, action_of(ACTION_GESTURE_END));
@@ -233,8 +235,9 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (hov && vs->explorer.drag_point < 0) {
             vs->hover_token = i;
             snprintf(vs->hover_text, sizeof vs->hover_text,
-                     "%s: x[%d] = %.2f, x[%d] = %.2f — drag to move this embedding", s->tokens[i],
-                     a0, (double)s->X[i * s->d + a0], a1, (double)s->X[i * s->d + a1]);
+                     _("%s: x[%d] = %.2f, x[%d] = %.2f — drag to move this embedding"),
+                     s->tokens[i], a0, (double)s->X[i * s->d + a0], a1,
+                     (double)s->X[i * s->d + a1]);
         }
         pc[i] = i == vs->mark_key ? t->key : i == vs->selected ? t->query : t->text;
         prad[i] = (vs->explorer.drag_point == i || hov) ? 10 : crowd ? 4 : 8;
@@ -309,7 +312,7 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
                                        .log = true,
                                        .integer = true,
                                        .pow2 = true,
-                                       .label = "d_k — query/key width",
+                                       .label = _("d_k — query/key width"),
                                        .short_label = "d_k",
                                        .format = "%.0f"});
     Rect num = {rk.x + rk.w - 70, rk.y, 70, rk.h * 0.5f};
@@ -337,7 +340,7 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
                 view_act(vs, action_set(SET_DK, v));
                 vs->typing_dk = false;
             } else {
-                view_set_status(vs, true, "d_k not changed: %s", why);
+                view_set_status(vs, true, _("d_k not changed: %s"), why);
             }
         }
     } else if (ui->in.pressed && ui_hit(ui, num)) {
@@ -358,8 +361,8 @@ int dk_slider(Ui *ui, View_State *vs, const Model *m, Rect rk) {
 static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    if (ui_hidden_if(ui, r, "Controls", "controls")) return;
-    ui_panel(ui, r, titled ? "Controls" : NULL, false);
+    if (ui_hidden_if(ui, r, _("Controls"), "controls")) return;
+    ui_panel(ui, r, titled ? _("Controls") : NULL, false);
     ui_record(ui, "panel", "controls", -1, r);
     Rect body = rect_inset(r, titled ? t->pad : 6);
     if (titled) rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
@@ -379,7 +382,7 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
                                        .max = ATTN_MAX_DV,
                                        .log = true,
                                        .integer = true,
-                                       .label = "d_v — value width",
+                                       .label = _("d_v — value width"),
                                        .short_label = "d_v",
                                        .format = "%.0f"});
     if (res & UI_CHANGED) {
@@ -394,7 +397,7 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
                                  .max = ATTN_MAX_D,
                                  .log = true,
                                  .integer = true,
-                                 .label = "d — embedding width",
+                                 .label = _("d — embedding width"),
                                  .short_label = "d",
                                  .format = "%.0f"}) &
         UI_CHANGED) {
@@ -408,7 +411,7 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     if (ui_toggle(ui, "scale", -1, half, "÷ √d_k", &scaled) & UI_CHANGED)
         view_act(vs, action_set(SET_SCALED, scaled));
     bool lock = vs->explorer.lock_range;
-    if (ui_toggle(ui, "lock", -1, row, "lock S", &lock) & UI_CHANGED) {
+    if (ui_toggle(ui, "lock", -1, row, _("lock S"), &lock) & UI_CHANGED) {
         vs->explorer.lock_range = lock;
         vs->explorer.locked_smax = 0; /* taken from the current scores below */
     }
@@ -425,14 +428,14 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     Rect mk = narrow ? row : rect_cut_left(&row, row.w * 0.58f);
     if (narrow) row = rect_cut_top(&body, row_h);
     bool causal = s->mask == MASK_CAUSAL;
-    if (ui_toggle(ui, "mask", -1, mk, "causal mask", &causal) & UI_CHANGED)
+    if (ui_toggle(ui, "mask", -1, mk, _("causal mask"), &causal) & UI_CHANGED)
         view_act(vs, action_set(SET_MASK, causal ? MASK_CAUSAL : MASK_NONE));
     float heads = (float)s->heads;
     if (ui_slider(ui, "heads", -1, row, &heads,
                   &(Slider_Desc){.min = 1,
                                  .max = ATTN_MAX_HEADS,
                                  .integer = true,
-                                 .label = "heads H",
+                                 .label = _("heads H"),
                                  .short_label = "H",
                                  .format = "%.0f"}) &
         UI_CHANGED) {
@@ -443,7 +446,7 @@ static void controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool titled
     row = rect_cut_top(&body, row_h);
     Rect seed_r = rect_cut_left(&row, row.w * 0.5f);
     char seed_label[48];
-    snprintf(seed_label, sizeof seed_label, "⟳ seed %u", (unsigned)s->seed);
+    snprintf(seed_label, sizeof seed_label, _("⟳ seed %u"), (unsigned)s->seed);
     if (ui_button(ui, "reroll", -1, rect_inset(seed_r, 4), seed_label, false) & UI_CLICKED)
         view_act(vs, action_set(SET_SEED, s->seed == 0xFFFFFFFFu ? 0 : s->seed + 1.0));
     Rect cm = rect_inset(row, 4);
@@ -468,19 +471,21 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
     }
     char caption[160];
     bool causal = s->mask == MASK_CAUSAL;
-    const char *masked = causal ? " · grey: masked, −∞ (a key after its query)" : "";
+    const char *masked = causal ? _(" · grey: masked, −∞ (a key after its query)") : "";
     if (compact) /* no legend: the caption gives the colour range */
-        snprintf(caption, sizeof caption, "%s, d_k = %d · colours ±%.2f%s%s",
-                 s->scaled ? "QKᵀ/√d_k" : "QKᵀ (unscaled)", s->d_k, (double)smax,
-                 vs->explorer.lock_range ? " (locked)" : "", masked);
+        snprintf(caption, sizeof caption, _("%s, d_k = %d · colours ±%.2f%s%s"),
+                 s->scaled ? "QKᵀ/√d_k" : _("QKᵀ (unscaled)"), s->d_k, (double)smax,
+                 vs->explorer.lock_range ? _(" (locked)") : "", masked);
     else
         snprintf(caption, sizeof caption,
-                 s->scaled ? "S = QKᵀ/√d_k,  d_k = %d%s%s" : "S = QKᵀ (unscaled),  d_k = %d%s%s",
-                 s->d_k, vs->explorer.lock_range ? ",  colours locked" : "", masked);
-    char s_title[48] = "Scores S", a_title[48] = "Weights A";
+                 s->scaled ? "S = QKᵀ/√d_k,  d_k = %d%s%s" : _("S = QKᵀ (unscaled),  d_k = %d%s%s"),
+                 s->d_k, vs->explorer.lock_range ? _(",  colours locked") : "", masked);
+    char s_title[48], a_title[48];
+    snprintf(s_title, sizeof s_title, "%s", _("Scores S"));
+    snprintf(a_title, sizeof a_title, "%s", _("Weights A"));
     if (s->heads > 1) {
-        snprintf(s_title, sizeof s_title, "Scores S, head %d of %d", vs->head + 1, s->heads);
-        snprintf(a_title, sizeof a_title, "Weights A, head %d of %d", vs->head + 1, s->heads);
+        snprintf(s_title, sizeof s_title, _("Scores S, head %d of %d"), vs->head + 1, s->heads);
+        snprintf(a_title, sizeof a_title, _("Weights A, head %d of %d"), vs->head + 1, s->heads);
     }
     const float *offs = vs->animating ? vs->row_offset : NULL;
     Heatmap_Result hs, ha;
@@ -497,8 +502,8 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
                                .map = COLORMAP_DIVERGING,
                                .row_labels = labels,
                                .col_labels = labels,
-                               .row_axis = "query",
-                               .col_axis = "key",
+                               .row_axis = N_("query"),
+                               .col_axis = N_("key"),
                                .numbers = true,
                                .decimals = 2,
                                .selected_row = vs->selected,
@@ -514,11 +519,11 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
                &(Heatmap_Desc){.name = "A",
                                .r = ar,
                                .title = a_title,
-                               .caption = causal    ? "softmax of each row of S; masked weights "
-                                                      "are exactly 0"
-                                          : compact ? "softmax of each row of S · colours 0 to 1"
-                                                    : "A = softmax of each row of S; each row "
-                                                      "sums to 1",
+                               .caption = causal    ? _("softmax of each row of S; masked weights "
+                                                           "are exactly 0")
+                                          : compact ? _("softmax of each row of S · colours 0 to 1")
+                                                    : _("A = softmax of each row of S; each row "
+                                                        "sums to 1"),
                                .causal = causal,
                                .values = a->A,
                                .rows = s->n,
@@ -528,8 +533,8 @@ static void scores_and_weights(Ui *ui, View_State *vs, const Model *m, Rect sr, 
                                .map = vs->weight_map,
                                .row_labels = labels,
                                .col_labels = labels,
-                               .row_axis = "query",
-                               .col_axis = "key",
+                               .row_axis = N_("query"),
+                               .col_axis = N_("key"),
                                .numbers = true,
                                .decimals = 2,
                                .selected_row = vs->selected,
@@ -578,7 +583,7 @@ static int tab_row(Ui *ui, const char *name, Rect r, const char *const *labels, 
     for (int k = 0; k < count; k++) {
         Rect b = rect_cut_left(&r, w);
         rect_cut_left(&r, 4);
-        if (ui_button(ui, name, k, b, labels[k], k == current) & UI_CLICKED) current = k;
+        if (ui_button(ui, name, k, b, _(labels[k]), k == current) & UI_CLICKED) current = k;
     }
     return current;
 }
@@ -615,7 +620,7 @@ static void layout_compact(Ui *ui, View_State *vs, const Model *m, Rect r,
     rect_cut_left(&r, t->pad);
     float tab_h = fminf(34, ui_line_height(ui, FONT_SANS, t->text_size) + 12);
 
-    static const char *const mains[3] = {"S · A", "Q K V O", "Query"};
+    static const char *const mains[3] = {"S · A", "Q K V O", N_("Query")};
     e->main_tab = tab_row(ui, "main_tab", rect_cut_top(&r, tab_h), mains, 3, e->main_tab);
     rect_cut_top(&r, 6);
     if (e->main_tab == 0) {
@@ -644,7 +649,7 @@ static void layout_compact(Ui *ui, View_State *vs, const Model *m, Rect r,
     Rect plane = rect_cut_top(&left, fminf(left.w, left.h * 0.5f));
     rect_cut_top(&left, t->pad);
     embedding_plane(ui, vs, m, plane);
-    static const char *const sides[2] = {"Controls", "X"};
+    static const char *const sides[2] = {N_("Controls"), "X"};
     e->side_tab = tab_row(ui, "side_tab", rect_cut_top(&left, tab_h), sides, 2, e->side_tab);
     rect_cut_top(&left, 6);
     if (e->side_tab == 0)

@@ -1,4 +1,5 @@
 /* The heatmap widget; see heatmap.h. */
+#include "../core/i18n.h"
 #include "heatmap.h"
 
 #define HEATMAP_ALL_LABELS 16
@@ -65,7 +66,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
                                 .grid = {d->r.x, d->r.y, 0, 0},
                                 .cell_w = 1,
                                 .cell_h = 1};
-        ui_hidden(ui, d->r, d->title, d->name, "hidden for now");
+        ui_hidden(ui, d->r, d->title, d->name, _("hidden for now"));
         return;
     }
     /* a title or caption too long for a narrow panel wraps: never "…" */
@@ -107,8 +108,8 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     char rows_txt[64] = "", cols_txt[64] = "";
     bool axis_names = d->row_axis && d->col_axis, axis_two_lines = false;
     if (axis_names) {
-        snprintf(rows_txt, sizeof rows_txt, "rows: %s ↓", d->row_axis);
-        snprintf(cols_txt, sizeof cols_txt, "columns: %s →", d->col_axis);
+        snprintf(rows_txt, sizeof rows_txt, _("rows: %s ↓"), _(d->row_axis));
+        snprintf(cols_txt, sizeof cols_txt, _("columns: %s →"), _(d->col_axis));
         axis_two_lines = ui_text_width(ui, FONT_SANS, fs, rows_txt) + 16 +
                              ui_text_width(ui, FONT_SANS, fs, cols_txt) >
                          body.w;
@@ -335,7 +336,7 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
         draw_rect(ui->dl, row, t->panel);
         draw_rect_outline(ui->dl, row, 0, t->line, t->highlight);
         float qs = fminf(ch * 0.7f, t->title_size);
-        ui_label(ui, row, FONT_BOLD, qs, ALIGN_CENTER, t->highlight, "? predict first");
+        ui_label(ui, row, FONT_BOLD, qs, ALIGN_CENTER, t->highlight, _("? predict first"));
     }
     /* hover and click: cells and row labels */
     if (ui_hit(ui, grid)) {

@@ -1,6 +1,7 @@
 /* The two labs. Scaling: the reference's variance experiment run live, and
  * how softmax sharpens with d_k with and without ÷√d_k. Permutation:
  * Attention(PX) beside P·Attention(X), and their difference. */
+#include "../core/i18n.h"
 #include "heatmap.h"
 #include "labs.h"
 #include "explorer.h"
@@ -132,7 +133,7 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
     plot_frame(ui, plot);
     /* legend: which line is which */
     float lx = legend.x;
-    const char *raw_label = legend.w >= 230 ? "unscaled" : "raw";
+    const char *raw_label = legend.w >= 230 ? _("unscaled") : _("raw");
     draw_line(ui->dl, lx, legend.y + lh * 0.5f, lx + 24, legend.y + lh * 0.5f, 3, t->accent);
     draw_text(ui->dl, FONT_SANS, t->small_size, lx + 30, legend.y, ALIGN_LEFT, t->text, "÷ √d_k");
     lx += 30 + ui_text_width(ui, FONT_SANS, t->small_size, "÷ √d_k") + 18;
@@ -197,7 +198,7 @@ static void width_plot(Ui *ui, Rect r, const char *title, const char *name, cons
     float mx = plot.x + plot.w * logf((float)dk_now) / lmax;
     draw_line(ui->dl, mx, plot.y, mx, plot.y + plot.h, 2, t->highlight);
     char now[48];
-    snprintf(now, sizeof now, "d_k = %d%s", dk_now, scaled_now ? "" : " (unscaled)");
+    snprintf(now, sizeof now, "d_k = %d%s", dk_now, scaled_now ? "" : _(" (unscaled)"));
     draw_text(ui->dl, FONT_SANS, t->small_size, mx + (mx > plot.x + plot.w * 0.7f ? -6 : 6),
               plot.y + plot.h - lh - 4, mx > plot.x + plot.w * 0.7f ? ALIGN_RIGHT : ALIGN_LEFT,
               t->highlight, now);
@@ -219,7 +220,7 @@ static void scaling_switches(Ui *ui, View_State *vs, const Model *m, Rect r, flo
     }
     if (ui_toggle(ui, "scale", -1, tg, "÷ √d_k", &scaled) & UI_CHANGED)
         view_act(vs, action_set(SET_SCALED, scaled));
-    if (ui_button(ui, "relock", -1, lb, "hold colours", false) & UI_CLICKED)
+    if (ui_button(ui, "relock", -1, lb, _("hold colours"), false) & UI_CLICKED)
         vs->scaling.lock = fmaxf(smax, 1e-3f);
 }
 
@@ -238,7 +239,7 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         rect_cut_top(&left, narrow ? fminf(200, left.h * 0.36f) : fminf(150, left.h * 0.28f));
     rect_cut_top(&left, t->pad);
     float title_h = ui_panel_wrapped(
-        ui, ctl, "The experiment: q, k with independent N(0, 1) coordinates", false);
+        ui, ctl, _("The experiment: q, k with independent N(0, 1) coordinates"), false);
     ui_record(ui, "panel", "experiment", -1, ctl);
     Rect body = rect_inset(ctl, t->pad);
     rect_cut_top(&body, title_h + 4);
@@ -258,7 +259,7 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         UI_CHANGED)
         vs->scaling.samples = (int)samples;
     Rect rs = rect_inset(row, 4);
-    if (ui_button(ui, "resample", -1, rs, "⟳ re-sample", false) & UI_CLICKED)
+    if (ui_button(ui, "resample", -1, rs, _("⟳ re-sample"), false) & UI_CLICKED)
         vs->scaling.resample++;
     const Attn *a = &m->derived.attn;
     float smax = 0;
@@ -268,20 +269,20 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (narrow) scaling_switches(ui, vs, m, body, smax);
 
     if (!vs->labs_ready) {
-        view_set_status(vs, true, "Out of memory for the scaling lab");
+        view_set_status(vs, true, _("Out of memory for the scaling lab"));
         return;
     }
     const Lab_Experiment *e = &m->labs.exp;
     Rect hr = rect_cut_top(&left, (left.h - t->pad) * 0.5f);
     rect_cut_top(&left, t->pad);
     char line[200], curve[64];
-    snprintf(line, sizeof line, "mean %.3f (theory 0)   variance %.2f (theory d_k = %d)",
+    snprintf(line, sizeof line, _("mean %.3f (theory 0)   variance %.2f (theory d_k = %d)"),
              e->stats.raw_mean, e->stats.raw_var, e->d_k);
     snprintf(curve, sizeof curve, "N(0, %d)", e->d_k);
     /* fixed axis: ±4 SD at the widest head, so the raw spread is seen to grow */
     double raw_axis = vs->scaling.fixed_axis ? 4 * sqrt((double)ATTN_MAX_DK) : 0;
 
-    histogram(ui, hr, "Raw ⟨q, k⟩", e->hist_raw, LAB_HIST_BINS, e->raw_lo, e->raw_hi, raw_axis,
+    histogram(ui, hr, _("Raw ⟨q, k⟩"), e->hist_raw, LAB_HIST_BINS, e->raw_lo, e->raw_hi, raw_axis,
               e->samples, (double)e->d_k, t->query, curve, line);
     {
         Rect hb = rect_inset(hr, t->pad);
@@ -290,13 +291,13 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (ui_toggle(ui, "fixed_axis", -1,
                       (Rect){hb.x + hb.w - tw, hb.y - 4, tw,
                              ui_line_height(ui, FONT_BOLD, t->title_size) + 6},
-                      "fixed axis", &fixed) &
+                      _("fixed axis"), &fixed) &
             UI_CHANGED)
             vs->scaling.fixed_axis = fixed;
     }
-    snprintf(line, sizeof line, "mean %.3f (theory 0)   variance %.3f (theory 1)",
+    snprintf(line, sizeof line, _("mean %.3f (theory 0)   variance %.3f (theory 1)"),
              e->stats.scaled_mean, e->stats.scaled_var);
-    histogram(ui, left, "Scaled ⟨q, k⟩/√d_k", e->hist_scaled, LAB_HIST_BINS, e->scaled_lo,
+    histogram(ui, left, _("Scaled ⟨q, k⟩/√d_k"), e->hist_scaled, LAB_HIST_BINS, e->scaled_lo,
               e->scaled_hi, 0, e->samples, 1.0, t->accent, "N(0, 1)", line);
 
     /* the scene: entropy and max weight against d_k, then S with a held colour range */
@@ -314,36 +315,36 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         rect_cut_left(&top, t->pad);
     }
     char ylab[48];
-    snprintf(ylab, sizeof ylab, "uniform = ln %d = %.2f", s->n, log((double)s->n));
+    snprintf(ylab, sizeof ylab, _("uniform = ln %d = %.2f"), s->n, log((double)s->n));
     const double *const ent_band[4] = {c->lo[0], c->hi[0], c->lo[2], c->hi[2]};
     const double *const max_band[4] = {c->lo[1], c->hi[1], c->lo[3], c->hi[3]};
     /* a prediction's curves wait for its answer, and a step may hide one
      * that a later step asks about */
-    const char *later = vs->session.hide_verdict ? NULL : "a later step of the lesson asks";
+    const char *later = vs->session.hide_verdict ? NULL : _("a later step of the lesson asks");
     if (vs->session.hide_verdict || view_hides(vs, "entropy_plot"))
-        ui_hidden(ui, ent, "Mean entropy of A's rows", "entropy_plot", later);
+        ui_hidden(ui, ent, _("Mean entropy of A's rows"), "entropy_plot", later);
     else
-        width_plot(ui, ent, "Mean entropy of A's rows", "entropy_plot", c->dks, c->count,
+        width_plot(ui, ent, _("Mean entropy of A's rows"), "entropy_plot", c->dks, c->count,
                    c->ent_scaled, c->ent_raw, ent_band, fmax(log((double)s->n), 1e-3), s->d_k,
                    s->scaled, ylab);
     if (vs->session.hide_verdict || view_hides(vs, "max_plot"))
-        ui_hidden(ui, top, "Mean max weight of A's rows", "max_plot", later);
+        ui_hidden(ui, top, _("Mean max weight of A's rows"), "max_plot", later);
     else
-        width_plot(ui, top, "Mean max weight of A's rows", "max_plot", c->dks, c->count,
-                   c->max_scaled, c->max_raw, max_band, 1.0, s->d_k, s->scaled, "one-hot = 1");
+        width_plot(ui, top, _("Mean max weight of A's rows"), "max_plot", c->dks, c->count,
+                   c->max_scaled, c->max_raw, max_band, 1.0, s->d_k, s->scaled, _("one-hot = 1"));
 
     Rect sr = narrow ? r : rect_cut_left(&r, fminf(r.w * 0.62f, r.w - 220));
     if (!narrow) rect_cut_left(&r, t->pad);
     const char *labels[ATTN_MAX_TOKENS];
     for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
     char caption[120];
-    snprintf(caption, sizeof caption, "colours held at ±%.2f; now max |s| = %.2f",
+    snprintf(caption, sizeof caption, _("colours held at ±%.2f; now max |s| = %.2f"),
              (double)vs->scaling.lock, (double)smax);
     Heatmap_Result hs;
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "S",
                                .r = sr,
-                               .title = s->scaled ? "S = QKᵀ/√d_k" : "S = QKᵀ (unscaled)",
+                               .title = s->scaled ? "S = QKᵀ/√d_k" : _("S = QKᵀ (unscaled)"),
                                .caption = caption,
                                .values = a->S,
                                .rows = s->n,
@@ -363,9 +364,9 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         vs->hover_row = hs.hover_row;
         vs->hover_col = hs.hover_col;
     }
-    if (narrow || ui_hidden_if(ui, r, "Try it", "scaling_controls")) return;
+    if (narrow || ui_hidden_if(ui, r, _("Try it"), "scaling_controls")) return;
     /* the switches that matter here, and what the numbers say */
-    ui_panel(ui, r, "Try it", false);
+    ui_panel(ui, r, _("Try it"), false);
     ui_record(ui, "panel", "scaling_controls", -1, r);
     Rect tb = rect_inset(r, t->pad);
     rect_cut_top(&tb, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
@@ -383,15 +384,16 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     char buf[96];
     if (vs->session.hide_verdict || view_hides(vs, "max_plot")) {
         ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->highlight,
-                     "mean max a = ?");
+                     _("mean max a = ?"));
         return;
     }
-    snprintf(buf, sizeof buf, "mean max a = %.3f", mean_max);
+    snprintf(buf, sizeof buf, _("mean max a = %.3f"), mean_max);
     ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->text, buf);
-    snprintf(buf, sizeof buf, "mean entropy = %.3f", mean_h);
+    snprintf(buf, sizeof buf, _("mean entropy = %.3f"), mean_h);
     ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->text_size, ALIGN_LEFT, t->text, buf);
     ui_label_fit(ui, rect_cut_top(&tb, lh), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
-                 mean_max > 0.9 ? "nearly one-hot: softmax has collapsed" : "weights still spread");
+                 mean_max > 0.9 ? _("nearly one-hot: softmax has collapsed")
+                                : _("weights still spread"));
 }
 
 /* ---- permutation lab ------------------------------------------------------------ */
@@ -404,26 +406,27 @@ static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) P[i * n + j] = s->origin[i] == j ? 1.0f : 0.0f;
     Heatmap_Result hp;
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.name = "P",
-                               .r = r,
-                               .title = "Permutation P",
-                               .caption = "row i has its 1 in column p[i]: slot i holds token p[i]",
-                               .values = P,
-                               .rows = n,
-                               .cols = n,
-                               .vmin = 0,
-                               .vmax = 1,
-                               .map = COLORMAP_CIVIDIS,
-                               .row_labels = now_labels,
-                               .col_labels = orig_labels,
-                               .row_axis = "now",
-                               .col_axis = "original",
-                               .selected_row = -1,
-                               .mark_row = -1,
-                               .mark_col = -1,
-                               .row_offset = vs->animating ? vs->row_offset : NULL},
-               &hp);
+    ui_heatmap(
+        ui,
+        &(Heatmap_Desc){.name = "P",
+                        .r = r,
+                        .title = _("Permutation P"),
+                        .caption = _("row i has its 1 in column p[i]: slot i holds token p[i]"),
+                        .values = P,
+                        .rows = n,
+                        .cols = n,
+                        .vmin = 0,
+                        .vmax = 1,
+                        .map = COLORMAP_CIVIDIS,
+                        .row_labels = now_labels,
+                        .col_labels = orig_labels,
+                        .row_axis = N_("now"),
+                        .col_axis = N_("original"),
+                        .selected_row = -1,
+                        .mark_row = -1,
+                        .mark_col = -1,
+                        .row_offset = vs->animating ? vs->row_offset : NULL},
+        &hp);
 }
 
 /* Shuffle / reverse / rotate / restore, and positions with their strength:
@@ -434,10 +437,10 @@ static void permutation_matrix(Ui *ui, View_State *vs, const Scene *s, Rect r,
 static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool strip, bool low) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    if (ui_hidden_if(ui, r, "Reorder", "reorder")) return;
+    if (ui_hidden_if(ui, r, _("Reorder"), "reorder")) return;
     Rect body = r;
     if (!strip) {
-        ui_panel(ui, r, "Reorder", false);
+        ui_panel(ui, r, _("Reorder"), false);
         ui_record(ui, "panel", "reorder", -1, r);
         body = rect_inset(r, t->pad);
         rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
@@ -449,8 +452,10 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
     float bh = low ? body.h : strip ? (body.h - 6) / 2 : fminf(38, (body.h - 3 * 6) / 4);
     Rect rest = body;
     if (low) body = rect_cut_left(&rest, rest.w * 0.5f);
-    static const char *const names[4] = {"Shuffle (S)", "Reverse (R)", "Rotate (T)", "Restore (I)"};
-    static const char *const short_names[4] = {"Shuffle", "Reverse", "Rotate", "Restore"};
+    static const char *const names[4] = {N_("Shuffle (S)"), N_("Reverse (R)"), N_("Rotate (T)"),
+                                         N_("Restore (I)")};
+    static const char *const short_names[4] = {N_("Shuffle"), N_("Reverse"), N_("Rotate"),
+                                               N_("Restore")};
     static const char *const ids[4] = {"perm_shuffle", "perm_reverse", "perm_rotate",
                                        "perm_restore"};
     Rect cells[4];
@@ -477,8 +482,8 @@ static void reorder_panel(Ui *ui, View_State *vs, const Model *m, Rect r, bool s
     for (int k = 0; k < 4; k++) {
         /* a row too narrow for the keys' names drops them (the chips' row
          * and the help say them) */
-        bool room = ui_text_width(ui, FONT_SANS, t->text_size, names[k]) + 10 <= cells[k].w;
-        if (ui_button(ui, ids[k], -1, cells[k], room ? names[k] : short_names[k], false) &
+        bool room = ui_text_width(ui, FONT_SANS, t->text_size, _(names[k])) + 10 <= cells[k].w;
+        if (ui_button(ui, ids[k], -1, cells[k], room ? _(names[k]) : _(short_names[k]), false) &
             UI_CLICKED) {
             if (k == 0) view_act(vs, view_shuffle(vs, s));
             if (k == 1) view_act(vs, action_of(ACTION_REVERSE));
@@ -508,7 +513,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Scene *s = &m->scene;
     int n = s->n, dv = s->d_v;
     if (!vs->labs_ready) {
-        view_set_status(vs, true, "Out of memory for the permutation lab");
+        view_set_status(vs, true, _("Out of memory for the permutation lab"));
         return;
     }
     const Lab_Permutation *p = &m->labs.perm;
@@ -550,22 +555,22 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
              p->max_diff_O, p->max_diff_A);
     bool slots = s->pos != POS_NONE || s->mask == MASK_CAUSAL; /* what sees slots */
     const char *why =
-        same ? (slots ? "Equal up to float rounding (positions or the mask are on, but this "
-                        "order matches the original)."
-                      : "Equal up to float rounding: without positions, attention cannot see "
-                        "order — outputs move with their tokens.")
+        same ? (slots ? _("Equal up to float rounding (positions or the mask are on, but this "
+                          "order matches the original).")
+                      : _("Equal up to float rounding: without positions, attention cannot see "
+                          "order — outputs move with their tokens."))
         : s->mask == MASK_CAUSAL
-            ? "Different: the causal mask is defined by slot, like positions — query i sees the "
-              "keys in slots 1 to i, whichever words now sit there, so a new order gives new "
-              "outputs."
+            ? _("Different: the causal mask is defined by slot, like positions — query i sees the "
+                "keys in slots 1 to i, whichever words now sit there, so a new order gives new "
+                "outputs.")
         : s->pos == POS_ROPE
-            ? "Different: RoPE turns each q and k by its slot, so a word's scores depend on how "
-              "far apart the words now sit."
+            ? _("Different: RoPE turns each q and k by its slot, so a word's scores depend on how "
+                "far apart the words now sit.")
         : s->pos == POS_ALIBI
-            ? "Different: ALiBi lowers a score by the distance |i − j| between slots, so words "
-              "that move apart weigh each other less."
-            : "Different: positions were added by slot, so the same words in a new order get "
-              "new outputs.";
+            ? _("Different: ALiBi lowers a score by the distance |i − j| between slots, so words "
+                "that move apart weigh each other less.")
+            : _("Different: positions were added by slot, so the same words in a new order get "
+                "new outputs.");
     Rect probe = rect_inset(r, 8);
     float h1 = ui_text_wrapped(ui, probe, FONT_BOLD, t->text_size, t->text, line, false);
     float h2 = ui_text_wrapped(ui, probe, FONT_SANS, t->small_size, t->text, why, false);
@@ -577,7 +582,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_top(&r, t->pad);
     if (hidden) {
         ui_hidden(ui, verdict, NULL, "verdict",
-                  vs->session.hide_verdict ? NULL : "a later step of the lesson asks");
+                  vs->session.hide_verdict ? NULL : _("a later step of the lesson asks"));
     } else {
         draw_round_rect(ui->dl, verdict, t->radius, same ? t->good_bg : t->bad_bg);
         ui_record(ui, "panel", "verdict", -1, verdict);
@@ -594,7 +599,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect rowA;
     if (narrow) {
         follow_lesson(vs);
-        static const char *const names[3] = {"Weights A", "Outputs", "Permutation P"};
+        static const char *const names[3] = {N_("Weights A"), N_("Outputs"), N_("Permutation P")};
         float tab_h = fminf(34, ui_line_height(ui, FONT_SANS, t->text_size) + 12);
         Rect tabs = rect_cut_top(&r, tab_h);
         rect_cut_top(&r, 6);
@@ -602,7 +607,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         for (int k = 0; k < 3; k++) {
             Rect b = rect_cut_left(&tabs, tw);
             rect_cut_left(&tabs, 4);
-            if (ui_button(ui, "perm_tab", k, b, names[k], vs->perm_tab == k) & UI_CLICKED)
+            if (ui_button(ui, "perm_tab", k, b, _(names[k]), vs->perm_tab == k) & UI_CLICKED)
                 vs->perm_tab = k;
         }
         if (vs->perm_tab == 2) { /* P itself, with the room the heatmaps had */
@@ -629,16 +634,17 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Colormap map;
         bool labels_cols;
     } cells6[6] = {
-        {"A_PX", "A(PX)", "the scene now", a->A, n, 0, 1, vs->weight_map, true},
-        {"A_P", "P·A(X)·Pᵀ", "the original order's, moved", p->pA, n, 0, 1, vs->weight_map, true},
-        {"A_diff", "A(PX) − P·A(X)·Pᵀ", "symmetric range ±1", p->dA, n, -1, 1, COLORMAP_DIVERGING,
+        {"A_PX", "A(PX)", _("the scene now"), a->A, n, 0, 1, vs->weight_map, true},
+        {"A_P", "P·A(X)·Pᵀ", _("the original order's, moved"), p->pA, n, 0, 1, vs->weight_map,
          true},
-        {"O_PX", "Attention(PX)", "outputs o_i, the scene now", a->O, dv, -omax, omax,
+        {"A_diff", "A(PX) − P·A(X)·Pᵀ", _("symmetric range ±1"), p->dA, n, -1, 1,
+         COLORMAP_DIVERGING, true},
+        {"O_PX", _("Attention(PX)"), _("outputs o_i, the scene now"), a->O, dv, -omax, omax,
          COLORMAP_DIVERGING, false},
-        {"O_P", "P·Attention(X)", "the original order's, moved", p->pO, dv, -omax, omax,
+        {"O_P", _("P·Attention(X)"), _("the original order's, moved"), p->pO, dv, -omax, omax,
          COLORMAP_DIVERGING, false},
-        {"O_diff", "Attention(PX) − P·Attention(X)", "the outputs' colour range", p->dO, dv, -omax,
-         omax, COLORMAP_DIVERGING, false},
+        {"O_diff", _("Attention(PX) − P·Attention(X)"), _("the outputs' colour range"), p->dO, dv,
+         -omax, omax, COLORMAP_DIVERGING, false},
     };
     for (int k = first; k < last; k++) {
         Rect *row = k < 3 || narrow ? &rowA : &r;
@@ -672,7 +678,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (hr.hover_row >= 0) {
             char sub[24];
             subscript(hr.hover_row + 1, sub, sizeof sub);
-            snprintf(vs->hover_text, sizeof vs->hover_text, "%s: row %s (%s), column %d = %.3g",
+            snprintf(vs->hover_text, sizeof vs->hover_text, _("%s: row %s (%s), column %d = %.3g"),
                      cells6[k].title, sub, s->tokens[hr.hover_row], hr.hover_col + 1,
                      (double)cells6[k].v[(long)hr.hover_row * cells6[k].cols + hr.hover_col]);
         }

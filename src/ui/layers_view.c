@@ -1,4 +1,5 @@
 /* The Train view's layers model; see layers_view.h. */
+#include "../core/i18n.h"
 #include "layers_view.h"
 
 #include "heatmap.h"
@@ -16,7 +17,7 @@ bool layers_update(const Ui *ui, View_State *vs, Model *m) {
     if (q->model >= 0) m->layers = q->model == 1;
     Stack_Lab *l = &m->stack;
     if (m->layers && !l->ready && !stack_lab_run(l, 0)) {
-        view_set_status(vs, true, "Out of memory for the layers lab");
+        view_set_status(vs, true, _("Out of memory for the layers lab"));
         m->layers = false;
     }
     if (!m->layers) {
@@ -28,7 +29,7 @@ bool layers_update(const Ui *ui, View_State *vs, Model *m) {
     Train_Pos pos = q->pos >= 0 ? (Train_Pos)q->pos : now->pos;
     if (q->reset || layers != now->layers || heads != now->heads || pos != now->pos) {
         Stack_Desc d = stack_lab_desc(layers, heads, pos, now->seed);
-        if (!stack_lab_reset(l, &d)) view_set_status(vs, true, "Out of memory for training");
+        if (!stack_lab_reset(l, &d)) view_set_status(vs, true, _("Out of memory for training"));
         l->queued = 0;
         l->owed = 0;
     }
@@ -94,7 +95,7 @@ static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     Layers_Request *q = &vs->layers_req;
     const Stack *s = &l->stack;
-    ui_panel(ui, r, "Train layers", lit(vs, "layers_controls"));
+    ui_panel(ui, r, _("Train layers"), lit(vs, "layers_controls"));
     ui_record(ui, "panel", "layers_controls", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
@@ -112,14 +113,14 @@ static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
         q->more_steps += 100;
     b = rect_cut_left(&row, bw);
     rect_cut_left(&row, 6);
-    if (ui_button(ui, "layers_fast", -1, rect_inset(b, 2), "fast", l->fast) & UI_CLICKED)
+    if (ui_button(ui, "layers_fast", -1, rect_inset(b, 2), _("fast"), l->fast) & UI_CLICKED)
         q->toggle_fast = true;
     if (ui_button(ui, "layers_reset", -1, rect_inset(row, 2), "⟲", false) & UI_CLICKED)
         q->reset = true;
     int picked =
-        count_row(ui, "layers_count", "layers", rect_cut_top(&body, row_h), s->desc.layers);
+        count_row(ui, "layers_count", _("layers"), rect_cut_top(&body, row_h), s->desc.layers);
     if (picked) q->layers = picked;
-    picked = count_row(ui, "layers_heads", "heads", rect_cut_top(&body, row_h), s->desc.heads);
+    picked = count_row(ui, "layers_heads", _("heads"), rect_cut_top(&body, row_h), s->desc.heads);
     if (picked) q->heads = picked;
     static const char *const ids[3] = {"layers_pos", "layers_pos_prev", "layers_pos_next"};
     picked = positions_pick_first(ui, ids, rect_cut_top(&body, row_h), (int)s->desc.pos, 4);
@@ -128,30 +129,33 @@ static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
     char text[600], phase[80], zeroed[160] = "";
     double chance = log((double)s->desc.vocab);
     if (l->phase_step >= 0)
-        snprintf(phase, sizeof phase, "phase change at step %ld", l->phase_step);
+        snprintf(phase, sizeof phase, _("phase change at step %ld"), l->phase_step);
     else
-        snprintf(phase, sizeof phase, "no phase change yet");
+        snprintf(phase, sizeof phase, _("no phase change yet"));
     int count = stack_lab_ablated(l);
     if (count)
         snprintf(zeroed, sizeof zeroed,
-                 " · %d head%s zeroed: in-context loss %.2f with %s, %.2f without", count,
-                 count > 1 ? "s" : "", l->last.in_context_loss, count > 1 ? "them" : "it",
-                 l->shown.in_context_loss);
+                 i18n_plural(" · %d head zeroed: in-context loss %.2f with it, %.2f without",
+                             " · %d heads zeroed: in-context loss %.2f with them, %.2f without",
+                             (unsigned long)count),
+                 count, l->last.in_context_loss, l->shown.in_context_loss);
     rect_cut_top(&body, 6);
     /* the long form where it fits, else the numbers alone; the note under it
      * only where it fits whole */
     snprintf(text, sizeof text,
-             "step %ld · held-out loss %.2f · in-context loss %.2f (chance ln %d = %.2f) · %s · "
-             "%.0f steps/s%s%s",
+             _("step %ld · held-out loss %.2f · in-context loss %.2f (chance ln %d = %.2f) · %s · "
+               "%.0f steps/s%s%s"),
              s->steps, l->shown.loss, l->shown.in_context_loss, s->desc.vocab, chance, phase,
-             vs->train_rate, l->fast ? "" : " (a watchable pace; “fast” for more)", zeroed);
+             vs->train_rate, l->fast ? "" : _(" (a watchable pace; “fast” for more)"), zeroed);
     if (ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, false) > body.h)
-        snprintf(text, sizeof text, "step %ld · loss %.2f · in-context %.2f (chance %.2f) · %s%s",
-                 s->steps, l->shown.loss, l->shown.in_context_loss, chance, phase, zeroed);
+        snprintf(text, sizeof text,
+                 _("step %ld · loss %.2f · in-context %.2f (chance %.2f) · %s%s"), s->steps,
+                 l->shown.loss, l->shown.in_context_loss, chance, phase, zeroed);
     float used = ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, true);
     rect_cut_top(&body, used + 8);
-    const char *note = "Attention only, as in the papers' toy models: no MLP, no LayerNorm. Blocks "
-                       "of 3 to 12 random tokens repeat to fill 24 places.";
+    const char *note =
+        _("Attention only, as in the papers' toy models: no MLP, no LayerNorm. Blocks "
+          "of 3 to 12 random tokens repeat to fill 24 places.");
     if (ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text_dim, note, false) <= body.h)
         ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text_dim, note, true);
 }
@@ -189,8 +193,8 @@ static void legend(Ui *ui, Rect row, int count, const Color *colours, const floa
 /* The loss and the in-context loss, with chance and the phase change. */
 static void loss_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, "Loss", "layers_loss")) return;
-    float title_h = ui_panel_wrapped(ui, r, "Held-out loss", lit(vs, "layers_loss"));
+    if (ui_hidden_if(ui, r, _("Loss"), "layers_loss")) return;
+    float title_h = ui_panel_wrapped(ui, r, _("Held-out loss"), lit(vs, "layers_loss"));
     ui_record(ui, "panel", "layers_loss", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
@@ -217,16 +221,16 @@ static void loss_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) 
     draw_line(ui->dl, plot.x, cy, plot.x + plot.w, cy, 2, t->faint);
     long last = l->points ? l->at[l->points - 1] : 0;
     char buf[64];
-    snprintf(buf, sizeof buf, "%ld steps", last);
+    snprintf(buf, sizeof buf, _("%ld steps"), last);
     draw_text(ui->dl, FONT_MONO, t->small_size, plot.x + plot.w, ticks.y + 2, ALIGN_RIGHT,
               t->text_dim, buf);
     draw_text(ui->dl, FONT_MONO, t->small_size, plot.x, ticks.y + 2, ALIGN_LEFT, t->text_dim, "0");
     Color colours[3] = {t->accent, t->query, t->faint};
     const float widths[3] = {3, 3, 2};
     char chance_name[32];
-    snprintf(chance_name, sizeof chance_name, "chance ln %d", l->stack.desc.vocab);
-    const char *const names[3] = {"all positions", "repeated tokens", chance_name};
-    const char *const short_names[3] = {"all", "repeated", "chance"};
+    snprintf(chance_name, sizeof chance_name, _("chance ln %d"), l->stack.desc.vocab);
+    const char *const names[3] = {_("all positions"), _("repeated tokens"), chance_name};
+    const char *const short_names[3] = {_("all"), _("repeated"), _("chance")};
     legend(ui, key, 3, colours, widths, names, short_names);
     if (l->points >= 2)
         for (int c = 0; c < 2; c++) {
@@ -243,7 +247,7 @@ static void loss_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) 
     if (l->phase_step >= 0 && last > 0) { /* over the curves, so it stays readable */
         float px = step_x(plot, l->phase_step, last);
         draw_line(ui->dl, px, plot.y, px, plot.y + plot.h, 2, t->good);
-        snprintf(buf, sizeof buf, "phase change, step %ld", l->phase_step);
+        snprintf(buf, sizeof buf, _("phase change, step %ld"), l->phase_step);
         float w = ui_text_width(ui, FONT_SANS, t->small_size, buf);
         bool left = px + 6 + w > plot.x + plot.w;
         draw_text(ui->dl, FONT_SANS, t->small_size, left ? px - 6 : px + 6, plot.y + 2,
@@ -254,8 +258,8 @@ static void loss_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) 
 /* Per head, the prefix-matching (thick) and previous-token (thin) scores. */
 static void score_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, "Head scores", "layers_scores")) return;
-    float title_h = ui_panel_wrapped(ui, r, "Head scores", lit(vs, "layers_scores"));
+    if (ui_hidden_if(ui, r, _("Head scores"), "layers_scores")) return;
+    float title_h = ui_panel_wrapped(ui, r, _("Head scores"), lit(vs, "layers_scores"));
     ui_record(ui, "panel", "layers_scores", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
@@ -280,13 +284,14 @@ static void score_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r)
     const Stack_Desc *d = &l->stack.desc;
     Color colours[STACK_MAX_LAYERS];
     float widths[STACK_MAX_LAYERS];
-    const char *const names[STACK_MAX_LAYERS] = {"layer 0", "layer 1", "layer 2", "layer 3"};
+    const char *const names[STACK_MAX_LAYERS] = {_("layer 0"), _("layer 1"), _("layer 2"),
+                                                 _("layer 3")};
     const char *const short_names[STACK_MAX_LAYERS] = {"0", "1", "2", "3"};
     for (int a = 0; a < d->layers; a++) colours[a] = layer_colour(t, a), widths[a] = 3;
     legend(ui, key, d->layers, colours, widths, names, short_names);
     const Color dim[2] = {t->text_dim, t->text_dim};
     const float kind_w[2] = {3.5f, 1.5f};
-    const char *const kind[2] = {"prefix match", "previous token"};
+    const char *const kind[2] = {_("prefix match"), _("previous token")};
     const char *const kind_short[2] = {"prefix", "previous"};
     legend(ui, kinds, 2, dim, kind_w, kind, kind_short);
     if (l->points < 2) return;
@@ -326,20 +331,20 @@ static void head_card(Ui *ui, View_State *vs, const Stack_Lab *l, int a, int h, 
     float bwid = fminf((foot.w - 4) * 0.5f, 130);
     int id = a * STACK_MAX_HEADS + h;
     if (ui_button(ui, "layers_ablate", id, rect_inset(rect_cut_left(&foot, bwid), 2),
-                  zeroed ? "zeroed" : "zero it", zeroed) &
+                  zeroed ? "zeroed" : _("zero it"), zeroed) &
         UI_CLICKED)
         vs->layers_req.ablate = id;
-    if (ui_button(ui, "layers_explore", id, rect_inset(rect_cut_right(&foot, bwid), 2), "explore ↗",
-                  false) &
+    if (ui_button(ui, "layers_explore", id, rect_inset(rect_cut_right(&foot, bwid), 2),
+                  _("explore ↗"), false) &
         UI_CLICKED)
         vs->layers_req.explore = id;
     static float A[STACK_MAX_CONTEXT * STACK_MAX_CONTEXT];
     const double *src = stack_attention((Stack *)s, a, h);
     for (int k = 0; k < n * n; k++) A[k] = zeroed ? 0 : (float)src[k];
     char title[64], caption[64];
-    snprintf(title, sizeof title, c.w >= 200 ? "layer %d · head %d%s" : "L%d · H%d%s", a, h,
-             zeroed ? " · zeroed" : "");
-    snprintf(caption, sizeof caption, "prefix %.2f · prev %.2f", l->last.prefix_match[a][h],
+    snprintf(title, sizeof title, c.w >= 200 ? _("layer %d · head %d%s") : "L%d · H%d%s", a, h,
+             zeroed ? _(" · zeroed") : "");
+    snprintf(caption, sizeof caption, _("prefix %.2f · prev %.2f"), l->last.prefix_match[a][h],
              l->last.prev_token[a][h]);
     /* the tokens label the rows and columns when a cell can hold one */
     bool named = fminf(c.w, c.h - 3 * lh) / (n + 2) >= lh * 0.9f;
@@ -409,9 +414,9 @@ static void heads_compact(Ui *ui, View_State *vs, const Stack_Lab *l, Rect body)
         }
     if (pa > 0 && (beside ? table.h - L * (bh + 3) : body.h) > 3 * lh) {
         /* what its keys read from the layer before */
-        char text[200] = "K-composition from layer ";
-        size_t used = strlen(text);
-        snprintf(text + used, sizeof text - used, "%d:", pa - 1);
+        char text[200];
+        snprintf(text, sizeof text, _("K-composition from layer %d:"), pa - 1);
+        size_t used;
         for (int g = 0; g < H; g++) {
             used = strlen(text);
             snprintf(text + used, sizeof text - used, " H%d %.2f", g, l->k_comp[pa - 1][g][pa][ph]);
@@ -431,7 +436,7 @@ static void heads_compact(Ui *ui, View_State *vs, const Stack_Lab *l, Rect body)
  * head; the K-composition arrows from each column to the next. */
 static void heads_grid(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, "Every head", "layers_heads")) return;
+    if (ui_hidden_if(ui, r, _("Every head"), "layers_heads")) return;
     const Stack_Desc *d = &l->stack.desc;
     int L = d->layers, H = d->heads;
     Rect body = rect_inset(r, t->pad);
@@ -443,12 +448,12 @@ static void heads_grid(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
     float col_w = (body.w - gap * (L - 1)) / L;
     float card_h = (body.h - title_full - t->pad * (H - 1)) / H;
     bool all = col_w >= 96 && card_h - foot_h - 3 * lh >= 72;
-    float title_h = ui_panel_wrapped(
-        ui, r,
-        all ? "Every head's A on one held-out sequence · arrows: how much a head's keys read what "
-              "a head of the layer before writes (K-composition)"
-            : "Each head's A on one held-out sequence: pick a head",
-        lit(vs, "layers_heads"));
+    float title_h = ui_panel_wrapped(ui, r,
+                                     all ? _("Every head's A on one held-out sequence · arrows: "
+                                             "how much a head's keys read what "
+                                             "a head of the layer before writes (K-composition)")
+                                         : _("Each head's A on one held-out sequence: pick a head"),
+                                     lit(vs, "layers_heads"));
     ui_record(ui, "panel", "layers_heads", -1, r);
     rect_cut_top(&body, title_h + 4);
     if (!all) {
@@ -523,14 +528,14 @@ void layers_frame(Ui *ui, View_State *vs, const Model *m, Rect left, Rect r) {
         return;
     }
     /* low (presenting, a projector's zoom): one panel at a time */
-    static const char *const tabs[3] = {"loss", "head scores", "every head"};
+    static const char *const tabs[3] = {N_("loss"), N_("head scores"), N_("every head")};
     float row = fminf(40, fmaxf(30, r.h * 0.1f));
     Rect bar = rect_cut_top(&r, row);
     rect_cut_top(&r, t->pad * 0.5f);
     float bw = (bar.w - 8) / 3;
     for (int k = 0; k < 3; k++) {
         Rect b = {bar.x + k * (bw + 4), bar.y, bw, bar.h};
-        if (ui_button(ui, "layers_tab", k, b, tabs[k], vs->layers_tab == k) & UI_CLICKED)
+        if (ui_button(ui, "layers_tab", k, b, _(tabs[k]), vs->layers_tab == k) & UI_CLICKED)
             vs->layers_tab = k;
     }
     if (vs->layers_tab == 0) loss_plot(ui, vs, l, r);
@@ -541,12 +546,13 @@ void layers_frame(Ui *ui, View_State *vs, const Model *m, Rect left, Rect r) {
 void layers_explore(View_State *vs, Model *m, int layer, int head) {
     char err[300];
     if (!model_explore_head(m, layer, head, err, sizeof err)) {
-        view_set_status(vs, true, "Cannot open that head: %s", err);
+        view_set_status(vs, true, _("Cannot open that head: %s"), err);
         return;
     }
     vs->view = VIEW_EXPLORER;
-    view_set_status(vs, false,
-                    "The explorer shows %s: its trained W_Q, W_K, W_V on what it reads, x of "
-                    "layer %d · Ctrl+Z goes back · a new seed, d or d_k returns to random weights",
-                    m->learned.what, layer);
+    view_set_status(
+        vs, false,
+        _("The explorer shows %s: its trained W_Q, W_K, W_V on what it reads, x of "
+          "layer %d · Ctrl+Z goes back · a new seed, d or d_k returns to random weights"),
+        m->learned.what, layer);
 }

@@ -1,5 +1,6 @@
 /* The ☰ Lessons menu and the progress it shows: which steps of which
  * lessons the student has done; see lesson_menu.h. */
+#include "../core/i18n.h"
 #include "lesson_menu.h"
 
 #include <stdio.h>
@@ -57,13 +58,13 @@ void lesson_menu(Ui *ui, View_State *vs) {
     int count = ix ? ix->count : 0;
     float row = 42;
     bool closed;
-    Rect body =
-        ui_modal(ui, 720, row * (float)(count ? count : 1) + 90, "Lessons", "lesson_menu", &closed);
+    Rect body = ui_modal(ui, 720, row * (float)(count ? count : 1) + 90, _("Lessons"),
+                         "lesson_menu", &closed);
     /* a lesson that did not load is listed greyed out with its error, so its
      * author sees why; it cannot be opened */
     if (count == 0)
         ui_label(ui, rect_cut_top(&body, row), FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim,
-                 "No lessons found in lessons/");
+                 _("No lessons found in lessons/"));
     for (int k = 0; k < count; k++) {
         Rect b = rect_cut_top(&body, row - 6);
         rect_cut_top(&body, 6);
@@ -72,7 +73,7 @@ void lesson_menu(Ui *ui, View_State *vs) {
             draw_round_rect(ui->dl, b, t->radius, t->panel);
             Rect top = b, bottom = rect_cut_bottom(&top, b.h * 0.45f);
             char head[200];
-            snprintf(head, sizeof head, "%s — cannot be opened", ix->title[k]);
+            snprintf(head, sizeof head, _("%s — cannot be opened"), ix->title[k]);
             ui_label_fit(ui, rect_inset(top, 4), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
                          head);
             ui_label_fit(ui, rect_inset(bottom, 4), FONT_SANS, t->small_size * 0.85f, ALIGN_LEFT,
@@ -85,7 +86,7 @@ void lesson_menu(Ui *ui, View_State *vs) {
         if (steps > 0 && done == steps)
             snprintf(label, sizeof label, "✓ %s", ix->title[k]);
         else if (done > 0)
-            snprintf(label, sizeof label, "%s  · %d of %d steps", ix->title[k], done, steps);
+            snprintf(label, sizeof label, _("%s  · %d of %d steps"), ix->title[k], done, steps);
         else
             snprintf(label, sizeof label, "%s", ix->title[k]);
         if (ui_button(ui, "lesson_item", k, b, label, false) & UI_CLICKED) {

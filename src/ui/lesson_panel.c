@@ -1,6 +1,7 @@
 /* The lesson panel: the step's text rendered from Markdown, its goals with
  * live check marks, "show me", and stepping through the lesson. Entering a
  * lesson keeps the student's scene; leaving gives it back. */
+#include "../core/i18n.h"
 #include "lesson_panel.h"
 #include "lesson_menu.h"
 
@@ -59,7 +60,7 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
 
 bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz) {
     if (!vs->session.lesson || !vs->session.saved) {
-        snprintf(err, errsz, "no lesson loaded");
+        snprintf(err, errsz, _("no lesson loaded"));
         return false;
     }
     if (!vs->session.active) {
@@ -80,12 +81,13 @@ void lesson_leave(View_State *vs, Model *m) {
     char err[400];
     if (!model_apply(m, &(Action){.kind = ACTION_LOAD_SCENE, .scene = vs->session.saved}, err,
                      sizeof err)) {
-        view_set_status(vs, true, "Left the lesson, but your scene could not come back: %s", err);
+        view_set_status(vs, true, _("Left the lesson, but your scene could not come back: %s"),
+                        err);
         return;
     }
     vs->view = vs->session.saved_view;
     vs->selected = 0;
-    view_set_status(vs, false, "Left the lesson; your own scene is back");
+    view_set_status(vs, false, _("Left the lesson; your own scene is back"));
 }
 
 /* ---- "show me": play a goal's solution, one action at a time --------------- */
@@ -210,7 +212,7 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
     if (all && !lesson_progress_mark(&ls->progress, ls->lesson, ls->step) && !ls->progress_full) {
         ls->progress_full = true;
         view_set_status(vs, true,
-                        "Progress is kept for %d lessons at most: this lesson's is not recorded",
+                        _("Progress is kept for %d lessons at most: this lesson's is not recorded"),
                         PROGRESS_MAX_LESSONS);
     }
     /* a later prediction: its verdict once the step's training has met its goals */
@@ -538,7 +540,7 @@ static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Pr
         ui_record(ui, "panel", "predict", -1, r);
     }
     char q[260];
-    snprintf(q, sizeof q, "Predict: %s", pr->question);
+    snprintf(q, sizeof q, _("Predict: %s"), pr->question);
     y += ui_text_wrapped(ui, (Rect){in.x, y, in.w, 1e6f}, FONT_BOLD, t->text_size, t->highlight, q,
                          draw) +
          6;
@@ -547,7 +549,7 @@ static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Pr
         float x = in.x, bh = 30;
         int count = pr->kind == PREDICT_KEY ? m->scene.n : 2;
         for (int k = 0; k < count; k++) {
-            const char *label = pr->kind == PREDICT_KEY ? m->scene.tokens[k] : k ? "No" : "Yes";
+            const char *label = pr->kind == PREDICT_KEY ? m->scene.tokens[k] : k ? "No" : _("Yes");
             float bw = ui_text_width(ui, FONT_SANS, t->text_size, label) + 26;
             if (x > in.x && x + bw > in.x + in.w) {
                 x = in.x;
@@ -569,24 +571,24 @@ static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Pr
     char verdict[640];
     if (ls->predict_waiting)
         snprintf(verdict, sizeof verdict,
-                 "Your answer: %s. The verdict comes when the step's goal is met: train, and "
-                 "watch.",
-                 ls->predict_given ? "yes" : "no");
+                 _("Your answer: %s. The verdict comes when the step's goal is met: train, and "
+                   "watch."),
+                 ls->predict_given ? _("yes") : _("no"));
     else if (ls->predict_error[0])
         snprintf(verdict, sizeof verdict, "%s", ls->predict_error);
     else if (ls->predict_right)
-        snprintf(verdict, sizeof verdict, "✓ Right: %s. %s", ls->predict_truth, pr->why);
+        snprintf(verdict, sizeof verdict, _("✓ Right: %s. %s"), ls->predict_truth, pr->why);
     else if (pr->kind == PREDICT_KEY)
-        snprintf(verdict, sizeof verdict, "✗ Not this time: you picked %s; it is %s. %s",
+        snprintf(verdict, sizeof verdict, _("✗ Not this time: you picked %s; it is %s. %s"),
                  ls->predict_picked, ls->predict_truth, pr->why);
     else
-        snprintf(verdict, sizeof verdict, "✗ Not this time: it is %s. %s", ls->predict_truth,
+        snprintf(verdict, sizeof verdict, _("✗ Not this time: it is %s. %s"), ls->predict_truth,
                  pr->why);
     y += ui_text_wrapped(ui, (Rect){in.x, y, in.w, 1e6f}, FONT_SANS, t->text_size,
                          ls->predict_right ? t->good : t->text, verdict, draw) +
          4;
     char tally[80];
-    snprintf(tally, sizeof tally, "Predictions so far: %d of %d right", ls->predict_hits,
+    snprintf(tally, sizeof tally, _("Predictions so far: %d of %d right"), ls->predict_hits,
              ls->predict_asked);
     if (draw)
         ui_label(ui, (Rect){in.x, y, in.w, ui_line_height(ui, FONT_SANS, t->small_size)}, FONT_SANS,
@@ -625,7 +627,7 @@ static void step_text(Ui *ui, View_State *vs, const Model *m, const Lesson_Step 
     float full = layout_text(&tl, l, st, all, false);
     ls->pages = 1;
     if (full > 0 && text.h < ui_line_height(ui, FONT_SANS, t->text_size) * 2.5f) {
-        snprintf(ls->misfit, sizeof ls->misfit, "no room for its text");
+        snprintf(ls->misfit, sizeof ls->misfit, _("no room for its text"));
         return;
     }
     if (full > text.h + 0.5f) { /* pages, and a line under them that says so */
@@ -645,11 +647,12 @@ static void step_text(Ui *ui, View_State *vs, const Model *m, const Lesson_Step 
         ls->page = tl.want;
         char label[96];
         snprintf(label, sizeof label,
-                 ls->page + 1 < ls->pages ? "page %d of %d · → reads on" : "page %d of %d",
+                 ls->page + 1 < ls->pages ? _("page %d of %d · → reads on") : _("page %d of %d"),
                  ls->page + 1, ls->pages);
         ui_label(ui, hint, FONT_SANS, t->small_size, ALIGN_RIGHT, t->text_dim, label);
         if (tl.want_bot - tl.want_top > text.h + 0.5f)
-            snprintf(ls->misfit, sizeof ls->misfit, "its text area is lower than one of its lines");
+            snprintf(ls->misfit, sizeof ls->misfit,
+                     _("its text area is lower than one of its lines"));
     } else {
         ls->page = 0;
         tl.want_top = 0;
@@ -678,7 +681,7 @@ static void goal_box(Ui *ui, View_State *vs, int k, Rect row, const char *text) 
     ui_text_wrapped(ui, inner, FONT_SANS, t->text_size, t->text, text, true);
     if (met != 1) {
         Rect b = {show.x, show.y, fminf(130, show.w), show.h};
-        if (ui_button(ui, "show_me", k, b, "▸ Show me",
+        if (ui_button(ui, "show_me", k, b, _("▸ Show me"),
                       vs->session.showing && vs->session.show_goal == k) &
                 UI_CLICKED &&
             !vs->session.showing) {
@@ -689,8 +692,9 @@ static void goal_box(Ui *ui, View_State *vs, int k, Rect row, const char *text) 
             vs->session.show_from_x = NAN;
         }
     } else {
-        const char *done = vs->session.step + 1 < l->step_count ? "Done — → for the next step"
-                                                                : "Done — that was the last step";
+        const char *done = vs->session.step + 1 < l->step_count
+                               ? _("Done — → for the next step")
+                               : _("Done — that was the last step");
         ui_text_wrapped(ui, show, FONT_SANS, t->small_size, t->good, done, true);
     }
 }
@@ -726,9 +730,10 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* the next frame carries these out, before it lays out */
     if (ui_button(ui, "lesson_prev", -1, prev, "←", false) & UI_CLICKED) ls->go = LESSON_GO_PREV;
     if (ui_button(ui, "lesson_next", -1, next, "→", false) & UI_CLICKED) ls->go = LESSON_GO_NEXT;
-    if (ui_button(ui, "lesson_leave", -1, leave, "✕ Leave", false) & UI_CLICKED) ls->leave = true;
+    if (ui_button(ui, "lesson_leave", -1, leave, _("✕ Leave"), false) & UI_CLICKED)
+        ls->leave = true;
     char pos[64];
-    snprintf(pos, sizeof pos, "step %d of %d", ls->step + 1, l->step_count);
+    snprintf(pos, sizeof pos, _("step %d of %d"), ls->step + 1, l->step_count);
     ui_label_fit(ui, nav, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, pos);
 
     /* step title */
@@ -753,11 +758,11 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
             char desc[300];
             int met = ls->goal_state[k];
             lesson_goal_describe(&st->goals[k], desc, sizeof desc);
-            snprintf(goal_text[k], sizeof goal_text[k], "Goal: %s",
+            snprintf(goal_text[k], sizeof goal_text[k], _("Goal: %s"),
                      met < 0 ? ls->goal_why[k] : desc);
             goal_h[k] = ui_text_wrapped(ui, (Rect){0, 0, text_w, 1e6f}, FONT_SANS, t->text_size,
                                         t->text, goal_text[k], false) +
-                        30 + 20; /* the "show me" row and the box padding */
+                        30 + 20; /* the _("show me") row and the box padding */
             goals_total += goal_h[k];
         }
         if (pass || !strip || predict_side <= 0 || predict_side + goals_total <= side.h + 0.5f)
@@ -766,7 +771,7 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
     float goals_room = column == &side ? column->h : column->h * 0.6f;
     if (goals_total > goals_room + 0.5f)
-        snprintf(ls->misfit, sizeof ls->misfit, "its goals need %.0f of %.0f units", goals_total,
+        snprintf(ls->misfit, sizeof ls->misfit, _("its goals need %.0f of %.0f units"), goals_total,
                  goals_room);
     Rect goals = rect_cut_bottom(column, fminf(goals_total, goals_room));
     if (st->goal_count) rect_cut_bottom(column, t->pad * 0.5f);
@@ -783,8 +788,8 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
             need = predict_box(ui, vs, m, &st->predict, (Rect){body.x, 0, body.w, 0}, false);
         float room = holder == &side ? side.h : body.h * 0.75f; /* the text has pages */
         if (need > room + 0.5f)
-            snprintf(ls->misfit, sizeof ls->misfit, "its prediction needs %.0f of %.0f units", need,
-                     room);
+            snprintf(ls->misfit, sizeof ls->misfit, _("its prediction needs %.0f of %.0f units"),
+                     need, room);
         Rect box = holder == &side ? rect_cut_top(&side, fminf(need, room))
                                    : rect_cut_bottom(&body, fminf(need, room));
         if (holder == &body) rect_cut_bottom(&body, t->pad);

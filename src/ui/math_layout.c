@@ -1,5 +1,6 @@
 /* Formulas as boxes; see math_layout.h. The constants follow TeX's font
  * parameters (The TeXbook, appendix G), scaled to DejaVu's proportions. */
+#include "../core/i18n.h"
 #include "math_layout.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* The matrices of one attention layer as panels; see matrices.h. */
+#include "../core/i18n.h"
 #include "matrices.h"
 
 #include "heatmap.h"
@@ -13,13 +14,13 @@
 /* ---- selected query ---------------------------------------------------------- */
 
 void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
-    if (ui_hidden_if(ui, r, "Query", "query")) return;
+    if (ui_hidden_if(ui, r, _("Query"), "query")) return;
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const Attn *a = view_attn(vs, m);
     int n = s->n, i = vs->selected;
     char title[96];
-    snprintf(title, sizeof title, "Query %d: %s", i + 1, s->tokens[i]);
+    snprintf(title, sizeof title, _("Query %d: %s"), i + 1, s->tokens[i]);
     if (i == vs->session.hide_row) { /* its weights wait for the lesson's prediction */
         ui_hidden(ui, r, title, "query", NULL);
         return;
@@ -52,8 +53,10 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_left(&hdr, hdr.w * col_tok);
     Rect hs = rect_cut_left(&hdr, bw * (col_num + col_bar) - t->pad);
     bool short_hdr = bw < 300;
-    ui_label(ui, hs, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "s_ij" : "score s_ij");
-    ui_label(ui, hdr, FONT_SANS, fs, ALIGN_CENTER, t->text_dim, short_hdr ? "a_ij" : "weight a_ij");
+    ui_label(ui, hs, FONT_SANS, fs, ALIGN_CENTER, t->text_dim,
+             short_hdr ? "s_ij" : _("score s_ij"));
+    ui_label(ui, hdr, FONT_SANS, fs, ALIGN_CENTER, t->text_dim,
+             short_hdr ? "a_ij" : _("weight a_ij"));
     Rect foot = rect_cut_bottom(&body, lh * 2 + 8);
 
     /* one row per key; with many tokens, the heaviest keys */
@@ -118,10 +121,11 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     for (int j = 0; j < n; j++) sum += a->A[i * n + j];
     double h = stats_row_entropy(&a->A[i * n], n), mx = stats_row_max(&a->A[i * n], n);
     char line[160];
-    snprintf(line, sizeof line, "Σ_j a_ij = %.4f   max = %.3f", sum, mx);
+    snprintf(line, sizeof line, _("Σ_j a_ij = %.4f   max = %.3f"), sum, mx);
     ui_label_fit(ui, (Rect){foot.x, foot.y + 4, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT, t->text,
                  line);
-    snprintf(line, sizeof line, "entropy H = %.3f  (uniform ln %d = %.3f)", h, n, log((double)n));
+    snprintf(line, sizeof line, _("entropy H = %.3f  (uniform ln %d = %.3f)"), h, n,
+             log((double)n));
     ui_label_fit(ui, (Rect){foot.x, foot.y + 4 + lh, foot.w, lh}, FONT_SANS, fs, ALIGN_LEFT,
                  t->text, line);
 
@@ -130,7 +134,7 @@ void query_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     draw_line(ui->dl, out.x, out.y, out.x + out.w, out.y, t->line, t->panel_border);
     Rect oh = rect_cut_top(&out, lh + 6);
     ui_label_fit(ui, oh, FONT_SANS, fs, ALIGN_LEFT, t->text,
-                 s->d_v >= 2 ? "o_i = Σ_j a_ij v_j   (v[0], v[1] plane)"
+                 s->d_v >= 2 ? _("o_i = Σ_j a_ij v_j   (v[0], v[1] plane)")
                              : "o_i = Σ_j a_ij v_j   (v[0])");
     int dv = s->d_v;
     float vmax = 0;
@@ -242,11 +246,11 @@ static void heads_joined(Ui *ui, View_State *vs, const Model *m, Rect r,
     if (!dv->concat || !dv->W_O || !dv->Y) return;
     ui_record(ui, "panel", "heads_joined", -1, r);
     if ((long)n * hd > 512L * 512 || (long)hd * d > 512L * 512) {
-        ui_panel(ui, r, "Concat(O¹…Oᴴ) · W_O = Y", false);
+        ui_panel(ui, r, _("Concat(O¹…Oᴴ) · W_O = Y"), false);
         char note[160];
         snprintf(note, sizeof note,
-                 "Concat is %d × %d and W_O %d × %d: too many cells to draw here; Ctrl+E "
-                 "exports them",
+                 _("Concat is %d × %d and W_O %d × %d: too many cells to draw here; Ctrl+E "
+                   "exports them"),
                  n, hd, hd, d);
         ui_text_wrapped(ui, rect_inset(rect_inset(r, t->pad), 0), FONT_SANS, t->small_size,
                         t->text_dim, note, true);
@@ -260,7 +264,7 @@ static void heads_joined(Ui *ui, View_State *vs, const Model *m, Rect r,
         const float *data;
         int rows, cols;
         const char *const *labels;
-    } parts[3] = {{"concat", "Concat(O¹…Oᴴ)", dv->concat, n, hd, labels},
+    } parts[3] = {{"concat", _("Concat(O¹…Oᴴ)"), dv->concat, n, hd, labels},
                   {"W_O", "· W_O", dv->W_O, hd, d, NULL},
                   {"Y", "= Y", dv->Y, n, d, labels}};
     float widths[3] = {wc, ww, wy};
@@ -299,7 +303,7 @@ static void heads_joined(Ui *ui, View_State *vs, const Model *m, Rect r,
             snprintf(vs->hover_text, sizeof vs->hover_text, "%s[%d][%d] = %.4f%s%s", parts[k].name,
                      hr.hover_row, hr.hover_col,
                      (double)parts[k].data[hr.hover_row * parts[k].cols + hr.hover_col],
-                     k == 0 ? "   head " : "", "");
+                     k == 0 ? _("   head ") : "", "");
         if (k == 0 && hr.hover_row >= 0) {
             size_t len = strlen(vs->hover_text);
             snprintf(vs->hover_text + len, sizeof vs->hover_text - len, "%d",
@@ -333,17 +337,19 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
         int cols;
         int mark;
     } kinds[4] = {
-        {"Q", "Queries q_i", "q", a->Q, s->d_k, vs->hover_row >= 0 ? vs->hover_row : vs->selected},
-        {"K", "Keys k_j", "k", a->K, s->d_k, vs->hover_col},
-        {"V", "Values v_j", "v", a->V, s->d_v, vs->hover_col},
-        {"O", "Outputs o_i", "o", a->O, s->d_v, vs->hover_row >= 0 ? vs->hover_row : vs->selected},
+        {"Q", _("Queries q_i"), "q", a->Q, s->d_k,
+         vs->hover_row >= 0 ? vs->hover_row : vs->selected},
+        {"K", _("Keys k_j"), "k", a->K, s->d_k, vs->hover_col},
+        {"V", _("Values v_j"), "v", a->V, s->d_v, vs->hover_col},
+        {"O", _("Outputs o_i"), "o", a->O, s->d_v,
+         vs->hover_row >= 0 ? vs->hover_row : vs->selected},
     };
     for (int k = show_qk_strips ? 0 : 2; k < 4; k++) {
         Rect pr = rect_cut_left(&r, w);
         rect_cut_left(&r, t->pad);
         float mx = matrix_max_abs(kinds[k].data, (long)n * kinds[k].cols);
         char caption[64];
-        snprintf(caption, sizeof caption, "%d × %d, scale ±%.2f", n, kinds[k].cols, (double)mx);
+        snprintf(caption, sizeof caption, _("%d × %d, scale ±%.2f"), n, kinds[k].cols, (double)mx);
         Heatmap_Result hr;
         ui_heatmap(ui,
                    &(Heatmap_Desc){.name = kinds[k].name,
@@ -375,9 +381,9 @@ void strips_panel(Ui *ui, View_State *vs, const Model *m, Rect r, const char *co
         }
         if ((k == 0 || k == 3) && hr.clicked_row >= 0) vs->selected = hr.clicked_row;
     }
-    if (!qk_plane || ui_hidden_if(ui, r, "q and k  (d_k = 2)", "qk_plane")) return;
+    if (!qk_plane || ui_hidden_if(ui, r, _("q and k  (d_k = 2)"), "qk_plane")) return;
     /* d_k = 2: every q_i and k_j as arrows; ⟨q, k⟩ is length × length × cos(angle) */
-    float title_h = ui_panel_wrapped(ui, r, "q and k  (d_k = 2)", false);
+    float title_h = ui_panel_wrapped(ui, r, _("q and k  (d_k = 2)"), false);
     ui_record(ui, "panel", "qk_plane", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
@@ -424,7 +430,7 @@ void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
     float mx = matrix_max_abs(s->X, (long)s->n * s->d);
     char caption[64];
-    snprintf(caption, sizeof caption, "embeddings, %d × %d: row i is x_i", s->n, s->d);
+    snprintf(caption, sizeof caption, _("embeddings, %d × %d: row i is x_i"), s->n, s->d);
     /* the row being dragged (or pointed at) stands out: only it changes */
     int row = vs->explorer.drag_point >= 0 ? vs->explorer.drag_point : vs->hover_token;
     Heatmap_Result hr;
@@ -462,7 +468,7 @@ void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
 /* H > 1: every head's A as a small heatmap, side by side; a click shows that
  * head in S, A, the strips and the query. */
 void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r) {
-    if (ui_hidden_if(ui, r, "Heads", "heads")) return;
+    if (ui_hidden_if(ui, r, _("Heads"), "heads")) return;
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     int H = s->heads, n = s->n;
@@ -472,7 +478,7 @@ void heads_strip(Ui *ui, View_State *vs, const Model *m, Rect r) {
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     Rect label = rect_cut_left(&body, fminf(body.w * 0.22f, 120));
     ui_text_wrapped(ui, label, FONT_SANS, t->small_size, t->text_dim,
-                    "each head's A; click one to show it", true);
+                    _("each head's A; click one to show it"), true);
     float w = fminf((body.w - 4.0f * (float)(H - 1)) / (float)H, body.h + lh);
     for (int h = 0; h < H; h++) {
         Rect c = rect_cut_left(&body, w);

@@ -1,4 +1,5 @@
 /* The Model view; see model_view.h. */
+#include "../core/i18n.h"
 #include "model_view.h"
 
 #include "heatmap.h"
@@ -72,7 +73,7 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
         bool live = vs->editing && !vs->real_typing_path && strcmp(vs->edit, l->text) != 0;
         if (q->text || live) {
             bool ok = real_lab_set_text(l, vs->edit, strlen(vs->edit), err, sizeof err);
-            if (q->text && !ok) view_set_status(vs, true, "Text not read: %s", err);
+            if (q->text && !ok) view_set_status(vs, true, _("Text not read: %s"), err);
         }
         int heads = l->model->weights.model.heads;
         if (q->open >= 0) real_lab_open(l, q->open / heads, q->open % heads);
@@ -84,11 +85,11 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
             if (model_explore_real(m, err, sizeof err)) {
                 vs->view = VIEW_EXPLORER;
                 view_set_status(vs, false,
-                                "The explorer shows %s on this text: its own q, k and v (biases "
-                                "in) · Ctrl+Z goes back",
+                                _("The explorer shows %s on this text: its own q, k and v (biases "
+                                  "in) · Ctrl+Z goes back"),
                                 m->learned.what);
             } else {
-                view_set_status(vs, true, "Cannot open that head in the explorer: %.400s", err);
+                view_set_status(vs, true, _("Cannot open that head in the explorer: %.400s"), err);
             }
         }
     }
@@ -104,29 +105,30 @@ static bool lit(const View_State *vs, const char *name) {
 
 static void no_model(Ui *ui, const View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
-    float title_h = ui_panel_wrapped(ui, r, "No model is open", lit(vs, "model_none"));
+    float title_h = ui_panel_wrapped(ui, r, _("No model is open"), lit(vs, "model_none"));
     ui_record(ui, "panel", "model_none", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 8);
     static const char *const browser[5] = {
-        "No model is open in this page.",
-        "This view runs a real, trained GPT-2 on any text you type and shows every head. "
-        "attnlab never downloads anything: it reads a checkpoint you have.",
-        "GPT-2 small is at https://huggingface.co/openai-community/gpt2. Get its config.json, "
-        "model.safetensors, vocab.json and merges.txt (or tokenizer.json), then:",
-        "drop the four files on this page, or pick them with Open model…",
-        "The page reads them where they are: nothing is sent anywhere."};
+        N_("No model is open in this page."),
+        N_("This view runs a real, trained GPT-2 on any text you type and shows every head. "
+           "attnlab never downloads anything: it reads a checkpoint you have."),
+        N_("GPT-2 small is at https://huggingface.co/openai-community/gpt2. Get its config.json, "
+           "model.safetensors, vocab.json and merges.txt (or tokenizer.json), then:"),
+        N_("drop the four files on this page, or pick them with Open model…"),
+        N_("The page reads them where they are: nothing is sent anywhere.")};
     const char *paragraphs[5] = {
-        m->real.note[0] ? m->real.note : "No --model was given.",
-        "This view runs a real, trained GPT-2 on any text you type and shows every head. "
-        "attnlab never downloads anything: it reads a checkpoint you have.",
-        "GPT-2 small is at https://huggingface.co/openai-community/gpt2. With the hub's client "
-        "(pip install huggingface_hub), one line gets the four files attnlab reads:",
-        "huggingface-cli download openai-community/gpt2 config.json model.safetensors vocab.json "
-        "merges.txt --local-dir gpt2",
-        "Then start attnlab with --model gpt2 (that folder). A model another tool put in the "
-        "Hugging Face cache is found by its name, as --model gpt2."};
-    if (vs->in_browser) memcpy(paragraphs, browser, sizeof paragraphs);
+        m->real.note[0] ? m->real.note : _("No --model was given."),
+        _("This view runs a real, trained GPT-2 on any text you type and shows every head. "
+          "attnlab never downloads anything: it reads a checkpoint you have."),
+        _("GPT-2 small is at https://huggingface.co/openai-community/gpt2. With the hub's client "
+          "(pip install huggingface_hub), one line gets the four files attnlab reads:"),
+        ("huggingface-cli download openai-community/gpt2 config.json model.safetensors vocab.json "
+         "merges.txt --local-dir gpt2"),
+        _("Then start attnlab with --model gpt2 (that folder). A model another tool put in the "
+          "Hugging Face cache is found by its name, as --model gpt2.")};
+    if (vs->in_browser)
+        for (int k = 0; k < 5; k++) paragraphs[k] = _(browser[k]);
     /* the largest type that fits whole */
     float fs = t->text_size, gap = 0;
     for (;; fs -= 1) {
@@ -153,26 +155,26 @@ static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
     bool computing = !l->pass_done && l->n > 0;
     if (computing)
         snprintf(text, sizeof text,
-                 "%s · %d layers × %d heads · d_model %d · computing layer %d of %d", l->name,
+                 _("%s · %d layers × %d heads · d_model %d · computing layer %d of %d"), l->name,
                  tm->layers, tm->heads, tm->width, done < tm->layers ? done + 1 : tm->layers,
                  tm->layers);
     else if (l->has_change)
         snprintf(text, sizeof text,
-                 "%s · reordered: every A is %.3f from what a permutation-equivariant layer "
-                 "would give, on average (up to %.2f): positions and the mask",
+                 _("%s · reordered: every A is %.3f from what a permutation-equivariant layer "
+                   "would give, on average (up to %.2f): positions and the mask"),
                  l->name, l->change_mean, l->change_max);
     else
         snprintf(text, sizeof text,
-                 "%s · %d layers × %d heads · d_model %d · %d tokens in its vocabulary", l->name,
+                 _("%s · %d layers × %d heads · d_model %d · %d tokens in its vocabulary"), l->name,
                  tm->layers, tm->heads, tm->width, tm->vocab);
     if (ui_text_width(ui, FONT_SANS, t->text_size, text) > r.w) { /* the short form */
         if (l->has_change && !computing)
             snprintf(text, sizeof text,
-                     "reordered: A moved %.3f on average, up to %.2f (0 if equivariant)",
+                     _("reordered: A moved %.3f on average, up to %.2f (0 if equivariant)"),
                      l->change_mean, l->change_max);
         else
-            snprintf(text, sizeof text, "%s · %d×%d heads%s", l->name, tm->layers, tm->heads,
-                     computing ? " · computing" : "");
+            snprintf(text, sizeof text, _("%s · %d×%d heads%s"), l->name, tm->layers, tm->heads,
+                     computing ? _(" · computing") : "");
     }
     ui_label_abbrev(ui, r, FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim, text);
 }
@@ -185,13 +187,13 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
         return;
     }
     Rect edit = rect_cut_right(&r, t->text_size * 6.5f);
-    if (ui_button(ui, "model_edit", -1, rect_inset(edit, 2), "✎ Edit text", false) & UI_CLICKED)
+    if (ui_button(ui, "model_edit", -1, rect_inset(edit, 2), _("✎ Edit text"), false) & UI_CLICKED)
         real_start_editing(vs, m);
-    static const char *const names[3] = {"Reverse (R)", "Shuffle (S)", "Restore (I)"};
+    static const char *const names[3] = {N_("Reverse (R)"), N_("Shuffle (S)"), N_("Restore (I)")};
     for (int k = 2; k >= 0; k--) {
-        Rect b = rect_cut_right(&r, ui_text_width(ui, FONT_SANS, t->text_size, names[k]) +
+        Rect b = rect_cut_right(&r, ui_text_width(ui, FONT_SANS, t->text_size, _(names[k])) +
                                         t->text_size * 1.2f);
-        if (ui_button(ui, "model_reorder", k, rect_inset(b, 2), names[k], false) & UI_CLICKED)
+        if (ui_button(ui, "model_reorder", k, rect_inset(b, 2), _(names[k]), false) & UI_CLICKED)
             vs->real_req.reorder = k + 1;
     }
     rect_cut_right(&r, 8);
@@ -202,7 +204,7 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     int fit = 0; /* the chips that fit, then how many more */
     for (; fit < labels.n; fit++) {
         float w = ui_text_width(ui, FONT_SANS, fs, labels.ptr[fit]) + 18;
-        snprintf(more, sizeof more, "+%d more", labels.n - fit);
+        snprintf(more, sizeof more, _("+%d more"), labels.n - fit);
         float need =
             fit + 1 < labels.n ? ui_text_width(ui, FONT_SANS, t->small_size, more) + gap : 0;
         if (x + w + need > r.x + r.w) {
@@ -257,7 +259,8 @@ static void button_row(Ui *ui, const char *name, const char *const *names, int c
                        int *now) {
     float w = r.w / count;
     for (int k = 0; k < count; k++)
-        if (ui_button(ui, name, k, (Rect){r.x + k * w + 2, r.y, w - 4, r.h}, names[k], *now == k) &
+        if (ui_button(ui, name, k, (Rect){r.x + k * w + 2, r.y, w - 4, r.h}, _(names[k]),
+                      *now == k) &
             UI_CLICKED)
             *now = k;
 }
@@ -292,17 +295,17 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
     float big = 0;
     for (int a = 0; a < tm->layers; a++) big = fmaxf(big, fmaxf(l->attn_adds[a], l->mlp_adds[a]));
     char numbers[300], name[16];
-    const char *adds = "adds: attention, MLP";
+    const char *adds = _("adds: attention, MLP");
     if (ui_text_width(ui, FONT_SANS, t->small_size, adds) > bar_w) adds = "adds";
     draw_text(ui->dl, FONT_SANS, t->small_size, body.x + body.w - bar_w, body.y, ALIGN_LEFT,
               t->text_dim, adds);
     body.y += row;
     Rect first = {body.x + label_w, body.y, 4 * box_w, row - gap};
     snprintf(numbers, sizeof numbers,
-             "token embeddings + learned positions: the residual stream x₀, ‖x₀‖ = %.2f on "
-             "average over the tokens",
+             _("token embeddings + learned positions: the residual stream x₀, ‖x₀‖ = %.2f on "
+               "average over the tokens"),
              (double)l->stream_norm[0]);
-    block_box(ui, first, "embeddings + positions", t->faint, false, numbers, vs);
+    block_box(ui, first, _("embeddings + positions"), t->faint, false, numbers, vs);
     bool small = row < lh + 2;
     for (int a = 0; a < tm->layers; a++) {
         float y = body.y + (a + 1) * row;
@@ -312,18 +315,18 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
                       y + (row - gap - lh) * 0.5f, ALIGN_RIGHT, t->text_dim, name);
         float x = body.x + label_w;
         snprintf(numbers, sizeof numbers,
-                 "layer %d: LayerNorm, then %d heads read x_%d (‖x‖ = %.2f) and add %.2f to it; "
-                 "click to open this layer's heads",
+                 _("layer %d: LayerNorm, then %d heads read x_%d (‖x‖ = %.2f) and add %.2f to it; "
+                   "click to open this layer's heads"),
                  a, tm->heads, a, (double)l->stream_norm[a], (double)l->attn_adds[a]);
-        if (block_box(ui, (Rect){x, y, 2 * box_w - gap, row - gap}, small ? "" : "LN → attention",
-                      t->query, a == l->open_layer, numbers, vs))
+        if (block_box(ui, (Rect){x, y, 2 * box_w - gap, row - gap},
+                      small ? "" : _("LN → attention"), t->query, a == l->open_layer, numbers, vs))
             vs->real_req.open = a * tm->heads + (l->open_head >= 0 ? l->open_head : 0);
         snprintf(numbers, sizeof numbers,
-                 "layer %d: LayerNorm, then the MLP (%d wide, GELU) adds %.2f, which leaves the "
-                 "stream at ‖x_%d‖ = %.2f",
+                 _("layer %d: LayerNorm, then the MLP (%d wide, GELU) adds %.2f, which leaves the "
+                   "stream at ‖x_%d‖ = %.2f"),
                  a, tm->inner, (double)l->mlp_adds[a], a + 1, (double)l->stream_norm[a + 1]);
-        block_box(ui, (Rect){x + 2 * box_w, y, 2 * box_w - gap, row - gap}, small ? "" : "LN → MLP",
-                  t->value, false, numbers, vs);
+        block_box(ui, (Rect){x + 2 * box_w, y, 2 * box_w - gap, row - gap},
+                  small ? "" : _("LN → MLP"), t->value, false, numbers, vs);
         Rect bars = {body.x + body.w - bar_w, y + 1, bar_w, row - gap - 2};
         if (big > 0) {
             draw_rect(ui->dl,
@@ -336,26 +339,28 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
         }
     }
     Rect last = {body.x + label_w, body.y + (tm->layers + 1) * row, 4 * box_w, row - gap};
-    snprintf(numbers, sizeof numbers,
-             "the last LayerNorm and the unembedding: the next token's logits, from ‖x_%d‖ = %.2f",
-             tm->layers, (double)l->stream_norm[tm->layers]);
-    block_box(ui, last, "LN → logits", t->faint, false, numbers, vs);
+    snprintf(
+        numbers, sizeof numbers,
+        _("the last LayerNorm and the unembedding: the next token's logits, from ‖x_%d‖ = %.2f"),
+        tm->layers, (double)l->stream_norm[tm->layers]);
+    block_box(ui, last, _("LN → logits"), t->faint, false, numbers, vs);
 }
 
 /* Every head's A, small, a row a layer; a click opens one. */
 static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     const Tf_Model *tm = &l->model->weights.model;
-    float title_h = ui_panel_wrapped(ui, r,
-                                     vs->real_grid_mode ? "The model, block by block"
-                                                        : "Every head: layers down, heads across",
-                                     lit(vs, "model_grid"));
+    float title_h =
+        ui_panel_wrapped(ui, r,
+                         vs->real_grid_mode ? _("The model, block by block")
+                                            : _("Every head: layers down, heads across"),
+                         lit(vs, "model_grid"));
     ui_record(ui, "panel", "model_grid", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
-    static const char *const mode_names[2] = {"heads", "blocks"};
+    static const char *const mode_names[2] = {N_("heads"), N_("blocks")};
     button_row(ui, "model_grid_mode", mode_names, 2, modes, &vs->real_grid_mode);
     if (vs->real_grid_mode == 1) {
         block_diagram(ui, vs, l, body);
@@ -440,7 +445,7 @@ static void line_view(Ui *ui, View_State *vs, const Real_Lab *l, const float *A,
     }
     if (focus >= 0)
         snprintf(vs->hover_text, sizeof vs->hover_text,
-                 "“%s” (query %d): its lines go to the keys it weighs, as thick as the weight",
+                 _("“%s” (query %d): its lines go to the keys it weighs, as thick as the weight"),
                  labels.ptr[focus], focus);
 }
 
@@ -453,9 +458,10 @@ static void qk_plane(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, 
     ui_record(ui, "panel", "model_plane", -1, r);
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     char caption[160];
-    snprintf(caption, sizeof caption,
-             "q (queries) and k (keys) of this head on their 2 main axes: %.0f %% of their spread",
-             100 * l->plane_share);
+    snprintf(
+        caption, sizeof caption,
+        _("q (queries) and k (keys) of this head on their 2 main axes: %.0f %% of their spread"),
+        100 * l->plane_share);
     float used = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, caption, true);
     rect_cut_top(&r, used + 4);
     Rect plot = rect_inset(r, lh);
@@ -501,23 +507,23 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     const Tf_Run *run = real_lab_shown(l);
     char title[96];
-    snprintf(title, sizeof title, "Layer %d, head %d", l->open_layer, l->open_head);
-    if (l->open_layer < 0 || !run) snprintf(title, sizeof title, "No head open");
+    snprintf(title, sizeof title, _("Layer %d, head %d"), l->open_layer, l->open_head);
+    if (l->open_layer < 0 || !run) snprintf(title, sizeof title, _("No head open"));
     float title_h = ui_panel_wrapped(ui, r, title, lit(vs, "model_head"));
     ui_record(ui, "panel", "model_open", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
     if (l->open_layer < 0 || !run) {
         ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text_dim,
-                        "Click a head in the grid to open it.", true);
+                        _("Click a head in the grid to open it."), true);
         return;
     }
     int n = l->shown_n;
     /* how to show it: heatmaps, lines, or queries and keys in a plane */
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
-    static const char *const mode_names[3] = {"weights", "lines", "q · k plane"};
-    const char *explore = "explore ↗";
+    static const char *const mode_names[3] = {N_("weights"), N_("lines"), N_("q · k plane")};
+    const char *explore = _("explore ↗");
     Rect ex = rect_cut_right(&modes, ui_text_width(ui, FONT_SANS, t->text_size, explore) +
                                          t->text_size * 1.2f);
     rect_cut_right(&modes, 6);
@@ -544,8 +550,8 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "model_A",
                                .r = a,
-                               .title = "A: the weights",
-                               .caption = "softmax(q·k/√d_h), masked",
+                               .title = _("A: the weights"),
+                               .caption = _("softmax(q·k/√d_h), masked"),
                                .values = tf_attn(run, l->open_layer, l->open_head),
                                .rows = n,
                                .cols = n,
@@ -554,8 +560,8 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                                .map = vs->weight_map,
                                .row_labels = named ? labels.ptr : NULL,
                                .col_labels = named ? labels.ptr : NULL,
-                               .row_axis = "query",
-                               .col_axis = "key",
+                               .row_axis = N_("query"),
+                               .col_axis = N_("key"),
                                .selected_row = -1,
                                .mark_row = -1,
                                .mark_col = -1,
@@ -568,12 +574,12 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
         int i = res.hover_row, j = res.hover_col;
         if (j > i)
             snprintf(vs->hover_text, sizeof vs->hover_text,
-                     "A[%d][%d] is masked: “%s” (query %d) cannot see a later token", i, j,
+                     _("A[%d][%d] is masked: “%s” (query %d) cannot see a later token"), i, j,
                      labels.ptr[i], i);
         else
             snprintf(vs->hover_text, sizeof vs->hover_text,
-                     "A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key "
-                     "%d), whose value adds ‖v W_O‖ = %.3g",
+                     _("A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key "
+                       "%d), whose value adds ‖v W_O‖ = %.3g"),
                      i, j, (double)A[(ptrdiff_t)i * n + j], labels.ptr[i], i,
                      100.0 * A[(ptrdiff_t)i * n + j], labels.ptr[j], j,
                      l->head_done ? (double)l->norm[j] : 0.0);
@@ -584,7 +590,7 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "model_weighted",
                                .r = body,
-                               .title = "Weighted by what each value adds",
+                               .title = _("Weighted by what each value adds"),
                                .caption = caption,
                                .values = l->weighted,
                                .rows = n,
@@ -594,8 +600,8 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                                .map = vs->weight_map,
                                .row_labels = named ? labels.ptr : NULL,
                                .col_labels = named ? labels.ptr : NULL,
-                               .row_axis = "query",
-                               .col_axis = "key",
+                               .row_axis = N_("query"),
+                               .col_axis = N_("key"),
                                .selected_row = -1,
                                .mark_row = res.hover_row,
                                .mark_col = res.hover_col,
@@ -607,7 +613,7 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
 /* The ten likeliest next tokens, under a temperature. */
 static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    float title_h = ui_panel_wrapped(ui, r, "Next token", lit(vs, "model_next"));
+    float title_h = ui_panel_wrapped(ui, r, _("Next token"), lit(vs, "model_next"));
     ui_record(ui, "panel", "model_next", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
@@ -698,9 +704,9 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
             view_edit_field(ui, vs, row);
         } else {
             Rect open =
-                rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, "Open model…") +
+                rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, _("Open model…")) +
                                         t->text_size * 1.2f);
-            if (ui_button(ui, "model_open", -1, rect_inset(open, 2), "Open model…", false) &
+            if (ui_button(ui, "model_open", -1, rect_inset(open, 2), _("Open model…"), false) &
                 UI_CLICKED)
                 start_typing_path(vs, m);
         }
@@ -711,9 +717,9 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     follow_lesson(vs);
     float lh = ui_line_height(ui, FONT_SANS, t->text_size);
     Rect info = rect_cut_top(&r, lh + 10);
-    Rect open = rect_cut_right(&info, ui_text_width(ui, FONT_SANS, t->text_size, "Open model…") +
+    Rect open = rect_cut_right(&info, ui_text_width(ui, FONT_SANS, t->text_size, _("Open model…")) +
                                           t->text_size * 1.2f);
-    if (ui_button(ui, "model_open", -1, open, "Open model…", vs->real_typing_path) & UI_CLICKED)
+    if (ui_button(ui, "model_open", -1, open, _("Open model…"), vs->real_typing_path) & UI_CLICKED)
         start_typing_path(vs, m);
     rect_cut_right(&info, 8);
     info_line(ui, l, info);
@@ -733,7 +739,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* low or narrow: one panel at a time */
     Rect tabs = rect_cut_top(&r, lh + 14);
     rect_cut_top(&r, 6);
-    static const char *const names[3] = {"Every head", "The open head", "Next token"};
+    static const char *const names[3] = {N_("Every head"), N_("The open head"), N_("Next token")};
     button_row(ui, "model_tab", names, 3, tabs, &vs->real_tab);
     if (vs->real_tab == 0)
         head_grid(ui, vs, l, r);

@@ -1,4 +1,5 @@
 /* The positional schemes' controls; see positions.h. */
+#include "../core/i18n.h"
 #include "positions.h"
 
 #include <math.h>
@@ -9,17 +10,18 @@
  * slider under the same ids. choice: five buttons named "pos", indexed by
  * mode; param: the strength of an added term, rope's base, or what ALiBi's
  * slopes are. */
-static const char *const pos_names[POS_MODE_COUNT] = {"none", "sin", "learned", "RoPE", "ALiBi"};
+static const char *const pos_names[POS_MODE_COUNT] = {N_("none"), "sin", N_("learned"), "RoPE",
+                                                      "ALiBi"};
 
 const char *positions_name(int mode) {
-    return mode >= 0 && mode < POS_MODE_COUNT ? pos_names[mode] : "?";
+    return mode >= 0 && mode < POS_MODE_COUNT ? _(pos_names[mode]) : "?";
 }
 
 float positions_buttons_width(Ui *ui) {
     float need = 0;
     for (int k = 0; k < POS_MODE_COUNT; k++)
-        need = fmaxf(need,
-                     ui_text_width(ui, FONT_SANS, ui->theme->text_size * 0.85f, pos_names[k]) + 14);
+        need = fmaxf(
+            need, ui_text_width(ui, FONT_SANS, ui->theme->text_size * 0.85f, _(pos_names[k])) + 14);
     return need * POS_MODE_COUNT;
 }
 
@@ -34,7 +36,7 @@ int positions_pick_first(Ui *ui, const char *const ids[3], Rect r, int now, int 
         float w = r.w / n;
         for (int k = 0; k < n; k++) {
             Rect b = {r.x + k * w + 2, r.y + 3, w - 4, r.h - 6};
-            if (ui_button(ui, ids[0], k, b, pos_names[k], now == k) & UI_CLICKED && now != k)
+            if (ui_button(ui, ids[0], k, b, _(pos_names[k]), now == k) & UI_CLICKED && now != k)
                 picked = k;
         }
         return picked;
@@ -85,11 +87,11 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
         char line[96], brief[48];
         if (s->pos == POS_ALIBI) {
             snprintf(line, sizeof line, "s_ij − m·|i−j|,  m = %.3g%s", scene_alibi_slope(s, 0),
-                     s->heads > 1 ? " (head 1)" : "");
+                     s->heads > 1 ? _(" (head 1)") : "");
             snprintf(brief, sizeof brief, "m = %.3g", scene_alibi_slope(s, 0));
         } else {
-            snprintf(line, sizeof line, "content only: order is unseen");
-            snprintf(brief, sizeof brief, "order unseen");
+            snprintf(line, sizeof line, _("content only: order is unseen"));
+            snprintf(brief, sizeof brief, _("order unseen"));
         }
         Rect in = rect_inset(param, 4);
         bool fits = ui_text_width(ui, FONT_SANS, t->small_size, line) <= in.w;

@@ -1,4 +1,5 @@
 /* The shift lab; see shift_view.h. */
+#include "../core/i18n.h"
 #include "shift_view.h"
 
 #include "explorer.h"
@@ -23,7 +24,7 @@ static Color scheme_colour(const Theme *t, int m) {
 static void shift_controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool strip) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
-    if (ui_hidden_if(ui, r, strip ? NULL : "Positions", "shift_controls")) return;
+    if (ui_hidden_if(ui, r, strip ? NULL : _("Positions"), "shift_controls")) return;
     Rect body;
     float row_h;
     if (strip) {
@@ -35,7 +36,7 @@ static void shift_controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool 
         Rect choice = rect_cut_left(&row, row.w * 0.55f);
         positions_controls(ui, vs, m, choice, row);
     } else {
-        ui_panel(ui, r, "Positions", false);
+        ui_panel(ui, r, _("Positions"), false);
         ui_record(ui, "panel", "shift_controls", -1, r);
         body = rect_inset(r, t->pad);
         rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
@@ -48,7 +49,7 @@ static void shift_controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool 
                   &(Slider_Desc){.min = 0,
                                  .max = ATTN_MAX_POS_OFFSET,
                                  .integer = true,
-                                 .label = "offset: the first word's position",
+                                 .label = _("offset: the first word's position"),
                                  .short_label = "offset",
                                  .format = "%.0f"}) &
         UI_CHANGED) {
@@ -84,10 +85,11 @@ static void verdicts(Ui *ui, View_State *vs, const Model *m, Rect r) {
         draw_rect(ui->dl, (Rect){name.x, name.y + lh * 0.5f, 14, 4}, scheme_colour(t, k));
         rect_cut_left(&name, 20);
         ui_label_fit(ui, name, FONT_BOLD, t->text_size, ALIGN_LEFT, t->text, positions_name(k));
-        snprintf(line, sizeof line, "shift: %s",
-                 !moved ? "offset is 0"
-                 : same ? "same S"
-                        : "new S");
+        const char *shifted = !moved ? _("offset is 0") : same ? _("same S") : _("new S");
+        snprintf(line, sizeof line, _("shift: %s"), shifted);
+        /* a narrow box (a lesson open, a longer language) keeps the verdict alone */
+        if (ui_text_width(ui, FONT_SANS, t->small_size, line) > in.w)
+            snprintf(line, sizeof line, "%s", shifted);
         ui_label_fit(ui, rect_cut_top(&in, lh), FONT_SANS, t->small_size, ALIGN_LEFT, t->text,
                      line);
         snprintf(line, sizeof line, "max |ΔS| %.1e", sc->shift_max);
@@ -96,7 +98,10 @@ static void verdicts(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (!moved) snprintf(line, sizeof line, "ΔS —");
         ui_label_fit(ui, rect_cut_top(&in, lh), FONT_MONO, t->small_size, ALIGN_LEFT, t->text,
                      line);
-        snprintf(line, sizeof line, "reorder: %s", equi ? "follows" : "breaks");
+        const char *reordered = equi ? _("follows") : _("breaks");
+        snprintf(line, sizeof line, _("reorder: %s"), reordered);
+        if (ui_text_width(ui, FONT_SANS, t->small_size, line) > in.w)
+            snprintf(line, sizeof line, "%s", reordered);
         ui_label_fit(ui, rect_cut_top(&in, lh), FONT_SANS, t->small_size, ALIGN_LEFT, t->text,
                      line);
     }
@@ -188,21 +193,22 @@ static void rope_dials(Ui *ui, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     const Scene *s = &m->scene;
     const Lab_Shift *sh = &m->labs.shift;
-    if (ui_hidden_if(ui, r, "RoPE's turning pairs", "rope_pairs")) return;
-    float title_h = ui_panel_wrapped(ui, r, "RoPE's turning pairs", false);
+    if (ui_hidden_if(ui, r, _("RoPE's turning pairs"), "rope_pairs")) return;
+    float title_h = ui_panel_wrapped(ui, r, _("RoPE's turning pairs"), false);
     ui_record(ui, "panel", "rope_pairs", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     if (s->d_k < 2) {
         ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text,
-                        "d_k = 1: no pair to turn; RoPE leaves the one coordinate as it is.", true);
+                        _("d_k = 1: no pair to turn; RoPE leaves the one coordinate as it is."),
+                        true);
         return;
     }
     char line[160];
     int pq = s->pos_offset + sh->query, pk = s->pos_offset + sh->key_token;
-    snprintf(line, sizeof line, "q at position %d, k at %d%s", pq, pk,
-             s->d_k % 2 ? "; d_k is odd: its last coordinate is not turned" : "");
+    snprintf(line, sizeof line, _("q at position %d, k at %d%s"), pq, pk,
+             s->d_k % 2 ? _("; d_k is odd: its last coordinate is not turned") : "");
     if (body.h > 8 * lh) /* where they sit, when there is room for it and the dials */
         rect_cut_top(&body,
                      ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text, line, true) + 4);
@@ -211,7 +217,7 @@ static void rope_dials(Ui *ui, const Model *m, Rect r) {
         Rect cell = {body.x + f * w, body.y, w - 6, body.h};
         int mm = sh->rope_m[f];
         double theta = posenc_rope_theta(mm, s->d_k, s->rope_base);
-        snprintf(line, sizeof line, "%s pair m = %d", f ? "slow" : "fast", mm);
+        snprintf(line, sizeof line, f ? _("slow pair m = %d") : _("fast pair m = %d"), mm);
         ui_label_fit(ui, rect_cut_top(&cell, lh + 2), FONT_SANS, t->small_size, ALIGN_CENTER,
                      t->text, line);
         snprintf(line, sizeof line, "θ = %.2g", theta);
@@ -221,7 +227,7 @@ static void rope_dials(Ui *ui, const Model *m, Rect r) {
         double aq = atan2(q[1], q[0]), ak = atan2(k[1], k[0]);
         const double pi = 3.14159265358979323846;
         double diff = remainder(aq - ak, 2 * pi) * 180 / pi;
-        snprintf(line, sizeof line, "angle q − k: %.1f°", diff);
+        snprintf(line, sizeof line, _("angle q − k: %.1f°"), diff);
         ui_label_fit(ui, rect_cut_bottom(&cell, lh + 2), FONT_MONO, t->small_size, ALIGN_CENTER,
                      t->text, line);
         float rad = fminf(cell.w, cell.h) * 0.5f - 12;
@@ -261,8 +267,8 @@ static void two_scores(Ui *ui, View_State *vs, const Model *m, Rect heat) {
     }
     if (smax < 1e-6f) smax = 1;
     char t0[64], t1[64];
-    snprintf(t0, sizeof t0, "S, sentence at 0 (%s)", positions_name(s->pos));
-    snprintf(t1, sizeof t1, "S, sentence at %d", s->pos_offset);
+    snprintf(t0, sizeof t0, _("S, sentence at 0 (%s)"), positions_name(s->pos));
+    snprintf(t1, sizeof t1, _("S, sentence at %d"), s->pos_offset);
     Rect h0 = rect_cut_left(&heat, (heat.w - t->pad) * 0.5f);
     rect_cut_left(&heat, t->pad);
     const struct {
@@ -276,7 +282,7 @@ static void two_scores(Ui *ui, View_State *vs, const Model *m, Rect heat) {
                    &(Heatmap_Desc){.name = maps[k].name,
                                    .r = maps[k].r,
                                    .title = maps[k].title,
-                                   .caption = "rows: query i, columns: key j",
+                                   .caption = _("rows: query i, columns: key j"),
                                    .values = maps[k].v,
                                    .rows = n,
                                    .cols = n,
@@ -304,10 +310,10 @@ static void delta_plot(Ui *ui, const Model *m, Rect r) {
     const Scene *s = &m->scene;
     const Lab_Shift *sh = &m->labs.shift;
     char title[120];
-    snprintf(title, sizeof title, "score of %s → %s against i − j", s->tokens[sh->query],
+    snprintf(title, sizeof title, _("score of %s → %s against i − j"), s->tokens[sh->query],
              s->tokens[sh->key_token]);
     bool causal = s->mask == MASK_CAUSAL;
-    if (causal) snprintf(title + strlen(title), sizeof title - strlen(title), " ≥ 0 (mask)");
+    if (causal) snprintf(title + strlen(title), sizeof title - strlen(title), _(" ≥ 0 (mask)"));
     score_plot(ui, r, "score_by_delta", title, sh, true, -SHIFT_REACH, SHIFT_REACH,
                causal ? SHIFT_REACH : 0);
 }
@@ -315,7 +321,7 @@ static void delta_plot(Ui *ui, const Model *m, Rect r) {
 /* The same pair against i, with i − j held. */
 static void position_plot(Ui *ui, const Model *m, Rect r) {
     char title[120];
-    snprintf(title, sizeof title, "the same pair against i, with i − j = %d", SHIFT_FIXED_DELTA);
+    snprintf(title, sizeof title, _("the same pair against i, with i − j = %d"), SHIFT_FIXED_DELTA);
     score_plot(ui, r, "score_by_position", title, &m->labs.shift, false,
                m->scene.pos_offset + SHIFT_FIXED_DELTA, -1, 0);
 }
@@ -336,7 +342,7 @@ void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Scene *s = &m->scene;
     const Lab_Shift *sh = &m->labs.shift;
     if (!vs->labs_ready || !sh->valid) {
-        view_set_status(vs, true, "Out of memory for the shift lab");
+        view_set_status(vs, true, _("Out of memory for the shift lab"));
         return;
     }
     /* wide: the controls and RoPE's pairs on the left; narrow (a lesson
@@ -362,18 +368,19 @@ void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     verdicts(ui, vs, m, vr);
     rect_cut_top(&r, t->pad);
     char cap[120];
-    snprintf(cap, sizeof cap, "each box: S with the sentence at %d against at 0; and %s",
-             s->pos_offset, sh->rotated ? "the sentence rotated by one (T)" : "the order now");
+    snprintf(cap, sizeof cap, _("each box: S with the sentence at %d against at 0; and %s"),
+             s->pos_offset,
+             sh->rotated ? _("the sentence rotated by one (T)") : _("the order now"));
     if (ui_text_width(ui, FONT_SANS, t->small_size, cap) > r.w)
-        snprintf(cap, sizeof cap, "shift: at %d against at 0; reorder: %s", s->pos_offset,
-                 sh->rotated ? "rotated by one" : "the order now");
+        snprintf(cap, sizeof cap, _("shift: at %d against at 0; reorder: %s"), s->pos_offset,
+                 sh->rotated ? _("rotated by one") : _("the order now"));
     ui_label_fit(ui, rect_cut_top(&r, lh + 2), FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim,
                  cap);
     rect_cut_top(&r, t->pad * 0.5f);
 
     if (narrow) {
         follow_lesson(vs);
-        static const char *const tabs[4] = {"S twice", "i − j", "along i", "RoPE"};
+        static const char *const tabs[4] = {N_("S twice"), "i − j", N_("along i"), "RoPE"};
         float tab_h = fminf(34, ui_line_height(ui, FONT_SANS, t->text_size) + 12);
         Rect row = rect_cut_top(&r, tab_h);
         rect_cut_top(&r, 6);
@@ -381,7 +388,7 @@ void shift_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         for (int k = 0; k < 4; k++) {
             Rect b = rect_cut_left(&row, tw);
             rect_cut_left(&row, 4);
-            if (ui_button(ui, "shift_tab", k, b, tabs[k], vs->shift_tab == k) & UI_CLICKED)
+            if (ui_button(ui, "shift_tab", k, b, _(tabs[k]), vs->shift_tab == k) & UI_CLICKED)
                 vs->shift_tab = k;
         }
         if (vs->shift_tab == 0) two_scores(ui, vs, m, r);

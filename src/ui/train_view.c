@@ -1,4 +1,5 @@
 /* The Train view; see train_view.h. */
+#include "../core/i18n.h"
 #include "train_view.h"
 
 #include "heatmap.h"
@@ -17,7 +18,7 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
     Train_Lab *l = &m->train;
     Train_Request *q = &vs->train_req;
     if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1}, false)) {
-        view_set_status(vs, true, "Out of memory for the training lab");
+        view_set_status(vs, true, _("Out of memory for the training lab"));
         return;
     }
     /* a new setting starts training again: the curve is of one set-up */
@@ -37,7 +38,7 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
     bool compare = l->compare;
     if (q->compare >= 0 && (q->compare != 0) != compare) compare = q->compare != 0, again = true;
     if (again && !train_lab_reset(l, &desc, compare))
-        view_set_status(vs, true, "Out of memory for training");
+        view_set_status(vs, true, _("Out of memory for training"));
     if (q->toggle_run) l->running = !l->running;
     if (q->more_steps > 0) l->queued += q->more_steps; /* a slice a frame: train_drain */
     *q = (Train_Request){.task = -1, .pos = -1, .scaled = -1, .compare = -1};
@@ -63,7 +64,7 @@ void train_update(const Ui *ui, View_State *vs, Model *m) {
 /* The layers lab's asked-for steps, like the one head's below. */
 static void drain_layers(const Ui *ui, View_State *vs, Stack_Lab *l) {
     if (ui_key(ui, KEY_ESCAPE)) {
-        view_set_status(vs, false, "Training stopped at step %ld (%ld asked-for steps not run)",
+        view_set_status(vs, false, _("Training stopped at step %ld (%ld asked-for steps not run)"),
                         l->stack.steps, l->queued);
         l->queued = 0;
         vs->train_queued = false;
@@ -76,10 +77,10 @@ static void drain_layers(const Ui *ui, View_State *vs, Stack_Lab *l) {
     stack_lab_run(l, steps);
     vs->train_queued = l->queued > 0;
     if (vs->train_queued)
-        view_set_status(vs, false, "Training: step %ld, %ld to go · Esc stops", l->stack.steps,
+        view_set_status(vs, false, _("Training: step %ld, %ld to go · Esc stops"), l->stack.steps,
                         l->queued);
     else
-        view_set_status(vs, false, "Trained to step %ld", l->stack.steps);
+        view_set_status(vs, false, _("Trained to step %ld"), l->stack.steps);
     stack_lab_derive(l); /* this frame's pictures show where the slice ended */
 }
 
@@ -92,22 +93,22 @@ void train_drain(const Ui *ui, View_State *vs, Model *m) {
     vs->train_queued = l->queued > 0;
     if (l->queued <= 0) return;
     if (ui_key(ui, KEY_ESCAPE)) {
-        view_set_status(vs, false, "Training stopped at step %ld (%ld asked-for steps not run)",
+        view_set_status(vs, false, _("Training stopped at step %ld (%ld asked-for steps not run)"),
                         l->trainer.steps, l->queued);
         l->queued = 0;
         vs->train_queued = false;
         return;
     }
     if (!train_lab_drain(l, TRAIN_DRAIN_UNITS)) {
-        view_set_status(vs, true, "Out of memory for training");
+        view_set_status(vs, true, _("Out of memory for training"));
         l->queued = 0;
     }
     vs->train_queued = l->queued > 0;
     if (vs->train_queued)
-        view_set_status(vs, false, "Training: step %ld, %ld to go · Esc stops", l->trainer.steps,
+        view_set_status(vs, false, _("Training: step %ld, %ld to go · Esc stops"), l->trainer.steps,
                         l->queued);
     else
-        view_set_status(vs, false, "Trained to step %ld", l->trainer.steps);
+        view_set_status(vs, false, _("Trained to step %ld"), l->trainer.steps);
     train_lab_derive(l); /* when due: this frame's numbers show where the slice ended */
 }
 
@@ -124,8 +125,8 @@ static void scheme_choice(Ui *ui, Train_Request *q, const Train_Lab *l, Rect row
  * length and at twice it, for the task on screen. */
 static void lengths_table(Ui *ui, const Train_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, "Train short, test long", "train_lengths")) return;
-    float title_h = ui_panel_wrapped(ui, r, "Train short, test long", false);
+    if (ui_hidden_if(ui, r, _("Train short, test long"), "train_lengths")) return;
+    float title_h = ui_panel_wrapped(ui, r, _("Train short, test long"), false);
     ui_record(ui, "panel", "train_lengths", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
@@ -167,8 +168,8 @@ static void lengths_table(Ui *ui, const Train_Lab *l, Rect r) {
 /* The training loss on a log axis, with chance as a line. */
 static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, "Training loss", "train_loss")) return;
-    float title_h = ui_panel_wrapped(ui, r, "Training loss (log scale) and chance", false);
+    if (ui_hidden_if(ui, r, _("Training loss"), "train_loss")) return;
+    float title_h = ui_panel_wrapped(ui, r, _("Training loss (log scale) and chance"), false);
     ui_record(ui, "panel", "train_loss", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
@@ -194,10 +195,10 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
     float cy = plot.y + plot.h * (float)(1 - (log(chance) - lo) / (hi - lo));
     draw_line(ui->dl, plot.x, cy, plot.x + plot.w, cy, 2, t->highlight);
     draw_text(ui->dl, FONT_SANS, t->small_size, plot.x + plot.w - 4, cy - lh - 2, ALIGN_RIGHT,
-              t->highlight, "chance ln 7");
+              t->highlight, _("chance ln 7"));
     long steps = l->trainer.steps;
     char buf[48];
-    snprintf(buf, sizeof buf, "%ld steps", steps);
+    snprintf(buf, sizeof buf, _("%ld steps"), steps);
     draw_text(ui->dl, FONT_MONO, t->small_size, plot.x + plot.w, ticks.y + 2, ALIGN_RIGHT,
               t->text_dim, buf);
     draw_text(ui->dl, FONT_MONO, t->small_size, plot.x, ticks.y + 2, ALIGN_LEFT, t->text_dim, "0");
@@ -205,7 +206,7 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
     Color colours[2] = {l->desc.unscaled ? t->query : t->accent,
                         l->desc.unscaled ? t->accent : t->query};
     if (l->compare) {
-        const char *names[2] = {l->desc.unscaled ? "unscaled" : "÷ √d_k",
+        const char *names[2] = {l->desc.unscaled ? _("unscaled") : "÷ √d_k",
                                 l->desc.unscaled ? "÷ √d_k" : "unscaled"};
         float lx = plot.x + 8;
         for (int c = 0; c < 2; c++) {
@@ -232,9 +233,9 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
 
 static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, "Train one head", "train_controls")) return;
+    if (ui_hidden_if(ui, r, _("Train one head"), "train_controls")) return;
     Train_Request *q = &vs->train_req;
-    ui_panel(ui, r, "Train one head", false);
+    ui_panel(ui, r, _("Train one head"), false);
     ui_record(ui, "panel", "train_controls", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
@@ -270,7 +271,7 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     bool scaled = !l->desc.unscaled;
     if (ui_toggle(ui, "train_scale", -1, row, "÷ √d_k", &scaled) & UI_CHANGED) q->scaled = scaled;
     bool compare = l->compare;
-    if (ui_toggle(ui, "train_compare", -1, rect_cut_top(&body, row_h), "compare ÷√d_k on/off",
+    if (ui_toggle(ui, "train_compare", -1, rect_cut_top(&body, row_h), _("compare ÷√d_k on/off"),
                   &compare) &
         UI_CHANGED)
         q->compare = compare;
@@ -279,7 +280,7 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
                   &(Slider_Desc){.min = 1e-4f,
                                  .max = 1,
                                  .log = true,
-                                 .label = "learning rate",
+                                 .label = _("learning rate"),
                                  .short_label = "lr",
                                  .format = "%.4f"}) &
         UI_CHANGED)
@@ -299,13 +300,13 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     char text[400];
     double chance = train_chance(TRAIN_N);
     snprintf(text, sizeof text,
-             "step %ld · held-out loss %.3f (chance %.3f, %.0f %% of it) · accuracy %.1f %% · "
-             "%.0f steps/s",
+             _("step %ld · held-out loss %.3f (chance %.3f, %.0f %% of it) · accuracy %.1f %% · "
+               "%.0f steps/s"),
              l->trainer.steps, l->held_loss, chance, 100 * l->held_loss / chance,
              100 * l->held_accuracy, vs->train_rate);
     if (l->compare) {
         size_t used = strlen(text);
-        snprintf(text + used, sizeof text - used, " · the other scaling: held-out loss %.3f",
+        snprintf(text + used, sizeof text - used, _(" · the other scaling: held-out loss %.3f"),
                  l->held_loss_other);
     }
     rect_cut_top(&body, 6);
@@ -314,11 +315,11 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
 
 /* "one head" | "layers": which lab the view shows. */
 static void model_switch(Ui *ui, View_State *vs, const Model *m, Rect row) {
-    static const char *const names[2] = {"one head", "layers"};
+    static const char *const names[2] = {N_("one head"), N_("layers")};
     for (int k = 0; k < 2; k++) {
         Rect b = k ? row : rect_cut_left(&row, (row.w - 6) * 0.5f);
         if (!k) rect_cut_left(&row, 6);
-        if (ui_button(ui, "train_model", k, rect_inset(b, 2), names[k], m->layers == (k == 1)) &
+        if (ui_button(ui, "train_model", k, rect_inset(b, 2), _(names[k]), m->layers == (k == 1)) &
             UI_CLICKED)
             vs->layers_req.model = k;
     }
@@ -379,52 +380,53 @@ void train_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect ar = rect_cut_left(&r, (r.w - t->pad) * 0.5f);
     rect_cut_left(&r, t->pad);
     Heatmap_Result res;
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.name = "train_A",
-                               .r = ar,
-                               .title = "A of one held-out sentence",
-                               .caption = l->desc.task == TRAIN_MATCH
-                                              ? "each token should look at its colour's other kind"
-                                              : "each token should look one place to the left",
-                               .values = A,
-                               .rows = n,
-                               .cols = n,
-                               .vmin = 0,
-                               .vmax = 1,
-                               .map = vs->weight_map,
-                               .row_labels = labels,
-                               .col_labels = labels,
-                               .row_axis = "query",
-                               .col_axis = "key",
-                               .numbers = true,
-                               .decimals = 2,
-                               .selected_row = -1,
-                               .mark_row = -1,
-                               .mark_col = -1},
-               &res);
+    ui_heatmap(
+        ui,
+        &(Heatmap_Desc){.name = "train_A",
+                        .r = ar,
+                        .title = _("A of one held-out sentence"),
+                        .caption = l->desc.task == TRAIN_MATCH
+                                       ? _("each token should look at its colour's other kind")
+                                       : _("each token should look one place to the left"),
+                        .values = A,
+                        .rows = n,
+                        .cols = n,
+                        .vmin = 0,
+                        .vmax = 1,
+                        .map = vs->weight_map,
+                        .row_labels = labels,
+                        .col_labels = labels,
+                        .row_axis = N_("query"),
+                        .col_axis = N_("key"),
+                        .numbers = true,
+                        .decimals = 2,
+                        .selected_row = -1,
+                        .mark_row = -1,
+                        .mark_col = -1},
+        &res);
     if (instead) {
         lengths_table(ui, l, r);
         return;
     }
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.name = "train_bilinear",
-                               .r = r,
-                               .title = "W_Q·W_Kᵀ over this sentence's tokens",
-                               .caption =
-                                   "x_i · (W_Q W_Kᵀ) · x_j: the learned form's scores, before "
-                                   "scaling",
-                               .values = B,
-                               .rows = n,
-                               .cols = n,
-                               .vmin = -bmax,
-                               .vmax = bmax,
-                               .map = COLORMAP_DIVERGING,
-                               .row_labels = labels,
-                               .col_labels = labels,
-                               .row_axis = "query",
-                               .col_axis = "key",
-                               .selected_row = -1,
-                               .mark_row = -1,
-                               .mark_col = -1},
-               &res);
+    ui_heatmap(
+        ui,
+        &(Heatmap_Desc){.name = "train_bilinear",
+                        .r = r,
+                        .title = _("W_Q·W_Kᵀ over this sentence's tokens"),
+                        .caption = _("x_i · (W_Q W_Kᵀ) · x_j: the learned form's scores, before "
+                                     "scaling"),
+                        .values = B,
+                        .rows = n,
+                        .cols = n,
+                        .vmin = -bmax,
+                        .vmax = bmax,
+                        .map = COLORMAP_DIVERGING,
+                        .row_labels = labels,
+                        .col_labels = labels,
+                        .row_axis = N_("query"),
+                        .col_axis = N_("key"),
+                        .selected_row = -1,
+                        .mark_row = -1,
+                        .mark_col = -1},
+        &res);
 }

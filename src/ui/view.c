@@ -1,6 +1,7 @@
 /* The interface, frame by frame: top bar, token chips, status line,
  * overlays and shortcuts; the panels of each view live in their own files.
  * See view.h. */
+#include "../core/i18n.h"
 #include "view.h"
 
 #include "explain.h"
@@ -27,34 +28,75 @@ static void top_bar(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     draw_rect(ui->dl, r, t->panel);
     Rect row = rect_inset(r, 8);
-    Rect title = rect_cut_left(&row, 110);
-    ui_label(ui, title, FONT_BOLD, t->title_size + 3, ALIGN_LEFT, t->text, "attnlab");
-    static const char *const tabs[VIEW_COUNT] = {"1 Explorer", "2 Scaling", "3 Permutation",
-                                                 "4 Train",    "5 Shift",   "6 Model"};
+    static const char *const tabs[VIEW_COUNT] = {N_("1 Explorer"),    N_("2 Scaling"),
+                                                 N_("3 Permutation"), N_("4 Train"),
+                                                 N_("5 Shift"),       N_("6 Model")};
+    /* Every language must fit at 1024 wide: the buttons on the right give up
+     * their words for their icons first, then the title goes. */
+    float pad = t->text_size * 1.2f, tabs_w = 0;
+    for (int v = 0; v < VIEW_COUNT; v++)
+        tabs_w += ui_text_width(ui, FONT_SANS, t->text_size, _(tabs[v])) + pad + 6;
+    const char *undo_l = _("↶ Undo"), *redo_l = _("↷ Redo"), *lessons_l = _("☰ Lessons");
+    float words_w = ui_text_width(ui, FONT_SANS, t->text_size, undo_l) +
+                    ui_text_width(ui, FONT_SANS, t->text_size, redo_l) +
+                    ui_text_width(ui, FONT_SANS, t->text_size, lessons_l) + 3 * pad;
+    float fixed_w = 44 + 56 + 4 * 6; /* help, language, the gaps */
+    bool words = 110 + tabs_w + fixed_w + words_w <= row.w;
+    if (!words) undo_l = "↶", redo_l = "↷", lessons_l = "☰";
+    float icons_w = 3 * 44;
+    if (words || 110 + tabs_w + fixed_w + icons_w <= row.w) {
+        Rect title = rect_cut_left(&row, 110);
+        ui_label(ui, title, FONT_BOLD, t->title_size + 3, ALIGN_LEFT, t->text, "attnlab");
+    }
     for (int v = 0; v < VIEW_COUNT; v++) {
-        /* as wide as its name and some room: six must fit beside the buttons at 1024 */
-        Rect b = rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, tabs[v]) +
-                                         t->text_size * 1.2f);
+        Rect b = rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, _(tabs[v])) + pad);
         rect_cut_left(&row, 6);
         /* the next frame switches, after deriving the new view's data: this
          * frame's panels were derived for the view it shows */
-        if (ui_button(ui, "tab", v, b, tabs[v], vs->view == (View)v) & UI_CLICKED)
+        if (ui_button(ui, "tab", v, b, _(tabs[v]), vs->view == (View)v) & UI_CLICKED)
             vs->view_asked = 1 + v;
     }
+    float wl = words ? ui_text_width(ui, FONT_SANS, t->text_size, lessons_l) + pad : 44;
+    float wr = words ? ui_text_width(ui, FONT_SANS, t->text_size, redo_l) + pad : 44;
+    float wu = words ? ui_text_width(ui, FONT_SANS, t->text_size, undo_l) + pad : 44;
     Rect help = rect_cut_right(&row, 44);
-    Rect lessons = rect_cut_right(&row, t->text_size * 6);
     rect_cut_right(&row, 6);
-    if (ui_button(ui, "lessons", -1, lessons, "☰ Lessons", vs->session.active) & UI_CLICKED)
+    Rect lang = rect_cut_right(&row, 56);
+    rect_cut_right(&row, 6);
+    Rect lessons = rect_cut_right(&row, wl);
+    rect_cut_right(&row, 6);
+    if (ui_button(ui, "lessons", -1, lessons, lessons_l, vs->session.active) & UI_CLICKED)
         vs->session.menu = !vs->session.menu;
+    if (vs->lang_count > 1 &&
+        ui_button(ui, "lang", -1, lang, vs->lang_short[vs->lang], vs->lang_menu) & UI_CLICKED)
+        vs->lang_menu = !vs->lang_menu;
     if (ui_button(ui, "help", -1, help, "?", vs->help) & UI_CLICKED) vs->help = !vs->help;
+    Rect redo = rect_cut_right(&row, wr);
     rect_cut_right(&row, 6);
-    Rect redo = rect_cut_right(&row, t->text_size * 5);
-    rect_cut_right(&row, 6);
-    Rect undo = rect_cut_right(&row, t->text_size * 5);
-    if (ui_button(ui, "undo", -1, undo, "↶ Undo", false) & UI_CLICKED)
+    Rect undo = rect_cut_right(&row, wu);
+    if (ui_button(ui, "undo", -1, undo, undo_l, false) & UI_CLICKED)
         view_act(vs, action_of(ACTION_UNDO));
-    if (ui_button(ui, "redo", -1, redo, "↷ Redo", false) & UI_CLICKED)
+    if (ui_button(ui, "redo", -1, redo, redo_l, false) & UI_CLICKED)
         view_act(vs, action_of(ACTION_REDO));
+}
+
+/* The language picker: each language by its own name; a pick is applied by
+ * the platform between frames (vs->lang_want) and kept in the settings. */
+static void lang_menu(Ui *ui, View_State *vs) {
+    const Theme *t = ui->theme;
+    float row = ui_line_height(ui, FONT_SANS, t->text_size) + 16;
+    bool closed = false;
+    Rect body =
+        ui_modal(ui, 420, row * (float)vs->lang_count + 90, _("Language"), "lang_menu", &closed);
+    for (int k = 0; k < vs->lang_count; k++) {
+        Rect b = rect_cut_top(&body, row - 6);
+        rect_cut_top(&body, 6);
+        if (ui_button(ui, "lang_item", k, b, vs->lang_names[k], k == vs->lang) & UI_CLICKED) {
+            vs->lang_want = k;
+            closed = true;
+        }
+    }
+    if (closed) vs->lang_menu = false;
 }
 
 /* ---- token chips ---------------------------------------------------------- */
@@ -97,13 +139,13 @@ static void edit_insert(View_State *vs, const char *text, size_t len) {
     int from = sel_from(vs), to = sel_to(vs);
     size_t room = sizeof vs->edit - 1 - (size_t)(vs->edit_len - (to - from));
     if (len > room) {
-        view_set_status(vs, true, "Not added: %zu bytes, and the sentence has room for %zu more",
+        view_set_status(vs, true, _("Not added: %zu bytes, and the sentence has room for %zu more"),
                         len, room);
         return;
     }
     size_t bad;
     if (!text_utf8_check(text, len, &bad)) {
-        view_set_status(vs, true, "Not added: the text is not UTF-8 (byte %zu)", bad + 1);
+        view_set_status(vs, true, _("Not added: the text is not UTF-8 (byte %zu)"), bad + 1);
         return;
     }
     edit_remove(vs, from, to);
@@ -184,16 +226,16 @@ void view_edit_field(Ui *ui, View_State *vs, Rect r) {
             vs->editing = false;
             if (vs->real_typing_path) { /* no model opened: the one open stays */
                 vs->real_typing_path = false;
-                view_set_status(vs, false, "No model opened");
+                view_set_status(vs, false, _("No model opened"));
                 return;
             }
             if (vs->view == VIEW_MODEL) { /* the text as it was: read again */
                 memcpy(vs->edit, vs->real_before, sizeof vs->edit);
                 vs->real_req.text = true;
-                view_set_status(vs, false, "Text unchanged");
+                view_set_status(vs, false, _("Text unchanged"));
                 return;
             }
-            view_set_status(vs, false, "Sentence unchanged");
+            view_set_status(vs, false, _("Sentence unchanged"));
             return;
         case KEY_ENTER:                 /* view_apply says how it went, and ends the editing */
             if (vs->real_typing_path) { /* the platform opens it, or says why not */
@@ -253,7 +295,7 @@ void view_edit_field(Ui *ui, View_State *vs, Rect r) {
     draw_noclip(ui->dl);
     /* the keys, inside the field at its right end while the sentence leaves
      * room (under it, they ran over the panel below) */
-    static const char hint[] = "Enter applies · Esc cancels · Ctrl+A C X V";
+    const char *hint = _("Enter applies · Esc cancels · Ctrl+A C X V");
     float hw = ui_text_width(ui, FONT_SANS, t->small_size, hint);
     if (x + w + 24 + hw <= inner.x + inner.w)
         ui_label(ui, (Rect){inner.x, inner.y, inner.w - 4, inner.h}, FONT_SANS, t->small_size,
@@ -279,7 +321,7 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     float bw = t->text_size * 6.6f;
     Rect buttons = rect_cut_right(&r, 3 * bw + 2 * 6);
     rect_cut_right(&r, 8);
-    static const char *const names[3] = {"Reverse (R)", "Shuffle (S)", "Restore (I)"};
+    static const char *const names[3] = {N_("Reverse (R)"), N_("Shuffle (S)"), N_("Restore (I)")};
     for (int k = 0; k < 3; k++) {
         Rect b = rect_cut_left(&buttons, bw);
         rect_cut_left(&buttons, 6);
@@ -287,7 +329,7 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
                       k == 0   ? "reverse"
                       : k == 1 ? "shuffle"
                                : "restore",
-                      -1, b, names[k], false) &
+                      -1, b, _(names[k]), false) &
             UI_CLICKED) {
             if (k == 0) view_act(vs, action_of(ACTION_REVERSE));
             if (k == 1) view_act(vs, view_shuffle(vs, s));
@@ -299,7 +341,7 @@ static void token_chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
         return;
     }
     Rect edit = rect_cut_right(&r, t->text_size * 4.2f);
-    if (ui_button(ui, "edit", -1, edit, "✎ Edit", false) & UI_CLICKED) start_editing(vs, m);
+    if (ui_button(ui, "edit", -1, edit, _("✎ Edit"), false) & UI_CLICKED) start_editing(vs, m);
     rect_cut_right(&r, 8);
 
     /* Every chip can be reached: a row longer than the room scrolls with
@@ -423,36 +465,36 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
     } else if (vs->view == VIEW_TRAIN && m->layers) {
         const Stack_Desc *d = &m->stack.stack.desc;
         snprintf(buf, sizeof buf,
-                 "Train view: %d layer%s of %d head%s learn the induction task on sequences of %d "
-                 "tokens   ·   F1 for help",
-                 d->layers, d->layers > 1 ? "s" : "", d->heads, d->heads > 1 ? "s" : "",
-                 d->context);
+                 _("Train view: %d × %d heads (layers × heads) learn the induction task on "
+                   "sequences of %d tokens   ·   F1 for help"),
+                 d->layers, d->heads, d->context);
     } else if (vs->view == VIEW_MODEL) {
         snprintf(buf, sizeof buf,
-                 "Model view: a real model's every head on your text   ·   click a head to open "
-                 "it   ·   F1 for help");
+                 _("Model view: a real model's every head on your text   ·   click a head to open "
+                   "it   ·   F1 for help"));
     } else if (vs->view == VIEW_TRAIN) { /* its sentences are its own, not the scene's */
         snprintf(buf, sizeof buf,
-                 "Train view: one head learns on toy sentences of %d tokens   ·   F1 for help",
+                 _("Train view: one head learns on toy sentences of %d tokens   ·   F1 for help"),
                  TRAIN_N);
     } else {
         char more[160] = "";
-        if (s->heads > 1) snprintf(more, sizeof more, "   H = %d heads", s->heads);
+        if (s->heads > 1) snprintf(more, sizeof more, _("   H = %d heads"), s->heads);
         if (s->mask == MASK_CAUSAL)
-            snprintf(more + strlen(more), sizeof more - strlen(more), "   causal mask");
+            snprintf(more + strlen(more), sizeof more - strlen(more), _("   causal mask"));
         if (s->pos == POS_ROPE && s->d_k % 2) /* RoPE turns pairs: one coordinate is left */
             snprintf(more + strlen(more), sizeof more - strlen(more),
-                     "   (d_k odd: RoPE leaves its last coordinate unturned)");
+                     _("   (d_k odd: RoPE leaves its last coordinate unturned)"));
         if (s->pos_offset)
-            snprintf(more + strlen(more), sizeof more - strlen(more), "   from position %d",
+            snprintf(more + strlen(more), sizeof more - strlen(more), _("   from position %d"),
                      s->pos_offset);
         char learned[160] = "";
         if (scene_uses_learned(s, m->derived.learned)) /* not the seed's weights: say whose */
-            snprintf(learned, sizeof learned, "trained weights: %s   ", m->learned.what);
-        snprintf(buf, sizeof buf,
-                 "%sn = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s%s   ·   F1 for help",
-                 learned, s->n, s->d, s->d_k, s->d_v, s->scaled ? "scores ÷ √d_k" : "unscaled",
-                 pos_mode_name(s->pos), more);
+            snprintf(learned, sizeof learned, _("trained weights: %s   "), m->learned.what);
+        snprintf(
+            buf, sizeof buf,
+            _("%sn = %d   d = %d   d_k = %d   d_v = %d   %s   positions: %s%s   ·   F1 for help"),
+            learned, s->n, s->d, s->d_k, s->d_v, s->scaled ? _("scores ÷ √d_k") : "unscaled",
+            _(pos_mode_name(s->pos)), more);
     }
     ui_label_fit(ui, rect_inset(r, 8), FONT_SANS, t->text_size, ALIGN_LEFT,
                  err ? t->error_text : t->text, buf);
@@ -492,44 +534,45 @@ static void help_overlay(Ui *ui, View_State *vs) {
         const char *keys, *does;
         int where;
     } lines[] = {
-        {"1  2  3  4  5  6", "Explorer · Scaling · Permutation · Train · Shift · Model", 0},
-        {"drag a point", "move that token's embedding x_i", 0},
-        {"drag a chip", "reorder the sentence (rows and columns follow)", 0},
-        {"click a row / chip", "select the query shown on the right", 0},
-        {"↑  ↓", "select the query above · below", 0},
-        {"hover a cell", "see the arithmetic behind s_ij and a_ij", 0},
-        {"Train: one head · layers", "layers: an induction head forms · zero it · explore ↗", 0},
-        {"6  Model", "a real GPT-2's every head · click one · ✎ Edit text", 0},
-        {"✎ Edit, or click the chip row", "type a new sentence (Enter / Esc)", 0},
-        {"R  S  T  I", "reverse · shuffle · rotate by one · restore the order", 0},
-        {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", "undo · redo", 0},
-        {"Ctrl+S", "save the scene", 1},
-        {"Ctrl+S", "download the scene", 2},
-        {"Ctrl+=  Ctrl+-  Ctrl+0", "zoom in · out · reset", 0},
+        {"1  2  3  4  5  6", N_("Explorer · Scaling · Permutation · Train · Shift · Model"), 0},
+        {N_("drag a point"), N_("move that token's embedding x_i"), 0},
+        {N_("drag a chip"), N_("reorder the sentence (rows and columns follow)"), 0},
+        {N_("click a row / chip"), N_("select the query shown on the right"), 0},
+        {"↑  ↓", N_("select the query above · below"), 0},
+        {N_("hover a cell"), N_("see the arithmetic behind s_ij and a_ij"), 0},
+        {N_("Train: one head · layers"),
+         N_("layers: an induction head forms · zero it · explore ↗"), 0},
+        {N_("6  Model"), N_("a real GPT-2's every head · click one · ✎ Edit text"), 0},
+        {N_("✎ Edit, or click the chip row"), N_("type a new sentence (Enter / Esc)"), 0},
+        {"R  S  T  I", N_("reverse · shuffle · rotate by one · restore the order"), 0},
+        {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", N_("undo · redo"), 0},
+        {"Ctrl+S", N_("save the scene"), 1},
+        {"Ctrl+S", N_("download the scene"), 2},
+        {"Ctrl+=  Ctrl+-  Ctrl+0", N_("zoom in · out · reset"), 0},
         {"F11", "fullscreen", 1},
-        {"F12   Shift+F12", "PNG of the window · of the panel under the mouse", 1},
-        {"Ctrl+P  (or F12)   +Shift", "download a PNG of the window · of the panel under the mouse",
-         2},
-        {"Ctrl+E", "export every matrix as JSON", 1},
-        {"Ctrl+Shift+E  Ctrl+Shift+F", "vector PDF of the window · of the panel under the mouse",
-         1},
-        {"Ctrl+E", "download every matrix as JSON", 2},
-        {"drop a file, or Open…", "open a scene (.json) or a lesson (.md)", 2},
-        {"F5", "reload shaders", 1},
-        {"← →  PgUp PgDn", "previous · next lesson step", 0},
-        {"Home  End", "first · last lesson step", 0},
-        {"Tab  Shift+Tab", "move the focus from control to control", 0},
-        {"Space  Enter", "press the focused button or switch", 0},
-        {"← → ↑ ↓  Home  End", "move the focused slider", 0},
-        {"F2", "theme: dark · light (for pale projectors) · high contrast", 0},
-        {"P", "presenter layout: big panels, the lesson as a caption strip", 0},
-        {"F1  or  ?", "this help · Esc closes it", 0},
+        {"F12   Shift+F12", N_("PNG of the window · of the panel under the mouse"), 1},
+        {N_("Ctrl+P  (or F12)   +Shift"),
+         N_("download a PNG of the window · of the panel under the mouse"), 2},
+        {"Ctrl+E", N_("export every matrix as JSON"), 1},
+        {"Ctrl+Shift+E  Ctrl+Shift+F",
+         N_("vector PDF of the window · of the panel under the mouse"), 1},
+        {"Ctrl+E", N_("download every matrix as JSON"), 2},
+        {N_("drop a file, or Open…"), N_("open a scene (.json) or a lesson (.md)"), 2},
+        {"F5", N_("reload shaders"), 1},
+        {N_("← →  PgUp PgDn"), N_("previous · next lesson step"), 0},
+        {N_("Home  End"), N_("first · last lesson step"), 0},
+        {N_("Tab  Shift+Tab"), N_("move the focus from control to control"), 0},
+        {N_("Space  Enter"), N_("press the focused button or switch"), 0},
+        {N_("← → ↑ ↓  Home  End"), N_("move the focused slider"), 0},
+        {"F2", N_("theme: dark · light (for pale projectors) · high contrast"), 0},
+        {"P", N_("presenter layout: big panels, the lesson as a caption strip"), 0},
+        {"F1  or  ?", N_("this help · Esc closes it"), 0},
     };
     int skip = vs->in_browser ? 1 : 2, count = 0;
     for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) count += lines[k].where != skip;
     float lh = ui_line_height(ui, FONT_SANS, t->text_size) + 6;
     bool closed;
-    Rect body = ui_modal(ui, 820, lh * (float)count + 90, "Keys and gestures", "help", &closed);
+    Rect body = ui_modal(ui, 820, lh * (float)count + 90, _("Keys and gestures"), "help", &closed);
     /* a low window: rows close up, and the type gets smaller if it must */
     lh = fminf(lh, body.h / (float)count);
     float fs = ui_line_height(ui, FONT_SANS, t->text_size) <= lh ? t->text_size : t->small_size;
@@ -537,8 +580,8 @@ static void help_overlay(Ui *ui, View_State *vs) {
         if (lines[k].where == skip) continue;
         Rect row = rect_cut_top(&body, lh);
         Rect key = rect_cut_left(&row, body.w * 0.42f);
-        ui_label_fit(ui, key, FONT_BOLD, fs, ALIGN_LEFT, t->highlight, lines[k].keys);
-        ui_label_fit(ui, row, FONT_SANS, fs, ALIGN_LEFT, t->text, lines[k].does);
+        ui_label_fit(ui, key, FONT_BOLD, fs, ALIGN_LEFT, t->highlight, _(lines[k].keys));
+        ui_label_fit(ui, row, FONT_SANS, fs, ALIGN_LEFT, t->text, _(lines[k].does));
     }
     if (closed) vs->help = false;
 }
@@ -658,13 +701,13 @@ static void view_apply(View_State *vs, Model *m) {
             if (ok) {
                 vs->editing = false;
                 vs->selected = 0;
-                view_set_status(vs, false, "New sentence: %d tokens", m->scene.n);
+                view_set_status(vs, false, _("New sentence: %d tokens"), m->scene.n);
             } else {
-                view_set_status(vs, true, "Sentence not applied: %s", err);
+                view_set_status(vs, true, _("Sentence not applied: %s"), err);
             }
             break;
         default:
-            if (!ok) view_set_status(vs, true, "Not changed — %s", err);
+            if (!ok) view_set_status(vs, true, _("Not changed — %s"), err);
             break;
         }
     }
@@ -749,6 +792,7 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     }
     if (vs->help) help_overlay(ui, vs);
     if (vs->session.menu) lesson_menu(ui, vs);
+    if (vs->lang_menu) lang_menu(ui, vs);
     if (vs->slider_gesture && (ui->in.released || !ui->in.down)) {
         view_act(vs, action_of(ACTION_GESTURE_END));
         vs->slider_gesture = false;
@@ -773,8 +817,8 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     if (vs->view == VIEW_TRAIN) train_update(ui, vs, m); /* a slice of training, if playing */
     if (vs->view == VIEW_MODEL) real_update(ui, vs, m);  /* a slice of the real model's pass */
     train_drain(ui, vs, m);   /* steps a lesson or "+100" asked for: a slice a frame */
-    lesson_update(ui, vs, m); /* a lesson step or "show me" acts on the model */
-    if (!model_update(m)) view_set_status(vs, true, "Out of memory computing attention");
+    lesson_update(ui, vs, m); /* a lesson step or _("show me") acts on the model */
+    if (!model_update(m)) view_set_status(vs, true, _("Out of memory computing attention"));
     vs->labs_ready = labs_derive(vs, m);
     if (vs->head >= m->scene.heads) vs->head = 0; /* fewer heads now */
     if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;

@@ -1,4 +1,5 @@
 /* View state and its helpers; see view_state.h. */
+#include "../core/i18n.h"
 #include "view_state.h"
 
 #include "../model/hide.h"
@@ -64,7 +65,7 @@ bool view_wants_frames(const View_State *vs) {
 
 void view_act(View_State *vs, Action a) {
     if (!action_list_push(&vs->actions, &a))
-        view_set_status(vs, true, "Too many changes at once: '%s' was dropped",
+        view_set_status(vs, true, _("Too many changes at once: '%s' was dropped"),
                         action_name(a.kind));
 }
 

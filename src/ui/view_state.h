@@ -218,6 +218,12 @@ typedef struct View_State {
     char seen_tokens[ATTN_MAX_TOKENS][ATTN_MAX_TOKEN_BYTES];
     /* overlays and messages */
     bool help;
+    /* the interface's language, as the platform set it (platform/lang.h):
+     * names in their own language, short labels for the top bar; a pick is
+     * lang_want (-1: none) until the platform applies it */
+    int lang, lang_count, lang_want;
+    const char *lang_names[8], *lang_short[8];
+    bool lang_menu;
     bool in_browser; /* the web page: the help lists the browser's keys */
     Theme_Id theme;  /* F2 cycles it */
     bool presenter;  /* P: big panels, the lesson as a caption strip, callouts */

@@ -750,3 +750,38 @@ Test(cli, an_option_the_mode_does_not_use_is_refused) {
         run_free(&r);
     }
 }
+
+/* --lang and the environment pick the language of --help and of error
+ * lines; LC_ALL=C is English; a language attnlab does not speak is refused
+ * by --lang and is English from the environment. Numbers keep their point. */
+Test(cli, help_and_errors_speak_the_chosen_language) {
+    Run r = run_attnlab("--lang de --help");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "Aufruf: attnlab [OPTION]...") == r.out, "%.80s", r.out);
+    cr_assert(strstr(r.out, "  --lang L              Sprache der Oberfläche"), "%.200s", r.out);
+    cr_assert(strstr(r.out, "Query-/Key-Breite d_k (1 to 1024)"), "a setting's help line");
+    run_free(&r);
+    r = run_attnlab_env("LANG=es_ES.UTF-8", "--help");
+    cr_assert(strstr(r.out, "Uso: attnlab") == r.out, "%.80s", r.out);
+    run_free(&r);
+    r = run_attnlab_env("LANGUAGE=zh_CN LANG=de_DE.UTF-8", "--theme blau");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.err, "attnlab: --theme: “blau”不是以下之一：dark、light、contrast\n");
+    run_free(&r);
+    r = run_attnlab_env("LC_ALL=C LANGUAGE=de", "--help");
+    cr_assert(strstr(r.out, "Usage: attnlab") == r.out, "%.80s", r.out);
+    run_free(&r);
+    r = run_attnlab_env("LANG=fr_FR.UTF-8", "--help");
+    cr_assert(strstr(r.out, "Usage: attnlab") == r.out, "French is not spoken: English");
+    run_free(&r);
+    r = run_attnlab("--lang fr --help");
+    cr_assert_eq(r.status, 2);
+    cr_assert_str_eq(r.err, "attnlab: --lang: 'fr' is not one of: en, es, de, zh_CN\n");
+    run_free(&r);
+    r = run_attnlab("--lang de --experiment variance --dk 4 --samples 10");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *v = strstr(r.out, "\"raw_var\": ");
+    cr_assert(v, "%s", r.out);
+    cr_assert(strcspn(v + 11, ".,") < strcspn(v + 11, ","), "a decimal point: %s", r.out);
+    run_free(&r);
+}

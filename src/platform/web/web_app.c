@@ -11,6 +11,7 @@
  * tests). Files the user asks for
  * (Ctrl+S, Ctrl+E, F12 or Ctrl+P) are handed to the page as downloads
  * (library.js). */
+#include "../../core/i18n.h"
 #include "../app.h"
 #include "../sdl_app.h"
 #include "../real_open.h"
@@ -81,7 +82,7 @@ static void font_arrived(const char *file) {
 
 static void font_failed(const char *file) {
     view_set_status(&web.app.vs, true,
-                    "%.300s could not be loaded: its characters stay shown as code boxes", file);
+                    _("%.300s could not be loaded: its characters stay shown as code boxes"), file);
     web.redraw = true;
 }
 
@@ -175,13 +176,13 @@ EMSCRIPTEN_KEEPALIVE int web_open_model(const char *dir) {
     char err[1200];
     bool ok = real_open(&web.app.model, &web.app.checkpoint, dir, err, sizeof err);
     if (ok) /* named by what the user gave, not by where the page put the files */
-        snprintf(web.app.model.real.name, sizeof web.app.model.real.name, "your checkpoint");
+        snprintf(web.app.model.real.name, sizeof web.app.model.real.name, _("your checkpoint"));
     if (ok)
-        view_set_status(&web.app.vs, false, "Opened the model: %d layers × %d heads",
+        view_set_status(&web.app.vs, false, _("Opened the model: %d layers × %d heads"),
                         web.app.model.real.model->weights.model.layers,
                         web.app.model.real.model->weights.model.heads);
     else
-        view_set_status(&web.app.vs, true, "Not opened: %.600s", err);
+        view_set_status(&web.app.vs, true, _("Not opened: %.600s"), err);
     web.app.vs.view = VIEW_MODEL;
     web.redraw = true;
     return ok;
@@ -194,7 +195,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_share(void) {
     char err[600];
     web.redraw = true;
     if (!model_update(&web.app.model) || !scene_save(&web.app.model.scene, path, err, sizeof err)) {
-        view_set_status(&web.app.vs, true, "Not shared — %.400s", err);
+        view_set_status(&web.app.vs, true, _("Not shared — %.400s"), err);
         return NULL;
     }
     return path;
