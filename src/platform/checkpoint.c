@@ -194,7 +194,7 @@ static bool map_part(const char *dir, const char *name, Mapped_File *m, uint64_t
 bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz) {
     Checkpoint *out = calloc(1, sizeof *out);
     if (!out) {
-        snprintf(err, errsz, _("out of memory"));
+        snprintf(err, errsz, "%s", _("out of memory"));
         return false;
     }
     bool ok = checkpoint_find(path_or_name, out->dir, sizeof out->dir, err, errsz) &&

@@ -157,6 +157,6 @@ bool prefs_save(const Prefs *changes, char *err, size_t errsz) {
     if (!paths_make_parents(path, err, errsz)) return false;
     if (file_update_atomic(path, PREFS_MAX_BYTES, merge_prefs, changes, err, errsz)) return true;
     size_t n = strlen(err);
-    snprintf(err + n, errsz - n, _(" (not saved: the file is left as it is)"));
+    snprintf(err + n, errsz - n, "%s", _(" (not saved: the file is left as it is)"));
     return false;
 }

@@ -227,6 +227,6 @@ bool progress_save(const Lesson_Progress *p, char *err, size_t errsz) {
     if (!paths_make_parents(path, err, errsz)) return false;
     if (file_update_atomic(path, PROGRESS_MAX_BYTES, merge_progress, p, err, errsz)) return true;
     size_t n = strlen(err);
-    snprintf(err + n, errsz - n, _(" (not saved: the file is left as it is)"));
+    snprintf(err + n, errsz - n, "%s", _(" (not saved: the file is left as it is)"));
     return false;
 }

@@ -131,7 +131,7 @@ static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
     if (l->phase_step >= 0)
         snprintf(phase, sizeof phase, _("phase change at step %ld"), l->phase_step);
     else
-        snprintf(phase, sizeof phase, _("no phase change yet"));
+        snprintf(phase, sizeof phase, "%s", _("no phase change yet"));
     int count = stack_lab_ablated(l);
     if (count)
         snprintf(zeroed, sizeof zeroed,

@@ -508,7 +508,7 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Tf_Run *run = real_lab_shown(l);
     char title[96];
     snprintf(title, sizeof title, _("Layer %d, head %d"), l->open_layer, l->open_head);
-    if (l->open_layer < 0 || !run) snprintf(title, sizeof title, _("No head open"));
+    if (l->open_layer < 0 || !run) snprintf(title, sizeof title, "%s", _("No head open"));
     float title_h = ui_panel_wrapped(ui, r, title, lit(vs, "model_head"));
     ui_record(ui, "panel", "model_open", -1, r);
     Rect body = rect_inset(r, t->pad);

@@ -90,8 +90,8 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
                      s->heads > 1 ? _(" (head 1)") : "");
             snprintf(brief, sizeof brief, "m = %.3g", scene_alibi_slope(s, 0));
         } else {
-            snprintf(line, sizeof line, _("content only: order is unseen"));
-            snprintf(brief, sizeof brief, _("order unseen"));
+            snprintf(line, sizeof line, "%s", _("content only: order is unseen"));
+            snprintf(brief, sizeof brief, "%s", _("order unseen"));
         }
         Rect in = rect_inset(param, 4);
         bool fits = ui_text_width(ui, FONT_SANS, t->small_size, line) <= in.w;

@@ -470,7 +470,7 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
                  d->layers, d->heads, d->context);
     } else if (vs->view == VIEW_MODEL) {
         snprintf(buf, sizeof buf,
-                 _("Model view: a real model's every head on your text   ·   click a head to open "
+                 "%s", _("Model view: a real model's every head on your text   ·   click a head to open "
                    "it   ·   F1 for help"));
     } else if (vs->view == VIEW_TRAIN) { /* its sentences are its own, not the scene's */
         snprintf(buf, sizeof buf,
@@ -480,10 +480,10 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
         char more[160] = "";
         if (s->heads > 1) snprintf(more, sizeof more, _("   H = %d heads"), s->heads);
         if (s->mask == MASK_CAUSAL)
-            snprintf(more + strlen(more), sizeof more - strlen(more), _("   causal mask"));
+            snprintf(more + strlen(more), sizeof more - strlen(more), "%s", _("   causal mask"));
         if (s->pos == POS_ROPE && s->d_k % 2) /* RoPE turns pairs: one coordinate is left */
             snprintf(more + strlen(more), sizeof more - strlen(more),
-                     _("   (d_k odd: RoPE leaves its last coordinate unturned)"));
+                     "%s", _("   (d_k odd: RoPE leaves its last coordinate unturned)"));
         if (s->pos_offset)
             snprintf(more + strlen(more), sizeof more - strlen(more), _("   from position %d"),
                      s->pos_offset);
