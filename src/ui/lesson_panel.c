@@ -60,7 +60,7 @@ static void go_to_step(View_State *vs, Model *m, int step, bool from_start) {
 
 bool lesson_enter(View_State *vs, Model *m, char *err, size_t errsz) {
     if (!vs->session.lesson || !vs->session.saved) {
-        snprintf(err, errsz, _("no lesson loaded"));
+        snprintf(err, errsz, "%s", _("no lesson loaded"));
         return false;
     }
     if (!vs->session.active) {
@@ -627,7 +627,7 @@ static void step_text(Ui *ui, View_State *vs, const Model *m, const Lesson_Step 
     float full = layout_text(&tl, l, st, all, false);
     ls->pages = 1;
     if (full > 0 && text.h < ui_line_height(ui, FONT_SANS, t->text_size) * 2.5f) {
-        snprintf(ls->misfit, sizeof ls->misfit, _("no room for its text"));
+        snprintf(ls->misfit, sizeof ls->misfit, "%s", _("no room for its text"));
         return;
     }
     if (full > text.h + 0.5f) { /* pages, and a line under them that says so */
@@ -651,7 +651,7 @@ static void step_text(Ui *ui, View_State *vs, const Model *m, const Lesson_Step 
                  ls->page + 1, ls->pages);
         ui_label(ui, hint, FONT_SANS, t->small_size, ALIGN_RIGHT, t->text_dim, label);
         if (tl.want_bot - tl.want_top > text.h + 0.5f)
-            snprintf(ls->misfit, sizeof ls->misfit,
+            snprintf(ls->misfit, sizeof ls->misfit, "%s",
                      _("its text area is lower than one of its lines"));
     } else {
         ls->page = 0;

@@ -313,7 +313,8 @@ static void delta_plot(Ui *ui, const Model *m, Rect r) {
     snprintf(title, sizeof title, _("score of %s → %s against i − j"), s->tokens[sh->query],
              s->tokens[sh->key_token]);
     bool causal = s->mask == MASK_CAUSAL;
-    if (causal) snprintf(title + strlen(title), sizeof title - strlen(title), "%s", _(" ≥ 0 (mask)"));
+    if (causal)
+        snprintf(title + strlen(title), sizeof title - strlen(title), "%s", _(" ≥ 0 (mask)"));
     score_plot(ui, r, "score_by_delta", title, sh, true, -SHIFT_REACH, SHIFT_REACH,
                causal ? SHIFT_REACH : 0);
 }

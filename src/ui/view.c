@@ -469,8 +469,8 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
                    "sequences of %d tokens   ·   F1 for help"),
                  d->layers, d->heads, d->context);
     } else if (vs->view == VIEW_MODEL) {
-        snprintf(buf, sizeof buf,
-                 "%s", _("Model view: a real model's every head on your text   ·   click a head to open "
+        snprintf(buf, sizeof buf, "%s",
+                 _("Model view: a real model's every head on your text   ·   click a head to open "
                    "it   ·   F1 for help"));
     } else if (vs->view == VIEW_TRAIN) { /* its sentences are its own, not the scene's */
         snprintf(buf, sizeof buf,
@@ -482,8 +482,8 @@ static void status_line(Ui *ui, View_State *vs, const Model *m, Rect r) {
         if (s->mask == MASK_CAUSAL)
             snprintf(more + strlen(more), sizeof more - strlen(more), "%s", _("   causal mask"));
         if (s->pos == POS_ROPE && s->d_k % 2) /* RoPE turns pairs: one coordinate is left */
-            snprintf(more + strlen(more), sizeof more - strlen(more),
-                     "%s", _("   (d_k odd: RoPE leaves its last coordinate unturned)"));
+            snprintf(more + strlen(more), sizeof more - strlen(more), "%s",
+                     _("   (d_k odd: RoPE leaves its last coordinate unturned)"));
         if (s->pos_offset)
             snprintf(more + strlen(more), sizeof more - strlen(more), _("   from position %d"),
                      s->pos_offset);
