@@ -3,6 +3,8 @@
  * lesson keeps the student's scene; leaving gives it back. */
 #include "../core/i18n.h"
 #include "lesson_panel.h"
+
+#include "../gfx/utf8.h"
 #include "lesson_menu.h"
 
 #include "../model/lesson_goals.h"
@@ -225,6 +227,13 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
         else
             ls->hide_verdict = true;
     }
+}
+
+/* the last code point of s[0..e) */
+static uint32_t last_cp(const char *s, const char *e) {
+    uint32_t cp = 0;
+    for (const char *p = s; p < e;) p = utf8_next(p, &cp);
+    return cp;
 }
 
 /* ---- text: spans with word wrap, and formulas set as boxes -------------------- */
@@ -467,10 +476,14 @@ static float layout_text(Text_Layout *io, const Lesson *l, const Lesson_Step *st
                 s++;
                 continue;
             }
-            const char *e = s;
-            while (e < end && *e != ' ' && *e != '\n') e++;
+            const char *e = utf8_word_end(s, end);
             float w = ui_text_widthn(ui, piece_font(sp->style), t->text_size, s, (int)(e - s));
             add_piece(&tl, (Piece){.s = s, .len = (int)(e - s), .style = sp->style, .w = w});
+            /* Chinese: a line may break here, with no space */
+            uint32_t cp;
+            if (e < end && *e != ' ' && *e != '\n' &&
+                (utf8_cjk((utf8_next(e, &cp), cp)) || utf8_cjk(last_cp(s, e))))
+                end_word(&tl);
             s = e;
         }
     }

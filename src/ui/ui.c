@@ -452,45 +452,6 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
     return res;
 }
 
-/* Chinese has no spaces: a line may break before or after any CJK character,
- * but never before closing punctuation (。，、：) nor after opening (（「). */
-static bool cjk(uint32_t cp) {
-    return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-           (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x3000 && cp <= 0x303F);
-}
-static bool no_line_start(uint32_t cp) {
-    static const uint32_t closing[] = {0x3002, 0xFF0C, 0x3001, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F,
-                                       0xFF09, 0x300D, 0x300F, 0x300B, 0x3009, 0x3011, 0xFF0E};
-    for (size_t k = 0; k < sizeof closing / sizeof *closing; k++)
-        if (cp == closing[k]) return true;
-    return false;
-}
-static bool no_line_end(uint32_t cp) {
-    return cp == 0xFF08 || cp == 0x300C || cp == 0x300E || cp == 0x300A || cp == 0x3008 ||
-           cp == 0x3010;
-}
-
-/* The end of the word at w: up to a space, or one CJK character (with the
- * punctuation that may not start a line after it, and after opening
- * punctuation the character it opens). */
-static const char *word_end(const char *w) {
-    uint32_t cp;
-    const char *e = utf8_next(w, &cp);
-    if (!*w) return w;
-    if (cjk(cp)) {
-        while (no_line_end(cp) && *e) e = utf8_next(e, &cp);
-        for (const char *n = utf8_next(e, &cp); *e && no_line_start(cp); n = utf8_next(e, &cp))
-            e = n;
-        return e;
-    }
-    while (*e && *e != ' ') {
-        const char *n = utf8_next(e, &cp);
-        if (cjk(cp) && !no_line_start(cp)) break;
-        e = n;
-    }
-    return e;
-}
-
 float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const char *text,
                       bool draw) {
     float lh = ui_line_height(ui, font, size), y = r.y;
@@ -501,7 +462,7 @@ float ui_text_wrapped(Ui *ui, Rect r, Font_Id font, float size, Color c, const c
         while (*scan) {
             const char *w = scan;
             while (*w == ' ') w++;
-            const char *e = word_end(w);
+            const char *e = utf8_word_end(w, w + strlen(w));
             if (ui_text_widthn(ui, font, size, p, (int)(e - p)) > r.w && line_end != p) break;
             line_end = e;
             scan = e;

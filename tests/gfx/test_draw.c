@@ -81,6 +81,40 @@ Test(draw, utf8_decoding) {
     cr_assert_eq(*s, '\0');
 }
 
+/* Chinese has no spaces: a line may break after any Han character, but a
+ * closing mark (。，、) never starts a line and an opening one (「（) never ends
+ * one; Latin words still break only at spaces. Words are cut one after another. */
+Test(draw, line_breaking_cuts_chinese_between_characters_by_the_punctuation_rules) {
+    static const struct {
+        const char *text, *words[8];
+    } cases[] = {
+        {"注意力", {"注", "意", "力"}},
+        {"查询，键。", {"查", "询，", "键。"}},
+        {"「值」很好", {"「值」", "很", "好"}},
+        {"头（head）很", {"头", "（head）", "很"}},
+        {"softmax权重、值", {"softmax", "权", "重、", "值"}},
+        {"Q·K 的点积", {"Q·K", " ", "的", "点", "积"}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const char *s = cases[k].text, *end = s + strlen(s);
+        for (int w = 0; s < end; w++) {
+            if (*s == ' ') { /* spaces are skipped by the callers; keep the count honest */
+                cr_assert_str_eq(cases[k].words[w], " ", "case %zu word %d", k, w);
+                s++;
+                continue;
+            }
+            const char *e = utf8_word_end(s, end);
+            cr_assert(e > s, "case %zu: a word is never empty", k);
+            cr_assert(cases[k].words[w], "case %zu: more words than expected at '%s'", k, s);
+            char got[64];
+            snprintf(got, sizeof got, "%.*s", (int)(e - s), s);
+            cr_assert_str_eq(got, cases[k].words[w], "case %zu word %d", k, w);
+            s = e;
+        }
+    }
+    cr_assert(utf8_cjk(0x6CE8) && utf8_cjk(0x3002) && !utf8_cjk('a') && !utf8_cjk(0x00E9));
+}
+
 Test(colormap, ends_and_middle_come_from_the_tables) {
     for (int m = 0; m < COLORMAP_COUNT; m++) {
         Color lo = colormap_sample((Colormap)m, 0), hi = colormap_sample((Colormap)m, 1);
