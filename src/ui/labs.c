@@ -56,13 +56,13 @@ static float lerp(float a, float b, float t) {
  * to counts: density × samples × bin width). */
 /* axis: the range drawn; the bins' own [lo, hi] when 0, else ±axis, so a
  * distribution that widens with d_k is seen to widen */
-static void histogram(Ui *ui, Rect r, const char *title, const int *counts, int bins, double lo,
-                      double hi, double axis, int samples, double theory_var, Color bar,
-                      const char *curve_label, const char *stats_line) {
+static void histogram(Ui *ui, Rect r, const char *id, const char *title, const int *counts,
+                      int bins, double lo, double hi, double axis, int samples, double theory_var,
+                      Color bar, const char *curve_label, const char *stats_line) {
     const Theme *t = ui->theme;
-    if (ui_hidden_if(ui, r, title, title[0] == 'R' ? "hist_raw" : "hist_scaled")) return;
+    if (ui_hidden_if(ui, r, title, id)) return;
     float title_h = ui_panel_wrapped(ui, r, title, false);
-    ui_record(ui, "panel", title[0] == 'R' ? "hist_raw" : "hist_scaled", -1, r);
+    ui_record(ui, "panel", id, -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
@@ -282,8 +282,8 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     /* fixed axis: ±4 SD at the widest head, so the raw spread is seen to grow */
     double raw_axis = vs->scaling.fixed_axis ? 4 * sqrt((double)ATTN_MAX_DK) : 0;
 
-    histogram(ui, hr, _("Raw ⟨q, k⟩"), e->hist_raw, LAB_HIST_BINS, e->raw_lo, e->raw_hi, raw_axis,
-              e->samples, (double)e->d_k, t->query, curve, line);
+    histogram(ui, hr, "hist_raw", _("Raw ⟨q, k⟩"), e->hist_raw, LAB_HIST_BINS, e->raw_lo, e->raw_hi,
+              raw_axis, e->samples, (double)e->d_k, t->query, curve, line);
     {
         Rect hb = rect_inset(hr, t->pad);
         float tw = fminf(hb.w * 0.5f, 150);
@@ -297,8 +297,8 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
     snprintf(line, sizeof line, _("mean %.3f (theory 0)   variance %.3f (theory 1)"),
              e->stats.scaled_mean, e->stats.scaled_var);
-    histogram(ui, left, _("Scaled ⟨q, k⟩/√d_k"), e->hist_scaled, LAB_HIST_BINS, e->scaled_lo,
-              e->scaled_hi, 0, e->samples, 1.0, t->accent, "N(0, 1)", line);
+    histogram(ui, left, "hist_scaled", _("Scaled ⟨q, k⟩/√d_k"), e->hist_scaled, LAB_HIST_BINS,
+              e->scaled_lo, e->scaled_hi, 0, e->samples, 1.0, t->accent, "N(0, 1)", line);
 
     /* the scene: entropy and max weight against d_k, then S with a held colour range */
     const Lab_Curves *c = &m->labs.curves;
