@@ -64,6 +64,56 @@ static void hidden_goal_warnings(const Lesson *l, const char *teacher) {
     }
 }
 
+/* DIR/LANG/ for each language: every translation is checked as a lesson (by
+ * input too, with the interface in its language) and against its original
+ * DIR/NAME.md, which it must have. Returns the failures; counts the lessons. */
+static int check_translations(const Cli_Options *o, const Vocab *vocab, const char *data_dir,
+                              const Real_Model *real, Text_Metrics tm, float z, int *total) {
+    static Lesson_Index index;
+    static Lesson lesson, original;
+    int failed = 0, was = lang_current();
+    char err[1200], dir[4200], orig_path[4400];
+    for (int lang = 1; lang < lang_count(); lang++) {
+        snprintf(dir, sizeof dir, "%s/%s", o->check_dir, lang_code(lang));
+        if (!lesson_index_scan(&index, dir, err, sizeof err)) continue; /* none in this language */
+        if (!lang_use(lang, data_dir, err, sizeof err)) cli_report("attnlab: warning: ", err);
+        *total += index.count + index.skipped;
+        failed += index.skipped;
+        for (int k = 0; k < index.count; k++) {
+            const char *base = strrchr(index.path[k], '/');
+            snprintf(orig_path, sizeof orig_path, "%s%s", o->check_dir, base);
+            err[0] = '\0';
+            char why[1200] = "";
+            bool ok = lesson_load(&lesson, index.path[k], err, sizeof err);
+            if (ok && !lesson_load(&original, orig_path, why, sizeof why)) {
+                snprintf(err, sizeof err,
+                         "%.400s: no English original %.400s to compare with (%.300s)",
+                         index.path[k], orig_path, why);
+                ok = false;
+            }
+            ok = ok && lesson_same_shape(&original, &lesson, err, sizeof err) &&
+                 lesson_check(&lesson, vocab, data_dir, real, err, sizeof err) &&
+                 (!o->by_input || lesson_by_input(&lesson, vocab, data_dir, tm,
+                                                  &(Lesson_Screen){.w = (float)o->width / z,
+                                                                   .h = (float)o->height / z,
+                                                                   .presenter = o->presenter,
+                                                                   .theme = o->theme,
+                                                                   .real = real},
+                                                  err, sizeof err));
+            if (!ok) {
+                cli_report("", err);
+                failed++;
+                continue;
+            }
+            printf("ok  %s  (the steps of %s%s)\n", index.path[k], orig_path,
+                   o->by_input ? ", met by input" : "");
+            if (err[0]) cli_report("", err);
+        }
+    }
+    lang_use(was, data_dir, err, sizeof err);
+    return failed;
+}
+
 /* --check-lessons DIR: parse and play every lesson; 0 only if all pass. */
 static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *data_dir) {
     const char *dir = o->check_dir;
@@ -137,12 +187,14 @@ static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *d
         if (err[0]) cli_report("", err); /* a note: what the check could not judge */
         hidden_goal_warnings(&lesson, o->hide);
     }
+    int total = index.count + index.skipped;
+    failed += check_translations(o, vocab, data_dir, real, tm, z, &total);
     if (o->by_input) {
         font_unload(&atlas);
         TTF_Quit();
     }
     if (have_model) checkpoint_close(&ck);
-    printf("%d passed, %d failed\n", index.count + index.skipped - failed, failed);
+    printf("%d passed, %d failed\n", total - failed, failed);
     return failed ? 2 : 0;
 }
 

@@ -1,12 +1,15 @@
 /* The lesson checker; see lesson_check.h. */
 #include "lesson_check.h"
 
+#include "../core/i18n.h"
+
 #include "lesson_goals.h"
 #include "lesson_play.h"
 #include "scene_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, const Real_Model *real,
                   char *err, size_t errsz) {
@@ -128,4 +131,77 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, con
                  "one with --model)",
                  l->path, no_model, no_model == 1 ? "" : "s", no_model == 1 ? "s" : "");
     return ok;
+}
+
+/* ---- a translation against its original ----------------------------------- */
+
+static bool same_action(const Lesson_Action *a, const Lesson_Action *b) {
+    if (a->kind != b->kind || a->i != b->i || a->seed != b->seed || a->x != b->x || a->y != b->y ||
+        a->n != b->n || a->setting != b->setting || a->value != b->value ||
+        strcmp(a->text, b->text))
+        return false;
+    for (int k = 0; k < a->n && k < LESSON_MAX_ORDER; k++)
+        if (a->order[k] != b->order[k]) return false;
+    return true;
+}
+
+static bool same_actions(const Lesson *la, int fa, int ca, const Lesson *lb, int fb, int cb) {
+    if (ca != cb) return false;
+    for (int k = 0; k < ca; k++)
+        if (!same_action(&la->actions[fa + k], &lb->actions[fb + k])) return false;
+    return true;
+}
+
+static bool same_conds(const Lesson_Goal *a, const Lesson_Goal *b) {
+    if (a->cond_count != b->cond_count) return false;
+    for (int k = 0; k < a->cond_count; k++) {
+        const Lesson_Cond *x = &a->conds[k], *y = &b->conds[k];
+        if (x->kind != y->kind || x->cmp != y->cmp || x->value != y->value || x->i != y->i ||
+            strcmp(x->a, y->a) || strcmp(x->b, y->b))
+            return false;
+    }
+    return true;
+}
+
+/* what differs in step s, or NULL */
+static const char *step_differs(const Lesson *o, const Lesson *t, int s) {
+    const Lesson_Step *a = &o->steps[s], *b = &t->steps[s];
+    if (!same_actions(o, a->act_first, a->act_count, t, b->act_first, b->act_count))
+        return _("its directives differ");
+    if (a->goal_count != b->goal_count) return _("it has another number of goals");
+    for (int g = 0; g < a->goal_count; g++) {
+        if (!same_conds(&a->goals[g], &b->goals[g])) return _("a goal's conditions differ");
+        if (!same_actions(o, a->goals[g].sol_first, a->goals[g].sol_count, t, b->goals[g].sol_first,
+                          b->goals[g].sol_count))
+            return _("a goal's solution differs");
+    }
+    const Lesson_Predict *p = &a->predict, *q = &b->predict;
+    if (p->kind != q->kind || p->later != q->later || strcmp(p->token, q->token) ||
+        !same_conds(&p->cond, &q->cond) ||
+        !same_actions(o, p->after_first, p->after_count, t, q->after_first, q->after_count))
+        return _("its prediction's answer differs");
+    return NULL;
+}
+
+bool lesson_same_shape(const Lesson *original, const Lesson *translation, char *err, size_t errsz) {
+    if (!same_actions(original, original->setup_first, original->setup_count, translation,
+                      translation->setup_first, translation->setup_count)) {
+        snprintf(err, errsz, _("%s:1: its set-up before the first step differs from %s"),
+                 translation->path, original->path);
+        return false;
+    }
+    if (original->step_count != translation->step_count) {
+        snprintf(err, errsz, _("%s:1: it has %d steps, and %s has %d"), translation->path,
+                 translation->step_count, original->path, original->step_count);
+        return false;
+    }
+    for (int s = 0; s < original->step_count; s++) {
+        const char *why = step_differs(original, translation, s);
+        if (why) {
+            snprintf(err, errsz, _("%s:%d: step %d differs from %s: %s"), translation->path,
+                     translation->steps[s].line, s + 1, original->path, why);
+            return false;
+        }
+    }
+    return true;
 }

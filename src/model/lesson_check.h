@@ -10,6 +10,11 @@
  *       false with the problem in err; true with err "" or a note. real: the model the
  *       Model view's directives and goals read, or NULL; without one, the goals that need
  *       it are not judged, and the note says how many
+ *   bool lesson_same_shape(const Lesson *original, const Lesson *translation, char *err,
+ *                          size_t errsz)
+ *       a translation keeps its original's steps, directives, goals' conditions and solutions
+ *       and predictions' answers; only prose, headings, goal labels and the questions' words may
+ *       differ. False with "TRANSLATION:LINE: step N differs from ORIGINAL: what" in err
  *
  * Training is bounded: one lesson's `steps` may cost LESSON_CHECK_TRAIN_BUDGET
  * steps of one head at d_k = 16 (lesson_play.h). Past that the checker runs
@@ -24,5 +29,6 @@
 
 bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, const Real_Model *real,
                   char *err, size_t errsz);
+bool lesson_same_shape(const Lesson *original, const Lesson *translation, char *err, size_t errsz);
 
 #endif

@@ -38,7 +38,13 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
     char dir[4200], why[600];
     /* --lesson first: if it is bad, that one line is all the user sees */
     if (desc->opts->lesson_path) {
-        if (lesson_load(*lesson, desc->opts->lesson_path, why, sizeof why)) {
+        /* in the language chosen, where the lesson has a translation */
+        char local[600];
+        const char *path = lesson_localized_path(desc->opts->lesson_path, lang_code(lang_current()),
+                                                 local, sizeof local)
+                               ? local
+                               : desc->opts->lesson_path;
+        if (lesson_load(*lesson, path, why, sizeof why)) {
             vs->session.pending = true;
         } else {
 #ifdef __EMSCRIPTEN__

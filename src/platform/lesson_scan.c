@@ -30,18 +30,23 @@ static void fill(Lesson_Index *index, int k, const char *path, Lesson *scratch) 
     }
 }
 
+bool lesson_localized_path(const char *path, const char *lang, char *dest, size_t size) {
+    if (!lang || !strcmp(lang, "en") || strlen(lang) > 8) return false;
+    const char *base = strrchr(path, '/');
+    int dir_len = base ? (int)(base - path) : 1;
+    const char *dir = base ? path : ".";
+    int n = snprintf(dest, size, "%.*s/%s/%s", dir_len, dir, lang, base ? base + 1 : path);
+    struct stat st;
+    return n > 0 && (size_t)n < size && stat(dest, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 void lesson_index_localize(Lesson_Index *index, const char *lang) {
     if (!lang || !strcmp(lang, "en") || strlen(lang) > 8) return;
     Lesson *scratch = malloc(sizeof *scratch);
     if (!scratch) return; /* the English lessons stay listed */
     for (int k = 0; k < index->count; k++) {
-        const char *base = strrchr(index->path[k], '/');
-        if (!base) continue;
         char local[600];
-        snprintf(local, sizeof local, "%.*s/%s%s", (int)(base - index->path[k]), index->path[k],
-                 lang, base);
-        struct stat st;
-        if (stat(local, &st) != 0) continue;
+        if (!lesson_localized_path(index->path[k], lang, local, sizeof local)) continue;
         bool was_broken = index->error[k][0] != '\0';
         fill(index, k, local, scratch);
         index->broken += (index->error[k][0] != '\0') - was_broken;

@@ -757,3 +757,46 @@ Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
     cr_assert_eq(found, predictions, "the lessons hold %d predictions, the table %d", found,
                  predictions);
 }
+
+/* A translation keeps its original's shape: the same steps, directives, goal
+ * conditions, solutions and prediction answers; prose and labels may differ,
+ * and a difference is named by its step and line. */
+Test(lesson, a_translation_must_keep_its_originals_steps_and_directives) {
+    static Lesson original, translation;
+    char err[600];
+    const char *en = "# T\n\n## One\n\n```attnlab\nhighlight plane\n```\n\nText.\n\n"
+                     "```attnlab\ngoal d >= 4 : widen d\nsolution d 4\n```\n\n"
+                     "## Two\n\n```attnlab\nview scaling\n```\n\nMore.\n";
+    cr_assert(lesson_parse(&original, en, strlen(en), "en.md", err, sizeof err), "%s", err);
+    const char *good = "# T (de)\n\n## Eins\n\n```attnlab\nhighlight plane\n```\n\nText, "
+                       "übersetzt.\n\n```attnlab\ngoal d >= 4 : d verbreitern\nsolution d 4\n```"
+                       "\n\n## Zwei\n\n```attnlab\nview scaling\n```\n\nMehr.\n";
+    cr_assert(lesson_parse(&translation, good, strlen(good), "de.md", err, sizeof err), "%s", err);
+    cr_assert(lesson_same_shape(&original, &translation, err, sizeof err), "%s", err);
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"# T\n\n## Eins\n\n```attnlab\nhighlight S\n```\n\n```attnlab\ngoal d >= 4 : x\n"
+         "solution d 4\n```\n\n## Zwei\n\n```attnlab\nview scaling\n```\n",
+         "de.md:3: step 1 differs from en.md: its directives differ"},
+        {"# T\n\n## Eins\n\n```attnlab\nhighlight plane\n```\n\n```attnlab\ngoal d >= 5 : x\n"
+         "solution d 5\n```\n\n## Zwei\n\n```attnlab\nview scaling\n```\n",
+         "de.md:3: step 1 differs from en.md: a goal's conditions differ"},
+        {"# T\n\n## Eins\n\n```attnlab\nhighlight plane\n```\n\n```attnlab\ngoal d >= 4 : x\n"
+         "solution d 6\n```\n\n## Zwei\n\n```attnlab\nview scaling\n```\n",
+         "de.md:3: step 1 differs from en.md: a goal's solution differs"},
+        {"# T\n\n## Eins\n\n```attnlab\nhighlight plane\n```\n\n```attnlab\ngoal d >= 4 : x\n"
+         "solution d 4\n```\n\n## Zwei\n\n```attnlab\nview permutation\n```\n",
+         "step 2 differs from en.md: its directives differ"},
+        {"# T\n\n## Eins\n\n```attnlab\nhighlight plane\n```\n\n```attnlab\ngoal d >= 4 : x\n"
+         "solution d 4\n```\n",
+         "de.md:1: it has 1 steps, and en.md has 2"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        cr_assert(
+            lesson_parse(&translation, bad[k].text, strlen(bad[k].text), "de.md", err, sizeof err),
+            "%s", err);
+        cr_assert_not(lesson_same_shape(&original, &translation, err, sizeof err), "case %zu", k);
+        cr_assert(strstr(err, bad[k].says), "case %zu: '%s' lacks '%s'", k, err, bad[k].says);
+    }
+}

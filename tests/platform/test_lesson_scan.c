@@ -7,6 +7,7 @@
 
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static Vocab vocab;
 static Lesson lesson;
@@ -58,6 +59,72 @@ Test(lesson_scan, a_folder_with_bad_lessons_lists_them_with_their_errors) {
     cr_assert_str_eq(ix.error[1], want);
     snprintf(want, sizeof want, "%s/c-fifo.md: is a FIFO (named pipe), not a regular file", dir);
     cr_assert_str_eq(ix.error[2], want);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* In another language the menu lists each lesson's translation where there
+ * is one, and the English lesson where there is not; English is unchanged.
+ * A folder of its own, so that the fallback stays tested once every shipped
+ * lesson is translated. */
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(lesson_scan, the_menu_lists_translations_and_falls_back_to_english_per_lesson) {
+    char dir[] = "/tmp/attnlab-langs-XXXXXX", path[200], err[300];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a-one.md", dir);
+    write_file(path, "# One\n\n## S\n\ntext\n");
+    snprintf(path, sizeof path, "%s/b-two.md", dir);
+    write_file(path, "# Two\n\n## S\n\ntext\n");
+    snprintf(path, sizeof path, "%s/de", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/de/a-one.md", dir);
+    write_file(path, "# Eins\n\n## S\n\nText\n");
+    snprintf(path, sizeof path, "%s/zh_CN", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/zh_CN/b-two.md", dir); /* a folder is no lesson */
+    cr_assert_eq(mkdir(path, 0700), 0);
+
+    static Lesson_Index index;
+    cr_assert(lesson_index_scan(&index, dir, err, sizeof err), "%s", err);
+    cr_assert_eq(index.count, 2, "the language folders are not lessons of their own");
+    lesson_index_localize(&index, "en");
+    cr_assert_str_eq(index.title[0], "One");
+    lesson_index_localize(&index, "de");
+    cr_assert_eq(index.count, 2);
+    snprintf(path, sizeof path, "%s/de/a-one.md", dir);
+    cr_assert_str_eq(index.path[0], path);
+    cr_assert_str_eq(index.title[0], "Eins");
+    snprintf(path, sizeof path, "%s/b-two.md", dir);
+    cr_assert_str_eq(index.path[1], path, "no translation: the English lesson");
+    cr_assert_str_eq(index.title[1], "Two");
+    cr_assert_eq(index.broken, 0);
+
+    char local[300];
+    cr_assert_not(lesson_localized_path(path, "zh_CN", local, sizeof local),
+                  "a folder in the translation's place is not a translation");
+    cr_assert_not(lesson_localized_path(path, "en", local, sizeof local));
+    snprintf(path, sizeof path, "%s/a-one.md", dir);
+    cr_assert(lesson_localized_path(path, "de", local, sizeof local));
+    snprintf(path, sizeof path, "%s/de/a-one.md", dir);
+    cr_assert_str_eq(local, path);
+
+    /* the shipped lessons: every translation stands for its English original */
+    static Lesson_Index shipped;
+    char lessons[300];
+    snprintf(lessons, sizeof lessons, "%s/lessons", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_index_scan(&shipped, lessons, err, sizeof err), "%s", err);
+    int count = shipped.count;
+    lesson_index_localize(&shipped, "de");
+    cr_assert_eq(shipped.count, count);
+    cr_assert_str_eq(shipped.title[0], "1 · Aus Tokens werden Vektoren");
+
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);

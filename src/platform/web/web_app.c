@@ -13,6 +13,7 @@
  * (library.js). */
 #include "../../core/i18n.h"
 #include "../app.h"
+#include "../lang.h"
 #include "../sdl_app.h"
 #include "../real_open.h"
 #include "../sdl_events.h"
@@ -220,10 +221,10 @@ EMSCRIPTEN_KEEPALIVE const char *web_describe(void) {
     char lesson[300] = "null", status[700] = "";
     if (ls->active && ls->lesson) json_string(lesson, sizeof lesson, ls->lesson->title);
     json_string(status, sizeof status, a->vs.status);
-    PUT("{\"view\": \"%s\", \"lesson\": %s, \"step\": %d, \"status\": %s, \"model_busy\": %s, "
-        "\"model_passes\": %ld, \"items\": [",
-        view_name(a->vs.view), lesson, ls->active ? ls->step : -1, status,
-        a->vs.real_busy ? "true" : "false", a->model.real.generation);
+    PUT("{\"view\": \"%s\", \"lang\": \"%s\", \"lesson\": %s, \"step\": %d, \"status\": %s, "
+        "\"model_busy\": %s, \"model_passes\": %ld, \"items\": [",
+        view_name(a->vs.view), lang_code(lang_current()), lesson, ls->active ? ls->step : -1,
+        status, a->vs.real_busy ? "true" : "false", a->model.real.generation);
     for (int k = 0; k < a->ui.record_count; k++) {
         const Ui_Record *r = &a->ui.records[k];
         PUT("%s{\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, %.1f, "
