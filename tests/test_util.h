@@ -57,6 +57,26 @@ static inline const Test_Lessons *test_shipped_lessons(void) {
     return &ls;
 }
 
+/* How many translated lessons ship: the *.md of lessons/es, lessons/de and
+ * lessons/zh_CN, which --check-lessons checks beside their originals. */
+static inline int test_translated_lessons(void) {
+    static const char *const langs[] = {"es", "de", "zh_CN"};
+    int count = 0;
+    for (size_t k = 0; k < sizeof langs / sizeof *langs; k++) {
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/lessons/%s", test_env("ATTNLAB_DATA"), langs[k]);
+        DIR *d = opendir(dir);
+        cr_assert(d, "cannot open %s", dir);
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            size_t n = strlen(e->d_name);
+            if (n >= 4 && !strcmp(e->d_name + n - 3, ".md") && strcmp(e->d_name, "README.md"))
+                count++;
+        }
+        closedir(d);
+    }
+    return count;
+}
+
 /* A catalogue of bad files: ATTNLAB_TESTDATA/SUBDIR/expected-errors.tsv
  * lists "FILE<TAB>exact error" per line. Each file's text is handed to
  * `reject`, which must fail with exactly that error (its name argument is the

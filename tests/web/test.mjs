@@ -381,6 +381,29 @@ await check('a bad URL option is one line on the page, and the defaults load', a
   await page.close();
 });
 
+await check('?lang=de speaks German, and the picker switches to Chinese in the same page', async () => {
+  const { page, errors, requests } = await open('?lang=de&theme=blau');
+  let d = await describe(page);
+  assert(d.lang === 'de', `lang ${d.lang}`);
+  assert(d.status.includes("--theme: 'blau' ist keins von: dark, light, contrast"),
+         `status line: ${d.status}`);
+  assert(!requests.some((u) => u.startsWith('/fonts/')), 'German fetched a fallback font');
+  await click(page, item(d, 'button', 'lang'));
+  d = await describe(page);
+  await click(page, item(d, 'button', 'lang_item', 3));
+  d = await describe(page);
+  assert(d.lang === 'zh_CN', `lang after the pick: ${d.lang}`);
+  assert(d.status === '简体中文', `status line: ${d.status}`);
+  for (let t = 0; t < 100 && !requests.includes('/fonts/DroidSansFallbackFull.ttf'); t++)
+    await new Promise((ok) => setTimeout(ok, 100));
+  assert(requests.includes('/fonts/DroidSansFallbackFull.ttf'), 'no CJK font for the Chinese UI');
+  const plain = await open('');
+  assert((await describe(plain.page)).lang === 'en', 'the default, in an English browser');
+  await plain.page.close();
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
 let dragged;
 await check('a drag on an embedding point changes the saved scene, which the app reads back', async () => {
   const { page } = await open();
