@@ -177,7 +177,8 @@ EMSCRIPTEN_KEEPALIVE int web_open_model(const char *dir) {
     char err[1200];
     bool ok = real_open(&web.app.model, &web.app.checkpoint, dir, err, sizeof err);
     if (ok) /* named by what the user gave, not by where the page put the files */
-        snprintf(web.app.model.real.name, sizeof web.app.model.real.name, _("your checkpoint"));
+        snprintf(web.app.model.real.name, sizeof web.app.model.real.name, "%s",
+                 _("your checkpoint"));
     if (ok)
         view_set_status(&web.app.vs, false, _("Opened the model: %d layers × %d heads"),
                         web.app.model.real.model->weights.model.layers,
