@@ -562,7 +562,9 @@ static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Pr
         float x = in.x, bh = 30;
         int count = pr->kind == PREDICT_KEY ? m->scene.n : 2;
         for (int k = 0; k < count; k++) {
-            const char *label = pr->kind == PREDICT_KEY ? m->scene.tokens[k] : k ? "No" : _("Yes");
+            const char *label = pr->kind == PREDICT_KEY ? m->scene.tokens[k]
+                                : k                     ? _("No")
+                                                        : _("Yes");
             float bw = ui_text_width(ui, FONT_SANS, t->text_size, label) + 26;
             if (x > in.x && x + bw > in.x + in.w) {
                 x = in.x;
