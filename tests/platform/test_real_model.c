@@ -555,9 +555,12 @@ Test(real_model, the_head_scores_find_the_heads_the_hand_built_checkpoint_holds)
 Test(real_model, lesson_14_is_met_by_input_with_a_model_and_skipped_without) {
     const char *dir = make("circuit", "--circuit");
     char cmd[1200], args[1600];
+    /* English and its three translations, each checked in its own language */
     snprintf(cmd, sizeof cmd,
-             "mkdir '%s/l14' && cp '%s/lessons/14-a-real-models-heads.md' '%s/l14/'", top,
-             test_env("ATTNLAB_DATA"), top);
+             "mkdir '%s/l14' && cd '%s/lessons' && cp 14-a-real-models-heads.md '%s/l14/' && "
+             "for l in es de zh_CN; do mkdir '%s/l14/'$l && cp $l/14-a-real-models-heads.md "
+             "'%s/l14/'$l/; done",
+             top, test_env("ATTNLAB_DATA"), top, top, top);
     sh(cmd);
     static const char *const sizes[] = {"--size 1920x1080 --ui-scale 2 --presenter",
                                         "--size 1024x768", "--size 1920x1080 --ui-scale 2",
@@ -569,7 +572,7 @@ Test(real_model, lesson_14_is_met_by_input_with_a_model_and_skipped_without) {
                  k ? "--by-input " : "", k ? sizes[k - 1] : "");
         Run r = run_attnlab(args);
         cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
-        cr_assert(strstr(r.out, "(5 steps, 4 goals") && strstr(r.out, "1 passed, 0 failed"), "%s",
+        cr_assert(strstr(r.out, "(5 steps, 4 goals") && strstr(r.out, "4 passed, 0 failed"), "%s",
                   r.out);
         cr_assert_null(strstr(r.err, "not judged"), "%s", r.err);
         cr_assert_null(strstr(r.err, "not met by input"), "%s", r.err);
@@ -580,8 +583,9 @@ Test(real_model, lesson_14_is_met_by_input_with_a_model_and_skipped_without) {
                  k ? " --by-input --size 1024x768" : "");
         Run r = run_attnlab_env("HF_HUB_CACHE=/nonexistent", args);
         cr_assert_eq(r.status, 0, "%s", r.err);
-        cr_assert(strstr(r.out, "1 passed, 0 failed"), "%s", r.out);
+        cr_assert(strstr(r.out, "4 passed, 0 failed"), "%s", r.out);
         cr_assert(strstr(r.err, "note: 4 goals read a real model, and none is open"), "%s", r.err);
+        cr_assert(strstr(r.err, "zh_CN/14-a-real-models-heads.md: note: 4 goals"), "%s", r.err);
         run_free(&r);
     }
 }
