@@ -108,6 +108,7 @@ static int check_translations(const Cli_Options *o, const Vocab *vocab, const ch
             printf("ok  %s  (the steps of %s%s)\n", index.path[k], orig_path,
                    o->by_input ? ", met by input" : "");
             if (err[0]) cli_report("", err);
+            hidden_goal_warnings(&lesson, o->hide); /* a class in this language meets it */
         }
     }
     lang_use(was, data_dir, err, sizeof err);
