@@ -7,6 +7,7 @@
 
 #include "../core/fileio.h"
 #include "../model/export.h"
+#include "../model/lesson_check.h"
 #include "../model/scene_file.h"
 #include "../render/figure.h"
 #include "../render/image.h"
@@ -163,6 +164,38 @@ static float pixel_scale(const App *a, int fb_w) {
     return dpi * effective_zoom(a);
 }
 
+/* The lesson loaded when the language changes reads on in the new one, at
+ * the same step: its translation there, or its English original, where that
+ * has the same steps, directives and goals (a checked translation does);
+ * otherwise it stays as it was, and the status line says why. */
+static void lesson_follow_lang(App *a, int lang) {
+    static Lesson next; /* large: not on the stack */
+    Lesson *cur = a->vs.session.lesson;
+    if (!cur || !cur->path[0]) return;
+    char orig[600], local[600], err[1200];
+    const char *base = strrchr(cur->path, '/');
+    int dir_len = base ? (int)(base - cur->path) : 0;
+    const char *parent = cur->path + dir_len;
+    while (parent > cur->path && parent[-1] != '/') parent--;
+    bool in_lang = false; /* the lesson is itself a translation: lessons/LANG/NAME.md */
+    for (int k = 1; k < lang_count() && base; k++)
+        in_lang |= (int)strlen(lang_code(k)) == (int)(base - parent) &&
+                   !strncmp(parent, lang_code(k), (size_t)(base - parent));
+    if (in_lang)
+        snprintf(orig, sizeof orig, "%.*s%s", (int)(parent - cur->path), cur->path, base + 1);
+    else
+        snprintf(orig, sizeof orig, "%s", cur->path);
+    const char *want =
+        lesson_localized_path(orig, lang_code(lang), local, sizeof local) ? local : orig;
+    if (!strcmp(want, cur->path)) return;
+    if (!lesson_load(&next, want, err, sizeof err) ||
+        !lesson_same_shape(cur, &next, err, sizeof err)) {
+        view_set_status(&a->vs, true, "%.900s", err);
+        return;
+    }
+    *cur = next; /* offsets into its own text: a plain copy keeps it whole */
+}
+
 /* Lay out and draw one frame into the bound framebuffer of fb_w × fb_h. */
 /* The language picked in the window: every later string speaks it, and the
  * lesson menu lists that language's lessons; a bad catalog keeps the old one. */
@@ -182,6 +215,7 @@ void app_set_lang(App *a, int lang) {
     if (!lesson_index_scan(&a->lesson_index, dir, err, sizeof err)) a->lesson_index.count = 0;
     lesson_index_localize(&a->lesson_index, lang_code(lang));
     view_set_status(&a->vs, false, "%s", lang_name(lang));
+    lesson_follow_lang(a, lang);
 }
 
 void app_layout(App *a, int fb_w, int fb_h, float scale) {

@@ -111,6 +111,35 @@ Test(app, a_quick_click_opens_the_lesson_menu_and_a_lesson) {
     cr_assert(app->vs.session.active, "the lesson did not open");
 }
 
+/* A live language switch changes the open lesson too: its translation takes
+ * its place at the same step, and English comes back the same way. */
+Test(app, the_open_lesson_follows_a_live_language_switch_at_the_same_step) {
+    frame();
+    quick_click(find("button", "lessons", -1));
+    frame();
+    quick_click(find("button", "lesson_item", 0));
+    frame();
+    cr_assert(app->vs.session.active);
+    app_event(app, &(App_Event){.kind = APP_EV_KEY, .key = KEY_RIGHT});
+    frame();
+    int step = app->vs.session.step;
+    cr_assert_eq(step, 1, "→ went to the second step");
+    char english[128];
+    snprintf(english, sizeof english, "%s", app->vs.session.lesson->title);
+    app->vs.lang_want = 2; /* Deutsch, as the picker sets it */
+    frame();
+    cr_assert(strstr(app->vs.session.lesson->path, "/lessons/de/01-"), "%s",
+              app->vs.session.lesson->path);
+    cr_assert_str_neq(app->vs.session.lesson->title, english);
+    cr_assert(app->vs.session.active);
+    cr_assert_eq(app->vs.session.step, step, "the same step");
+    app->vs.lang_want = 0;
+    frame();
+    cr_assert_str_eq(app->vs.session.lesson->title, english);
+    cr_assert_null(strstr(app->vs.session.lesson->path, "/de/"));
+    cr_assert_eq(app->vs.session.step, step);
+}
+
 Test(app, commands_and_keys_arrive_in_order) {
     frame();
     float before = app->zoom;
