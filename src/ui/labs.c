@@ -254,7 +254,7 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                  .max = LAB_MAX_SAMPLES,
                                  .log = true,
                                  .integer = true,
-                                 .label = "samples",
+                                 .label = _("samples"),
                                  .format = "%.0f"}) &
         UI_CHANGED)
         vs->scaling.samples = (int)samples;

@@ -622,7 +622,7 @@ static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
               &(Slider_Desc){.min = 0.1f,
                              .max = 4,
                              .log = true,
-                             .label = "temperature",
+                             .label = _("temperature"),
                              .short_label = "T",
                              .format = "%.2f"});
     rect_cut_top(&body, 6);

@@ -63,7 +63,7 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
         if (ui_slider(ui, "pos_strength", -1, param, &strength,
                       &(Slider_Desc){.min = 0,
                                      .max = ATTN_MAX_POS_STRENGTH,
-                                     .label = "strength",
+                                     .label = _("strength"),
                                      .format = "%.2f"}) &
             UI_CHANGED) {
             view_slider_gesture(vs);
@@ -76,7 +76,7 @@ void positions_controls(Ui *ui, View_State *vs, const Model *m, Rect choice, Rec
                                      .max = (float)ATTN_MAX_ROPE_BASE,
                                      .log = true,
                                      .integer = true,
-                                     .label = "base",
+                                     .label = _("base"),
                                      .format = "%.0f"}) &
             UI_CHANGED) {
             view_slider_gesture(vs);

@@ -50,7 +50,7 @@ static void shift_controls(Ui *ui, View_State *vs, const Model *m, Rect r, bool 
                                  .max = ATTN_MAX_POS_OFFSET,
                                  .integer = true,
                                  .label = _("offset: the first word's position"),
-                                 .short_label = "offset",
+                                 .short_label = _("offset"),
                                  .format = "%.0f"}) &
         UI_CHANGED) {
         view_slider_gesture(vs);
