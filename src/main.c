@@ -6,22 +6,16 @@
 #include "core/train.h"
 #include "model/export.h"
 #include "platform/model_cli.h"
-#include "model/lesson.h"
-#include "model/lesson_check.h"
 #include "platform/app.h"
-#include "platform/checkpoint.h"
-#include "platform/lesson_input.h"
-#include "render/font.h"
-#include "platform/lesson_scan.h"
+#include "platform/lesson_checks.h"
 #include "model/scene.h"
 #include "model/scene_file.h"
 #include "platform/sdl_app.h"
-#include "model/hide.h"
 #include "platform/cli.h"
 #include "platform/paths.h"
 #include "platform/lang.h"
 
-#include <SDL_ttf.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,166 +31,6 @@ static int run_experiment(const Scene *s, const Cli_Options *o) {
            r.d_k, r.samples, (unsigned long long)r.seed, r.raw_mean, r.raw_var, r.scaled_mean,
            r.scaled_var);
     return 0;
-}
-
-/* A goal whose solution touches a panel or control that is hidden, by the
- * lesson's own `hide` in that step or by --hide: the student cannot do it
- * by hand. Said as a warning; it is the teacher's choice. */
-static void hidden_goal_warnings(const Lesson *l, const char *teacher) {
-    for (int s = 0; s < l->step_count; s++) {
-        const Lesson_Step *st = &l->steps[s];
-        char step_hidden[400] = "";
-        for (int k = st->act_first; k < st->act_first + st->act_count; k++)
-            if (l->actions[k].kind == ACT_HIDE) {
-                size_t n = strlen(step_hidden);
-                snprintf(step_hidden + n, sizeof step_hidden - n, "%s", l->actions[k].text);
-            }
-        for (int g = 0; g < st->goal_count; g++) {
-            const char *names[16];
-            int count = lesson_goal_touches(l, &st->goals[g], names, 16);
-            for (int k = 0; k < count; k++) {
-                bool by_lesson = hide_list_has(step_hidden, names[k]);
-                if (!by_lesson && !hide_list_has(teacher, names[k])) continue;
-                fprintf(stderr, "%s:%d: warning: the goal needs '%s', which %s hides\n", l->path,
-                        st->goals[g].line, names[k], by_lesson ? "the step" : "--hide");
-            }
-        }
-    }
-}
-
-/* DIR/LANG/ for each language: every translation is checked as a lesson (by
- * input too, with the interface in its language) and against its original
- * DIR/NAME.md, which it must have. Returns the failures; counts the lessons. */
-static int check_translations(const Cli_Options *o, const Vocab *vocab, const char *data_dir,
-                              const Real_Model *real, Text_Metrics tm, float z, int *total) {
-    static Lesson_Index index;
-    static Lesson lesson, original;
-    int failed = 0, was = lang_current();
-    char err[1200], dir[4200], orig_path[4400];
-    for (int lang = 1; lang < lang_count(); lang++) {
-        snprintf(dir, sizeof dir, "%s/%s", o->check_dir, lang_code(lang));
-        if (!lesson_index_scan(&index, dir, err, sizeof err)) continue; /* none in this language */
-        if (!lang_use(lang, data_dir, err, sizeof err)) cli_report("attnlab: warning: ", err);
-        *total += index.count + index.skipped;
-        failed += index.skipped;
-        for (int k = 0; k < index.count; k++) {
-            const char *base = strrchr(index.path[k], '/');
-            snprintf(orig_path, sizeof orig_path, "%s%s", o->check_dir, base);
-            err[0] = '\0';
-            char why[1200] = "";
-            bool ok = lesson_load(&lesson, index.path[k], err, sizeof err);
-            if (ok && !lesson_load(&original, orig_path, why, sizeof why)) {
-                snprintf(err, sizeof err,
-                         "%.400s: no English original %.400s to compare with (%.300s)",
-                         index.path[k], orig_path, why);
-                ok = false;
-            }
-            ok = ok && lesson_same_shape(&original, &lesson, err, sizeof err) &&
-                 lesson_check(&lesson, vocab, data_dir, real, err, sizeof err) &&
-                 (!o->by_input || lesson_by_input(&lesson, vocab, data_dir, tm,
-                                                  &(Lesson_Screen){.w = (float)o->width / z,
-                                                                   .h = (float)o->height / z,
-                                                                   .presenter = o->presenter,
-                                                                   .theme = o->theme,
-                                                                   .real = real},
-                                                  err, sizeof err));
-            if (!ok) {
-                cli_report("", err);
-                failed++;
-                continue;
-            }
-            printf("ok  %s  (the steps of %s%s)\n", index.path[k], orig_path,
-                   o->by_input ? ", met by input" : "");
-            if (err[0]) cli_report("", err);
-            hidden_goal_warnings(&lesson, o->hide); /* a class in this language meets it */
-        }
-    }
-    lang_use(was, data_dir, err, sizeof err);
-    return failed;
-}
-
-/* --check-lessons DIR: parse and play every lesson; 0 only if all pass. */
-static int check_lessons(const Cli_Options *o, const Vocab *vocab, const char *data_dir) {
-    const char *dir = o->check_dir;
-    static Lesson_Index index;
-    static Lesson lesson;
-    char err[1200];
-    if (!lesson_index_scan(&index, dir, err, sizeof err)) {
-        cli_report("attnlab: --check-lessons: ", err);
-        return 2;
-    }
-    if (index.count == 0) {
-        snprintf(err, sizeof err, "no lessons (*.md) in %s", dir);
-        cli_report("attnlab: --check-lessons: ", err);
-        return 2;
-    }
-    int failed = 0;
-    /* --by-input lays lessons out with the real fonts, as the window would */
-    static Font_Atlas atlas;
-    Text_Metrics tm = {0};
-    float z = app_zoom_for(o->ui_scale, o->width, o->height);
-    if (o->by_input) {
-        if (!font_load(&atlas, data_dir, false, err, sizeof err)) {
-            cli_report("attnlab: --check-lessons: ", err);
-            return 2;
-        }
-        tm = font_text_metrics(&atlas, z);
-    }
-    if (index.skipped) {
-        snprintf(err, sizeof err, "%d more lessons in %s were not checked (at most %d)",
-                 index.skipped, dir, LESSON_INDEX_MAX);
-        cli_report("attnlab: --check-lessons: ", err);
-        failed += index.skipped;
-    }
-    /* the real model the Model view's goals read: --model, or GPT-2 from the cache if it
-     * is there; without one, those goals are not judged (each lesson's note says so) */
-    static Checkpoint ck;
-    bool have_model = false;
-    if (o->model) {
-        if (!checkpoint_open(o->model, &ck, err, sizeof err)) {
-            cli_report("attnlab: --check-lessons: --model: ", err);
-            if (o->by_input) {
-                font_unload(&atlas);
-                TTF_Quit();
-            }
-            return 2;
-        }
-        have_model = true;
-    }
-    for (int k = 0; !have_model && k < 2; k++)
-        have_model = checkpoint_open(k ? "distilgpt2" : "gpt2", &ck, err, sizeof err);
-    const Real_Model *real = have_model ? &ck.model : NULL;
-    for (int k = 0; k < index.count; k++) {
-        err[0] = '\0';
-        if (!lesson_load(&lesson, index.path[k], err, sizeof err) ||
-            !lesson_check(&lesson, vocab, data_dir, real, err, sizeof err) ||
-            (o->by_input && !lesson_by_input(&lesson, vocab, data_dir, tm,
-                                             &(Lesson_Screen){.w = (float)o->width / z,
-                                                              .h = (float)o->height / z,
-                                                              .presenter = o->presenter,
-                                                              .theme = o->theme,
-                                                              .real = real},
-                                             err, sizeof err))) {
-            cli_report("", err);
-            failed++;
-            continue;
-        }
-        int goals = 0;
-        for (int s = 0; s < lesson.step_count; s++) goals += lesson.steps[s].goal_count;
-        printf("ok  %s  (%d steps, %d goals%s)\n", index.path[k], lesson.step_count, goals,
-               o->by_input ? ", met by input" : "");
-        if (err[0]) cli_report("", err); /* a note: what the check could not judge */
-        hidden_goal_warnings(&lesson, o->hide);
-    }
-    int total = index.count + index.skipped;
-    failed += check_translations(o, vocab, data_dir, real, tm, z, &total);
-    if (o->by_input) {
-        font_unload(&atlas);
-        TTF_Quit();
-    }
-    if (have_model) checkpoint_close(&ck);
-    printf("%d passed, %d failed\n", total - failed, failed);
-    return failed ? 2 : 0;
 }
 
 /* Prints a curve per head: [[[values of head 1 of layer 1], …], …]. */
@@ -452,7 +286,7 @@ int main(int argc, char **argv) {
     }
     int status = 0;
     if (opts.mode == CLI_CHECK_LESSONS) {
-        status = check_lessons(&opts, &vocab, data_dir);
+        status = lesson_checks_run(&opts, &vocab, data_dir);
         vocab_free(&vocab);
         return status;
     }

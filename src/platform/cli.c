@@ -88,41 +88,49 @@ void cli_usage(FILE *f) {
           "                        keyboard input only, laid out as the window would be at\n"
           "                        --size (default 1600x900), --ui-scale, --presenter, --theme\n"
           "                        (--model PATH|NAME: the model the Model view's goals read;\n"
-          "                        default gpt2, then distilgpt2, from the cache if there)\n"
-          "  --bench               measure frame and recompute times, print JSON\n"
-          "  --train match|previous|induction  train on a toy task and print JSON: with\n"
-          "                        --steps N (1 to 1000000; default 3000), --lr F,\n"
-          "                        --optimizer adam|sgd, --test-n N (9 to 16: a held-out\n"
-          "                        batch that long), and --seed, --pos, --dk, --no-scale;\n"
-          "                        induction trains layers of heads: --layers N (1 to 4),\n"
-          "                        --heads N (1 to 4), --width N, --vocab N, --context N,\n"
-          "                        --repeat-min N, --repeat-max N, --pos, --steps, --seed, --lr\n"
-          "  --model PATH|NAME --text TEXT --export json\n"
-          "                        run a GPT-2-family checkpoint (a folder, or a name in the\n"
-          "                        Hugging Face cache; never downloaded) on TEXT and print its\n"
-          "                        tokens, every head's scores and weights, the logits and\n"
-          "                        the 10 likeliest next tokens; with --bench instead of\n"
-          "                        --text and --export, time its forward pass; in the window\n"
-          "                        (--view model) with --text, --layer L and --head H\n"
-          "  --help                show this help and exit\n"
-          "  --version             show the version and exit\n"
-          "\n"
-          "\n"
-          "Keys in the window:\n"
-          "  1 2 3 4 5 6           explorer, scaling, permutation, train, shift, model\n"
-          "  R S T I               reverse, shuffle, rotate, restore the token order\n"
-          "  Up Down               previous / next query\n"
-          "  Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y   undo, redo\n"
-          "  Ctrl+S                save the scene (atomically)\n"
-          "  Left Right, PageUp PageDown, Home End   lesson steps\n"
-          "  Ctrl+= Ctrl+- Ctrl+0  zoom in, out, reset\n"
-          "  F1 or ?               help overlay (Esc closes)\n"
-          "  Ctrl+E                export every matrix as JSON (attnlab-export-*.json)\n"
-          "  F12 / Shift+F12       PNG of the window / of the panel under the mouse\n"
-          "  F5 reload shaders   F11 fullscreen   Ctrl+Q quit\n"
-          "\n"
-          "Bad options or files exit with status 2 and one line on stderr.\n"),
+          "                        default gpt2, then distilgpt2, from the cache if there)\n"),
         f);
+    fputs(_("  --jobs N              with --check-lessons: play N lessons at once (1 to 64;\n"
+            "                        default 1); the output is the same\n"
+            "  --translations play|layout|none  with --check-lessons: what DIR/LANG/ lessons\n"
+            "                        get: played like the English ones (default), checked\n"
+            "                        against their original and laid out page by page at\n"
+            "                        --size without playing their goals, or nothing\n"),
+          f);
+    fputs(_("  --bench               measure frame and recompute times, print JSON\n"
+            "  --train match|previous|induction  train on a toy task and print JSON: with\n"
+            "                        --steps N (1 to 1000000; default 3000), --lr F,\n"
+            "                        --optimizer adam|sgd, --test-n N (9 to 16: a held-out\n"
+            "                        batch that long), and --seed, --pos, --dk, --no-scale;\n"
+            "                        induction trains layers of heads: --layers N (1 to 4),\n"
+            "                        --heads N (1 to 4), --width N, --vocab N, --context N,\n"
+            "                        --repeat-min N, --repeat-max N, --pos, --steps, --seed, --lr\n"
+            "  --model PATH|NAME --text TEXT --export json\n"
+            "                        run a GPT-2-family checkpoint (a folder, or a name in the\n"
+            "                        Hugging Face cache; never downloaded) on TEXT and print its\n"
+            "                        tokens, every head's scores and weights, the logits and\n"
+            "                        the 10 likeliest next tokens; with --bench instead of\n"
+            "                        --text and --export, time its forward pass; in the window\n"
+            "                        (--view model) with --text, --layer L and --head H\n"
+            "  --help                show this help and exit\n"
+            "  --version             show the version and exit\n"
+            "\n"
+            "\n"
+            "Keys in the window:\n"
+            "  1 2 3 4 5 6           explorer, scaling, permutation, train, shift, model\n"
+            "  R S T I               reverse, shuffle, rotate, restore the token order\n"
+            "  Up Down               previous / next query\n"
+            "  Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y   undo, redo\n"
+            "  Ctrl+S                save the scene (atomically)\n"
+            "  Left Right, PageUp PageDown, Home End   lesson steps\n"
+            "  Ctrl+= Ctrl+- Ctrl+0  zoom in, out, reset\n"
+            "  F1 or ?               help overlay (Esc closes)\n"
+            "  Ctrl+E                export every matrix as JSON (attnlab-export-*.json)\n"
+            "  F12 / Shift+F12       PNG of the window / of the panel under the mouse\n"
+            "  F5 reload shaders   F11 fullscreen   Ctrl+Q quit\n"
+            "\n"
+            "Bad options or files exit with status 2 and one line on stderr.\n"),
+          f);
 }
 
 void cli_report(const char *prefix, const char *msg) {
@@ -250,6 +258,7 @@ static const char *const valued[] = {
     "--scale",     "--background",    "--hide",    "--test-n",        "--layers",
     "--width",     "--vocab",         "--context", "--repeat-min",    "--repeat-max",
     "--model",     "--text",          "--layer",   "--head",          "--lang",
+    "--jobs",      "--translations",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -306,6 +315,8 @@ static const struct {
     {"--layer", VIEW_MODES},
     {"--head", VIEW_MODES},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
+    {"--jobs", MODE(CLI_CHECK_LESSONS)},
+    {"--translations", MODE(CLI_CHECK_LESSONS)},
     {"--render-math", MODE(CLI_SCREENSHOT)},
     {"--panel", MODE(CLI_FIGURE)},
     {"--scale", MODE(CLI_FIGURE)},
@@ -409,6 +420,17 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             version = true;
         } else if (!strcmp(name, "--by-input")) {
             o->by_input = true;
+        } else if (!strcmp(name, "--jobs")) {
+            if (!parse_int(name, value, 1, 64, &iv, err, errsz)) return false;
+            o->jobs = (int)iv;
+        } else if (!strcmp(name, "--translations")) {
+            static const char *const how[] = {"play", "layout", "none"};
+            o->translations = -1;
+            for (int k = 0; k < 3; k++)
+                if (!strcmp(value, how[k])) o->translations = k;
+            if (o->translations < 0)
+                return fail(err, errsz, name, _("'%s' is not one of: %s"), value,
+                            "play, layout, none");
         } else if (!strcmp(name, "--scene")) {
             o->scene_path = value;
         } else if (!strcmp(name, "--model")) {

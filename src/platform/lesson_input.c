@@ -556,8 +556,8 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         }
         /* the panel the step points at: on screen from the start, or once the
          * student has done what the step asks (d_k = 2 brings the q–k plane) */
-        bool shown = highlight_shown(p);
-        for (int g = 0; ok && g < st->goal_count; g++) {
+        bool shown = screen->layout_only || highlight_shown(p);
+        for (int g = 0; ok && !screen->layout_only && g < st->goal_count; g++) {
             const Lesson_Goal *goal = &st->goals[g];
             if (lesson_goal_needs_model(goal) && !p->model.real.model) {
                 no_model++; /* not judged: said below */

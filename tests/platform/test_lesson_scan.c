@@ -1,39 +1,13 @@
-/* src/platform/lesson_scan.c: the lessons of a folder, bad files included,
- * and every shipped lesson through the checker. */
+/* src/platform/lesson_scan.c: the lessons of a folder, bad files included.
+ * Every shipped lesson through the checker: test_cli.c and make test's
+ * lesson stage. */
 #define _POSIX_C_SOURCE 200809L
-#include "model/lesson_check.h"
 #include "platform/lesson_scan.h"
 #include "test_util.h"
 
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static Vocab vocab;
-static Lesson lesson;
-
-static void load_vocab(void) {
-    test_load_vocab(&vocab);
-}
-
-static void free_vocab(void) {
-    vocab_free(&vocab);
-}
-
-TestSuite(lesson_scan, .init = load_vocab, .fini = free_vocab);
-
-Test(lesson_scan, the_shipped_lessons_all_pass_the_checker) {
-    static Lesson_Index index;
-    char dir[1024], err[1024];
-    snprintf(dir, sizeof dir, "%s/lessons", test_env("ATTNLAB_DATA"));
-    cr_assert(lesson_index_scan(&index, dir, err, sizeof err), "%s", err);
-    cr_assert_geq(index.count, 7, "at least seven lessons");
-    for (int k = 0; k < index.count; k++) {
-        cr_assert(lesson_load(&lesson, index.path[k], err, sizeof err), "%s", err);
-        cr_assert(lesson_check(&lesson, &vocab, test_env("ATTNLAB_DATA"), NULL, err, sizeof err),
-                  "%s", err);
-    }
-}
 
 Test(lesson_scan, a_folder_with_bad_lessons_lists_them_with_their_errors) {
     char dir[] = "/tmp/attnlab-lessons-XXXXXX", path[200], err[300];
