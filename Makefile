@@ -183,14 +183,60 @@ TEST_ENV += ATTNLAB_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:ver
             $(if $(MESA_SWRAST),LD_PRELOAD=$(MESA_SWRAST))
 endif
 
-# One pass of the tests with the current flags.
-check: $(BIN) $(MO) $(TEST_BINS) $(REPLAY_BINS) check-32bit
+# One pass of the tests with the current flags, stage by stage (tests/stage.sh
+# times each into $(STAGES); `make test` prints the table at its end). The
+# sanitizer pass runs what only it can catch: the unit tests, the fuzz corpora,
+# the end-to-end window tests, and each English lesson once at one size; the
+# normal pass plays the whole matrix of sizes and languages.
+NPROC  := $(shell nproc 2>/dev/null || echo 2)
+STAGES := build/stages.tsv
+STAGE   = tests/stage.sh run $(CURDIR)/$(STAGES)
+CHECK   = tests/stage.sh check $(CURDIR)/$(STAGES)
+PASS    = $(if $(filter 1,$(SANITIZE)),sanitizers: ,)
+check:
+	@$(STAGE) "$(PASS)build" $(MAKE) --no-print-directory -j$(NPROC) check-build
+	@$(if $(PASS),,$(CHECK) "layers, catalogs, headers" $(MAKE) --no-print-directory check-static)
+	@set -e; for t in $(TEST_BINS); do \
+	  $(CHECK) "$(PASS)unit tests: $${t##*/}" env $(TEST_ENV) $$t --jobs=$(NPROC); done
+	@$(CHECK) "$(PASS)fuzz corpora" $(MAKE) --no-print-directory check-corpora
+	@$(CHECK) "$(PASS)lessons by input" $(MAKE) --no-print-directory check-lessons
+check-build: $(BIN) $(MO) $(TEST_BINS) $(REPLAY_BINS)
+check-static:
 	@tests/check_layers.sh
 	@tests/i18n/check_catalogs.sh $(LANGS)
 	@python3 tests/check_headers.py
-	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $(TEST_ENV) $$t --jobs=2; done
-	@set -e; for t in $(FUZZ_TARGETS); do echo "== fuzz corpus: $$t"; \
+check-corpora: $(REPLAY_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do echo "fuzz corpus: $$t"; \
 	  $(TEST_ENV) $(BUILD)/tests/replay_$$t tests/fuzz/corpus/$$t; done
+
+# Every lesson met by mouse and keys, as a class meets it. The English ones
+# at every projector size; each translation is played by input at two sizes
+# (presenter at 1920x1080 x2, and 1024x768) and, at the others, compared with
+# its original and laid out page by page (--translations layout: a long
+# German step that does not fit is caught there). The sanitizer pass plays
+# the English ones once. Lesson 14's model goals are met in
+# tests/platform/test_real_model.c, with a generated checkpoint.
+LESSON_PLAY   := "--size 1920x1080 --ui-scale 2 --presenter" "--size 1024x768"
+LESSON_LAYOUT := "--size 1280x720" "--size 1920x1080 --ui-scale 2" "--size 1600x900" \
+                 "--size 1024x768 --presenter --theme light"
+# play_lessons ARGS: one --check-lessons run; its last line ("N passed, N
+# failed") when it passes, all it said when it does not.
+play_lessons = $(TEST_ENV) HF_HUB_CACHE=/nonexistent ./$(BIN) --check-lessons lessons --by-input \
+  --jobs $(NPROC) $(1) >$(BUILD)/lessons.out 2>&1 || { cat $(BUILD)/lessons.out; exit 1; }; tail -1 $(BUILD)/lessons.out
+check-lessons: $(BIN) $(MO)
+ifeq ($(SANITIZE),1)
+	@echo "lessons by input, English, --size 1024x768"; $(call play_lessons,--translations none --size 1024x768)
+else
+	@set -e; for s in $(LESSON_PLAY); do echo "lessons by input, $$s"; $(call play_lessons,$$s); done
+	@set -e; for s in $(LESSON_LAYOUT); do echo "lessons by input, $$s, translations laid out"; \
+	  $(call play_lessons,--translations layout $$s); done
+endif
+
+# The quick loop while developing: the normal pass, no sanitizers, no browser.
+check-fast: deps-test
+	@tests/stage.sh begin $(STAGES)
+	@$(MAKE) --no-print-directory check || { tests/stage.sh table $(STAGES); exit 1; }
+	@tests/stage.sh table $(STAGES)
 
 # The browser build is 32-bit (wasm32), where long is 32 bits: core, gfx
 # and model must compile there with -Werror too. gcc -m32 (gcc-multilib)
@@ -202,26 +248,35 @@ build/m32/%.o: %.c
 	@$(CC) -m32 $(WARN) -O2 $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
 check-32bit: $(OBJ_32)
 	@echo "32-bit build of core, gfx and model: $(words $(OBJ_32)) passed, 0 failed"
-.PHONY: check-32bit
+.PHONY: web-site check-32bit check-build check-static check-corpora check-lessons check-fast test-stages
 
+# make test: every stage once, where it can fail, then the table of where the
+# time went (tests/README.md keeps one of a fresh run).
 ifeq ($(SANITIZE),1)
 test: deps-test
-	@$(MAKE) --no-print-directory SANITIZE=1 check
+	@tests/stage.sh begin $(STAGES)
+	@$(MAKE) --no-print-directory SANITIZE=1 check || { tests/stage.sh table $(STAGES); exit 1; }
+	@tests/stage.sh table $(STAGES)
 else
 test: deps-test
-	@$(MAKE) --no-print-directory format-check
-	@$(MAKE) --no-print-directory check
-	@$(MAKE) --no-print-directory SANITIZE=1 check
-	@$(MAKE) --no-print-directory test-web
+	@tests/stage.sh begin $(STAGES)
+	@$(MAKE) --no-print-directory test-stages || { tests/stage.sh table $(STAGES); exit 1; }
+	@tests/stage.sh table $(STAGES)
 	@echo "All tests passed (normal and sanitizer builds, and the browser build)."
 endif
-
+test-stages:
+	@$(CHECK) format $(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory check
+	@$(STAGE) "32-bit build" $(MAKE) --no-print-directory -j$(NPROC) check-32bit
+	@$(MAKE) --no-print-directory SANITIZE=1 check
+	@$(MAKE) --no-print-directory test-web
 
 # ---------------------------------------------------------------------------
 # The browser build: the same C code with Debian's emscripten and WebGL2, as
 # a static site in build/web/ (index.html, attnlab.js, .wasm, .data). Its C
-# libraries come from Debian's source packages (tests/web/build-deps.sh,
-# cached in build/web-deps/). `make test-web` drives it in headless chromium.
+# libraries come from Debian's source packages, built once per machine by
+# tests/web/build-deps.sh into ~/.cache/attnlab/web-deps-KEY (build/web-deps
+# links to it). `make test-web` drives it in headless chromium.
 WEB      := build/web
 WEB_DEPS := build/web-deps
 WEB_SRC  := $(SRC_CORE) $(SRC_GFX) $(SRC_MODEL) $(SRC_UI) $(SRC_RENDER) \
@@ -244,7 +299,10 @@ export NODE_PATH := /usr/share/nodejs
 # The fallback faces (CJK, emoji: 7 MB) are not in attnlab.data: the page
 # fetches one from fonts/ the first time a character needs it.
 WEB_FONTS := $(patsubst assets/fonts/fallback/%,$(WEB)/fonts/%,$(wildcard assets/fonts/fallback/*))
-web: deps-web $(WEB_DEPS)/.ready $(WEB)/attnlab.js $(WEB)/index.html $(WEB_FONTS)
+web: deps-web
+	@tests/web/build-deps.sh $(CURDIR)/$(WEB_DEPS)
+	@$(MAKE) --no-print-directory -j$(NPROC) web-site
+web-site: $(WEB)/attnlab.js $(WEB)/index.html $(WEB_FONTS) $(WEB)/model_check.js
 	@du -ch $(WEB)/index.html $(WEB)/attnlab.js $(WEB)/attnlab.wasm $(WEB)/attnlab.data | tail -1 | \
 	  sed 's/total/in build\/web, and fonts\/ fetched when needed (try: python3 -m http.server -d build\/web)/'
 
@@ -252,11 +310,8 @@ $(WEB)/fonts/%: assets/fonts/fallback/%
 	@mkdir -p $(WEB)/fonts
 	cp $< $@
 
-$(WEB_DEPS)/.ready: tests/web/build-deps.sh
-	@tests/web/build-deps.sh $(CURDIR)/$(WEB_DEPS)
-	@touch $@
-
-build/web-obj/%.o: %.c $(WEB_DEPS)/.ready
+# the libraries' manifest is rewritten only when they are built anew
+build/web-obj/%.o: %.c $(WEB_DEPS)/.manifest
 	@mkdir -p $(dir $@)
 	emcc $(WEB_CFLAGS) -c -o $@ $<
 
@@ -268,7 +323,7 @@ $(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DAT
 # to the float64 reference and to the desktop's OpenBLAS pass. SINGLE_FILE: the
 # wasm inside the .js, since Node 20 would fetch() a path as a URL.
 WEB_MODEL_OBJ := $(patsubst %.c,build/web-obj/%.o,$(SRC_CORE) $(SRC_MODEL) tests/web/model_check.c)
-build/web-obj/tests/web/%.o: tests/web/%.c $(WEB_DEPS)/.ready
+build/web-obj/tests/web/%.o: tests/web/%.c $(WEB_DEPS)/.manifest
 	@mkdir -p $(dir $@)
 	emcc $(WEB_CFLAGS) -Isrc -c -o $@ $<
 $(WEB)/model_check.js: $(WEB_MODEL_OBJ)
@@ -285,14 +340,16 @@ $(WEB)/index.html: assets/web/index.html
 deps-web:
 	$(call install_missing,$(DEB_WEB),$(PKG_APP))
 	$(if $(shell command -v npm),,$(call install_missing,npm,))
-	@[ -n "$$(ls $(WEB_DEPS)/.built-* 2>/dev/null)" ] || tests/web/deb-src.sh
+	@tests/web/deb-src.sh
 
 # Browser tests: puppeteer-core (pinned in tests/web/package-lock.json)
 # driving Debian's chromium against build/web served on localhost.
-test-web: web $(WEB)/model_check.js $(BIN)
+test-web: deps-web $(BIN)
+	@$(STAGE) "web: libraries" tests/web/build-deps.sh $(CURDIR)/$(WEB_DEPS)
+	@$(STAGE) "web: build" $(MAKE) --no-print-directory -j$(NPROC) web-site
 	@cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }
-	@node tests/web/test.mjs $(WEB)
-	@tests/web/model_check.sh $(WEB)/model_check.js $(CURDIR)/$(BIN)
+	@$(CHECK) "web: Chromium" node tests/web/test.mjs $(WEB)
+	@$(CHECK) "web: model check" tests/web/model_check.sh $(WEB)/model_check.js $(CURDIR)/$(BIN)
 
 # Golden images (tests/golden/): regenerate after a visual change made on
 # purpose; tests/platform/test_golden.c compares against them.
@@ -305,12 +362,13 @@ run: deps-app
 	@$(MAKE) --no-print-directory all
 	./$(BIN)
 
-# clean keeps build/web-deps: the browser's libraries take minutes to build
-# and depend only on Debian's sources (distclean removes them too).
+# clean keeps the browser's libraries: they take minutes to build and depend
+# only on Debian's sources; distclean removes them too, from the cache.
+WEB_CACHE = $${XDG_CACHE_HOME:-$$HOME/.cache}/attnlab
 clean:
 	rm -rf attnlab $(filter-out build/web-deps,$(wildcard build/*))
 distclean:
-	rm -rf build attnlab
+	rm -rf build attnlab "$(WEB_CACHE)"/web-deps-*
 
 # ---------------------------------------------------------------------------
 # Install under $(DESTDIR)$(PREFIX): the binary, its data (assets, shaders,

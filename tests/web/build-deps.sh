@@ -1,26 +1,64 @@
 #!/bin/sh
 # The C libraries of the browser build, from Debian's source packages, built
-# with Debian's emscripten into build/web-deps/ (static, cached: a second run
-# does nothing). emscripten's own ports would download from the internet.
+# with Debian's emscripten. emscripten's own ports would download from the
+# internet.
 #
-#   tests/web/build-deps.sh [PREFIX]     default: build/web-deps
+#   tests/web/build-deps.sh LINK     LINK (build/web-deps) points at the build
+#
+# The build is kept once per machine, not once per clone, in
+# $XDG_CACHE_HOME/attnlab/web-deps-KEY (~/.cache/attnlab/… by default). KEY
+# is a checksum of this script, emcc's version and the Debian source versions
+# it builds, so a new source package or a changed recipe builds anew. A
+# build's last act is its .manifest (a checksum of every file); a folder whose
+# manifest is missing or does not match (a build cut short, a file changed) is
+# removed and built again, never used. `make distclean` removes the cache.
 #
 # Only the upstream tarballs (*.orig.tar.*) are built; Debian's packaging is
 # not needed. harfbuzz is not used (SDL2_ttf's shaping stays off), cglm is
 # headers only and is taken from the system.
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-prefix=${1:-$top/build/web-deps}
-src=$prefix/src
-stamp=$prefix/.built-$(cksum < "$0" | cut -d' ' -f1)
-[ -f "$stamp" ] && exit 0
+link=$1
+packages="libsdl2 freetype libsdl2-ttf libsdl2-image cjson md4c"
+cache_root=${XDG_CACHE_HOME:-${HOME:?}/.cache}/attnlab
+mkdir -p "$cache_root" "$(dirname "$link")"
 
+# ---- the key: the sources apt-get source would fetch (their .dsc names carry
+# the versions; apt-get source needs deb-src lines, which make deps-web adds)
+versions=""
+for p in $packages; do
+    dsc=$(apt-get source --print-uris -qq "$p" 2>/dev/null | awk '$2 ~ /\.dsc$/ { print $2; exit }')
+    if [ -z "$dsc" ]; then
+        echo "web-deps: cannot find the source of $p; run 'make deps-web' (as root) to add" >&2
+        echo "web-deps: deb-src lines for the configured mirror, then try again" >&2
+        exit 1
+    fi
+    versions="$versions $dsc"
+done
 export NODE_PATH=/usr/share/nodejs # emcc needs acorn from Debian's node modules
+key=$({ cksum <"$0"; emcc --version 2>/dev/null | head -1; echo "$versions"; } | cksum | cut -d' ' -f1)
+prefix=$cache_root/web-deps-$key
+
+intact() { # the folder holds exactly what its manifest says
+    [ -f "$1/.manifest" ] && (cd "$1" && sha256sum --quiet --strict -c .manifest >/dev/null 2>&1)
+}
+
+# one build at a time on this machine: two clones wait for each other
+exec 9>"$cache_root/.lock"
+flock 9
+if intact "$prefix"; then
+    ln -sfn "$prefix" "$link"
+    exit 0
+fi
+if [ -d "$prefix" ]; then
+    echo "web-deps: $prefix is incomplete or changed; building it again"
+    rm -rf "$prefix"
+fi
+echo "web-deps: building the browser's libraries into $prefix (once per machine)"
+src=$prefix/src
 jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p "$src"
 
-# ---- sources: apt-get source needs deb-src lines for the configured mirror
-packages="libsdl2 freetype libsdl2-ttf libsdl2-image cjson md4c"
+# ---- sources
 fetch() { # a package's upstream tarball, or nothing
     (cd "$src" && apt-get source --download-only -qq "$1" >/dev/null 2>&1) || true
     ls "$src"/"$1"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | grep -v -- '-ft2' | head -1
@@ -76,6 +114,9 @@ build md4c -DBUILD_MD2HTML_EXECUTABLE=OFF
 mkdir -p "$prefix/include"
 cp -r /usr/include/cglm "$prefix/include/"
 
-rm -f "$prefix"/.built-*
-touch "$stamp"
+# the sources and build trees are not kept; the manifest comes last
+rm -rf "$src"
+(cd "$prefix" && find . -type f ! -name .manifest -print0 | sort -z | xargs -0 sha256sum >.manifest.tmp &&
+    mv .manifest.tmp .manifest)
+ln -sfn "$prefix" "$link"
 echo "web-deps: done, in $prefix"
