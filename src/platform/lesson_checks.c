@@ -30,6 +30,7 @@ typedef struct Check_Item {
 /* What every item is checked with. */
 typedef struct Check_Ctx {
     const Cli_Options *o;
+    Font_Atlas *atlas; /* with --by-input: the fonts tm measures with */
     const Vocab *vocab;
     const char *data_dir;
     const Real_Model *real;
@@ -119,10 +120,26 @@ static void pour(FILE *from, FILE *to) {
     fflush(to);
 }
 
+/* A worker's fonts of its own: FreeType reads a face's file as it needs
+ * glyphs, and a descriptor inherited across fork shares its offset with every
+ * other worker's, so their reads would mix (seen: metrics that change from
+ * run to run, and steps that did not fit). */
+static bool own_fonts(Check_Ctx *c) {
+    if (!c->o->by_input) return true;
+    char err[1200];
+    font_unload(c->atlas);
+    if (!font_load(c->atlas, c->data_dir, false, err, sizeof err)) {
+        cli_report("attnlab: --check-lessons: ", err);
+        return false;
+    }
+    c->tm = font_text_metrics(c->atlas, c->z);
+    return true;
+}
+
 /* One process per item, at most `jobs` at once. Each writes into files of
  * its own, poured out in the items' order as soon as every earlier item is
  * done, so the output is the one-job output. Returns the failures. */
-static int run_workers(const Check_Ctx *c, const Check_Item *items, int n, int jobs) {
+static int run_workers(Check_Ctx *c, const Check_Item *items, int n, int jobs) {
     typedef struct Worker {
         pid_t pid;
         FILE *out, *err;
@@ -146,7 +163,7 @@ static int run_workers(const Check_Ctx *c, const Check_Item *items, int n, int j
             if (k->pid == 0) {
                 dup2(fileno(k->out), STDOUT_FILENO);
                 dup2(fileno(k->err), STDERR_FILENO);
-                bool ok = check_item(c, &items[next]);
+                bool ok = own_fonts(c) && check_item(c, &items[next]);
                 fflush(stdout);
                 fflush(stderr);
                 exit(ok ? 0 : 1);
@@ -228,13 +245,14 @@ int lesson_checks_run(const Cli_Options *o, const Vocab *vocab, const char *data
         cli_report("attnlab: --check-lessons: ", err);
         return 2;
     }
+    static Font_Atlas atlas;
     Check_Ctx c = {.o = o,
+                   .atlas = &atlas,
                    .vocab = vocab,
                    .data_dir = data_dir,
                    .z = app_zoom_for(o->ui_scale, o->width, o->height),
                    .start_lang = lang_current()};
     /* --by-input lays lessons out with the real fonts, as the window would */
-    static Font_Atlas atlas;
     if (o->by_input) {
         if (!font_load(&atlas, data_dir, false, err, sizeof err)) {
             cli_report("attnlab: --check-lessons: ", err);
