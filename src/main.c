@@ -1,6 +1,7 @@
 /* attnlab: entry point. Parses the command line, builds the scene, and either
  * answers without a window (--export, --experiment, …) or opens the app. */
 #define _POSIX_C_SOURCE 200809L
+#include "core/i18n.h"
 #include "core/stats.h"
 #include "core/stack.h"
 #include "core/train.h"
@@ -15,6 +16,7 @@
 #include "platform/paths.h"
 #include "platform/lang.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,19 @@
 #include <time.h>
 
 #define ATTNLAB_VERSION "0.1.0"
+
+/* What a mode printed must have reached standard output: a full disk or a
+ * closed pipe is one line and exit 1, never a silent success. */
+static int stdout_written(int status) {
+    /* errno is left as the failed write set it: by fflush, or by an earlier
+     * write that flushed a full buffer (successful calls leave it alone) */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && status == 0) {
+        fprintf(stderr, _("attnlab: cannot write to standard output: %s\n"),
+                errno ? strerror(errno) : _("a write failed"));
+        status = 1;
+    }
+    return status;
+}
 
 static int run_experiment(const Scene *s, const Cli_Options *o) {
     Variance_Result r;
@@ -250,22 +265,16 @@ int main(int argc, char **argv) {
 #endif
     if (opts.mode == CLI_HELP) {
         cli_usage(stdout);
-        return 0;
+        return stdout_written(0);
     }
     if (opts.mode == CLI_VERSION) {
         printf("attnlab %s\n", ATTNLAB_VERSION);
-        return 0;
+        return stdout_written(0);
     }
 
-    if (opts.mode == CLI_TRAIN) return train(&opts); /* needs no data files */
-    if (opts.model && (opts.mode == CLI_EXPORT || opts.mode == CLI_BENCH)) {
-        int status = opts.mode == CLI_BENCH ? model_bench(&opts) : model_export(&opts);
-        if (fflush(stdout) != 0 && status == 0) {
-            fprintf(stderr, "attnlab: cannot write to standard output\n");
-            status = 1;
-        }
-        return status;
-    }
+    if (opts.mode == CLI_TRAIN) return stdout_written(train(&opts)); /* needs no data files */
+    if (opts.model && (opts.mode == CLI_EXPORT || opts.mode == CLI_BENCH))
+        return stdout_written(opts.mode == CLI_BENCH ? model_bench(&opts) : model_export(&opts));
     char data_dir[4096], path[4200];
     if (!paths_find_data(data_dir, sizeof data_dir, err, sizeof err)) {
         cli_report("", err);
@@ -288,7 +297,7 @@ int main(int argc, char **argv) {
     if (opts.mode == CLI_CHECK_LESSONS) {
         status = lesson_checks_run(&opts, &vocab, data_dir);
         vocab_free(&vocab);
-        return status;
+        return stdout_written(status);
     }
     if (!scene_load(&scene, scene_path, &vocab, err, sizeof err)) {
         cli_report("attnlab: ", err);
@@ -338,9 +347,5 @@ int main(int argc, char **argv) {
         derived_free(&derived);
     }
     vocab_free(&vocab);
-    if (fflush(stdout) != 0 && status == 0) {
-        fprintf(stderr, "attnlab: cannot write to standard output\n");
-        status = 1;
-    }
-    return status;
+    return stdout_written(status);
 }

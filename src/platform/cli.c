@@ -358,7 +358,8 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
     }
     for (int k = 0; k < o->given_n; k++)
         if (strcmp(o->given[k], "--model") && strcmp(o->given[k], "--text") &&
-            strcmp(o->given[k], "--export") && strcmp(o->given[k], "--bench")) {
+            strcmp(o->given[k], "--export") && strcmp(o->given[k], "--bench") &&
+            strcmp(o->given[k], "--lang")) {
             snprintf(err, errsz, "attnlab: %s: not used with --model (the text is --text)",
                      o->given[k]);
             return false;
@@ -634,17 +635,23 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         return false;
     }
     if (!help && !version && !real_model_options(o, err, errsz)) return false;
-    for (int k = 0; !help && !version && k < o->given_n; k++)
-        if (!(modes_of(o->given[k]) & MODE(o->mode)) ||
-            /* the one-head tasks have no heads to count */
-            (o->mode == CLI_TRAIN && o->train_task != 2 && !strcmp(o->given[k], "--heads"))) {
+    for (int k = 0; !help && !version && k < o->given_n; k++) {
+        /* the one-head tasks have no heads to count; the layered model's
+         * heads have their width from --width, and are always scaled */
+        bool induction = o->mode == CLI_TRAIN && o->train_task == 2;
+        bool task_ignores =
+            o->mode == CLI_TRAIN &&
+            (induction ? !strcmp(o->given[k], "--dk") || !strcmp(o->given[k], "--no-scale")
+                       : !strcmp(o->given[k], "--heads"));
+        if (!(modes_of(o->given[k]) & MODE(o->mode)) || task_ignores) {
             if (o->mode == CLI_WINDOW)
                 snprintf(err, errsz, "attnlab: %s: not used by the window", o->given[k]);
             else
                 snprintf(err, errsz, "attnlab: %s: not used by %s, which would ignore it",
-                         o->given[k], mode_names[o->mode]);
+                         o->given[k], induction ? "--train induction" : mode_names[o->mode]);
             return false;
         }
+    }
     if (help)
         o->mode = CLI_HELP;
     else if (version)

@@ -768,6 +768,11 @@ Test(cli, an_option_the_mode_does_not_use_is_refused) {
         const char *args, *msg;
     } bad[] = {
         {"--train match --d 4", "attnlab: --d: not used by --train, which would ignore it\n"},
+        /* the layered model's heads take their width from --width and are always scaled */
+        {"--train induction --dk 1",
+         "attnlab: --dk: not used by --train induction, which would ignore it\n"},
+        {"--train induction --no-scale",
+         "attnlab: --no-scale: not used by --train induction, which would ignore it\n"},
         {"--train match --dv 4", "attnlab: --dv: not used by --train, which would ignore it\n"},
         {"--train match --heads 2",
          "attnlab: --heads: not used by --train, which would ignore it\n"},
@@ -842,4 +847,21 @@ Test(cli, help_and_errors_speak_the_chosen_language) {
     cr_assert(v, "%s", r.out);
     cr_assert(strcspn(v + 11, ".,") < strcspn(v + 11, ","), "a decimal point: %s", r.out);
     run_free(&r);
+}
+
+/* What a mode prints must arrive: to a full disk, --train (both kinds), the
+ * help and an export exit 1 with one line, never 0 with nothing said. */
+Test(cli, a_full_disk_on_standard_output_is_an_error) {
+    static const char *const modes[] = {"--train match --steps 10", "--train induction --steps 10",
+                                        "--help", "--export json", "--version"};
+    for (size_t k = 0; k < sizeof modes / sizeof *modes; k++) {
+        char args[200];
+        snprintf(args, sizeof args, "%s >/dev/full", modes[k]);
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 1, "%s: %d %s", modes[k], r.status, r.err);
+        cr_assert_str_eq(r.err,
+                         "attnlab: cannot write to standard output: No space left on device\n",
+                         "%s", modes[k]);
+        run_free(&r);
+    }
 }
