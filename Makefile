@@ -94,7 +94,7 @@ TEST_RENDER   := $(call obj,$(wildcard tests/render/*.c))
 TEST_PLATFORM := $(call obj,$(wildcard tests/platform/*.c))
 TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests/test_model $(BUILD)/tests/test_ui \
                  $(BUILD)/tests/test_render $(BUILD)/tests/test_platform
-FUZZ_TARGETS  := scene lesson cli math safetensors bpe
+FUZZ_TARGETS  := scene lesson cli math safetensors bpe mo
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
 
 .PHONY: pot all run test check bench clean distclean web test-web deps-web deps-app install uninstall deps deps-test deps-fuzz format format-check \
@@ -159,6 +159,8 @@ $(BUILD)/tests/replay_safetensors: $(BUILD)/tests/fuzz/fuzz_safetensors.o $(BUIL
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_bpe: $(BUILD)/tests/fuzz/fuzz_bpe.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
+$(BUILD)/tests/replay_mo: $(BUILD)/tests/fuzz/fuzz_mo.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(BUILD)/src/platform/catalog.o
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_CORE) -lm
 $(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI)
@@ -408,19 +410,21 @@ FUZZ_MAX_math   := 524256
 FUZZ_MAX_cli    := 131071
 FUZZ_MAX_safetensors := 1048576
 FUZZ_MAX_bpe    := 2097152
+FUZZ_MAX_mo     := 262144
 fuzz: deps-fuzz
 	@mkdir -p build/fuzz
 	@tests/fuzz/big_seeds.sh build/fuzz
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  extra=""; [ $$t = cli ] && extra="$(SRC_GFX) $(SRC_UI) src/platform/cli.c"; \
 	  [ $$t = math ] && extra="$(SRC_GFX) $(SRC_UI)"; \
+	  [ $$t = mo ] && extra="src/platform/catalog.c"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(FUZZ_SRC) $$extra \
 	    $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) -lm; \
 	  mkdir -p build/fuzz/corpus_$$t; \
 	  echo "== fuzzing $$t for $(FUZZ_SECONDS) s"; \
 	  max=$$(case $$t in scene) echo $(FUZZ_MAX_scene);; lesson) echo $(FUZZ_MAX_lesson);; \
 	    math) echo $(FUZZ_MAX_math);; safetensors) echo $(FUZZ_MAX_safetensors);; \
-	    bpe) echo $(FUZZ_MAX_bpe);; \
+	    bpe) echo $(FUZZ_MAX_bpe);; mo) echo $(FUZZ_MAX_mo);; \
 	    *) echo $(FUZZ_MAX_cli);; esac); \
 	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -rss_limit_mb=4096 \
 	    -artifact_prefix=build/fuzz/$$t- -print_final_stats=1 \

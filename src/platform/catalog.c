@@ -32,6 +32,115 @@ static bool fail(char *err, size_t errsz, const char *name, const char *what) {
     return false;
 }
 
+/* gettext's hash of a string (hashpjw), as glibc computes it */
+static uint32_t hash_string(const char *str) {
+    uint32_t hval = 0;
+    for (; *str; str++) {
+        hval = (hval << 4) + (unsigned char)*str;
+        uint32_t g = hval & 0xf0000000u;
+        if (g) hval ^= (g >> 24) ^ g;
+    }
+    return hval;
+}
+
+static bool is_prime(uint32_t n) {
+    if (n < 2) return false;
+    for (uint32_t d = 2; (uint64_t)d * d <= n; d++)
+        if (n % d == 0) return false;
+    return true;
+}
+
+/* The hash table glibc's gettext walks (size > 2; smaller means none and a
+ * binary search). glibc trusts it: a table past the end is read past the
+ * end, one with no empty slot or a size that is not prime is walked forever
+ * for a message it lacks, and one that does not lead to a message hides its
+ * translation without a word. Here each message must be where a lookup of
+ * it ends, every slot names a message or none, and one slot at least is
+ * empty; the size is prime, so every walk reaches an empty slot. */
+static const char *check_hash(const Catalog *c) {
+    uint32_t size = word(c, 20), at = word(c, 24);
+    if (size <= 2) return NULL;
+    if (at % 4 || (uint64_t)at + (uint64_t)size * 4 > c->size)
+        return _("its hash table reaches past the end of the file");
+    if (!is_prime(size)) return _("its hash table's size is not a prime number");
+    bool empty = false;
+    for (uint32_t k = 0; k < size; k++) {
+        uint32_t v = word(c, (size_t)at + (size_t)k * 4);
+        if (v > c->count) return _("its hash table names a message it does not have");
+        empty |= v == 0;
+    }
+    if (!empty) return _("its hash table has no empty slot");
+    for (uint32_t i = 0; i < c->count; i++) {
+        const char *o = entry(c, c->originals, i, NULL);
+        uint32_t h = hash_string(o), idx = h % size, incr = 1 + h % (size - 2), v;
+        while ((v = word(c, (size_t)at + (size_t)idx * 4)) != 0 && v != i + 1)
+            idx = idx >= size - incr ? idx - (size - incr) : idx + incr;
+        if (v == 0) return _("its hash table does not lead to every message");
+    }
+    return NULL;
+}
+
+/* The printf directives of s, one letter each ('i' for a * width or
+ * precision), in the order of the arguments they read: "%-3d of %.*s" is
+ * "d is", and "%2$s %1$d" is "d s". False if there are more than fit, or one
+ * is cut off. */
+static bool directives(const char *s, char *out, size_t size) {
+    enum { MAX_ARGS = 16, SIG = 8 };
+    char sig[MAX_ARGS][SIG] = {{0}};
+    int n = 0;
+    for (; *s; s++) {
+        if (*s != '%') continue;
+        if (*++s == '%') continue;
+        int pos = 0;
+        const char *p = s;
+        while (*p >= '0' && *p <= '9' && pos < 1000) pos = pos * 10 + (*p++ - '0');
+        if (*p == '$' && pos > 0)
+            s = p + 1;
+        else
+            pos = ++n;
+        if (pos > MAX_ARGS) return false;
+        char *d = sig[pos - 1];
+        size_t k = 0;
+        while (*s && strchr("-+ #0'I", *s)) s++;
+        if (*s == '*') d[k++] = 'i', s++;
+        while (*s >= '0' && *s <= '9') s++;
+        if (*s == '.') {
+            s++;
+            if (*s == '*') d[k++] = 'i', s++;
+            while (*s >= '0' && *s <= '9') s++;
+        }
+        for (; *s && strchr("hlLqjzZt", *s); s++)
+            if (k < SIG - 2) d[k++] = *s;
+        if (!*s) return false;
+        d[k] = *s == 'i' ? 'd' : *s;
+        if (pos > n) n = pos;
+    }
+    size_t at = 0;
+    for (int k = 0; k < n; k++) {
+        int w = snprintf(out + at, size - at, "%s ", sig[k][0] ? sig[k] : "?");
+        if (w < 0 || (size_t)w >= size - at) return false;
+        at += (size_t)w;
+    }
+    if (!n) out[0] = '\0';
+    return true;
+}
+
+/* A translation whose directives are not its original's would make printf
+ * read arguments that are not there (a crash) or of the wrong type. A
+ * plural form may follow either of the original's forms. */
+static bool same_directives(const char *orig, const char *orig_end, const char *t,
+                            const char *t_end) {
+    char want[2][96], got[96];
+    const char *many = orig + strlen(orig) + 1;
+    if (!directives(orig, want[0], sizeof want[0])) return false;
+    if (!directives(many < orig_end ? many : orig, want[1], sizeof want[1])) return false;
+    for (const char *f = t; f <= t_end; f += strlen(f) + 1) {
+        if (!directives(f, got, sizeof got)) return false;
+        if (strcmp(got, want[0]) && strcmp(got, want[1])) return false;
+    }
+    return true;
+}
+
 /* Plural-Forms in the header (the translation of ""): the two rules we know. */
 static bool read_plurals(Catalog *c, const char *name, char *err, size_t errsz) {
     c->nplurals = 2;
@@ -81,6 +190,8 @@ bool catalog_parse(Catalog *c, char *data, size_t size, const char *name, char *
     for (uint32_t i = 0; i < c->count; i++) {
         uint32_t tlen = 0;
         const char *o = entry(c, c->originals, i, NULL), *t = entry(c, c->translations, i, &tlen);
+        uint32_t olen = 0;
+        if (o) entry(c, c->originals, i, &olen);
         if (!o || !t) {
             catalog_free(c);
             return fail(err, errsz, name, _("a string reaches past the end of the file"));
@@ -96,13 +207,22 @@ bool catalog_parse(Catalog *c, char *data, size_t size, const char *name, char *
             size_t bad = 0;
             utf8 = text_utf8_check(f, strlen(f), &bad);
         }
-        if (!utf8) {
+        if (!utf8 || (i && !same_directives(o, o + olen, t, t + tlen))) {
             char what[200];
-            snprintf(what, sizeof what, _("the translation of \"%.60s\" is not valid UTF-8"), o);
+            snprintf(what, sizeof what,
+                     utf8 ? _("the translation of \"%.60s\" has other printf directives than "
+                              "the original")
+                          : _("the translation of \"%.60s\" is not valid UTF-8"),
+                     o);
             catalog_free(c);
             return fail(err, errsz, name, what);
         }
         prev = o;
+    }
+    const char *hash = check_hash(c);
+    if (hash) {
+        catalog_free(c);
+        return fail(err, errsz, name, hash);
     }
     if (!read_plurals(c, name, err, errsz)) {
         catalog_free(c);

@@ -169,7 +169,8 @@ bool lang_use(int lang, const char *data_dir, char *err, size_t errsz) {
     setenv("LANGUAGE", langs[lang].code, 1);
     bindtextdomain(DOMAIN, dir);
     bind_textdomain_codeset(DOMAIN, "UTF-8");
-    textdomain(DOMAIN); /* also tells gettext its cached catalogs are stale */
+    bind_textdomain_codeset("libc", "UTF-8"); /* strerror's words, as ours: UTF-8 */
+    textdomain(DOMAIN);                       /* also tells gettext its cached catalogs are stale */
     i18n_set(&(I18n_Lookup){.text = gettext_lookup, .plural = gettext_lookup_plural});
 #endif
     current = lang;

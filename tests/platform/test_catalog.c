@@ -180,3 +180,112 @@ Test(i18n, a_bad_catalog_is_refused_by_name) {
     memcpy(bad + 8, &huge, 4);
     refused(bad, n, "past the end");
 }
+
+/* gettext's hash of a string, as msgfmt and glibc compute it */
+static uint32_t pjw(const char *s) {
+    uint32_t h = 0;
+    for (; *s; s++) {
+        h = (h << 4) + (unsigned char)*s;
+        uint32_t g = h & 0xf0000000u;
+        if (g) h ^= (g >> 24) ^ g;
+    }
+    return h;
+}
+
+/* make_mo with a hash table of `size` slots after the strings, filled as
+ * msgfmt fills it (double hashing); returns the file's size and where the
+ * table starts */
+static size_t make_mo_hashed(char *buf, const char *const *orig, const char *const *trans, int n,
+                             uint32_t size, uint32_t *table) {
+    size_t at = (make_mo(buf, orig, trans, n, 0) + 3) & ~(size_t)3;
+    uint32_t head[2] = {size, (uint32_t)at};
+    memcpy(buf + 20, head, 8);
+    uint32_t *slots = calloc(size, 4);
+    for (int k = 0; k < n; k++) {
+        uint32_t h = pjw(orig[k]), idx = h % size, incr = 1 + h % (size - 2);
+        while (slots[idx]) idx = idx >= size - incr ? idx - (size - incr) : idx + incr;
+        slots[idx] = (uint32_t)k + 1;
+    }
+    memcpy(buf + at, slots, size * 4);
+    free(slots);
+    *table = (uint32_t)at;
+    return at + size * 4;
+}
+
+/* What glibc's gettext trusts and we check first: a hash table that would
+ * make it read past the file, walk forever or lose a message, and a
+ * translation whose printf directives are not its original's (more %s than
+ * arguments: a crash). Each is refused by name; a reordered one (%2$s) is
+ * fine. */
+Test(i18n, a_catalog_glibc_would_crash_or_hang_on_is_refused_first) {
+    static char buf[4096], bad[4096];
+    const char *o[] = {"", "%d of %s", "%s: %.*f", "b"},
+               *t[] = {"Plural-Forms: nplurals=2; plural=(n != 1);\n", "%2$s: %1$d", "%s = %.*f",
+                       "B"};
+    uint32_t table;
+    size_t n = make_mo_hashed(buf, o, t, 4, 7, &table);
+    char *copy = malloc(n), err[400];
+    memcpy(copy, buf, n);
+    Catalog c;
+    cr_assert(catalog_parse(&c, copy, n, "x.mo", err, sizeof err), "%s", err);
+    cr_assert_str_eq(catalog_text(&c, "%d of %s"), "%2$s: %1$d");
+    catalog_free(&c);
+
+    memcpy(bad, buf, n);
+    uint32_t nine = 9;
+    memcpy(bad + 20, &nine, 4); /* 9 slots: not prime, and past the end */
+    refused(bad, n, "past the end");
+    uint32_t four = 4;
+    memcpy(bad + 20, &four, 4);
+    refused(bad, n, "not a prime number");
+    memcpy(bad, buf, n);
+    uint32_t past = (uint32_t)n;
+    memcpy(bad + 24, &past, 4);
+    refused(bad, n, "hash table reaches past the end");
+    memcpy(bad, buf, n);
+    memset(bad + table, 0, 7 * 4); /* zeroed: every lookup says "none" */
+    refused(bad, n, "does not lead to every message");
+    memcpy(bad, buf, n);
+    for (int k = 0; k < 7; k++) { /* full: a missing message is looked for forever */
+        uint32_t v;
+        memcpy(&v, bad + table + k * 4, 4);
+        if (!v) memcpy(bad + table + k * 4, (uint32_t[]){4}, 4);
+    }
+    refused(bad, n, "no empty slot");
+    memcpy(bad, buf, n);
+    memcpy(bad + table, (uint32_t[]){99}, 4);
+    refused(bad, n, "names a message it does not have");
+
+    const char *more[] = {"", "%d of %s", "b"},
+               *more_t[] = {"Plural-Forms: nplurals=2; plural=(n != 1);\n", "%d von %s %s", "B"};
+    n = make_mo_hashed(bad, more, more_t, 3, 5, &table);
+    refused(bad, n, "has other printf directives than the original");
+    const char *typed_t[] = {"Plural-Forms: nplurals=2; plural=(n != 1);\n", "%s von %d", "B"};
+    n = make_mo_hashed(bad, more, typed_t, 3, 5, &table);
+    refused(bad, n, "has other printf directives than the original");
+}
+
+/* The app never hands glibc a catalog that failed: --lang de with a bad one
+ * is one warning naming the file, and the interface stays English. */
+Test(i18n, a_bad_catalog_on_disk_leaves_english_and_one_warning) {
+    char dir[] = "/tmp/attnlab-locale-XXXXXX", path[600], err[800];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "mkdir -p %s/locale/de/LC_MESSAGES", dir);
+    cr_assert_eq(system(path), 0);
+    static char buf[4096];
+    const char *o[] = {"", "%d of %s", "b"},
+               *t[] = {"Plural-Forms: nplurals=2; plural=(n != 1);\n", "%d von %s %s", "B"};
+    uint32_t table;
+    size_t n = make_mo_hashed(buf, o, t, 3, 5, &table);
+    snprintf(path, sizeof path, "%s/locale/de/LC_MESSAGES/attnlab.mo", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    fwrite(buf, 1, n, f);
+    fclose(f);
+    cr_assert_not(lang_use(2, dir, err, sizeof err));
+    cr_assert(strstr(err, path) == err && strstr(err, "printf directives"), "%s", err);
+    cr_assert_eq(lang_current(), 0);
+    cr_assert_str_eq(_("%d of %s"), "%d of %s");
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    cr_assert_eq(system(path), 0);
+}
