@@ -2,9 +2,11 @@
 #include "transformer.h"
 
 #include "gemm.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -123,7 +125,9 @@ static void add_rows(float *dest, int count, int w, const float *bias) {
  * as a normal number: below, e^−87 ≈ 1.6·10⁻³⁸ stands for what is 0 next to
  * the softmax's largest term, 1. */
 static inline float exp_approx(float x) {
-    float low = x < -87.0f ? -87.0f : x, clamped = low > 88.0f ? 88.0f : low;
+    /* NaN fails both tests and is clamped to −87: never a NaN converted to an
+     * integer (the pass reports the NaN where it arose, see tf_fault) */
+    float low = x > -87.0f ? x : -87.0f, clamped = low < 88.0f ? low : 88.0f;
     float t = clamped * 1.44269504f;
     float kf = (t + 12582912.0f) - 12582912.0f; /* t rounded: 1.5·2²³ pushes out the fraction */
     float r = clamped - kf * 0.693145752f - kf * 1.42860677e-6f; /* ln 2, hi + lo */
@@ -172,6 +176,60 @@ static void head(Tf_Run *r, int n, int w, int d_h, int h, float *S, float *A, do
     mark(r, TF_PART_PRODUCTS, since);
 }
 
+/* The first value of count that is not finite, or -1. */
+static int64_t first_nonfinite(const float *v, int64_t count) {
+    for (int64_t i = 0; i < count; i++)
+        if (!isfinite(v[i])) return i;
+    return -1;
+}
+
+static bool fault_at(Tf_Run *r, Tf_Fault_Kind kind, int layer, int head, const float *v,
+                     int64_t count, int cols) {
+    int64_t at = first_nonfinite(v, count);
+    if (at < 0) return false;
+    r->fault = (Tf_Fault){kind, layer, head, (int)(at / cols), (int)(at % cols), v[at]};
+    return true;
+}
+
+/* After layer l: its scores where the mask keeps them, then its output. */
+static bool layer_faulted(const Tf_Model *m, int l, Tf_Run *r) {
+    int n = r->n, w = m->width;
+    for (int h = 0; h < m->heads; h++) {
+        const float *S = tf_scores(r, l, h);
+        for (int i = 0; i < n; i++)
+            if (fault_at(r, TF_FAULT_SCORE, l, h, S + (ptrdiff_t)i * n, i + 1, n)) {
+                r->fault.row = i;
+                return true;
+            }
+    }
+    return fault_at(r, TF_FAULT_STREAM, l, -1, r->stream + (ptrdiff_t)(l + 1) * n * w,
+                    (int64_t)n * w, w);
+}
+
+void tf_fault_text(const Tf_Run *r, char *buf, size_t size) {
+    const Tf_Fault *f = &r->fault;
+    double v = f->value;
+    switch (f->kind) {
+    case TF_FAULT_NONE:
+        snprintf(buf, size, "%s", "");
+        return;
+    case TF_FAULT_EMBED:
+        snprintf(buf, size, _("the embedding of token %d, channel %d, is %g"), f->row, f->col, v);
+        return;
+    case TF_FAULT_SCORE:
+        snprintf(buf, size, _("layer %d, head %d: the score of row %d, column %d is %g"), f->layer,
+                 f->head, f->row, f->col, v);
+        return;
+    case TF_FAULT_STREAM:
+        snprintf(buf, size, _("layer %d: its output for token %d, channel %d, is %g"), f->layer,
+                 f->row, f->col, v);
+        return;
+    case TF_FAULT_LOGIT:
+        snprintf(buf, size, _("the logit of token id %d is %g"), f->col, v);
+        return;
+    }
+}
+
 void tf_begin(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
     int w = m->width;
     double since = r->profile ? now_ms() : 0;
@@ -183,6 +241,8 @@ void tf_begin(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
         for (int j = 0; j < w; j++)
             x[(ptrdiff_t)i * w + j] =
                 m->wte[(ptrdiff_t)ids[i] * w + j] + (m->wpe ? m->wpe[(ptrdiff_t)i * w + j] : 0);
+    r->fault = (Tf_Fault){0};
+    if (fault_at(r, TF_FAULT_EMBED, 0, -1, x, (int64_t)n * w, w)) r->stage = m->layers + 1;
     mark(r, TF_PART_EMBED, &since);
 }
 
@@ -226,6 +286,10 @@ bool tf_step(const Tf_Model *m, Tf_Run *r) {
     double since = r->profile ? now_ms() : 0;
     if (r->stage < m->layers) {
         layer(m, r->stage, r, &since);
+        if (layer_faulted(m, r->stage, r)) {
+            r->stage = m->layers + 1; /* the pass ends here: r->fault says why */
+            return true;
+        }
     } else {
         /* the last position's logits */
         int n = r->n, w = m->width;
@@ -235,6 +299,7 @@ bool tf_step(const Tf_Model *m, Tf_Run *r) {
         gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits,
                  m->vocab);
         mark(r, TF_PART_PRODUCTS, &since);
+        fault_at(r, TF_FAULT_LOGIT, m->layers, -1, r->logits, m->vocab, m->vocab);
     }
     r->stage++;
     return r->stage > m->layers;

@@ -41,6 +41,15 @@
  *       buffers (whatever they hold): the bench's yardstick for the products' share
  *   void tf_free(Tf_Run *r)
  *
+ * A pass whose numbers stop being finite (weights that are finite, but whose
+ * scores or stream overflow float32) stops at the layer where it happens:
+ * r->fault says where, the first cell found, and tf_step returns true. The
+ * scores are checked where the mask keeps them, then the stream each layer
+ * writes, then the logits.
+ *   void tf_fault_text(const Tf_Run *r, char *buf, size_t size)
+ *       "layer 2, head 5: the score of row 3, column 1 is inf" (layers, heads, rows counted
+ *       from 0, as --layer and --head take them), or "" for a finite pass
+ *
  * With r->profile set, tf_forward adds each part's wall time, in ms, to
  * r->ms[TF_PART_…] (C11's timespec_get; the bench reads where time goes).
  */
@@ -48,6 +57,7 @@
 #define ATTN_TRANSFORMER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct Tf_Block {
@@ -79,6 +89,20 @@ typedef enum Tf_Part {
     TF_PARTS
 } Tf_Part;
 
+/* Where a pass first held a value that is not finite. */
+typedef enum Tf_Fault_Kind {
+    TF_FAULT_NONE = 0,
+    TF_FAULT_EMBED,  /* x₀: row = token, col = channel */
+    TF_FAULT_SCORE,  /* layer's head's S: row = query, col = key */
+    TF_FAULT_STREAM, /* what layer writes: row = token, col = channel */
+    TF_FAULT_LOGIT   /* col = token id */
+} Tf_Fault_Kind;
+typedef struct Tf_Fault {
+    Tf_Fault_Kind kind;
+    int layer, head, row, col;
+    float value;
+} Tf_Fault;
+
 typedef struct Tf_Run {
     int n, heads;  /* tokens and heads per layer of the last pass */
     int stage;     /* tf_step's done so far: layers, then the logits */
@@ -95,6 +119,7 @@ typedef struct Tf_Run {
     int cap_layers, cap_heads, cap_width, cap_inner, cap_vocab;
     bool profile;
     double ms[TF_PARTS];
+    Tf_Fault fault; /* kind TF_FAULT_NONE while every value is finite */
 } Tf_Run;
 
 bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n);
@@ -106,6 +131,7 @@ float *tf_attn(const Tf_Run *r, int layer, int head);
 void tf_head_vectors(const Tf_Model *m, Tf_Run *r, int layer, int head, float *Q, float *K,
                      float *V, float *out_norm);
 void tf_products(const Tf_Model *m, int n, Tf_Run *r);
+void tf_fault_text(const Tf_Run *r, char *buf, size_t size);
 void tf_free(Tf_Run *r);
 
 #endif

@@ -172,6 +172,7 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
     memcpy(l->run_order[w], l->order, (size_t)n * sizeof *l->order);
     l->run_text[w] = l->texts;
     l->pass_done = false;
+    l->fault[0] = '\0';
     tf_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
     return true;
 }
@@ -331,6 +332,8 @@ static bool open_head(Real_Lab *l) {
 /* The pass in runs[work] is complete: it is shown, and the next pass goes in the other run. */
 static void pass_complete(Real_Lab *l) {
     l->pass_done = true;
+    tf_fault_text(&l->runs[l->work], l->fault, sizeof l->fault);
+    if (l->fault[0]) return; /* nothing of it is shown; the view says where it broke */
     l->has_shown = true;
     memcpy(l->shown_ids, l->input, (size_t)l->n * sizeof *l->input);
     l->shown_n = l->n;

@@ -126,6 +126,7 @@ typedef struct Real_Lab {
     float *thumbs; /* layers×heads×thumb², every head's A pooled to at most REAL_LAB_THUMB */
     int thumb;
     char note[1024]; /* with no model: where the platform looked, and how to get one */
+    char fault[300]; /* the text's pass is not finite: where (tf_fault_text), else "" */
     bool threaded;   /* the pass runs on a thread of its own (real_lab_threaded) */
     struct Real_Worker *worker;
 } Real_Lab;

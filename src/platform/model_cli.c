@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model_cli.h"
 
+#include "../core/i18n.h"
+
 #include "../core/gemm.h"
 #include "../model/export_real.h"
 #include "../model/real_lab.h"
@@ -35,7 +37,14 @@ int model_export(const Cli_Options *o) {
         status = 1;
     } else {
         tf_forward(m, ids, n, &run);
-        export_real_json(&ck.model, o->model, ids, n, &run, stdout);
+        if (run.fault.kind != TF_FAULT_NONE) { /* nothing printed: null means masked */
+            char where[300];
+            tf_fault_text(&run, where, sizeof where);
+            fprintf(stderr, _("attnlab: %s: the pass is not finite: %s\n"), o->model, where);
+            status = 2;
+        } else {
+            export_real_json(&ck.model, o->model, ids, n, &run, stdout);
+        }
     }
     tf_free(&run);
     free(ids);

@@ -146,6 +146,24 @@ static void no_model(Ui *ui, const View_State *vs, const Model *m, Rect r) {
     }
 }
 
+/* In place of the heads: the text's pass overflowed, and where. A value
+ * past float32's range would be drawn as a masked cell or "nan %". */
+static void not_finite(Ui *ui, const Real_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    float title_h = ui_panel_wrapped(ui, r, _("This text's pass is not finite"), false);
+    ui_record(ui, "panel", "model_not_finite", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 8);
+    char text[600];
+    snprintf(
+        text, sizeof text,
+        _("At %s. The weights are finite, but their products pass float32's range, so no head, "
+          "weight or probability of this text is shown. Try another text, or another "
+          "checkpoint."),
+        l->fault);
+    ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text, text, true);
+}
+
 /* The model's name and shape, and how far the pass is. */
 static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
@@ -726,6 +744,10 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_top(&r, 4);
     chips(ui, vs, m, rect_cut_top(&r, lh + 22));
     rect_cut_top(&r, t->pad);
+    if (l->fault[0]) {
+        not_finite(ui, l, r);
+        return;
+    }
     if (r.w >= 1000 && r.h >= 420) {
         Rect grid = rect_cut_left(&r, r.w * 0.34f);
         rect_cut_left(&r, t->pad);

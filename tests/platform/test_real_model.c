@@ -634,3 +634,46 @@ Test(real_model, the_pass_on_a_thread_gives_the_same_numbers_and_a_new_text_stop
     real_lab_free(&lab);
     checkpoint_close(&ck);
 }
+
+/* Finite weights whose pass overflows (the attention's weights ×1e30): the
+ * export names layer, head and cell and exits 2, printing nothing (its null
+ * means masked); the Model view's lab keeps nothing of the pass and says
+ * where it broke, and a finite text afterwards is shown as usual. Before,
+ * every cell was exported as null, "p" as -nan, with exit 0. */
+Test(real_model, a_pass_that_is_not_finite_is_named_never_drawn) {
+    const char *dir = make("overflow", "--scale h.0.attn.c_attn.weight=1e30");
+    Run r = export_text(dir, "Hello again, world");
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    char want[600];
+    snprintf(want, sizeof want,
+             "attnlab: %s: the pass is not finite: layer 0, head 0: the score of row 0, column 0 "
+             "is inf\n",
+             dir);
+    cr_assert_str_eq(r.err, want);
+    cr_assert_str_eq(r.out, "");
+    run_free(&r);
+    /* in the class's language too: --lang goes with --model */
+    char args[800];
+    snprintf(args, sizeof args, "--lang de --model '%s' --text 'Hello again, world' --export json",
+             dir);
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    snprintf(want, sizeof want,
+             "attnlab: %s: der Durchlauf ist nicht endlich: Schicht 0, Head 0: der Score in Zeile "
+             "0, Spalte 0 ist inf\n",
+             dir);
+    cr_assert_str_eq(r.err, want);
+    run_free(&r);
+    static Checkpoint ck;
+    static Real_Lab lab;
+    char err[600];
+    cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+    cr_assert(real_lab_attach(&lab, &ck.model, "overflow", err, sizeof err), "%s", err);
+    cr_assert(real_lab_set_text(&lab, "Hello again", 11, err, sizeof err), "%s", err);
+    real_lab_settle(&lab);
+    cr_assert(lab.pass_done);
+    cr_assert_not(lab.has_shown, "no head of it is shown");
+    cr_assert_str_eq(lab.fault, "layer 0, head 0: the score of row 0, column 0 is inf");
+    real_lab_free(&lab);
+    checkpoint_close(&ck);
+}

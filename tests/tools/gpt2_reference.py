@@ -4,13 +4,14 @@
     gpt2_reference.py make DIR [--layers L] [--heads H] [--embd D] [--positions P]
                       [--inner N] [--eps E] [--dtype f32|f16|bf16|mixed] [--no-prefix]
                       [--lm-head] [--shuffle] [--seed S] [--vocab-from DIR] [--nan NAME]
-                      [--tokenizer-json strings|pairs]
+                      [--tokenizer-json strings|pairs] [--scale NAME=F]
         a random GPT-2-family checkpoint in DIR: config.json, model.safetensors (written
         here, by the format's description: an 8-byte little-endian header length, the JSON
         header, the data), and GPT-2's vocab.json and merges.txt copied from tests/data/gpt2.
         HF's buffers come too: h.N.attn.bias (the causal mask) and h.N.attn.masked_bias (a
         scalar). --shuffle stores the data in another order than the header lists it;
         --nan makes element 3 of that tensor (named without the prefix) NaN;
+        --scale multiplies that tensor by F (finite weights whose pass overflows);
         --tokenizer-json writes the tokenizer as one tokenizer.json instead
     gpt2_reference.py check DIR EXPORT.json
         recomputes attnlab's export (its ids) in float64 from the stored weights, as GPT-2's
@@ -157,6 +158,8 @@ def make(args):
         if name == args.nan:
             a = a.copy()
             a.flat[3] = np.nan
+        if args.scale and name == args.scale.split("=")[0]:
+            a = (a.astype(np.float64) * float(args.scale.split("=")[1])).astype(np.float32)
         tensors.append(((prefix if full else "") + name, dt, a.shape, encode(a, dt)))
 
     def normal(shape, std):
@@ -420,6 +423,7 @@ def main():
     mk.add_argument("--tokenizer-json", default="", choices=["", "strings", "pairs"],
                     help="tokenizer.json (merges as strings or pairs) instead of vocab + merges")
     mk.add_argument("--nan", default="", help="a tensor whose element 3 is NaN")
+    mk.add_argument("--scale", default="", help="NAME=F: that tensor times F")
     mk.add_argument("--circuit", action="store_true",
                     help="weights set by hand: a previous-token, a first-token and an induction head")
     ck = sub.add_parser("check")
