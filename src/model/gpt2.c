@@ -121,6 +121,18 @@ static const St_Tensor *need(const St_File *f, const char *name, uint64_t d0, ui
         *ok = fail(err, errsz, "%s: no tensor '%s' (or 'transformer.%s')", f->path, name, name);
         return NULL;
     }
+    /* both names, perhaps with other bytes: which is the weight is not ours to guess */
+    for (int k = 0; k < f->count; k++) {
+        const char *other = f->tensors[k].name;
+        const char *bare = strncmp(other, "transformer.", 12) ? other : other + 12;
+        if (&f->tensors[k] != t && !strcmp(bare, name)) {
+            *ok = fail(err, errsz,
+                       "%s: both '%s' and 'transformer.%s' are there: which one is the "
+                       "weight is not clear",
+                       f->path, name, name);
+            return NULL;
+        }
+    }
     int dims = d1 ? 2 : 1;
     if (t->dims != dims || t->shape[0] != d0 || (d1 && t->shape[1] != d1)) {
         char has[96] = "[";

@@ -122,13 +122,19 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
                 int scheme;
                 if (setting_choice_parse(SET_POS, w[k], &scheme) && scheme != POS_ALIBI) {
                     a->x = (float)scheme;
-                } else if (!strcmp(w[k], "layers") && k + 1 < nw &&
-                           parse_long(w[k + 1], 1, STACK_MAX_LAYERS, &v)) {
-                    a->n = (int)v;
-                    k++;
-                } else if (!strcmp(w[k], "heads") && k + 1 < nw &&
-                           parse_long(w[k + 1], 1, STACK_MAX_HEADS, &v)) {
-                    a->y = (float)v;
+                } else if (!strcmp(w[k], "layers") || !strcmp(w[k], "heads")) {
+                    /* the value and its range, not the word before it */
+                    int most = w[k][0] == 'l' ? STACK_MAX_LAYERS : STACK_MAX_HEADS;
+                    if (k + 1 >= nw || !parse_long(w[k + 1], 1, most, &v))
+                        return lesson_fail(p, line,
+                                           "train: %s takes a whole number from 1 to %d, "
+                                           "not '%s'",
+                                           w[k], most, k + 1 < nw ? w[k + 1] : ""),
+                               false;
+                    if (w[k][0] == 'l')
+                        a->n = (int)v;
+                    else
+                        a->y = (float)v;
                     k++;
                 } else {
                     return lesson_fail(p, line, "train: expected '%s', not '%s'", kw->usage, w[k]),

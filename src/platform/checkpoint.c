@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +17,18 @@ static bool has_config(const char *dir) {
     struct stat st;
     snprintf(path, sizeof path, "%s/config.json", dir);
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Why DIR/config.json is not a file to read: "" when it is one. */
+static const char *config_problem(const char *dir) {
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    if (stat(path, &st) != 0) return "";
+    if (S_ISDIR(st.st_mode)) return _("its config.json is a folder, not a file");
+    if (!S_ISREG(st.st_mode))
+        return _("its config.json is not a regular file (a pipe or a device?)");
+    return NULL;
 }
 
 /* A name a hub repository can have: letters, digits, - _ . and one /, no
@@ -34,30 +45,34 @@ static bool hub_name(const char *s) {
     return slashes <= 1 && s[strlen(s) - 1] != '/';
 }
 
-/* The hub cache folder in force, and what it came from. */
+/* The hub cache folder in force, and what it came from; false with *from
+ * naming the variable whose value does not fit, or NULL when none is set. */
 static bool cache_root(char *dest, size_t size, const char **from) {
-    const char *v = getenv("HF_HUB_CACHE");
-    if (v && *v) {
-        *from = "$HF_HUB_CACHE";
-        return snprintf(dest, size, "%s", v) < (int)size;
+    static const struct {
+        const char *var, *from, *under;
+    } roots[] = {{"HF_HUB_CACHE", "$HF_HUB_CACHE", ""},
+                 {"HF_HOME", "$HF_HOME/hub", "/hub"},
+                 {"HOME", "~/.cache/huggingface/hub", "/.cache/huggingface/hub"}};
+    for (size_t k = 0; k < sizeof roots / sizeof *roots; k++) {
+        const char *v = getenv(roots[k].var);
+        if (!v || !*v) continue;
+        *from = roots[k].from;
+        return snprintf(dest, size, "%s%s", v, roots[k].under) < (int)size;
     }
-    v = getenv("HF_HOME");
-    if (v && *v) {
-        *from = "$HF_HOME/hub";
-        return snprintf(dest, size, "%s/hub", v) < (int)size;
-    }
-    v = getenv("HOME");
-    if (v && *v) {
-        *from = "~/.cache/huggingface/hub";
-        return snprintf(dest, size, "%s/.cache/huggingface/hub", v) < (int)size;
-    }
+    *from = NULL;
     return false;
 }
 
 bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err, size_t errsz) {
     struct stat st;
-    if (stat(path_or_name, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (!has_config(path_or_name)) {
+    bool there = stat(path_or_name, &st) == 0;
+    if (there && S_ISDIR(st.st_mode)) {
+        const char *why = config_problem(path_or_name);
+        if (why && *why) {
+            snprintf(err, errsz, _("%s: not a checkpoint folder: %s"), path_or_name, why);
+            return false;
+        }
+        if (why) {
             snprintf(err, errsz,
                      _("%s: not a checkpoint folder: it has no config.json (a Hugging Face GPT-2 "
                        "folder holds config.json, model.safetensors, vocab.json and merges.txt)"),
@@ -70,11 +85,28 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
         }
         return true;
     }
+    if (there) { /* a file: its folder is what --model takes */
+        snprintf(err, errsz, _("%s: a file, not a folder: give the folder that holds config.json"),
+                 path_or_name);
+        return false;
+    }
     const char *from = NULL;
     char root[2048];
-    if (!hub_name(path_or_name) || !cache_root(root, sizeof root, &from)) {
-        snprintf(err, errsz, "%s: no such folder%s", path_or_name,
-                 hub_name(path_or_name) ? _(", and no cache to look in (HOME is not set)") : "");
+    if (!hub_name(path_or_name)) {
+        snprintf(err, errsz, _("%s: no such folder"), path_or_name);
+        return false;
+    }
+    if (!cache_root(root, sizeof root, &from)) {
+        if (from)
+            snprintf(err, errsz,
+                     _("%s: no such folder, and %s is too long a path to look in (%zu bytes at "
+                       "most)"),
+                     path_or_name, from, sizeof root - 1);
+        else
+            snprintf(err, errsz,
+                     _("%s: no such folder, and no cache to look in (HF_HUB_CACHE, HF_HOME and "
+                       "HOME are not set)"),
+                     path_or_name);
         return false;
     }
     char repo[2400], name[256];
@@ -149,20 +181,39 @@ bool checkpoint_map(const char *path, Mapped_File *m, uint64_t max, char *err, s
         close(fd);
         return false;
     }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        snprintf(err, errsz, "%s: cannot map %lld bytes: %s", path, (long long)st.st_size,
-                 strerror(errno));
+    /* read into memory of our own, not mapped: a mapped file that shrinks
+     * under the app (another checkpoint copied over it) faults on the next
+     * read of a tensor, and the window died of SIGBUS */
+    size_t size = (size_t)st.st_size, got = 0;
+    uint8_t *p = malloc(size);
+    if (!p) {
+        snprintf(err, errsz, _("%s: out of memory for its %lld bytes"), path,
+                 (long long)st.st_size);
+        close(fd);
         return false;
     }
+    while (got < size) {
+        ssize_t n = read(fd, p + got, size - got > (1u << 30) ? (1u << 30) : size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n < 0)
+                snprintf(err, errsz, _("%s: cannot read: %s"), path, strerror(errno));
+            else
+                snprintf(err, errsz, _("%s: the file changed while it was read"), path);
+            free(p);
+            close(fd);
+            return false;
+        }
+        got += (size_t)n;
+    }
+    close(fd);
     m->bytes = p;
     m->size = (uint64_t)st.st_size;
     return true;
 }
 
 void checkpoint_unmap(Mapped_File *m) {
-    if (m->bytes) munmap((void *)m->bytes, (size_t)m->size);
+    free((void *)m->bytes);
     m->bytes = NULL;
     m->size = 0;
 }
@@ -200,8 +251,8 @@ bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t
     bool ok = checkpoint_find(path_or_name, out->dir, sizeof out->dir, err, errsz) &&
               map_part(out->dir, "config.json", &out->config, REAL_MODEL_MAX_CONFIG, err, errsz) &&
               map_part(out->dir, "model.safetensors", &out->weights, UINT64_C(1) << 40, err, errsz);
-    /* vocab.json and merges.txt, or else tokenizer.json */
-    bool pair = exists(out->dir, "vocab.json") || exists(out->dir, "merges.txt") ||
+    /* vocab.json and merges.txt, or else tokenizer.json (which holds both) */
+    bool pair = (exists(out->dir, "vocab.json") && exists(out->dir, "merges.txt")) ||
                 !exists(out->dir, "tokenizer.json");
     if (ok && pair)
         ok = map_part(out->dir, "vocab.json", &out->vocab, REAL_MODEL_MAX_VOCAB, err, errsz) &&

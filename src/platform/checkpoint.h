@@ -11,8 +11,10 @@
  *       without config.json, or a name not in the cache (saying where it looked)
  *   bool checkpoint_map(const char *path, Mapped_File *m, uint64_t max, char *err,
  *                       size_t errsz)
- *       a regular file of 1 to max bytes, mapped read-only; a folder, FIFO or device, an
- *       empty or larger file is one line naming it (a FIFO is refused without waiting)
+ *       a regular file of 1 to max bytes, read whole into memory the checkpoint owns (not
+ *       mapped: a file changed or cut under the app cannot take the tensors with it); a
+ *       folder, FIFO or device, an empty or larger file is one line naming it (a FIFO is
+ *       refused without waiting)
  *   void checkpoint_unmap(Mapped_File *m)
  *   bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz)
  *       checkpoint_find, then config.json, model.safetensors, and vocab.json and merges.txt

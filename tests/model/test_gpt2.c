@@ -80,6 +80,7 @@ Test(gpt2, other_configs_are_one_line) {
 /* A checkpoint of zeros for this config: every tensor but `skip`, with
  * `odd` transposed, the prefix on every other name, lm_head if asked. */
 static uint8_t file[1 << 20];
+static const char *twin; /* a tensor written under both names, with and without the prefix */
 static uint64_t checkpoint(const Gpt2_Config *c, const char *skip, const char *odd, bool lm_head) {
     static char header[1 << 16];
     int d = c->n_embd, V = c->vocab_size, P = c->n_positions, I = c->n_inner;
@@ -131,6 +132,13 @@ static uint64_t checkpoint(const Gpt2_Config *c, const char *skip, const char *o
                              used > 1 ? "," : "", k % 2 ? "transformer." : "", list[k].name, shape,
                              (unsigned long long)off, (unsigned long long)(off + bytes));
         off += bytes;
+        if (twin && !strcmp(list[k].name, twin)) /* again, under the other name */
+            used += (size_t)snprintf(header + used, sizeof header - used,
+                                     ",\"%s%s\":{\"dtype\":\"F32\",\"shape\":%s,\"data_offsets\":["
+                                     "%llu,%llu]}",
+                                     k % 2 ? "" : "transformer.", list[k].name, shape,
+                                     (unsigned long long)off, (unsigned long long)(off + bytes)),
+                off += bytes;
     }
     used += (size_t)snprintf(header + used, sizeof header - used, "}");
     for (int k = 0; k < 8; k++) file[k] = (uint8_t)((uint64_t)used >> (8 * k));
@@ -192,4 +200,19 @@ Test(gpt2, a_missing_or_misshapen_tensor_is_named) {
         cr_assert_null(t.blocks, "nothing kept");
         st_free(&f);
     }
+}
+
+/* wpe.weight and transformer.wpe.weight, with other bytes: one was used
+ * without a word. Which is the weight is not ours to guess. */
+Test(gpt2, a_weight_under_two_names_is_refused) {
+    char err[400];
+    twin = "wpe.weight";
+    uint64_t size = checkpoint(&tiny, NULL, NULL, false);
+    twin = NULL;
+    cr_assert(st_parse(file, size, "m.st", &f, err, sizeof err), "%s", err);
+    t = (Gpt2_Tensors){0};
+    cr_assert_not(gpt2_tensors(&f, &tiny, &t, err, sizeof err));
+    cr_assert_str_eq(err, "m.st: both 'wpe.weight' and 'transformer.wpe.weight' are there: which "
+                          "one is the weight is not clear");
+    cr_assert_null(t.blocks, "nothing kept");
 }

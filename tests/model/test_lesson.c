@@ -547,8 +547,15 @@ Test(lesson, the_layers_directives_parse_and_their_mistakes_are_one_line) {
     static const struct {
         const char *directive, *says;
     } bad[] = {
-        {"train induction layers 5", "p.md:8: train: expected 'train match|previous"},
-        {"train induction heads 0", "p.md:8: train: expected"},
+        /* the value and its range: it said "not 'layers'" */
+        {"train induction layers 5", "p.md:8: train: layers takes a whole number from 1 to 4, "
+                                     "not '5'"},
+        {"train induction layers 1000", "p.md:8: train: layers takes a whole number from 1 to "
+                                        "4, not '1000'"},
+        {"train induction heads 0", "p.md:8: train: heads takes a whole number from 1 to 4, "
+                                    "not '0'"},
+        {"train induction heads", "p.md:8: train: heads takes a whole number from 1 to 4, not "
+                                  "''"},
         {"train induction alibi", "p.md:8: train: expected"},
         {"zero 4 0", "p.md:8: zero: expected 'zero LAYER HEAD' (layer 0–3, head 0–3)"},
         {"explore 1", "p.md:8: explore: expected 'explore LAYER HEAD'"},

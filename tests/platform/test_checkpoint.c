@@ -1,7 +1,7 @@
 /* src/platform/checkpoint.c: a checkpoint folder by path, or by name in a
  * fake Hugging Face cache laid out as the hub's client lays it (refs/main,
  * snapshots/REV/), under each of the variables that place the cache; files
- * mapped read-only, and a FIFO, folder, empty or oversized file refused in
+ * read into memory the checkpoint owns, and a FIFO, folder, empty or oversized file refused in
  * one line without waiting. */
 #define _POSIX_C_SOURCE 200809L
 #include "platform/checkpoint.h"
@@ -123,4 +123,48 @@ Test(checkpoint, files_are_mapped_and_the_rest_refused_in_one_line) {
     snprintf(path, sizeof path, "%s/missing", top);
     cr_assert_not(checkpoint_map(path, &m, 100, err, sizeof err));
     cr_assert(strstr(err, "missing: cannot open: No such file or directory"), "%s", err);
+}
+
+/* Each refusal names its real cause: a config.json that is a FIFO or a
+ * folder, a file given for the folder, a cache variable too long to use (it
+ * said "HOME is not set"), and no variable at all. */
+Test(checkpoint, a_refusal_names_its_real_cause) {
+    char path[600], dir[1024], err[3400];
+    snprintf(path, sizeof path, "%s/fifo-config", top);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/fifo-config/config.json", top);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    snprintf(path, sizeof path, "%s/fifo-config", top);
+    cr_assert_not(checkpoint_find(path, dir, sizeof dir, err, sizeof err));
+    cr_assert(strstr(err, "fifo-config: not a checkpoint folder: its config.json is not a regular "
+                          "file"),
+              "%s", err);
+    snprintf(path, sizeof path, "%s/dir-config/config.json", top);
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/dir-config", top);
+    cr_assert_not(checkpoint_find(path, dir, sizeof dir, err, sizeof err));
+    cr_assert(strstr(err, "dir-config: not a checkpoint folder: its config.json is a folder"), "%s",
+              err);
+    snprintf(path, sizeof path, "%s/ok/config.json", top);
+    touch(path, "{}");
+    cr_assert_not(checkpoint_find(path, dir, sizeof dir, err, sizeof err));
+    cr_assert(strstr(err, "ok/config.json: a file, not a folder: give the folder that holds "
+                          "config.json"),
+              "%s", err);
+    static char huge[3001];
+    memset(huge, 'x', 3000);
+    setenv("HF_HUB_CACHE", huge, 1);
+    cr_assert_not(checkpoint_find("gpt2", dir, sizeof dir, err, sizeof err));
+    cr_assert_str_eq(err, "gpt2: no such folder, and $HF_HUB_CACHE is too long a path to look in "
+                          "(2047 bytes at most)");
+    unsetenv("HF_HUB_CACHE");
+    char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    unsetenv("HOME");
+    cr_assert_not(checkpoint_find("gpt2", dir, sizeof dir, err, sizeof err));
+    cr_assert_str_eq(err, "gpt2: no such folder, and no cache to look in (HF_HUB_CACHE, HF_HOME "
+                          "and HOME are not set)");
+    if (home) setenv("HOME", home, 1);
+    free(home);
 }

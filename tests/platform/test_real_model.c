@@ -677,3 +677,44 @@ Test(real_model, a_pass_that_is_not_finite_is_named_never_drawn) {
     real_lab_free(&lab);
     checkpoint_close(&ck);
 }
+
+/* The weights are the app's own once opened: model.safetensors cut to 100
+ * bytes, then another checkpoint copied over it, under an open lab, and
+ * the next passes still run on what was opened (it died of SIGBUS, the file
+ * mapped). A folder with vocab.json and a complete tokenizer.json but no
+ * merges.txt opens: tokenizer.json holds both. */
+Test(real_model, the_weights_survive_their_file_changing_and_tokenizer_json_suffices) {
+    char dir[300], other[300];
+    snprintf(dir, sizeof dir, "%s", make("changing", "--seed 21"));
+    static Checkpoint ck;
+    static Real_Lab lab;
+    char err[600], cmd[1400];
+    cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+    cr_assert(real_lab_attach(&lab, &ck.model, "changing", err, sizeof err), "%s", err);
+    cr_assert(real_lab_set_text(&lab, "before the change", 17, err, sizeof err), "%s", err);
+    real_lab_settle(&lab);
+    float before = tf_attn(&lab.runs[1 - lab.work], 1, 1)[lab.n + 1];
+    snprintf(cmd, sizeof cmd, "truncate -s 100 '%s/model.safetensors'", dir);
+    sh(cmd);
+    cr_assert(real_lab_rearrange(&lab, 0, 0));
+    real_lab_settle(&lab);
+    cr_assert(real_lab_rearrange(&lab, 2, 0), "back to the text's order");
+    real_lab_settle(&lab);
+    cr_assert_float_eq(tf_attn(&lab.runs[1 - lab.work], 1, 1)[lab.n + 1], before, 0,
+                       "the same weights, bit for bit");
+    snprintf(other, sizeof other, "%s", make("other", "--seed 22 --layers 3"));
+    snprintf(cmd, sizeof cmd, "cp '%s/model.safetensors' '%s/model.safetensors'", other, dir);
+    sh(cmd);
+    cr_assert(real_lab_set_text(&lab, "after the change", 16, err, sizeof err), "%s", err);
+    real_lab_settle(&lab);
+    cr_assert(lab.has_shown && !lab.fault[0]);
+    real_lab_free(&lab);
+    checkpoint_close(&ck);
+
+    const char *tok = make("tokjson", "--tokenizer-json strings");
+    snprintf(cmd, sizeof cmd, "cp '%s/vocab.json' '%s/' && test ! -e '%s/merges.txt'", other, tok,
+             tok);
+    sh(cmd);
+    cr_assert(checkpoint_open(tok, &ck, err, sizeof err), "%s", err);
+    checkpoint_close(&ck);
+}
