@@ -1,6 +1,8 @@
 /* Strict UTF-8, terminal-safe escaping and whole-string number parsing; see text.h. */
 #include "text.h"
 
+#include "i18n.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -186,30 +188,32 @@ void text_num_message(Text_Num r, const char *written, bool whole, double lo, do
     text_escape(written, strlen(written), w, sizeof w);
     char range[80];
     if (whole)
-        snprintf(range, sizeof range, "%.0f to %.0f", lo, hi);
+        snprintf(range, sizeof range, _("%.0f to %.0f"), lo, hi);
     else
-        snprintf(range, sizeof range, "%g to %g", lo, hi);
+        snprintf(range, sizeof range, _("%g to %g"), lo, hi);
     switch (r) {
     case TEXT_NUM_OK:
-        snprintf(dest, destsz, "%s is fine", w);
+        snprintf(dest, destsz, _("%s is fine"), w);
         break;
     case TEXT_NUM_SYNTAX:
-        snprintf(dest, destsz, "'%s' is not a %s", w, whole ? "whole number" : "number");
+        snprintf(dest, destsz, whole ? _("'%s' is not a whole number") : _("'%s' is not a number"),
+                 w);
         break;
     case TEXT_NUM_RANGE:
-        snprintf(dest, destsz, "%s is out of range (%s)", w, range);
+        snprintf(dest, destsz, _("%s is out of range (%s)"), w, range);
         break;
     case TEXT_NUM_OVERFLOW:
         if (whole)
-            snprintf(dest, destsz, "%s is out of range (%s)", w, range);
+            snprintf(dest, destsz, _("%s is out of range (%s)"), w, range);
         else
-            snprintf(dest, destsz, "'%s' is too large to represent (overflow)", w);
+            snprintf(dest, destsz, _("'%s' is too large to represent (overflow)"), w);
         break;
     case TEXT_NUM_UNDERFLOW:
-        snprintf(dest, destsz, "'%s' is too small to represent (underflow); write 0 for zero", w);
+        snprintf(dest, destsz, _("'%s' is too small to represent (underflow); write 0 for zero"),
+                 w);
         break;
     case TEXT_NUM_NOT_FINITE:
-        snprintf(dest, destsz, "'%s' is not a finite number", w);
+        snprintf(dest, destsz, _("'%s' is not a finite number"), w);
         break;
     }
 }

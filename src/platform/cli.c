@@ -145,7 +145,7 @@ static bool fail(char *err, size_t errsz, const char *opt, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(err, errsz, "attnlab: %s: %s", opt, what);
+    snprintf(err, errsz, _("attnlab: %s: %s"), opt, what);
     return false;
 }
 
@@ -338,29 +338,31 @@ static unsigned modes_of(const char *name) {
  * refused rather than ignored. */
 static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
     if (o->text && !o->model) {
-        snprintf(err, errsz, "attnlab: --text: needs --model PATH|NAME, the model that reads it");
+        snprintf(err, errsz, "%s",
+                 _("attnlab: --text: needs --model PATH|NAME, the model that reads it"));
         return false;
     }
     if ((o->open_layer || o->open_head) && !o->model) {
-        snprintf(err, errsz, "attnlab: --layer and --head: need --model PATH|NAME");
+        snprintf(err, errsz, "%s", _("attnlab: --layer and --head: need --model PATH|NAME"));
         return false;
     }
     if (!o->model) return true;
     if (o->mode == CLI_BENCH && !o->text) return true; /* timing the forward pass */
     if (o->mode != CLI_EXPORT) return true;            /* the window: the Model view opens it */
     if (!o->text) {
-        snprintf(err, errsz, "attnlab: --model: needs --text \"…\", the text the model reads");
+        snprintf(err, errsz, "%s",
+                 _("attnlab: --model: needs --text \"…\", the text the model reads"));
         return false;
     }
     if (o->export_format != EXPORT_JSON) {
-        snprintf(err, errsz, "attnlab: --export csv: the real model exports json only");
+        snprintf(err, errsz, "%s", _("attnlab: --export csv: the real model exports json only"));
         return false;
     }
     for (int k = 0; k < o->given_n; k++)
         if (strcmp(o->given[k], "--model") && strcmp(o->given[k], "--text") &&
             strcmp(o->given[k], "--export") && strcmp(o->given[k], "--bench") &&
             strcmp(o->given[k], "--lang")) {
-            snprintf(err, errsz, "attnlab: %s: not used with --model (the text is --text)",
+            snprintf(err, errsz, _("attnlab: %s: not used with --model (the text is --text)"),
                      o->given[k]);
             return false;
         }
@@ -379,7 +381,7 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         const char *arg = argv[k], *value = NULL;
         const char *eq = strchr(arg, '=');
         if (strncmp(arg, "--", 2) != 0) {
-            snprintf(err, errsz, "attnlab: unexpected argument '%s' (see --help)", arg);
+            snprintf(err, errsz, _("attnlab: unexpected argument '%s' (see --help)"), arg);
             return false;
         }
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -400,16 +402,16 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             } else if (k + 1 < argc) {
                 value = argv[++k];
             } else {
-                snprintf(err, errsz, "attnlab: %s needs a value (see --help)", name);
+                snprintf(err, errsz, _("attnlab: %s needs a value (see --help)"), name);
                 return false;
             }
         } else if (is_flag) {
             if (eq) {
-                snprintf(err, errsz, "attnlab: %s takes no value", name);
+                snprintf(err, errsz, _("attnlab: %s takes no value"), name);
                 return false;
             }
         } else {
-            snprintf(err, errsz, "attnlab: unknown option '%s' (see --help)", name);
+            snprintf(err, errsz, _("attnlab: unknown option '%s' (see --help)"), name);
             return false;
         }
 
@@ -595,43 +597,45 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
     }
     if ((o->train_steps || o->train_lr || o->train_optimizer || o->train_test_n) &&
         o->mode != CLI_TRAIN) {
-        snprintf(err, errsz,
-                 "attnlab: --steps, --lr, --optimizer and --test-n: only used with --train");
+        snprintf(err, errsz, "%s",
+                 _("attnlab: --steps, --lr, --optimizer and --test-n: only used with --train"));
         return false;
     }
     for (int k = 0; k < STACK_OPTIONS; k++)
         if (o->stack[k] && (o->mode != CLI_TRAIN || o->train_task != 2)) {
-            snprintf(err, errsz, "attnlab: %s: only used with --train induction",
+            snprintf(err, errsz, _("attnlab: %s: only used with --train induction"),
                      stack_options[k].name);
             return false;
         }
     if (o->train_task == 2 && (o->train_test_n || o->train_optimizer)) {
-        snprintf(err, errsz, "attnlab: --test-n and --optimizer: not used with --train induction");
+        snprintf(err, errsz, "%s",
+                 _("attnlab: --test-n and --optimizer: not used with --train induction"));
         return false;
     }
     if (o->train_test_n % 2 && o->train_task == 0) {
-        snprintf(err, errsz,
-                 "attnlab: --test-n: %d is odd; match pairs its tokens, so its sentences are even",
-                 o->train_test_n);
+        snprintf(
+            err, errsz,
+            _("attnlab: --test-n: %d is odd; match pairs its tokens, so its sentences are even"),
+            o->train_test_n);
         return false;
     }
     if (o->mode == CLI_TRAIN && !o->train_steps) o->train_steps = 3000;
     if (o->by_input && o->mode != CLI_CHECK_LESSONS) {
-        snprintf(err, errsz, "attnlab: --by-input: only used with --check-lessons");
+        snprintf(err, errsz, "%s", _("attnlab: --by-input: only used with --check-lessons"));
         return false;
     }
     if ((o->figure_panel || o->figure_scale || o->figure_background) && o->mode != CLI_FIGURE) {
-        snprintf(err, errsz,
-                 "attnlab: --panel, --scale and --background: only used with --export-figure");
+        snprintf(err, errsz, "%s",
+                 _("attnlab: --panel, --scale and --background: only used with --export-figure"));
         return false;
     }
     if (!o->figure_scale) o->figure_scale = 1;
     if (o->render_math && o->mode != CLI_SCREENSHOT) {
-        snprintf(err, errsz, "attnlab: --render-math: needs --screenshot FILE.png");
+        snprintf(err, errsz, "%s", _("attnlab: --render-math: needs --screenshot FILE.png"));
         return false;
     }
     if (o->has_samples && o->mode != CLI_EXPERIMENT) {
-        snprintf(err, errsz, "attnlab: --samples: only used with --experiment");
+        snprintf(err, errsz, "%s", _("attnlab: --samples: only used with --experiment"));
         return false;
     }
     if (!help && !version && !real_model_options(o, err, errsz)) return false;
@@ -645,9 +649,9 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
                        : !strcmp(o->given[k], "--heads"));
         if (!(modes_of(o->given[k]) & MODE(o->mode)) || task_ignores) {
             if (o->mode == CLI_WINDOW)
-                snprintf(err, errsz, "attnlab: %s: not used by the window", o->given[k]);
+                snprintf(err, errsz, _("attnlab: %s: not used by the window"), o->given[k]);
             else
-                snprintf(err, errsz, "attnlab: %s: not used by %s, which would ignore it",
+                snprintf(err, errsz, _("attnlab: %s: not used by %s, which would ignore it"),
                          o->given[k], induction ? "--train induction" : mode_names[o->mode]);
             return false;
         }
@@ -665,7 +669,7 @@ static bool override(Scene *s, Action a, const Vocab *vocab, const char *option,
     char why[400];
     bool changed;
     if (scene_apply(s, &a, vocab, &changed, why, sizeof why)) return true;
-    snprintf(err, errsz, "attnlab: %s: %s", option, why);
+    snprintf(err, errsz, _("attnlab: %s: %s"), option, why);
     return false;
 }
 
@@ -684,7 +688,7 @@ bool cli_apply(const Cli_Options *o, Scene *s, const Vocab *vocab, char *err, si
             return false;
     if (o->has_perm) {
         if (o->perm_n != s->n) {
-            snprintf(err, errsz, "attnlab: --perm: %d indexes given but the scene has %d tokens",
+            snprintf(err, errsz, _("attnlab: --perm: %d indexes given but the scene has %d tokens"),
                      o->perm_n, s->n);
             return false;
         }

@@ -865,3 +865,22 @@ Test(cli, a_full_disk_on_standard_output_is_an_error) {
         run_free(&r);
     }
 }
+
+/* Error lines speak the chosen language: --lang de's range error was English. */
+Test(cli, error_lines_are_in_the_chosen_language) {
+    static const struct {
+        const char *args, *msg;
+    } cases[] = {
+        {"--lang de --dk 0", "attnlab: --dk: 0 liegt außerhalb des Bereichs (1 bis 1024)\n"},
+        {"--lang es --train match --d 4", "attnlab: --d: --train no lo usa y lo ignoraría\n"},
+        {"--lang zh_CN --frob", "attnlab: 未知选项“--frob”（见 --help）\n"},
+        {"--lang de --size 10x10", "attnlab: --size width: 10 liegt außerhalb des Bereichs (16 bis "
+                                   "16384)\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        Run r = run_attnlab(cases[k].args);
+        cr_assert_eq(r.status, 2, "%s", cases[k].args);
+        cr_assert_str_eq(r.err, cases[k].msg, "%s", cases[k].args);
+        run_free(&r);
+    }
+}
