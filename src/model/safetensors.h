@@ -7,14 +7,14 @@
  *   bool st_parse(const uint8_t *bytes, uint64_t size, const char *path, St_File *f, char *err,
  *                 size_t errsz)
  *       the header of a file of `size` bytes; false (f untouched, err "PATH: problem") when:
- *       shorter than 8 bytes; N is 0, past ST_MAX_HEADER or past the file; the header is not
- *       strict JSON (json_strict.h) or not an object; a tensor lacks dtype, shape or
- *       data_offsets or has another field; a dtype is unknown or not F32, F16 or BF16; a
- *       shape has more than ST_MAX_DIMS dimensions, or one that is not a whole number from
- *       0 to 2^40; offsets that are not two whole numbers begin <= end inside the data; a
- *       byte count that is not the shape's; two tensors' bytes overlap; more than
- *       ST_MAX_TENSORS tensors; a name longer than ST_MAX_NAME − 1 bytes. `__metadata__` must
- *       be an object of strings
+ *       shorter than 8 bytes; N is 0, past ST_MAX_HEADER or past the file; the header holds
+ *       more than ST_MAX_VALUES JSON values or nests deeper than ST_MAX_DEPTH (counted before
+ *       any tree is built, so its cost is bounded); the header is not strict JSON (json_strict.h)
+ * or not an object; a tensor lacks dtype, shape or data_offsets or has another field; a dtype is
+ * unknown or not F32, F16 or BF16; a shape has more than ST_MAX_DIMS dimensions, or one that is not
+ * a whole number from 0 to 2^40; offsets that are not two whole numbers begin <= end inside the
+ * data; a byte count that is not the shape's; two tensors' bytes overlap; more than ST_MAX_TENSORS
+ * tensors; a name longer than ST_MAX_NAME − 1 bytes. `__metadata__` must be an object of strings
  *   void st_free(St_File *f)
  *   const St_Tensor *st_find(const St_File *f, const char *name)
  *       the tensor called name, or "transformer." + name; NULL if neither
@@ -35,6 +35,10 @@
 
 #define ST_MAX_HEADER  (100u << 20) /* the format's own limit: 100 MB of JSON */
 #define ST_MAX_TENSORS 4096
+#define ST_MAX_VALUES  65536 /* JSON values in a header: 4096 tensors need at most 53,000 */
+#define ST_MAX_DEPTH   3     /* {"name": {"shape": [...]}} */
+#define ST_STR_(x)     #x
+#define ST_STR(x)      ST_STR_(x)
 #define ST_MAX_DIMS    8
 #define ST_MAX_NAME    256
 #define ST_MAX_PATH    512
