@@ -36,7 +36,24 @@ static bool grow(float **p, int64_t count) {
     return true;
 }
 
+int64_t tf_store_bytes(const Tf_Model *m, int n) {
+    return (int64_t)2 * (int64_t)sizeof(float) * m->layers * m->heads * (int64_t)n * n;
+}
+
+bool tf_store_fits(const Tf_Model *m, int n, char *err, size_t errsz) {
+    int64_t need = tf_store_bytes(m, n);
+    if (need <= TF_STORE_BUDGET) return true;
+    snprintf(err, errsz,
+             _("%d tokens are too many for this model: every head's scores and weights (%d layers "
+               "× %d heads × %d² cells, twice) would take %lld MB, more than the %lld MB kept; "
+               "give a shorter text"),
+             n, m->layers, m->heads, n, (long long)(need >> 20),
+             (long long)(TF_STORE_BUDGET >> 20));
+    return false;
+}
+
 bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n) {
+    if (tf_store_bytes(m, n) > TF_STORE_BUDGET) return false;
     if (n <= r->cap_n && m->layers <= r->cap_layers && m->heads <= r->cap_heads &&
         m->width <= r->cap_width && m->inner <= r->cap_inner && m->vocab <= r->cap_vocab)
         return true;

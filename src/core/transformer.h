@@ -17,7 +17,12 @@
  *
  *   bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n)
  *       buffers for up to n tokens (heap; only when the model's shapes or n grow); false when
- *       out of memory
+ *       out of memory, or when every head's S and A would pass TF_STORE_BUDGET
+ *   int64_t tf_store_bytes(const Tf_Model *m, int n)
+ *       what every head's S and A take for n tokens: 2 · 4 · layers · heads · n² bytes
+ *   bool tf_store_fits(const Tf_Model *m, int n, char *err, size_t errsz)
+ *       false with one line naming the text's length, the model's size and the budget when
+ *       tf_store_bytes passes TF_STORE_BUDGET
  *   void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r)
  *       the pass over n ids (each below m->vocab, n ≤ m->positions when wpe is given), after
  *       tf_reserve for at least n: fills r->stream, r->scores, r->attn and r->logits
@@ -59,6 +64,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The most every head's scores and weights may take: they are kept whole so
+ * that every head can be shown and exported. 2 GiB holds GPT-2 small at its
+ * full 1024 tokens (1.2 GB); a model 8 times its layers × heads reads up to
+ * a third of that; the browser's 32-bit memory (4 GiB in all) keeps room
+ * for the weights beside it. Without a bound, a config within its own limits
+ * could ask for terabytes (2 layers of 8 heads at 8192 tokens: 8.6 GB). */
+#define TF_STORE_BUDGET ((int64_t)2 << 30)
 
 typedef struct Tf_Block {
     const float *ln1_w, *ln1_b;         /* w each; NULL: no LayerNorm before attention */
@@ -123,6 +136,8 @@ typedef struct Tf_Run {
 } Tf_Run;
 
 bool tf_reserve(Tf_Run *r, const Tf_Model *m, int n);
+int64_t tf_store_bytes(const Tf_Model *m, int n);
+bool tf_store_fits(const Tf_Model *m, int n, char *err, size_t errsz);
 void tf_forward(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r);
 void tf_begin(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r);
 bool tf_step(const Tf_Model *m, Tf_Run *r);

@@ -132,7 +132,9 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
         return fail(err, errsz, "the text is %zu bytes; at most %d are read", len, BPE_MAX_TEXT);
     int n = real_model_tokenize(l->model, text, len, l->ids, err, errsz);
     const Tf_Model *tm = &l->model->weights.model;
-    if (n >= 0 && !tf_reserve(&l->runs[l->work], tm, n)) {
+    if (n >= 0 && !tf_store_fits(tm, n, err, errsz)) {
+        n = -1;
+    } else if (n >= 0 && !tf_reserve(&l->runs[l->work], tm, n)) {
         fail(err, errsz, "out of memory for a pass over %d tokens", n);
         n = -1;
     }

@@ -32,6 +32,9 @@ int model_export(const Cli_Options *o) {
     if (n < 0) {
         cli_report("attnlab: --text: ", err);
         status = 2;
+    } else if (!tf_store_fits(m, n, err, sizeof err)) {
+        fprintf(stderr, "attnlab: %s: %s\n", o->model, err);
+        status = 2;
     } else if (!tf_reserve(&run, m, n)) {
         fprintf(stderr, "attnlab: out of memory for %d tokens of %s\n", n, o->model);
         status = 1;

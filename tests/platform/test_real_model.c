@@ -718,3 +718,36 @@ Test(real_model, the_weights_survive_their_file_changing_and_tokenizer_json_suff
     cr_assert(checkpoint_open(tok, &ck, err, sizeof err), "%s", err);
     checkpoint_close(&ck);
 }
+
+/* Every head's S and A are kept whole, and what they take is known before a
+ * pass: 2 layers of 8 heads at 4200 tokens would take 2153 MB, past the
+ * 2 GiB kept (TF_STORE_BUDGET), and both the export and the Model view's lab
+ * say so in one line naming the length and the model's size; a short text
+ * fits. Without the bound, 8192 tokens asked for 8.6 GB. */
+Test(real_model, a_text_whose_attention_would_not_fit_is_one_line) {
+    const char *dir = make("wide", "--layers 2 --heads 8 --embd 16 --positions 8192");
+    static char text[9000];
+    for (int k = 0; k < 4200; k++) memcpy(text + 2 * k, " a", 2);
+    text[8400] = '\0';
+    char args[800];
+    snprintf(args, sizeof args,
+             "--model '%s' --text \"$(printf ' a%%.0s' $(seq 4200))\" --export json", dir);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, ": 4200 tokens are too many for this model: every head's scores and "
+                            "weights (2 layers × 8 heads × 4200² cells, twice) would take 2153 MB, "
+                            "more than the 2048 MB kept; give a shorter text\n"),
+              "%s", r.err);
+    cr_assert_str_eq(r.out, "");
+    run_free(&r);
+    static Checkpoint ck;
+    static Real_Lab lab;
+    char err[600];
+    cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+    cr_assert(real_lab_attach(&lab, &ck.model, "wide", err, sizeof err), "%s", err);
+    cr_assert_not(real_lab_set_text(&lab, text, 8400, err, sizeof err));
+    cr_assert(strstr(err, "4200 tokens are too many for this model"), "%s", err);
+    cr_assert(real_lab_set_text(&lab, text, 200, err, sizeof err), "100 tokens fit: %s", err);
+    real_lab_free(&lab);
+    checkpoint_close(&ck);
+}
