@@ -13,6 +13,11 @@
 
 bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, const Real_Model *real,
                   char *err, size_t errsz) {
+    return lesson_check_within(l, vocab, data_dir, real, LESSON_CHECK_TRAIN_BUDGET, err, errsz);
+}
+
+bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_dir,
+                         const Real_Model *real, long budget, char *err, size_t errsz) {
     /* A formula with an unknown command opens (the window shows it in red),
      * but an author checking lessons hears of it. */
     if (l->tex_problem[0]) {
@@ -50,8 +55,7 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, con
         return false;
     }
     int no_model = 0; /* goals that read a real model, with none attached */
-    Lesson_Env env = {
-        .m = m, .data_dir = data_dir, .train_now = true, .train_budget = LESSON_CHECK_TRAIN_BUDGET};
+    Lesson_Env env = {.m = m, .data_dir = data_dir, .train_now = true, .train_budget = budget};
     int skipped = 0; /* training goals not judged: the budget capped their training */
     bool ok = lesson_apply(l, l->setup_first, l->setup_count, &env, err, errsz);
     for (int s = 0; ok && s < l->step_count; s++) {
@@ -124,7 +128,7 @@ bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, con
         snprintf(err, errsz,
                  "%s:%d: note: training capped at %d steps of d_k = 16 for the check; %d "
                  "training goals not judged",
-                 l->path, env.capped_line, LESSON_CHECK_TRAIN_BUDGET, skipped);
+                 l->path, env.capped_line, (int)budget, skipped);
     if (ok && no_model)
         snprintf(err, errsz,
                  "%s: note: %d goal%s read%s a real model, and none is open; not judged (give "

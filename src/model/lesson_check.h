@@ -10,7 +10,9 @@
  *       false with the problem in err; true with err "" or a note. real: the model the
  *       Model view's directives and goals read, or NULL; without one, the goals that need
  *       it are not judged, and the note says how many
- *   bool lesson_same_shape(const Lesson *original, const Lesson *translation, char *err,
+ *   bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_dir,
+                         const Real_Model *real, long budget, char *err, size_t errsz);
+bool lesson_same_shape(const Lesson *original, const Lesson *translation, char *err,
  *                          size_t errsz)
  *       a translation keeps its original's steps, directives, goals' conditions and solutions
  *       and predictions' answers; only prose, headings, goal labels and the questions' words may
@@ -21,6 +23,10 @@
  * what fits, does not judge the goals that depend on training (loss, trained,
  * loss-other) from then on, and says so in the note, so a valid lesson with
  * 100,000 steps at d_k = 256 is checked in seconds, not minutes.
+ *   bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_dir,
+ *                            const Real_Model *real, long budget, char *err, size_t errsz)
+ *       the same with another budget (--train-budget: the sanitizer pass, where training is
+ *       ten times slower, judges its goals in the normal pass)
  */
 #ifndef ATTN_LESSON_CHECK_H
 #define ATTN_LESSON_CHECK_H
@@ -29,6 +35,8 @@
 
 bool lesson_check(const Lesson *l, const Vocab *vocab, const char *data_dir, const Real_Model *real,
                   char *err, size_t errsz);
+bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_dir,
+                         const Real_Model *real, long budget, char *err, size_t errsz);
 bool lesson_same_shape(const Lesson *original, const Lesson *translation, char *err, size_t errsz);
 
 #endif

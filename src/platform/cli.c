@@ -95,7 +95,10 @@ void cli_usage(FILE *f) {
             "  --translations play|layout|none  with --check-lessons: what DIR/LANG/ lessons\n"
             "                        get: played like the English ones (default), checked\n"
             "                        against their original and laid out page by page at\n"
-            "                        --size without playing their goals, or nothing\n"),
+            "                        --size without playing their goals, or nothing\n"
+            "  --train-budget N      with --check-lessons: the training one lesson may cost\n"
+            "                        (100 to 10000000 steps of a d_k = 16 head; default\n"
+            "                        60000); goals past it are not judged, and a note says so\n"),
           f);
     fputs(_("  --bench               measure frame and recompute times, print JSON\n"
             "  --train match|previous|induction  train on a toy task and print JSON: with\n"
@@ -251,14 +254,14 @@ static const Stack_Option *stack_option(const char *name) {
 /* Options that take a value, so "--size 800x600" and "--size=800x600" both
  * work; scene settings are settings.h's (all take a value but the switches). */
 static const char *const valued[] = {
-    "--scene",     "--lesson",        "--tokens",  "--perm",          "--view",
-    "--size",      "--ui-scale",      "--export",  "--screenshot",    "--experiment",
-    "--samples",   "--check-lessons", "--train",   "--steps",         "--lr",
-    "--optimizer", "--render-math",   "--theme",   "--export-figure", "--panel",
-    "--scale",     "--background",    "--hide",    "--test-n",        "--layers",
-    "--width",     "--vocab",         "--context", "--repeat-min",    "--repeat-max",
-    "--model",     "--text",          "--layer",   "--head",          "--lang",
-    "--jobs",      "--translations",
+    "--scene",     "--lesson",        "--tokens",       "--perm",          "--view",
+    "--size",      "--ui-scale",      "--export",       "--screenshot",    "--experiment",
+    "--samples",   "--check-lessons", "--train",        "--steps",         "--lr",
+    "--optimizer", "--render-math",   "--theme",        "--export-figure", "--panel",
+    "--scale",     "--background",    "--hide",         "--test-n",        "--layers",
+    "--width",     "--vocab",         "--context",      "--repeat-min",    "--repeat-max",
+    "--model",     "--text",          "--layer",        "--head",          "--lang",
+    "--jobs",      "--translations",  "--train-budget",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -317,6 +320,7 @@ static const struct {
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
     {"--jobs", MODE(CLI_CHECK_LESSONS)},
     {"--translations", MODE(CLI_CHECK_LESSONS)},
+    {"--train-budget", MODE(CLI_CHECK_LESSONS)},
     {"--render-math", MODE(CLI_SCREENSHOT)},
     {"--panel", MODE(CLI_FIGURE)},
     {"--scale", MODE(CLI_FIGURE)},
@@ -426,6 +430,9 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
         } else if (!strcmp(name, "--jobs")) {
             if (!parse_int(name, value, 1, 64, &iv, err, errsz)) return false;
             o->jobs = (int)iv;
+        } else if (!strcmp(name, "--train-budget")) {
+            if (!parse_int(name, value, 100, 10000000, &iv, err, errsz)) return false;
+            o->train_budget = (long)iv;
         } else if (!strcmp(name, "--translations")) {
             static const char *const how[] = {"play", "layout", "none"};
             o->translations = -1;

@@ -88,9 +88,10 @@ typedef struct Cli_Options {
     const char *check_dir;
     int samples;
     bool has_samples;
-    bool by_input;    /* --check-lessons: goals met through input events too */
-    int jobs;         /* --check-lessons --jobs: lessons played at once; 0 or 1: one */
-    int translations; /* --check-lessons --translations: 0 play, 1 layout, 2 none */
+    bool by_input;     /* --check-lessons: goals met through input events too */
+    int jobs;          /* --check-lessons --jobs: lessons played at once; 0 or 1: one */
+    int translations;  /* --check-lessons --translations: 0 play, 1 layout, 2 none */
+    long train_budget; /* --check-lessons --train-budget; 0: LESSON_CHECK_TRAIN_BUDGET */
     /* --train */
     int train_task; /* a Train_Task */
     long train_steps;

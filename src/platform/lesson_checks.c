@@ -83,15 +83,17 @@ static bool check_item(const Check_Ctx *c, const Check_Item *it) {
         }
         ok = ok && lesson_same_shape(&original, &lesson, err, sizeof err);
     }
-    ok = ok &&
-         (layout_only || lesson_check(&lesson, c->vocab, c->data_dir, c->real, err, sizeof err));
+    long budget = o->train_budget ? o->train_budget : LESSON_CHECK_TRAIN_BUDGET;
+    ok = ok && (layout_only || lesson_check_within(&lesson, c->vocab, c->data_dir, c->real, budget,
+                                                   err, sizeof err));
     ok = ok && (!o->by_input || lesson_by_input(&lesson, c->vocab, c->data_dir, c->tm,
                                                 &(Lesson_Screen){.w = (float)o->width / c->z,
                                                                  .h = (float)o->height / c->z,
                                                                  .presenter = o->presenter,
                                                                  .theme = o->theme,
                                                                  .real = c->real,
-                                                                 .layout_only = layout_only},
+                                                                 .layout_only = layout_only,
+                                                                 .train_budget = budget},
                                                 err, sizeof err));
     if (!ok) {
         cli_report("", err);

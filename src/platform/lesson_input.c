@@ -24,7 +24,8 @@ typedef struct Player {
     float before[ATTN_MAX_TOKENS * ATTN_MAX_D]; /* X before a drag */
     float w, h;
     int frames;
-    long train_spent; /* units of training waited for (LESSON_CHECK_TRAIN_BUDGET at most) */
+    long train_spent; /* units of training waited for (budget at most) */
+    long budget;      /* Lesson_Screen's train_budget, or LESSON_CHECK_TRAIN_BUDGET */
     int capped_line;  /* the `steps` whose training the budget cut short, or 0 */
 } Player;
 
@@ -187,7 +188,7 @@ static bool steps_layers(Player *p, const Lesson_Action *a, char *why, size_t wh
     }
     Stack_Lab *l = &p->model.stack;
     while (l->queued > 0) {
-        if (p->train_spent >= LESSON_CHECK_TRAIN_BUDGET) {
+        if (p->train_spent >= p->budget) {
             key(p, KEY_ESCAPE, 0, 0);
             if (l->queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
             if (!p->capped_line) p->capped_line = a->line;
@@ -472,7 +473,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
          * once the checker's budget is spent */
         Train_Lab *l = &p->model.train;
         while (l->queued > 0) {
-            if (p->train_spent >= LESSON_CHECK_TRAIN_BUDGET) {
+            if (p->train_spent >= p->budget) {
                 key(p, KEY_ESCAPE, 0, 0);
                 if (l->queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
                 if (!p->capped_line) p->capped_line = a->line;
@@ -531,6 +532,7 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
     if (ok && screen->real && !real_lab_attach(&p->model.real, screen->real, "model", err, errsz))
         ok = false;
     if (ok) {
+        p->budget = screen->train_budget > 0 ? screen->train_budget : LESSON_CHECK_TRAIN_BUDGET;
         p->w = w;
         p->h = h;
         ui_init(&p->ui, &p->dl, tm);
@@ -612,7 +614,7 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         snprintf(err, errsz,
                  "%s:%d: note: training by input capped at %d steps of d_k = 16 (then Esc); %d "
                  "training goals not judged",
-                 l->path, p->capped_line, LESSON_CHECK_TRAIN_BUDGET, skipped);
+                 l->path, p->capped_line, (int)p->budget, skipped);
     else if (ok && no_model)
         snprintf(err, errsz,
                  "%s: note: %d goal%s read%s a real model, and none is open; not met "

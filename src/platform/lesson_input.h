@@ -32,6 +32,7 @@ typedef struct Lesson_Screen {
     Theme_Id theme;
     const Real_Model *real; /* the Model view's model, or NULL: its goals are not judged */
     bool layout_only;       /* only turn the pages: every step laid out and read, no goal played */
+    long train_budget;      /* the training a lesson may wait for; 0: LESSON_CHECK_TRAIN_BUDGET */
 } Lesson_Screen;
 
 bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm,

@@ -297,13 +297,16 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         "until every head has seen it twice: café, 東京, naïve.'",
     };
     /* every language: German is the longest, Chinese the one with a second
-     * font; the sanitizer build, slower tenfold, checks the longest only */
-    static const char *const langs[] = {"--lang en", "--lang de", "--lang es", "--lang zh_CN"};
+     * font and its own line breaking; the sanitizer build, slower tenfold,
+     * lays out those two at one size (what fits is judged here, in the
+     * normal pass; what the layout reads and writes, there) */
+    static const char *const langs[] = {"--lang de", "--lang zh_CN", "--lang en", "--lang es"};
     size_t lang_n = getenv("ATTNLAB_SANITIZED") ? 2 : 4;
+    size_t size_n = getenv("ATTNLAB_SANITIZED") ? 1 : sizeof sizes / sizeof *sizes;
     int failures = 0;
     char report[4096] = "";
     for (size_t g = 0; g < lang_n; g++)
-        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (size_t s = 0; s < size_n; s++)
             for (size_t l = 0; l < 2; l++)
                 for (size_t k = 0; k < sizeof states / sizeof *states; k++) {
                     char state[600], args[1200], say[600];

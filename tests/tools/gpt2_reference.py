@@ -4,7 +4,7 @@
     gpt2_reference.py make DIR [--layers L] [--heads H] [--embd D] [--positions P]
                       [--inner N] [--eps E] [--dtype f32|f16|bf16|mixed] [--no-prefix]
                       [--lm-head] [--shuffle] [--seed S] [--vocab-from DIR] [--nan NAME]
-                      [--tokenizer-json strings|pairs] [--scale NAME=F]
+                      [--tokenizer-json strings|pairs] [--scale NAME=F] [--vocab N]
         a random GPT-2-family checkpoint in DIR: config.json, model.safetensors (written
         here, by the format's description: an 8-byte little-endian header length, the JSON
         header, the data), and GPT-2's vocab.json and merges.txt copied from tests/data/gpt2.
@@ -108,6 +108,9 @@ def read_safetensors(path):
 
 
 def make(args):
+    global VOCAB
+    if args.vocab:
+        VOCAB = args.vocab
     rng = np.random.default_rng(args.seed)
     if args.circuit:
         args.layers, args.heads, args.embd, args.positions = (CIRCUIT[k] for k in
@@ -424,6 +427,7 @@ def main():
                     help="tokenizer.json (merges as strings or pairs) instead of vocab + merges")
     mk.add_argument("--nan", default="", help="a tensor whose element 3 is NaN")
     mk.add_argument("--scale", default="", help="NAME=F: that tensor times F")
+    mk.add_argument("--vocab", type=int, default=0, help="vocab_size (with --vocab-from a small one)")
     mk.add_argument("--circuit", action="store_true",
                     help="weights set by hand: a previous-token, a first-token and an induction head")
     ck = sub.add_parser("check")
