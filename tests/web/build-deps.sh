@@ -116,7 +116,7 @@ cp -r /usr/include/cglm "$prefix/include/"
 
 # the sources and build trees are not kept; the manifest comes last
 rm -rf "$src"
-(cd "$prefix" && find . -type f ! -name .manifest -print0 | sort -z | xargs -0 sha256sum >.manifest.tmp &&
+(cd "$prefix" && find . -type f ! -name '.manifest*' -print0 | sort -z | xargs -0 sha256sum >.manifest.tmp &&
     mv .manifest.tmp .manifest)
 ln -sfn "$prefix" "$link"
 echo "web-deps: done, in $prefix"
