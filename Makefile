@@ -353,6 +353,7 @@ deps-web:
 # driving Debian's chromium against build/web served on localhost.
 test-web: deps-web $(BIN)
 	@$(STAGE) "web: libraries" tests/web/build-deps.sh $(CURDIR)/$(WEB_DEPS)
+	@$(CHECK) "web: cache check" tests/web/cache_check.sh $(CURDIR)/$(WEB_DEPS)
 	@$(STAGE) "web: build" $(MAKE) --no-print-directory -j$(NPROC) web-site
 	@cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }
 	@$(CHECK) "web: Chromium" node tests/web/test.mjs $(WEB)
