@@ -203,7 +203,7 @@ check:
 	@set -e; for t in $(TEST_BINS); do \
 	  $(CHECK) "$(PASS)unit tests: $${t##*/}" env $(TEST_ENV) $$t --jobs=$(NPROC); done
 	@$(CHECK) "$(PASS)fuzz corpora" $(MAKE) --no-print-directory check-corpora
-	@$(CHECK) "$(PASS)lessons by input" $(MAKE) --no-print-directory check-lessons
+	@$(CHECK) "$(PASS)$(LESSON_STAGE)" $(MAKE) --no-print-directory check-lessons
 check-build: $(BIN) $(MO) $(TEST_BINS) $(REPLAY_BINS)
 check-static:
 	@tests/check_layers.sh
@@ -225,6 +225,12 @@ check-corpora: $(REPLAY_BINS)
 LESSON_PLAY   := "--size 1920x1080 --ui-scale 2 --presenter" "--size 1024x768"
 LESSON_LAYOUT := "--size 1280x720" "--size 1920x1080 --ui-scale 2" "--size 1600x900" \
                  "--size 1024x768 --presenter --theme light"
+LESSON_STAGE  := lessons by input
+ifeq ($(FAST),1) # make check-fast: presenter at 2x, and 1024x768 with translations laid out
+LESSON_PLAY   := "--size 1920x1080 --ui-scale 2 --presenter"
+LESSON_LAYOUT := "--size 1024x768"
+LESSON_STAGE  := lessons by input at two sizes
+endif
 # play_lessons ARGS: one --check-lessons run; its last line ("N passed, N
 # failed") when it passes, all it said when it does not.
 play_lessons = $(TEST_ENV) HF_HUB_CACHE=/nonexistent ./$(BIN) --check-lessons lessons --by-input \
@@ -239,10 +245,11 @@ else
 	  $(call play_lessons,--translations layout $$s); done
 endif
 
-# The quick loop while developing: the normal pass, no sanitizers, no browser.
+# The quick loop while developing: the normal pass, no sanitizers, no browser,
+# lessons at two sizes (make test plays six).
 check-fast: deps-test
 	@tests/stage.sh begin $(STAGES)
-	@$(MAKE) --no-print-directory check || { tests/stage.sh table $(STAGES); exit 1; }
+	@$(MAKE) --no-print-directory FAST=1 check || { tests/stage.sh table $(STAGES); exit 1; }
 	@tests/stage.sh table $(STAGES)
 
 # The browser build is 32-bit (wasm32), where long is 32 bits: core, gfx
