@@ -4,24 +4,34 @@
 #include "jsonw.h"
 
 #include <math.h>
+#include <string.h>
 
-/* A number as nine significant digits (float32 reads back exactly), or null. */
-static void number(FILE *f, float x) {
-    if (x == 0)
-        fputs("0", f);
-    else if (isfinite(x))
-        fprintf(f, "%.9g", (double)x);
-    else
-        fputs("null", f);
-}
-
+/* [a, b, …]: each number with nine significant digits (float32 reads back exactly), or null.
+ * Written through a buffer of whole numbers: a long export is hundreds of millions of them. */
 static void row(FILE *f, const float *v, int count) {
-    fputc('[', f);
+    char buf[8192];
+    size_t used = 0;
+    buf[used++] = '[';
     for (int k = 0; k < count; k++) {
-        if (k) fputs(", ", f);
-        number(f, v[k]);
+        if (used > sizeof buf - 2 * FMT_FLOAT_BYTES) {
+            fwrite(buf, 1, used, f);
+            used = 0;
+        }
+        if (k) {
+            buf[used++] = ',';
+            buf[used++] = ' ';
+        }
+        if (v[k] == 0)
+            buf[used++] = '0';
+        else if (isfinite(v[k]))
+            used += (size_t)fmt_g9(v[k], buf + used);
+        else {
+            memcpy(buf + used, "null", 4);
+            used += 4;
+        }
     }
-    fputc(']', f);
+    buf[used++] = ']';
+    fwrite(buf, 1, used, f);
 }
 
 /* [layer][head][query][key] of every head's n×n matrix. */

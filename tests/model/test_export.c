@@ -2,10 +2,13 @@
  * CSV blocks have the promised shape. */
 #define _POSIX_C_SOURCE 200809L
 #include "model/export.h"
+#include "model/jsonw.h"
 #include "test_util.h"
 
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 static Vocab vocab;
@@ -166,4 +169,42 @@ Test(export, a_value_that_is_not_finite_is_refused_not_written_as_a_mask) {
         *bad[k].cell = keep;
     }
     derived_free(&dv);
+}
+
+/* fmt_g9 writes exactly what printf's "%.9g" writes: every float32 exponent, near-halfway
+ * digit strings, the powers of ten and their neighbours, subnormals, and random bit patterns. */
+static void same_as_printf(float x) {
+    char mine[FMT_FLOAT_BYTES], libc[FMT_FLOAT_BYTES];
+    int len = fmt_g9(x, mine);
+    snprintf(libc, sizeof libc, "%.9g", (double)x);
+    cr_assert_str_eq(mine, libc, "%a: fmt_g9 wrote %s, printf %s", (double)x, mine, libc);
+    cr_assert_eq(len, (int)strlen(libc));
+}
+
+Test(export, nine_digits_are_printfs_for_every_kind_of_float) {
+    const float fixed[] = {1.0f, -1.0f, 0.5f, 0.1f, 1e-5f, 1e-4f, 9.99999e-5f, 123456789.0f,
+                           999999999.0f, 1e9f, 1e10f, 3.0e38f, FLT_MAX, FLT_MIN, 1e-45f,
+                           -2.5e-30f, 0.0001234f, 65504.0f, 1e-13f, 1e29f};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) same_as_printf(fixed[i]);
+    for (int e = -45; e <= 38; e++) { /* each power of ten and the floats beside it */
+        float p = (float)pow(10.0, e);
+        for (int step = -3; step <= 3; step++) {
+            float v = p;
+            for (int s = 0; s < (step < 0 ? -step : step); s++)
+                v = nextafterf(v, step < 0 ? 0.0f : INFINITY);
+            if (v > 0 && isfinite(v)) {
+                same_as_printf(v);
+                same_as_printf(-v);
+            }
+        }
+    }
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < 2000000; i++) { /* random finite bit patterns, all exponents */
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        uint32_t bits = (uint32_t)(state >> 32);
+        float v;
+        memcpy(&v, &bits, sizeof v);
+        if (isfinite(v) && v != 0) same_as_printf(v);
+    }
+    for (int i = 1; i < 1000000; i++) same_as_printf((float)i / 1000000.0f); /* weights */
 }
