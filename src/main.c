@@ -245,7 +245,7 @@ int main(int argc, char **argv) {
     if (paths_find_data(lang_data, sizeof lang_data, err, sizeof err)) {
         int lang = lang_from_args(argc, argv);
         if (lang < 0) lang = lang_from_env();
-        if (!lang_use(lang, lang_data, err, sizeof err)) cli_report("attnlab: warning: ", err);
+        if (!lang_use(lang, lang_data, err, sizeof err)) cli_report(_("attnlab: warning: "), err);
     }
     if (!cli_parse(argc, argv, &opts, err, sizeof err)) {
         cli_report("", err);

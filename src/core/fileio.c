@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 
+#include "i18n.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -14,12 +16,12 @@
 #include <unistd.h>
 
 static const char *kind_of(mode_t m) {
-    return S_ISDIR(m)    ? "a folder"
-           : S_ISFIFO(m) ? "a FIFO (named pipe)"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISBLK(m)  ? "a block device"
-           : S_ISSOCK(m) ? "a socket"
-                         : "not a regular file";
+    return S_ISDIR(m)    ? _("a folder")
+           : S_ISFIFO(m) ? _("a FIFO (named pipe)")
+           : S_ISCHR(m)  ? _("a character device")
+           : S_ISBLK(m)  ? _("a block device")
+           : S_ISSOCK(m) ? _("a socket")
+                         : _("not a regular file");
 }
 
 bool file_read_all(const char *path, size_t max, char **text, size_t *len, char *err,
@@ -28,28 +30,28 @@ bool file_read_all(const char *path, size_t max, char **text, size_t *len, char 
      * writer forever. Anything but a regular file is refused before a read. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errsz, _("%s: cannot open: %s"), path, strerror(errno));
         return false;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errsz, _("%s: cannot open: %s"), path, strerror(errno));
         close(fd);
         return false;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errsz, "%s: is %s, not a regular file", path, kind_of(st.st_mode));
+        snprintf(err, errsz, _("%s: is %s, not a regular file"), path, kind_of(st.st_mode));
         close(fd);
         return false;
     }
     if ((uintmax_t)st.st_size > (uintmax_t)max) {
-        snprintf(err, errsz, "%s: larger than %zu bytes", path, max);
+        snprintf(err, errsz, _("%s: larger than %zu bytes"), path, max);
         close(fd);
         return false;
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errsz, _("%s: cannot open: %s"), path, strerror(errno));
         close(fd);
         return false;
     }
@@ -59,7 +61,7 @@ bool file_read_all(const char *path, size_t max, char **text, size_t *len, char 
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (n > max) {
-            snprintf(err, errsz, "%s: larger than %zu bytes", path, max);
+            snprintf(err, errsz, _("%s: larger than %zu bytes"), path, max);
             free(buf);
             fclose(f);
             return false;
@@ -77,12 +79,12 @@ bool file_read_all(const char *path, size_t max, char **text, size_t *len, char 
         }
     }
     if (!buf) {
-        snprintf(err, errsz, "%s: out of memory", path);
+        snprintf(err, errsz, _("%s: out of memory"), path);
         fclose(f);
         return false;
     }
     if (ferror(f)) {
-        snprintf(err, errsz, "%s: read error: %s", path, strerror(errno));
+        snprintf(err, errsz, _("%s: read error: %s"), path, strerror(errno));
         free(buf);
         fclose(f);
         return false;
@@ -143,7 +145,7 @@ static void remove_stale_temps(const char *dir, const char *base) {
  * stays a link. A dangling link's target is created. */
 bool file_follow_links(const char *path, char *dest, size_t size, char *err, size_t errsz) {
     if (snprintf(dest, size, "%s", path) >= (int)size) {
-        snprintf(err, errsz, "%s: path too long", path);
+        snprintf(err, errsz, _("%s: path too long"), path);
         return false;
     }
     for (int hops = 0; hops < 40; hops++) {
@@ -152,8 +154,8 @@ bool file_follow_links(const char *path, char *dest, size_t size, char *err, siz
         char target[4096];
         ssize_t n = readlink(dest, target, sizeof target - 1);
         if (n < 0 || (size_t)n >= sizeof target - 1) {
-            snprintf(err, errsz, "%s: cannot follow the link: %s", path,
-                     n < 0 ? strerror(errno) : "target too long");
+            snprintf(err, errsz, _("%s: cannot follow the link: %s"), path,
+                     n < 0 ? strerror(errno) : _("target too long"));
             return false;
         }
         target[n] = '\0';
@@ -163,12 +165,12 @@ bool file_follow_links(const char *path, char *dest, size_t size, char *err, siz
                       ? snprintf(next, sizeof next, "%s", target)
                       : snprintf(next, sizeof next, "%.*s/%s", (int)(slash - dest), dest, target);
         if (len < 0 || (size_t)len >= sizeof next || (size_t)len >= size) {
-            snprintf(err, errsz, "%s: cannot follow the link: target too long", path);
+            snprintf(err, errsz, _("%s: cannot follow the link: target too long"), path);
             return false;
         }
         memcpy(dest, next, (size_t)len + 1);
     }
-    snprintf(err, errsz, "%s: cannot follow the link: too many levels of links", path);
+    snprintf(err, errsz, _("%s: cannot follow the link: too many levels of links"), path);
     return false;
 }
 
@@ -181,12 +183,12 @@ bool file_write_atomic(const char *link_path, File_Writer write, const void *ctx
     remove_stale_temps(dir, base);
     char tmp[4200];
     if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld-XXXXXX", path, (long)getpid()) >= (int)sizeof tmp) {
-        snprintf(err, errsz, "%s: path too long", path);
+        snprintf(err, errsz, _("%s: path too long"), path);
         return false;
     }
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        snprintf(err, errsz, "%s: cannot create a temporary file beside it: %s", path,
+        snprintf(err, errsz, _("%s: cannot create a temporary file beside it: %s"), path,
                  strerror(errno));
         return false;
     }
@@ -225,7 +227,7 @@ bool file_write_atomic(const char *link_path, File_Writer write, const void *ctx
         saved = errno;
     }
     if (!ok) {
-        snprintf(err, errsz, "%s: cannot save: %s", path, strerror(saved));
+        snprintf(err, errsz, _("%s: cannot save: %s"), path, strerror(saved));
         unlink(tmp);
         return false;
     }
@@ -251,7 +253,7 @@ bool file_update_atomic(const char *link_path, size_t max, File_Merge merge, con
     snprintf(lock_path, sizeof lock_path, "%s.lock", path);
     int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (lock < 0) {
-        snprintf(err, errsz, "%s: cannot lock: %s", lock_path, strerror(errno));
+        snprintf(err, errsz, _("%s: cannot lock: %s"), lock_path, strerror(errno));
         return false;
     }
     /* a whole-file write lock, waited for: the other holder is a save of a

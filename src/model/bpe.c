@@ -2,6 +2,7 @@
 #include "bpe.h"
 
 #include "../core/text.h"
+#include "../core/i18n.h"
 #include "json_strict.h"
 #include "unicode_classes.h"
 
@@ -75,7 +76,7 @@ static bool symbols_to_bytes(const char *s, size_t n, char *out, size_t *out_n) 
 
 static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, char *err,
                        size_t errsz) {
-    cJSON *root = json_read_strict(text, len, name, "the vocabulary", err, errsz);
+    cJSON *root = json_read_strict(text, len, name, _("the vocabulary"), err, errsz);
     if (!root) return false;
     bool ok = false;
     int count = cJSON_GetArraySize(root);
@@ -233,7 +234,7 @@ bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_nam
 
 bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name, char *err,
                              size_t errsz) {
-    cJSON *root = json_read_strict(text, len, name, "the tokenizer", err, errsz);
+    cJSON *root = json_read_strict(text, len, name, _("the tokenizer"), err, errsz);
     if (!root) return false;
     bool ok = false;
     char *vocab = NULL, *merges = NULL;
@@ -389,7 +390,7 @@ static int match(const uint32_t *cp, int i, int end) {
 int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
                size_t errsz) {
     if (len > BPE_MAX_TEXT) {
-        fail(err, errsz, "the text has %zu bytes; at most %d are tokenized", len, BPE_MAX_TEXT);
+        fail(err, errsz, _("the text has %zu bytes; at most %d are tokenized"), len, BPE_MAX_TEXT);
         return -1;
     }
     static uint32_t cp[BPE_MAX_TEXT + 1], at[BPE_MAX_TEXT + 1];
@@ -397,7 +398,7 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max
     for (size_t k = 0; k < len;) {
         size_t step = text_utf8_next(text + k, len - k, &cp[n]);
         if (step == 0 || cp[n] == 0) {
-            fail(err, errsz, "the text is not UTF-8 without NUL at byte %zu", k);
+            fail(err, errsz, _("the text is not UTF-8 without NUL at byte %zu"), k);
             return -1;
         }
         at[n++] = (uint32_t)k;
@@ -428,6 +429,6 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max
     }
     return e.count;
 too_many:
-    fail(err, errsz, "the text is more than %d tokens", max);
-    return -1;
+    fail(err, errsz, _("the text is more than %d tokens"), max);
+    return BPE_TOO_MANY;
 }

@@ -22,8 +22,8 @@
  *   void bpe_free(Bpe *b)
  *   int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
  *                  size_t errsz)
- *       the ids of text (at most BPE_MAX_TEXT bytes of UTF-8), or −1 with a one-line err:
- *       not UTF-8 (at which byte), too long, more than max tokens
+ *       the ids of text (at most BPE_MAX_TEXT bytes of UTF-8), or BPE_TOO_MANY (more than max
+ *       tokens) or −1 (not UTF-8, at which byte; too long) with a one-line err
  *   size_t bpe_token_bytes(const Bpe *b, int32_t id, const char **bytes)
  *       the raw bytes a token stands for (not NUL-terminated; may end inside a character)
  *   int32_t bpe_special(const Bpe *b)
@@ -31,6 +31,8 @@
  */
 #ifndef ATTN_BPE_H
 #define ATTN_BPE_H
+
+#define BPE_TOO_MANY (-2)
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,7 @@
 /* The strict JSON reader; see json_strict.h. */
 #include "json_strict.h"
 
+#include "../core/i18n.h"
 #include "jsonpos.h"
 
 #include <stdbool.h>
@@ -50,7 +51,7 @@ cJSON *json_read_strict(const char *text, size_t len, const char *name, const ch
     const char *z = memchr(text, '\0', len);
     if (z) {
         json_offset_to_line_col(text, (size_t)(z - text), &line, &col);
-        snprintf(err, errsz, "%s:%d:%d: NUL byte in file", name, line, col);
+        snprintf(err, errsz, _("%s:%d:%d: NUL byte in file"), name, line, col);
         return NULL;
     }
     size_t value_end, bad;
@@ -63,7 +64,7 @@ cJSON *json_read_strict(const char *text, size_t len, const char *name, const ch
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!root) {
-        snprintf(err, errsz, "%s: cannot be read as JSON (out of memory?)", name);
+        snprintf(err, errsz, _("%s: cannot be read as JSON (out of memory?)"), name);
         return NULL;
     }
     /* the parser stops after the first value; only whitespace may follow */
@@ -71,7 +72,7 @@ cJSON *json_read_strict(const char *text, size_t len, const char *name, const ch
     while (off < len && strchr(" \t\r\n", text[off])) off++;
     if (off < len) {
         json_offset_to_line_col(text, off, &line, &col);
-        snprintf(err, errsz, "%s:%d:%d: unexpected text after %s", name, line, col, what);
+        snprintf(err, errsz, _("%s:%d:%d: unexpected text after %s"), name, line, col, what);
         cJSON_Delete(root);
         return NULL;
     }
@@ -80,13 +81,13 @@ cJSON *json_read_strict(const char *text, size_t len, const char *name, const ch
     const char *dup = duplicate_key(root, NULL, &top, &oom);
     if (dup || oom) {
         if (oom) {
-            snprintf(err, errsz, "%s: out of memory", name);
+            snprintf(err, errsz, _("%s: out of memory"), name);
         } else {
             /* at the second copy of a root key, else at the root member holding the object */
             bool at_root = top == NULL;
             Json_Path p = {.key = at_root ? dup : top->string, .nth = at_root, .i = -1, .j = -1};
             json_locate(text, &p, &line, &col);
-            snprintf(err, errsz, "%s:%d:%d: field \"%s\" appears twice", name, line, col, dup);
+            snprintf(err, errsz, _("%s:%d:%d: field \"%s\" appears twice"), name, line, col, dup);
         }
         cJSON_Delete(root);
         return NULL;

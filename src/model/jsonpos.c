@@ -2,6 +2,8 @@
  * already parsed as JSON, and stop safely at the end of the string if not. */
 #include "jsonpos.h"
 
+#include "../core/i18n.h"
+
 #include "../core/text.h"
 
 #include <ctype.h>
@@ -203,7 +205,8 @@ static bool lex_fail(Lex *x, size_t at, const char *fmt, const char *arg) {
 static bool eof_fail(Lex *x) {
     size_t at = x->len;
     while (at > 0 && strchr(" \t\r\n", x->t[at - 1])) at--;
-    return lex_fail(x, at, "%sthe file ends before the JSON is complete (unclosed bracket?)", "");
+    return lex_fail(x, at, "%s",
+                    _("the file ends before the JSON is complete (unclosed bracket?)"));
 }
 
 static void lex_ws(Lex *x) {
@@ -217,35 +220,37 @@ static bool lex_string(Lex *x) {
         unsigned char c = (unsigned char)x->t[k];
         if (c == '"') break;
         if (c < 0x20)
-            return lex_fail(x, k, "%scontrol character inside a string (write it as \\uXXXX)", "");
+            return lex_fail(x, k, "%s",
+                            _("control character inside a string (write it as \\uXXXX)"));
         if (c == '\\') {
             char e = k + 1 < x->len ? x->t[k + 1] : '\0';
             if (e == 'u') {
                 int cp = k + 6 <= x->len ? hex4(x->t + k + 2) : -1;
-                if (cp < 0) return lex_fail(x, k, "%s\\u needs four hex digits", "");
+                if (cp < 0) return lex_fail(x, k, "%s", _("\\u needs four hex digits"));
                 if (cp == 0)
-                    return lex_fail(x, k, "%s\\u0000 (NUL) is not allowed in a string", "");
+                    return lex_fail(x, k, "%s", _("\\u0000 (NUL) is not allowed in a string"));
                 if (cp >= 0xDC00 && cp <= 0xDFFF)
-                    return lex_fail(x, k, "%sunpaired surrogate escape (\\uDC00-\\uDFFF)", "");
+                    return lex_fail(x, k, "%s", _("unpaired surrogate escape (\\uDC00-\\uDFFF)"));
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
                     int lo = k + 12 <= x->len && x->t[k + 6] == '\\' && x->t[k + 7] == 'u'
                                  ? hex4(x->t + k + 8)
                                  : -1;
                     if (lo < 0xDC00 || lo > 0xDFFF)
-                        return lex_fail(x, k, "%sunpaired surrogate escape (\\uD800-\\uDBFF)", "");
+                        return lex_fail(x, k, "%s",
+                                        _("unpaired surrogate escape (\\uD800-\\uDBFF)"));
                     k += 6;
                 }
                 k += 6;
             } else if (e && strchr("\"\\/bfnrt", e)) {
                 k += 2;
             } else {
-                return lex_fail(x, k, "%sunknown escape in a string", "");
+                return lex_fail(x, k, "%s", _("unknown escape in a string"));
             }
             continue;
         }
         uint32_t cp;
         size_t n = text_utf8_next(x->t + k, x->len - k, &cp);
-        if (n == 0) return lex_fail(x, k, "%sinvalid UTF-8 inside a string", "");
+        if (n == 0) return lex_fail(x, k, "%s", _("invalid UTF-8 inside a string"));
         k += n;
     }
     x->k = k + 1;
@@ -265,7 +270,7 @@ static bool lex_key(Lex *x) {
     if (!lex_string(x)) return false;
     lex_ws(x);
     if (x->k >= x->len) return eof_fail(x);
-    if (x->t[x->k] != ':') return lex_fail(x, x->k, "%sinvalid JSON: expected ':'", "");
+    if (x->t[x->k] != ':') return lex_fail(x, x->k, "%s", _("invalid JSON: expected ':'"));
     x->k++;
     return true;
 }
@@ -299,7 +304,7 @@ static bool lex_number(Lex *x) {
     if (!ok || k != end) {
         char lit[40];
         snprintf(lit, sizeof lit, "%.*s", (int)(end - start < 32 ? end - start : 32), t + start);
-        return lex_fail(x, start, "'%s' is not a JSON number", lit);
+        return lex_fail(x, start, _("'%s' is not a JSON number"), lit);
     }
     x->k = k;
     return true;
@@ -323,7 +328,7 @@ bool json_validate(const char *text, size_t len, size_t *end, size_t *off, char 
     lex_ws(&x);
     if (x.k >= len) {
         *off = 0;
-        snprintf(why, whysz, "the file is empty; expected a JSON object");
+        snprintf(why, whysz, "%s", _("the file is empty; expected a JSON object"));
         return false;
     }
     while (ok) {
@@ -339,7 +344,7 @@ bool json_validate(const char *text, size_t len, size_t *end, size_t *off, char 
                 if (depth == JSON_MAX_DEPTH) {
                     char lim[16];
                     snprintf(lim, sizeof lim, "%d", JSON_MAX_DEPTH);
-                    ok = lex_fail(&x, x.k, "nested deeper than %s levels", lim);
+                    ok = lex_fail(&x, x.k, _("nested deeper than %s levels"), lim);
                     break;
                 }
                 stack[depth++] = c;
@@ -396,14 +401,15 @@ void json_describe_error(const char *text, size_t len, size_t *off, char *why, s
     const char *first = skip_ws(text);
     if ((size_t)(first - text) >= len) {
         *off = 0;
-        snprintf(why, whysz, "the file is empty; expected a JSON object");
+        snprintf(why, whysz, "%s", _("the file is empty; expected a JSON object"));
         return;
     }
     size_t o = *off < len ? *off : len;
     size_t ahead = o;
     while (ahead < len && strchr(" \t\r\n", text[ahead])) ahead++;
     if (ahead >= len) {
-        snprintf(why, whysz, "the file ends before the JSON is complete (unclosed bracket?)");
+        snprintf(why, whysz, "%s",
+                 _("the file ends before the JSON is complete (unclosed bracket?)"));
         return;
     }
     /* an offset on the whitespace after the offending character points at
@@ -419,13 +425,13 @@ void json_describe_error(const char *text, size_t len, size_t *off, char *why, s
     for (size_t k = 0; k < sizeof non_json / sizeof *non_json; k++) {
         size_t n = strlen(non_json[k]);
         if (rest >= n && strncmp(p, non_json[k], n) == 0) {
-            snprintf(why, whysz, "%s is not a JSON number; every value must be finite",
+            snprintf(why, whysz, _("%s is not a JSON number; every value must be finite"),
                      non_json[k]);
             return;
         }
     }
     if (isprint((unsigned char)*p))
-        snprintf(why, whysz, "invalid JSON: unexpected '%c'", *p);
+        snprintf(why, whysz, _("invalid JSON: unexpected '%c'"), *p);
     else
-        snprintf(why, whysz, "invalid JSON: unexpected byte 0x%02x", (unsigned char)*p);
+        snprintf(why, whysz, _("invalid JSON: unexpected byte 0x%02x"), (unsigned char)*p);
 }

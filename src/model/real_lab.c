@@ -1,6 +1,8 @@
 /* The Model view's state; see real_lab.h. */
 #include "real_lab.h"
 
+#include "../core/i18n.h"
+
 #include "../core/rng.h"
 #include "../core/stats.h"
 #include "export_real.h"
@@ -104,7 +106,7 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
         !fresh.thumbs || !fresh.plane || !fresh.qk || !fresh.pca || !fresh.order || !fresh.input ||
         !fresh.run_order[0] || !fresh.run_order[1] || !fresh.qk_order) {
         real_lab_free(&fresh);
-        return fail(err, errsz, "%s: out of memory", name);
+        return fail(err, errsz, _("%s: out of memory"), name);
     }
     fresh.open_layer = l->model ? l->open_layer : 0;
     fresh.open_head = l->model ? l->open_head : 0;
@@ -126,16 +128,16 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
 }
 
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz) {
-    if (!l->model) return fail(err, errsz, "no model is open");
+    if (!l->model) return fail(err, errsz, _("no model is open"));
     stop_worker(l);
     if (len > BPE_MAX_TEXT)
-        return fail(err, errsz, "the text is %zu bytes; at most %d are read", len, BPE_MAX_TEXT);
+        return fail(err, errsz, _("the text is %zu bytes; at most %d are read"), len, BPE_MAX_TEXT);
     int n = real_model_tokenize(l->model, text, len, l->ids, err, errsz);
     const Tf_Model *tm = &l->model->weights.model;
     if (n >= 0 && !tf_store_fits(tm, n, err, errsz)) {
         n = -1;
     } else if (n >= 0 && !tf_reserve(&l->runs[l->work], tm, n)) {
-        fail(err, errsz, "out of memory for a pass over %d tokens", n);
+        fail(err, errsz, _("out of memory for a pass over %d tokens"), n);
         n = -1;
     }
     if (n < 0) {
@@ -149,7 +151,7 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
     l->texts++;
     if (!real_lab_reorder(l, NULL)) {
         l->n = 0; /* no pass can run: nothing is shown as if it were this text's */
-        return fail(err, errsz, "out of memory for a pass over %d tokens", n);
+        return fail(err, errsz, _("out of memory for a pass over %d tokens"), n);
     }
     return true;
 }

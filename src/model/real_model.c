@@ -1,6 +1,7 @@
 /* A GPT-2-family model from its files' bytes; see real_model.h. */
 #include "real_model.h"
 
+#include "../core/i18n.h"
 #include "../core/text.h"
 
 #include <stdarg.h>
@@ -38,7 +39,7 @@ bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, si
                   : bpe_load_tokenizer_json(&out.bpe, files->tokenizer, files->tokenizer_len,
                                             files->tokenizer_name, err, errsz);
     if (ok && out.bpe.count > out.config.vocab_size) {
-        ok = fail(err, errsz, "%s: %d tokens, more than the config's vocab_size %d",
+        ok = fail(err, errsz, _("%s: %d tokens, more than the config's vocab_size %d"),
                   files->vocab ? files->vocab_name : files->tokenizer_name, (int)out.bpe.count,
                   out.config.vocab_size);
         bpe_free(&out.bpe);
@@ -64,14 +65,16 @@ void real_model_free(Real_Model *m) {
 int real_model_tokenize(const Real_Model *m, const char *text, size_t len, int32_t *ids, char *err,
                         size_t errsz) {
     if (len == 0) {
-        fail(err, errsz, "the text is empty: give the model at least one token");
+        fail(err, errsz, "%s", _("the text is empty: give the model at least one token"));
         return -1;
     }
     int max = m->config.n_positions;
     int n = bpe_encode(&m->bpe, text, len, ids, max, err, errsz);
-    if (n < 0 && !strncmp(err, "the text is more than", 21))
-        fail(err, errsz, "the text is more than %d tokens, the most this model reads (n_positions)",
-             max);
+    if (n == BPE_TOO_MANY) {
+        fail(err, errsz,
+             _("the text is more than %d tokens, the most this model reads (n_positions)"), max);
+        return -1;
+    }
     return n;
 }
 

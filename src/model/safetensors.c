@@ -1,6 +1,7 @@
 /* The safetensors reader; see safetensors.h. */
 #include "safetensors.h"
 
+#include "../core/i18n.h"
 #include "json_strict.h"
 
 #include <math.h>
@@ -166,18 +167,19 @@ bool st_parse(const uint8_t *bytes, uint64_t size, const char *path, St_File *f,
               size_t errsz) {
     if (size < 8)
         return fail(err, errsz, path,
-                    "not a safetensors file: %llu bytes, fewer than its 8-byte header length",
+                    _("not a safetensors file: %llu bytes, fewer than its 8-byte header length"),
                     (unsigned long long)size);
     uint64_t n = 0;
     for (int k = 7; k >= 0; k--) n = n << 8 | bytes[k];
     if (n == 0 || n > ST_MAX_HEADER || n > size - 8)
-        return fail(err, errsz, path, "not a safetensors file: its header length %llu is %s",
+        return fail(err, errsz, path, _("not a safetensors file: its header length %llu is %s"),
                     (unsigned long long)n,
                     n == 0              ? "0"
-                    : n > ST_MAX_HEADER ? "past the format's 100 MB"
-                                        : "past the file's end");
+                    : n > ST_MAX_HEADER ? _("past the format's 100 MB")
+                                        : _("past the file's end"));
     if (bytes[8] != '{')
-        return fail(err, errsz, path, "not a safetensors file: its header does not start with '{'");
+        return fail(err, errsz, path,
+                    _("not a safetensors file: its header does not start with '{'"));
     /* what a tree of the header would cost, before building it: a header of
      * 95 MB of numbers took 3.8 GB and 19 s to be refused */
     const char *why = header_shape((const char *)bytes + 8, (size_t)n);
@@ -185,7 +187,7 @@ bool st_parse(const uint8_t *bytes, uint64_t size, const char *path, St_File *f,
     char name[ST_MAX_PATH + 16];
     snprintf(name, sizeof name, "%s header", path);
     cJSON *root =
-        json_read_strict((const char *)bytes + 8, (size_t)n, name, "the header", err, errsz);
+        json_read_strict((const char *)bytes + 8, (size_t)n, name, _("the header"), err, errsz);
     if (!root) return false;
     uint64_t data_size = size - 8 - n;
     St_Tensor *ts = NULL;
@@ -315,7 +317,7 @@ bool st_read_f32(const St_File *f, const St_Tensor *t, const uint8_t *bytes, flo
             break;
         }
         if (!isfinite(dest[k]))
-            return fail(err, errsz, f->path, "tensor '%s': element %llu is %s", t->name,
+            return fail(err, errsz, f->path, _("tensor '%s': element %llu is %s"), t->name,
                         (unsigned long long)k, isnan(dest[k]) ? "NaN" : "infinite");
     }
     return true;

@@ -1,5 +1,7 @@
 /* The scene and its derived attention; see scene.h. */
 #include "scene.h"
+
+#include "../core/i18n.h"
 #include "../core/matrix.h"
 
 #include "../core/text.h"
@@ -21,24 +23,24 @@ void scene_default(Scene *s) {
 
 bool scene_validate(const Scene *s, char *err, size_t errsz) {
     if (s->n < 1 || s->n > ATTN_MAX_TOKENS) {
-        snprintf(err, errsz, "%d tokens; a scene needs 1 to %d", s->n, ATTN_MAX_TOKENS);
+        snprintf(err, errsz, _("%d tokens; a scene needs 1 to %d"), s->n, ATTN_MAX_TOKENS);
         return false;
     }
     if (s->d < 1 || s->d > ATTN_MAX_D) {
-        snprintf(err, errsz, "d is %d; it must be 1 to %d", s->d, ATTN_MAX_D);
+        snprintf(err, errsz, _("d is %d; it must be 1 to %d"), s->d, ATTN_MAX_D);
         return false;
     }
     if (s->d_k < 1 || s->d_k > ATTN_MAX_DK) {
-        snprintf(err, errsz, "d_k is %d; it must be 1 to %d", s->d_k, ATTN_MAX_DK);
+        snprintf(err, errsz, _("d_k is %d; it must be 1 to %d"), s->d_k, ATTN_MAX_DK);
         return false;
     }
     if (s->d_v < 1 || s->d_v > ATTN_MAX_DV) {
-        snprintf(err, errsz, "d_v is %d; it must be 1 to %d", s->d_v, ATTN_MAX_DV);
+        snprintf(err, errsz, _("d_v is %d; it must be 1 to %d"), s->d_v, ATTN_MAX_DV);
         return false;
     }
     if (!isfinite(s->pos_strength) || s->pos_strength < 0 ||
         s->pos_strength > ATTN_MAX_POS_STRENGTH) {
-        snprintf(err, errsz, "positional strength %g is outside 0 to %g", s->pos_strength,
+        snprintf(err, errsz, _("positional strength %g is outside 0 to %g"), s->pos_strength,
                  ATTN_MAX_POS_STRENGTH);
         return false;
     }
@@ -51,14 +53,14 @@ bool scene_validate(const Scene *s, char *err, size_t errsz) {
     }
     for (int i = 0; i < s->n; i++) {
         if (s->tokens[i][0] == '\0') {
-            snprintf(err, errsz, "word %d is empty", i + 1);
+            snprintf(err, errsz, _("word %d is empty"), i + 1);
             return false;
         }
         for (int c = 0; c < s->d; c++) {
             float x = s->X[i * s->d + c];
             if (!isfinite(x) || fabsf(x) > ATTN_MAX_ABS_X) {
-                snprintf(err, errsz, "X[%d][%d] is %g; embeddings must be finite and within ±%g", i,
-                         c, x, ATTN_MAX_ABS_X);
+                snprintf(err, errsz, _("X[%d][%d] is %g; embeddings must be finite and within ±%g"),
+                         i, c, x, ATTN_MAX_ABS_X);
                 return false;
             }
         }
@@ -69,27 +71,27 @@ bool scene_validate(const Scene *s, char *err, size_t errsz) {
 bool scene_token_ok(const char *w, char *why, size_t whysz) {
     size_t n = strlen(w), bad;
     if (n == 0) {
-        snprintf(why, whysz, "is empty");
+        snprintf(why, whysz, "%s", _("is empty"));
         return false;
     }
     if (!text_utf8_check(w, n, &bad)) {
-        snprintf(why, whysz, "is not valid UTF-8 (byte %zu)", bad + 1);
+        snprintf(why, whysz, _("is not valid UTF-8 (byte %zu)"), bad + 1);
         return false;
     }
     if (n >= ATTN_MAX_TOKEN_BYTES) {
         char head[40];
         text_escape(w, 20, head, sizeof head);
-        snprintf(why, whysz, "('%s…') is longer than %d bytes", head, ATTN_MAX_TOKEN_BYTES - 1);
+        snprintf(why, whysz, _("('%s…') is longer than %d bytes"), head, ATTN_MAX_TOKEN_BYTES - 1);
         return false;
     }
     for (size_t k = 0; k < n; k++) {
         unsigned char c = (unsigned char)w[k];
         if (c == ' ' || (c >= '\t' && c <= '\r')) {
-            snprintf(why, whysz, "contains whitespace; a token is one word");
+            snprintf(why, whysz, "%s", _("contains whitespace; a token is one word"));
             return false;
         }
         if (c < 0x20 || c == 0x7F || (c == 0xC2 && (unsigned char)w[k + 1] < 0xA0)) {
-            snprintf(why, whysz, "contains a control character");
+            snprintf(why, whysz, "%s", _("contains a control character"));
             return false;
         }
     }
@@ -99,13 +101,13 @@ bool scene_token_ok(const char *w, char *why, size_t whysz) {
 bool scene_set_tokens(Scene *s, const char *const *words, int n, const Vocab *vocab, char *err,
                       size_t errsz) {
     if (n < 1 || n > ATTN_MAX_TOKENS) {
-        snprintf(err, errsz, "%d tokens; a scene needs 1 to %d", n, ATTN_MAX_TOKENS);
+        snprintf(err, errsz, _("%d tokens; a scene needs 1 to %d"), n, ATTN_MAX_TOKENS);
         return false;
     }
     for (int i = 0; i < n; i++) {
         char why[160];
         if (!scene_token_ok(words[i], why, sizeof why)) {
-            snprintf(err, errsz, "word %d %s", i + 1, why);
+            snprintf(err, errsz, _("word %d %s"), i + 1, why);
             return false;
         }
     }
@@ -131,11 +133,11 @@ bool scene_set_sentence(Scene *s, const char *text, const Vocab *vocab, char *er
         if (!*p) break;
         size_t len = strcspn(p, space);
         if (n == ATTN_MAX_TOKENS) {
-            snprintf(err, errsz, "more than %d tokens", ATTN_MAX_TOKENS);
+            snprintf(err, errsz, _("more than %d tokens"), ATTN_MAX_TOKENS);
             return false;
         }
         if (len >= ATTN_MAX_TOKEN_BYTES) {
-            snprintf(err, errsz, "word %d ('%.20s…') is longer than %d bytes", n + 1, p,
+            snprintf(err, errsz, _("word %d ('%.20s…') is longer than %d bytes"), n + 1, p,
                      ATTN_MAX_TOKEN_BYTES - 1);
             return false;
         }
@@ -146,7 +148,7 @@ bool scene_set_sentence(Scene *s, const char *text, const Vocab *vocab, char *er
         p += len;
     }
     if (n == 0) {
-        snprintf(err, errsz, "no tokens: the sentence is empty");
+        snprintf(err, errsz, "%s", _("no tokens: the sentence is empty"));
         return false;
     }
     return scene_set_tokens(s, words, n, vocab, err, errsz);

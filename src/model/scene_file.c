@@ -201,7 +201,7 @@ static bool read_scene(Ctx *c, const cJSON *root, Scene *s, const Vocab *vocab) 
 bool scene_parse(Scene *dest, const char *text, size_t len, const char *name, const Vocab *vocab,
                  char *err, size_t errsz) {
     Ctx c = {.text = text, .name = name, .err = err, .errsz = errsz};
-    cJSON *root = json_read_strict(text, len, name, "the scene object", err, errsz);
+    cJSON *root = json_read_strict(text, len, name, _("the scene object"), err, errsz);
     if (!root) return false;
     /* read into a scratch scene (large: on the heap, at load time only), so
      * dest is untouched unless the whole file is valid */

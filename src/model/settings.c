@@ -1,6 +1,8 @@
 /* The settings table; see settings.h. */
 #include "settings.h"
 
+#include "../core/i18n.h"
+
 #include "../core/text.h"
 
 #include <assert.h>
@@ -145,14 +147,14 @@ bool setting_parse(const Setting *st, const char *text, double *dest, char *why,
             *dest = 0;
             return true;
         }
-        snprintf(why, whysz, "expected 'on' or 'off', not '%s'", text);
+        snprintf(why, whysz, _("expected 'on' or 'off', not '%s'"), text);
         return false;
     case SETTING_CHOICE: {
         int c;
         if (!setting_choice_parse(st->id, text, &c)) {
             char list[64];
             setting_choice_list(st->id, ", ", "", list, sizeof list);
-            snprintf(why, whysz, "'%s' is not one of: %s", text, list);
+            snprintf(why, whysz, _("'%s' is not one of: %s"), text, list);
             return false;
         }
         *dest = c;
@@ -164,25 +166,26 @@ bool setting_parse(const Setting *st, const char *text, double *dest, char *why,
 
 bool setting_check(const Setting *st, double v, const char *written, char *why, size_t whysz) {
     if (!isfinite(v)) {
-        snprintf(why, whysz, "\"%s\" is not a finite number", st->json);
+        snprintf(why, whysz, _("\"%s\" is not a finite number"), st->json);
         return false;
     }
     if (st->type == SETTING_FLOAT && text_underflows_float(written, v)) {
-        snprintf(why, whysz, "\"%s\" is %s, too small to represent (underflow); write 0 for zero",
-                 st->json, written);
+        snprintf(why, whysz,
+                 _("\"%s\" is %s, too small to represent (underflow); write 0 for zero"), st->json,
+                 written);
         return false;
     }
     bool whole = st->type == SETTING_INT || st->type == SETTING_U32;
     if (whole && v != floor(v)) {
-        snprintf(why, whysz, "\"%s\" must be a whole number, not %s", st->json, written);
+        snprintf(why, whysz, _("\"%s\" must be a whole number, not %s"), st->json, written);
         return false;
     }
     if (v < st->min || v > st->max) {
         if (whole)
-            snprintf(why, whysz, "\"%s\" is %s; it must be %.0f to %.0f", st->json, written,
+            snprintf(why, whysz, _("\"%s\" is %s; it must be %.0f to %.0f"), st->json, written,
                      st->min, st->max);
         else
-            snprintf(why, whysz, "\"%s\" is %s; it must be %g to %g", st->json, written, st->min,
+            snprintf(why, whysz, _("\"%s\" is %s; it must be %g to %g"), st->json, written, st->min,
                      st->max);
         return false;
     }

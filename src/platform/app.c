@@ -64,11 +64,11 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
     /* A lesson that does not load is listed greyed out in the menu; say why
      * once here too, so its author sees the FILE:LINE without opening it. */
     for (int k = 0; k < index->count; k++)
-        if (index->error[k][0]) cli_report("attnlab: warning: ", index->error[k]);
+        if (index->error[k][0]) cli_report(_("attnlab: warning: "), index->error[k]);
     if (index->skipped) {
         snprintf(why, sizeof why, _("%d more lessons in %.400s are not listed (at most %d)"),
                  index->skipped, dir, LESSON_INDEX_MAX);
-        cli_report("attnlab: warning: ", why);
+        cli_report(_("attnlab: warning: "), why);
     }
     vs->session.lesson = *lesson;
     vs->session.saved = *saved;

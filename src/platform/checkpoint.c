@@ -80,7 +80,7 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
             return false;
         }
         if (snprintf(dir, size, "%s", path_or_name) >= (int)size) {
-            snprintf(err, errsz, "%s: the path is too long", path_or_name);
+            snprintf(err, errsz, _("%s: the path is too long"), path_or_name);
             return false;
         }
         return true;
@@ -155,7 +155,7 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
         return false;
     }
     if (snprintf(dir, size, "%s", snap) >= (int)size) {
-        snprintf(err, errsz, "%s: the path is too long", snap);
+        snprintf(err, errsz, _("%s: the path is too long"), snap);
         return false;
     }
     return true;
@@ -164,19 +164,19 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
 bool checkpoint_map(const char *path, Mapped_File *m, uint64_t max, char *err, size_t errsz) {
     int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO must not hold us */
     if (fd < 0) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errsz, _("%s: cannot open: %s"), path, strerror(errno));
         return false;
     }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errsz, "%s: not a regular file", path);
+        snprintf(err, errsz, _("%s: not a regular file"), path);
         close(fd);
         return false;
     }
     if (st.st_size <= 0 || (uint64_t)st.st_size > max || (uint64_t)st.st_size > SIZE_MAX) {
         snprintf(err, errsz,
-                 st.st_size <= 0 ? "%s: the file is empty"
-                                 : "%s: %lld bytes, more than the %llu read here",
+                 st.st_size <= 0 ? _("%s: the file is empty")
+                                 : _("%s: %lld bytes, more than the %llu read here"),
                  path, (long long)st.st_size, (unsigned long long)max);
         close(fd);
         return false;

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lesson_checks.h"
 
+#include "../core/i18n.h"
+
 #include "../model/hide.h"
 #include "../model/lesson.h"
 #include "../model/lesson_check.h"
@@ -72,7 +74,7 @@ static bool check_item(const Check_Ctx *c, const Check_Item *it) {
     char err[1200] = "", why[1200] = "";
     int want = it->lang < 0 ? c->start_lang : it->lang;
     if (lang_current() != want && !lang_use(want, c->data_dir, why, sizeof why))
-        cli_report("attnlab: warning: ", why);
+        cli_report(_("attnlab: warning: "), why);
     bool translation = it->lang >= 0, layout_only = translation && o->translations == 1;
     bool ok = lesson_load(&lesson, it->path, err, sizeof err);
     if (ok && translation) {

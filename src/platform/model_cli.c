@@ -36,7 +36,7 @@ int model_export(const Cli_Options *o) {
         fprintf(stderr, "attnlab: %s: %s\n", o->model, err);
         status = 2;
     } else if (!tf_reserve(&run, m, n)) {
-        fprintf(stderr, "attnlab: out of memory for %d tokens of %s\n", n, o->model);
+        fprintf(stderr, _("attnlab: out of memory for %d tokens of %s\n"), n, o->model);
         status = 1;
     } else {
         tf_forward(m, ids, n, &run);

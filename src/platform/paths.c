@@ -34,7 +34,7 @@ bool paths_find_data(char *dest, size_t size, char *err, size_t errsz) {
             snprintf(dest, size, "%s", env);
             return true;
         }
-        snprintf(err, errsz, "attnlab: ATTNLAB_DATA=%s: no assets/vocab.tsv there", env);
+        snprintf(err, errsz, _("attnlab: ATTNLAB_DATA=%s: no assets/vocab.tsv there"), env);
         return false;
     }
     char *base = SDL_GetBasePath();

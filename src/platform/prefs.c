@@ -29,21 +29,21 @@ bool prefs_path(char *dest, size_t size) {
 static const char *read_field(const cJSON *it, Prefs *p) {
     if (!strcmp(it->string, "theme")) {
         if (!cJSON_IsString(it) || !theme_by_name(it->valuestring, &p->theme))
-            return "\"theme\" must be \"dark\", \"light\" or \"contrast\"";
+            return _("\"theme\" must be \"dark\", \"light\" or \"contrast\"");
         p->has_theme = true;
     } else if (!strcmp(it->string, "lang")) {
         int lang = cJSON_IsString(it) ? lang_parse(it->valuestring) : -1;
-        if (lang < 0) return "\"lang\" must be \"en\", \"es\", \"de\" or \"zh_CN\"";
+        if (lang < 0) return _("\"lang\" must be \"en\", \"es\", \"de\" or \"zh_CN\"");
         p->lang = lang;
         p->has_lang = true;
     } else if (!strcmp(it->string, "ui_scale")) {
         if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0.75 ||
             it->valuedouble > 3)
-            return "\"ui_scale\" must be a number from 0.75 to 3";
+            return _("\"ui_scale\" must be a number from 0.75 to 3");
         p->zoom = (float)it->valuedouble;
         p->has_zoom = true;
     } else if (!strcmp(it->string, "hide")) {
-        if (!cJSON_IsString(it)) return "\"hide\" must be a string of names, as --hide takes";
+        if (!cJSON_IsString(it)) return _("\"hide\" must be a string of names, as --hide takes");
         if (!hide_list_parse(it->valuestring, p->hide, sizeof p->hide, p->why + 8,
                              sizeof p->why - 8)) {
             memcpy(p->why, "\"hide\": ", 8);
@@ -58,7 +58,7 @@ static const char *read_field(const cJSON *it, Prefs *p) {
             h->valuedouble != floor(h->valuedouble) || w->valuedouble < CLI_MIN_SIZE ||
             h->valuedouble < CLI_MIN_SIZE || w->valuedouble > CLI_MAX_SIZE ||
             h->valuedouble > CLI_MAX_SIZE)
-            return "\"window\" must be [width, height] in whole pixels";
+            return _("\"window\" must be [width, height] in whole pixels");
         p->width = (int)w->valuedouble;
         p->height = (int)h->valuedouble;
         p->has_size = true;
@@ -69,7 +69,7 @@ static const char *read_field(const cJSON *it, Prefs *p) {
 
 bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
     memset(p, 0, sizeof *p);
-    char path[1024], err[1200];
+    char path[1024], err[PREFS_MESSAGE_BYTES - 200]; /* room for the translated note after it */
     Paths_User where = paths_user_file("XDG_CONFIG_HOME", ".config", "settings.json", path,
                                        sizeof path, err, sizeof err);
     if (where != PATHS_OK) {
@@ -85,10 +85,10 @@ bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
         snprintf(warn, warnsz, _("%s (the settings are ignored)"), err);
         return false;
     }
-    cJSON *root = json_read_strict(text, len, path, "the settings object", err, sizeof err);
+    cJSON *root = json_read_strict(text, len, path, _("the settings object"), err, sizeof err);
     free(text);
     if (!root || !cJSON_IsObject(root)) {
-        if (root) snprintf(err, sizeof err, "%s: not a JSON object", path);
+        if (root) snprintf(err, sizeof err, _("%s: not a JSON object"), path);
         snprintf(warn, warnsz, _("%s (the settings are ignored; the file is left as it is)"), err);
         cJSON_Delete(root);
         return false;
@@ -108,7 +108,7 @@ bool prefs_load(Prefs *p, char *warn, size_t warnsz) {
         }
     }
     if (bad)
-        snprintf(warn, warnsz, "%s: %s (%s ignored; the rest is used)", path, why,
+        snprintf(warn, warnsz, _("%s: %s (%s ignored; the rest is used)"), path, why,
                  bad > 1 ? _("those settings are") : _("that setting is"));
     cJSON_Delete(root);
     return bad == 0;
@@ -120,11 +120,11 @@ static char *merge_prefs(const char *old, size_t len, const void *ctx, char *err
     const Prefs *p = ctx;
     char path[1024] = "settings.json";
     prefs_path(path, sizeof path);
-    cJSON *root = old ? json_read_strict(old, len, path, "the settings object", err, errsz)
+    cJSON *root = old ? json_read_strict(old, len, path, _("the settings object"), err, errsz)
                       : cJSON_CreateObject();
     if (!root) return NULL;
     if (!cJSON_IsObject(root)) {
-        snprintf(err, errsz, "%s: not a JSON object", path);
+        snprintf(err, errsz, _("%s: not a JSON object"), path);
         cJSON_Delete(root);
         return NULL;
     }
@@ -145,7 +145,7 @@ static char *merge_prefs(const char *old, size_t len, const void *ctx, char *err
     }
     char *text = json_print_lines(root);
     cJSON_Delete(root);
-    if (!text) snprintf(err, errsz, "%s: out of memory", path);
+    if (!text) snprintf(err, errsz, _("%s: out of memory"), path);
     return text;
 }
 

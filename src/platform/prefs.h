@@ -17,7 +17,8 @@
  *       the settings file's path; false if neither XDG_CONFIG_HOME nor HOME is set
  *   bool prefs_load(Prefs *p, char *warn, size_t warnsz)
  *       the usable fields in *p; false with a one-line warning if the file exists and any of it
- *       is bad
+ *       is bad; PREFS_MESSAGE_BYTES hold any warning or error whole (the longest path, the
+ *       longest reason, translated)
  *   bool prefs_save(const Prefs *changes, char *err, size_t errsz)
  *       the fields of `changes` that are set, merged as above; atomic, creating the folder,
  *       through a symbolic link to its target
@@ -28,6 +29,8 @@
 #include "../ui/theme.h"
 
 #include <stdbool.h>
+
+#define PREFS_MESSAGE_BYTES 2048
 #include <stddef.h>
 
 typedef struct Prefs {

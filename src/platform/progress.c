@@ -33,7 +33,7 @@ static const char *read_entry(const cJSON *it, char *file, size_t filesz, int *n
         strchr(name->valuestring, '/') || !name->valuestring[0] || !cJSON_IsNumber(steps) ||
         steps->valuedouble < 1 || steps->valuedouble > LESSON_MAX_STEPS ||
         steps->valuedouble != steps->valueint || !cJSON_IsArray(list))
-        return "a lesson is {\"file\": NAME.md, \"steps\": N (1 to 24), \"done\": [step, …]}";
+        return _("a lesson is {\"file\": NAME.md, \"steps\": N (1 to 24), \"done\": [step, …]}");
     *done = 0;
     for (const cJSON *s = list->child; s; s = s->next) {
         if (!cJSON_IsNumber(s) || s->valuedouble != s->valueint || s->valueint < 0 ||
@@ -49,10 +49,10 @@ static const char *read_entry(const cJSON *it, char *file, size_t filesz, int *n
 /* The file's "lessons" array, or NULL with why in err. */
 static cJSON *read_file_json(const char *text, size_t len, const char *path, cJSON **list,
                              char *err, size_t errsz) {
-    cJSON *root = json_read_strict(text, len, path, "the progress object", err, errsz);
+    cJSON *root = json_read_strict(text, len, path, _("the progress object"), err, errsz);
     *list = root ? cJSON_GetObjectItemCaseSensitive(root, "lessons") : NULL;
     if (root && !cJSON_IsArray(*list)) {
-        snprintf(err, errsz, "%s: not {\"lessons\": [...]}", path);
+        snprintf(err, errsz, _("%s: not {\"lessons\": [...]}"), path);
         cJSON_Delete(root);
         return NULL;
     }
@@ -133,12 +133,12 @@ bool progress_load(Lesson_Progress *p, char *warn, size_t warnsz) {
     }
     cJSON_Delete(root);
     if (why)
-        snprintf(warn, warnsz, "%s: %s (%d %s skipped and kept in the file; the rest is used)",
+        snprintf(warn, warnsz, _("%s: %s (%d %s skipped and kept in the file; the rest is used)"),
                  path, why, bad, bad == 1 ? _("entry is") : _("entries are"));
     else if (over)
         snprintf(warn, warnsz,
-                 "%s: more than %d lessons; %d are kept in the file but not shown this time", path,
-                 PROGRESS_MAX_LESSONS, over);
+                 _("%s: more than %d lessons; %d are kept in the file but not shown this time"),
+                 path, PROGRESS_MAX_LESSONS, over);
     return !why && !over;
 }
 
@@ -217,7 +217,7 @@ static char *merge_progress(const char *old, size_t len, const void *ctx, char *
     }
     free(lines);
     free(rest);
-    if (!text) snprintf(err, errsz, "%s: out of memory", path);
+    if (!text) snprintf(err, errsz, _("%s: out of memory"), path);
     return text;
 }
 

@@ -37,11 +37,11 @@ typedef struct Sdl_App {
 static void remember(Sdl_App *s, bool closing) {
     Lesson_Progress *lp = &s->app.vs.session.progress;
     if (lp->changed) {
-        char why[1200];
+        char why[PREFS_MESSAGE_BYTES];
         lp->changed = false;
         if (!progress_save(lp, why, sizeof why) && !s->save_failed) {
             s->save_failed = true;
-            cli_report("attnlab: warning: lesson progress not saved: ", why);
+            cli_report(_("attnlab: warning: lesson progress not saved: "), why);
         }
     }
     /* only what the user changed in this run is written, merged into the
@@ -58,7 +58,7 @@ static void remember(Sdl_App *s, bool closing) {
         p.has_size = p.width >= CLI_MIN_SIZE && p.height >= CLI_MIN_SIZE;
     }
     if (!p.has_theme && !p.has_zoom && !p.has_size && !p.has_lang) return;
-    char err[1200];
+    char err[PREFS_MESSAGE_BYTES];
     if (prefs_save(&p, err, sizeof err)) {
         if (p.has_theme) s->base.theme = p.theme;
         if (p.has_zoom) s->base.zoom = p.zoom;
@@ -66,7 +66,7 @@ static void remember(Sdl_App *s, bool closing) {
         if (p.has_size) s->base.width = p.width, s->base.height = p.height;
     } else if (!s->save_failed) {
         s->save_failed = true;
-        cli_report("attnlab: warning: settings not saved: ", err);
+        cli_report(_("attnlab: warning: settings not saved: "), err);
     }
 }
 
@@ -81,7 +81,7 @@ static void fit_display(int *w, int *h) {
     char msg[200];
     snprintf(msg, sizeof msg, _("a %dx%d window is larger than the display; opened at %dx%d"), *w,
              *h, *w < usable.w ? *w : usable.w, *h < usable.h ? *h : usable.h);
-    cli_report("attnlab: warning: ", msg);
+    cli_report(_("attnlab: warning: "), msg);
     if (*w > usable.w) *w = usable.w;
     if (*h > usable.h) *h = usable.h;
 }
@@ -206,8 +206,8 @@ int app_run(const App_Desc *desc) {
      * unless the command line says otherwise */
     Prefs prefs = {0};
     if (!headless) {
-        char warn[1200];
-        if (!prefs_load(&prefs, warn, sizeof warn)) cli_report("attnlab: warning: ", warn);
+        char warn[PREFS_MESSAGE_BYTES];
+        if (!prefs_load(&prefs, warn, sizeof warn)) cli_report(_("attnlab: warning: "), warn);
     }
     int w = o->has_size || !prefs.has_size ? o->width : prefs.width;
     int h = o->has_size || !prefs.has_size ? o->height : prefs.height;
@@ -231,9 +231,9 @@ int app_run(const App_Desc *desc) {
         }
         if (!o->has_hide && prefs.has_hide)
             snprintf(s->app.vs.teacher_hidden, sizeof s->app.vs.teacher_hidden, "%s", prefs.hide);
-        char warn[1200];
+        char warn[PREFS_MESSAGE_BYTES];
         if (!progress_load(&s->app.vs.session.progress, warn, sizeof warn))
-            cli_report("attnlab: warning: ", warn);
+            cli_report(_("attnlab: warning: "), warn);
         if (!o->has_ui_scale && prefs.has_zoom) s->app.zoom = prefs.zoom;
         s->base = (Prefs){.theme = s->app.vs.theme, .zoom = s->app.zoom};
         SDL_GetWindowSize(s->win, &s->base.width, &s->base.height);

@@ -123,7 +123,7 @@ Test(bpe, bad_texts_are_one_line) {
     cr_assert_str_eq(err, "the text is not UTF-8 without NUL at byte 1");
     cr_assert_eq(bpe_encode(&bpe, "one two three four five six seven eight nine", 44, ids, 8, err,
                             sizeof err),
-                 -1);
+                 BPE_TOO_MANY);
     cr_assert_str_eq(err, "the text is more than 8 tokens");
     static char big[BPE_MAX_TEXT + 2];
     memset(big, 'a', sizeof big - 1);

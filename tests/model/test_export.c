@@ -182,9 +182,10 @@ static void same_as_printf(float x) {
 }
 
 Test(export, nine_digits_are_printfs_for_every_kind_of_float) {
-    const float fixed[] = {1.0f, -1.0f, 0.5f, 0.1f, 1e-5f, 1e-4f, 9.99999e-5f, 123456789.0f,
-                           999999999.0f, 1e9f, 1e10f, 3.0e38f, FLT_MAX, FLT_MIN, 1e-45f,
-                           -2.5e-30f, 0.0001234f, 65504.0f, 1e-13f, 1e29f};
+    const float fixed[] = {1.0f,      -1.0f,       0.5f,         0.1f,         1e-5f,
+                           1e-4f,     9.99999e-5f, 123456789.0f, 999999999.0f, 1e9f,
+                           1e10f,     3.0e38f,     FLT_MAX,      FLT_MIN,      1e-45f,
+                           -2.5e-30f, 0.0001234f,  65504.0f,     1e-13f,       1e29f};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) same_as_printf(fixed[i]);
     for (int e = -45; e <= 38; e++) { /* each power of ten and the floats beside it */
         float p = (float)pow(10.0, e);

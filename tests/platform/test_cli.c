@@ -894,9 +894,16 @@ Test(cli, error_lines_are_in_the_chosen_language) {
         {"--lang zh_CN --frob", "attnlab: 未知选项“--frob”（见 --help）\n"},
         {"--lang de --size 10x10", "attnlab: --size width: 10 liegt außerhalb des Bereichs (16 bis "
                                    "16384)\n"},
+        /* scenes: the JSON reader, the values, the file itself */
+        {"--lang de --export json --scene bad-syntax.json",
+         "attnlab: bad-syntax.json:4:12: ungültiges JSON: unerwartetes ','\n"},
+        {"--lang es --export json --scene bad-dk-range.json",
+         "attnlab: bad-dk-range.json:4:10: \"d_k\" es 5000; debe ser de 1 a 1024\n"},
+        {"--lang zh_CN --export json --scene /tmp", "attnlab: /tmp: 是一个文件夹，不是普通文件\n"},
+        {"--lang de --tokens ''", "attnlab: --tokens: keine Tokens: der Satz ist leer\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        Run r = run_attnlab(cases[k].args);
+        Run r = run_attnlab_env("cd \"$ATTNLAB_TESTDATA/scenes\" &&", cases[k].args);
         cr_assert_eq(r.status, 2, "%s", cases[k].args);
         cr_assert_str_eq(r.err, cases[k].msg, "%s", cases[k].args);
         run_free(&r);

@@ -2,6 +2,7 @@
  * bad settings file does (one warning, never a stop), and the light theme's
  * brightness on a real screenshot. */
 #define _POSIX_C_SOURCE 200809L
+#include "platform/lang.h"
 #include "platform/prefs.h"
 #include "platform/progress.h"
 #include "platform/run.h"
@@ -410,4 +411,37 @@ Test(prefs, a_too_long_folder_says_so) {
     cr_assert_not(prefs_load(&p, err, sizeof err));
     cr_assert(strstr(err, "longer than"), "%s", err);
     setenv("XDG_CONFIG_HOME", home, 1);
+}
+
+/* A warning is never cut, however long the path, and speaks the chosen language: the longest
+ * settings path there is (1023 bytes), a file cut short, German. */
+Test(prefs, the_longest_warning_is_whole_and_translated) {
+    char dir[1100], err[200];
+    int n = snprintf(dir, sizeof dir, "%s/", home);
+    while (n < 1023 - (int)strlen("/attnlab/settings.json") - 1) {
+        dir[n] = n % 200 ? 'd' : '/';
+        n++;
+    }
+    dir[n++] = 'e';
+    dir[n] = '\0';
+    char path[1200];
+    snprintf(path, sizeof path, "%s/attnlab", dir);
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/attnlab/settings.json", dir);
+    cr_assert_eq(strlen(path), 1023);
+    write_file(path, "{\"theme\": \"light\",");
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    cr_assert(lang_use(lang_parse("de"), test_env("ATTNLAB_DATA"), err, sizeof err), "%s", err);
+    Prefs p;
+    char warn[PREFS_MESSAGE_BYTES];
+    bool ok = prefs_load(&p, warn, sizeof warn);
+    lang_use(0, test_env("ATTNLAB_DATA"), err, sizeof err);
+    setenv("XDG_CONFIG_HOME", home, 1);
+    cr_assert_not(ok);
+    cr_assert(strstr(warn, path), "%s", warn);
+    const char *tail = ":1:19: die Datei endet, bevor das JSON vollständig ist (offene Klammer?) "
+                       "(die Einstellungen werden ignoriert; die Datei bleibt, wie sie ist)";
+    cr_assert_str_eq(warn + strlen(path), tail, "%s", warn);
 }

@@ -751,3 +751,40 @@ Test(real_model, a_text_whose_attention_would_not_fit_is_one_line) {
     real_lab_free(&lab);
     checkpoint_close(&ck);
 }
+
+/* The model loader's lines speak the chosen language (they were English under --lang): a
+ * header cut short, another architecture, a text too long for the model, a NaN weight. */
+Test(real_model, the_loaders_lines_are_in_the_chosen_language) {
+    const char *good = make("lang", "--seed 12 --positions 4");
+    char good_dir[300], args[1000];
+    snprintf(good_dir, sizeof good_dir, "%s", good);
+    const char *empty = broken(good_dir, "empty", ": > model.safetensors");
+    snprintf(args, sizeof args, "--lang de --model '%s' --text hi --export json", empty);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "/model.safetensors: die Datei ist leer\n"), "%s", r.err);
+    run_free(&r);
+    const char *llama = broken(good_dir, "llama", "sed -i 's/\"gpt2\"/\"llama\"/' config.json");
+    snprintf(args, sizeof args, "--lang es --model '%s' --text hi --export json", llama);
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    cr_assert(
+        strstr(r.err, "model_type \"llama\" no se lee: attnlab lee checkpoints de la familia"),
+        "%s", r.err);
+    run_free(&r);
+    snprintf(args, sizeof args, "--lang zh_CN --model '%s' --text 'a b c d e f' --export json",
+             good_dir);
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "文本超过 4 个词元"), "%s", r.err);
+    run_free(&r);
+    const char *cut =
+        broken(good_dir, "cut", "printf '\\010\\0\\0\\0\\0\\0\\0\\0{' > model.safetensors");
+    snprintf(args, sizeof args, "--lang de --model '%s' --text hi --export json", cut);
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    cr_assert(
+        strstr(r.err, "keine safetensors-Datei: ihre Headerlänge 8 ist jenseits des Dateiendes"),
+        "%s", r.err);
+    run_free(&r);
+}
