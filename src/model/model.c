@@ -1,6 +1,8 @@
 /* The app's model and its actions; see model.h. */
 #include "model.h"
 
+#include "../core/i18n.h"
+
 #include "settings.h"
 
 #include "../core/stats.h"
@@ -152,21 +154,33 @@ static void gesture_end(Model *m) {
     if (m->gesture_depth > 0) m->gesture_depth--;
 }
 
-bool model_explore_real(Model *m, char *err, size_t errsz) {
+bool model_explore_check(const Model *m, char *why, size_t whysz) {
     const Real_Lab *l = &m->real;
     int n = l->shown_n;
     if (!l->model || l->open_layer < 0 || !l->head_done) {
-        snprintf(err, errsz, "no head of the model is open");
+        snprintf(why, whysz, "%s", _("no head of the model is open"));
         return false;
     }
+    int dh = l->model->weights.model.width / l->model->weights.model.heads;
+    if (dh > LEARNED_MAX_W) {
+        snprintf(why, whysz,
+                 _("this model's heads are %d wide (d_h); the explorer takes heads up to %d wide"),
+                 dh, LEARNED_MAX_W);
+        return false;
+    }
+    if (n < 2 || n > ATTN_MAX_D) {
+        snprintf(why, whysz, _("the explorer takes 2 to %d tokens; this text has %d"), ATTN_MAX_D,
+                 n);
+        return false;
+    }
+    return true;
+}
+
+bool model_explore_real(Model *m, char *err, size_t errsz) {
+    const Real_Lab *l = &m->real;
+    int n = l->shown_n;
+    if (!model_explore_check(m, err, errsz)) return false;
     int dh = l->model->weights.model.width / l->model->weights.model.heads, w = 3 * dh;
-    if (n < 2 || n > ATTN_MAX_D || dh > LEARNED_MAX_W) {
-        snprintf(err, errsz,
-                 "the explorer takes 2 to %d tokens and heads up to %d wide; this text has %d "
-                 "and the head is %d wide",
-                 ATTN_MAX_D, LEARNED_MAX_W, n, dh);
-        return false;
-    }
     /* M = [Q K V] (n × 3·d_h) = U·Λ^½ · Λ^−½·Uᵀ·M, with M·Mᵀ = U·Λ·Uᵀ */
     double *g = malloc(sizeof(double) * (size_t)(2 * n * n + n));
     if (!g) {

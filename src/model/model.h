@@ -17,6 +17,8 @@
  *   bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz)
  *       the layers lab's head as the scene: its trained weights (m->learned) on what it reads,
  *       the example's stream x_layer, one token per position ("t5": token 5); undoable
+ *   bool model_explore_check(const Model *m, char *why, size_t whysz)
+ *       whether model_explore_real can take the open head, and if not why (one line)
  *   bool model_explore_real(Model *m, char *err, size_t errsz)
  *       the Model view's open head as the scene, exactly: for its n tokens (2 to ATTN_MAX_D)
  *       and d_h ≤ LEARNED_MAX_W, the head's q, k, v rows (biases in) stacked as M = [Q K V]
@@ -72,6 +74,7 @@ void model_free(Model *m);
 bool model_update(Model *m);
 bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz);
 bool model_explore_real(Model *m, char *err, size_t errsz);
+bool model_explore_check(const Model *m, char *why, size_t whysz);
 
 bool model_apply(Model *m, const Action *a, char *err, size_t errsz);
 bool model_apply_list(Model *m, const Action_List *l, char *err, size_t errsz);

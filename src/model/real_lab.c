@@ -306,6 +306,9 @@ static bool open_head(Real_Lab *l) {
     float *w = realloc(l->weighted, (size_t)n * (size_t)n * sizeof *w);
     if (!w) return false;
     l->weighted = w;
+    float *share = realloc(l->weighted_share, (size_t)n * (size_t)n * sizeof *share);
+    if (!share) return false;
+    l->weighted_share = share;
     tf_head_vectors(tm, r, l->open_layer, l->open_head, l->Q, l->K, l->V, l->norm);
     const float *A = tf_attn(r, l->open_layer, l->open_head);
     float max = 0;
@@ -316,6 +319,13 @@ static bool open_head(Real_Lab *l) {
             if (v > max) max = v;
         }
     l->weighted_max = max;
+    /* each row as shares of its total: on A's scale, 0 to 1, each row summing to 1 */
+    for (int i = 0; i < n; i++) {
+        double all = 0;
+        for (int j = 0; j < n; j++) all += w[(ptrdiff_t)i * n + j];
+        for (int j = 0; j < n; j++)
+            share[(ptrdiff_t)i * n + j] = all > 0 ? (float)(w[(ptrdiff_t)i * n + j] / all) : 0;
+    }
     /* queries and keys in one plane */
     int d_h = tm->width / tm->heads;
     memcpy(l->qk, l->Q, (size_t)n * (size_t)d_h * sizeof(float));
@@ -524,6 +534,7 @@ void real_lab_free(Real_Lab *l) {
     free(l->V);
     free(l->norm);
     free(l->weighted);
+    free(l->weighted_share);
     free(l->thumbs);
     free(l->plane);
     free(l->qk);

@@ -311,6 +311,19 @@ static bool lesson_value(void *ctx, const Tex_Value *v, char *out, size_t outsz)
     case TEX_VALUE_D:
         snprintf(out, outsz, "%d", s->d);
         return true;
+    case TEX_VALUE_LAYERS:
+    case TEX_VALUE_HEADS:
+    case TEX_VALUE_DH:
+    case TEX_VALUE_DMODEL: {
+        if (!tl->m->real.model) return false; /* no model open: "?" */
+        const Tf_Model *tm = &tl->m->real.model->weights.model;
+        int x = v->kind == TEX_VALUE_LAYERS  ? tm->layers
+                : v->kind == TEX_VALUE_HEADS ? tm->heads
+                : v->kind == TEX_VALUE_DH    ? tm->width / tm->heads
+                                             : tm->width;
+        snprintf(out, outsz, "%d", x);
+        return true;
+    }
     case TEX_VALUE_WEIGHT:
     case TEX_VALUE_SCORE:
         break;
@@ -584,10 +597,14 @@ static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Pr
         return y + bh + 8 - r.y + 8;
     }
     char verdict[640];
-    if (ls->predict_waiting)
+    if (ls->predict_waiting && vs->view == VIEW_TRAIN)
         snprintf(verdict, sizeof verdict,
                  _("Your answer: %s. The verdict comes when the step's goal is met: train, and "
                    "watch."),
+                 ls->predict_given ? _("yes") : _("no"));
+    else if (ls->predict_waiting) /* nothing to train here: the goal is what the user does */
+        snprintf(verdict, sizeof verdict,
+                 _("Your answer: %s. The verdict comes when you meet the step's goal, below."),
                  ls->predict_given ? _("yes") : _("no"));
     else if (ls->predict_error[0])
         snprintf(verdict, sizeof verdict, "%s", ls->predict_error);
@@ -740,7 +757,9 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_bottom(&side, t->pad * 0.5f);
     if (!strip) body = side;
     Rect prev = rect_cut_left(&nav, 54), next = rect_cut_right(&nav, 54);
-    Rect leave = rect_cut_right(&nav, 84);
+    /* as wide as its label at the text size ("✕ Verlassen" was set small), within reason */
+    float leave_w = ui_text_width(ui, FONT_SANS, t->text_size, _("✕ Leave")) + t->text_size * 1.2f;
+    Rect leave = rect_cut_right(&nav, fminf(fmaxf(84, leave_w), nav.w * 0.45f));
     rect_cut_right(&nav, 6);
     /* the next frame carries these out, before it lays out */
     if (ui_button(ui, "lesson_prev", -1, prev, "←", false) & UI_CLICKED) ls->go = LESSON_GO_PREV;

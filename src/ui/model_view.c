@@ -197,51 +197,115 @@ static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
     ui_label_abbrev(ui, r, FONT_SANS, t->text_size, ALIGN_LEFT, t->text_dim, text);
 }
 
-/* The shown text's tokens as chips, as many as fit, then how many more. */
+/* The chips' flow: every token of the text on as many lines as it takes, at the text size on up
+ * to three lines, else smaller on up to CHIP_LINES; only a text longer than that ends in
+ * "+N more". A class must see the phrase it typed twice, and its reversal. */
+#define CHIP_LINES 6
+static struct {
+    float fs, line_h, x[REAL_LABELS + 1], w[REAL_LABELS];
+    int line[REAL_LABELS + 1], fit, lines;
+    bool below; /* the chips under the buttons rather than beside them */
+} flow;
+
+static const char *const reorder_names[3] = {N_("Reverse (R)"), N_("Shuffle (S)"),
+                                              N_("Restore (I)")};
+
+static float chip_button_width(Ui *ui, const char *label) {
+    const Theme *t = ui->theme;
+    return ui_text_width(ui, FONT_SANS, t->text_size, label) + t->text_size * 1.2f;
+}
+
+static float chip_buttons_width(Ui *ui) {
+    float w = chip_button_width(ui, _("✎ Edit text")) + 8;
+    for (int k = 0; k < 3; k++) w += chip_button_width(ui, _(reorder_names[k]));
+    return w;
+}
+
+/* Lays the chips out in a width; false if they need more than max_lines at size fs. */
+static bool chip_flow(Ui *ui, float fs, float width, int max_lines) {
+    const Theme *t = ui->theme;
+    float gap = 6, x = 0;
+    int line = 0;
+    flow.fs = fs;
+    flow.line_h = ui_line_height(ui, FONT_SANS, fs) + 14;
+    for (flow.fit = 0; flow.fit < labels.n; flow.fit++) {
+        float w = fminf(ui_text_width(ui, FONT_SANS, fs, labels.ptr[flow.fit]) + 18, width);
+        if (x > 0 && x + w > width) { /* the next line */
+            if (line + 1 == max_lines) break;
+            line++;
+            x = 0;
+        }
+        /* on the last line, room for "+N more" after it unless it is the last chip */
+        if (line + 1 == max_lines && flow.fit + 1 < labels.n) {
+            char more[48];
+            snprintf(more, sizeof more, _("+%d more"), labels.n - flow.fit - 1);
+            if (x + w + gap + ui_text_width(ui, FONT_SANS, t->small_size, more) > width) break;
+        }
+        flow.x[flow.fit] = x;
+        flow.w[flow.fit] = w;
+        flow.line[flow.fit] = line;
+        x += w + gap;
+    }
+    flow.x[flow.fit] = x;
+    flow.line[flow.fit] = line;
+    flow.lines = line + 1;
+    return flow.fit == labels.n;
+}
+
+/* The height the chips and their buttons take in a row `width` wide. The chips go beside the
+ * buttons, or, where that leaves them less than half the row (a narrow window, a long
+ * translation), under them across the whole row. */
+static float chips_height(Ui *ui, float width) {
+    const Theme *t = ui->theme;
+    float buttons = chip_buttons_width(ui), row = ui_line_height(ui, FONT_SANS, t->text_size) + 22;
+    flow.below = width - buttons < width * 0.5f;
+    float w = flow.below ? width : width - buttons;
+    if (!chip_flow(ui, t->text_size, w, 3) && !chip_flow(ui, t->small_size, w, CHIP_LINES))
+        chip_flow(ui, t->small_size, w, CHIP_LINES);
+    float chips = flow.lines * flow.line_h;
+    return flow.below ? row + chips : fmaxf(chips, row);
+}
+
+/* The shown text's tokens as chips (laid out by chips_height), and the reorder buttons. */
 static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     if (vs->editing) { /* the text, or a model's folder or name to open */
-        view_edit_field(ui, vs, r);
+        view_edit_field(ui, vs, rect_cut_top(&r, ui_line_height(ui, FONT_SANS, t->text_size) + 22));
         return;
     }
-    Rect edit = rect_cut_right(&r, t->text_size * 6.5f);
+    Rect top = {r.x, r.y, r.w, ui_line_height(ui, FONT_SANS, t->text_size) + 22};
+    if (flow.below) rect_cut_top(&r, top.h);
+    Rect edit = rect_cut_right(&top, chip_button_width(ui, _("✎ Edit text")));
     if (ui_button(ui, "model_edit", -1, rect_inset(edit, 2), _("✎ Edit text"), false) & UI_CLICKED)
         real_start_editing(vs, m);
-    static const char *const names[3] = {N_("Reverse (R)"), N_("Shuffle (S)"), N_("Restore (I)")};
     for (int k = 2; k >= 0; k--) {
-        Rect b = rect_cut_right(&r, ui_text_width(ui, FONT_SANS, t->text_size, _(names[k])) +
-                                        t->text_size * 1.2f);
-        if (ui_button(ui, "model_reorder", k, rect_inset(b, 2), _(names[k]), false) & UI_CLICKED)
+        Rect b = rect_cut_right(&top, chip_button_width(ui, _(reorder_names[k])));
+        if (ui_button(ui, "model_reorder", k, rect_inset(b, 2), _(reorder_names[k]), false) &
+            UI_CLICKED)
             vs->real_req.reorder = k + 1;
     }
-    rect_cut_right(&r, 8);
+    if (!flow.below) r.w -= chip_buttons_width(ui);
     ui_record(ui, "panel", "model_tokens", -1, r);
-    float fs = t->text_size, gap = 6, x = r.x, h = r.h - 8;
-    char more[48];
-    static float xs[REAL_LABELS + 1];
-    int fit = 0; /* the chips that fit, then how many more */
-    for (; fit < labels.n; fit++) {
-        float w = ui_text_width(ui, FONT_SANS, fs, labels.ptr[fit]) + 18;
+    float h = flow.line_h - 8;
+    int fit = flow.fit;
+    if (fit < labels.n) {
+        char more[48];
         snprintf(more, sizeof more, _("+%d more"), labels.n - fit);
-        float need =
-            fit + 1 < labels.n ? ui_text_width(ui, FONT_SANS, t->small_size, more) + gap : 0;
-        if (x + w + need > r.x + r.w) {
-            ui_label(ui, (Rect){x, r.y, r.x + r.w - x, r.h}, FONT_SANS, t->small_size, ALIGN_LEFT,
-                     t->text_dim, more);
-            break;
-        }
-        xs[fit] = x;
-        x += w + gap;
+        ui_label(ui, (Rect){r.x + flow.x[fit], r.y + flow.line[fit] * flow.line_h, 200, flow.line_h},
+                 FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim, more);
     }
-    xs[fit] = x;
     /* a chip dragged to another slot: the model reads the tokens in that order */
     const Real_Lab *l = &m->real;
     if (vs->drag_chip >= 0) {
-        if (fabsf(ui->in.mx - vs->drag_chip_x0) > 4) vs->drag_chip_moved = true;
+        float dx = ui->in.mx - vs->drag_chip_x0, dy = ui->in.my - vs->drag_chip_y0;
+        if (fabsf(dx) > 4 || fabsf(dy) > 4) vs->drag_chip_moved = true;
         if (ui->in.released) {
-            int b = 0;
+            /* the slot under the pointer: the last chip that starts before it in reading order */
+            int at_line = (int)floorf((ui->in.my - r.y) / flow.line_h), b = 0;
             for (int i = 0; i < fit; i++)
-                if (ui->in.mx >= xs[i]) b = i;
+                if (flow.line[i] < at_line ||
+                    (flow.line[i] == at_line && ui->in.mx >= r.x + flow.x[i]))
+                    b = i;
             if (vs->drag_chip_moved && b != vs->drag_chip) {
                 vs->real_req.move_from = vs->drag_chip;
                 vs->real_req.move_to = b;
@@ -250,24 +314,27 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
         }
     }
     for (int i = 0; i < fit; i++) {
-        Rect c = {xs[i], r.y + 4, xs[i + 1] - xs[i] - gap, h};
+        Rect c = {r.x + flow.x[i], r.y + flow.line[i] * flow.line_h + 4, flow.w[i], h};
         bool dragging = vs->drag_chip == i && vs->drag_chip_moved;
         ui_record(ui, "chip", "model_token", i, c);
         if (ui->in.pressed && ui_hit(ui, c) && ui->active == 0 && vs->drag_chip < 0 &&
             l->pass_done && l->shown_n == l->n) { /* the chips are the order the model reads */
             vs->drag_chip = i;
             vs->drag_chip_x0 = ui->in.mx;
+            vs->drag_chip_y0 = ui->in.my;
             vs->drag_chip_grab = ui->in.mx - c.x;
+            vs->drag_chip_grab_y = ui->in.my - c.y;
             vs->drag_chip_moved = false;
             ui->active = ui_id("model_token", i);
         }
         if (dragging) {
             c.x = ui->in.mx - vs->drag_chip_grab; /* held where it was taken */
+            c.y = ui->in.my - vs->drag_chip_grab_y;
             draw_layer(ui->dl);
         }
         draw_round_rect(ui->dl, c, t->radius, dragging ? t->accent : t->field);
-        ui_label(ui, c, FONT_SANS, fs, ALIGN_CENTER, dragging ? t->on_bright : t->text,
-                 labels.ptr[i]);
+        ui_label_abbrev(ui, c, FONT_SANS, flow.fs, ALIGN_CENTER,
+                        dragging ? t->on_bright : t->text, labels.ptr[i]);
         if (dragging) draw_layer(ui->dl);
     }
 }
@@ -482,6 +549,21 @@ static void qk_plane(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, 
         100 * l->plane_share);
     float used = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, caption, true);
     rect_cut_top(&r, used + 4);
+    /* which colour is which */
+    Rect legend = rect_cut_top(&r, lh + 4);
+    float x = legend.x + lh;
+    const char *which[2] = {_("query"), _("key")};
+    for (int k = 0; k < 2; k++) {
+        Color c = k ? t->key : t->query;
+        draw_circle(ui->dl, x, legend.y + lh * 0.5f, 5, c);
+        draw_text(ui->dl, FONT_SANS, t->small_size, x + 9, legend.y, ALIGN_LEFT, c, which[k]);
+        x += 9 + ui_text_width(ui, FONT_SANS, t->small_size, which[k]) + 2 * lh;
+    }
+    Rect note = {x, legend.y, legend.x + legend.w - x, 1e6f};
+    float note_h = ui_text_wrapped(
+        ui, note, FONT_SANS, t->small_size, t->text_dim,
+        _("lines: the weights of the query under the pointer (else the last)"), true);
+    rect_cut_top(&r, fmaxf(0, note_h - lh));
     Rect plot = rect_inset(r, lh);
     if (plot.w < 20 || plot.h < 20) return;
     plot_frame(ui, plot);
@@ -497,31 +579,92 @@ static void qk_plane(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, 
     float cy = plot.y + plot.h * 0.5f + (lo[1] + hi[1]) * 0.5f * scale;
 #define PX(i) (cx + l->plane[(i)*2] * scale)
 #define PY(i) (cy - l->plane[(i)*2 + 1] * scale)
-    int last = n - 1;
+    /* the point under the pointer: a query shows its own lines, a key names its weight */
+    int hover = -1;
+    float best = 12 * 12;
+    for (int i = 0; i < 2 * n && ui_hit(ui, plot); i++) {
+        float dx = PX(i) - ui->in.mx, dy = PY(i) - ui->in.my;
+        if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, hover = i;
+    }
+    int last = hover >= 0 && hover < n ? hover : n - 1; /* the query whose lines are drawn */
     for (int j = 0; j <= last; j++) {
         float a = A[(ptrdiff_t)last * n + j];
         if (a >= 0.05f)
             draw_line(ui->dl, PX(last), PY(last), PX(n + j), PY(n + j), fmaxf(1, 6 * a),
                       t->highlight);
     }
-    /* names where they can be read: all of a short text, else the last query
-     * and the keys it weighs most */
-    bool named = n <= 12;
-    for (int i = 0; i < 2 * n; i++) {
-        bool key = i >= n;
-        Color c = key ? t->key : t->query;
-        draw_circle(ui->dl, PX(i), PY(i), i == last ? 6 : 4, c);
-        if (named || i == last || (key && A[(ptrdiff_t)last * n + (i - n)] >= 0.2f))
-            draw_text(ui->dl, FONT_SANS, t->small_size, PX(i) + 6, PY(i) - lh * 0.5f, ALIGN_LEFT, c,
-                      labels.ptr[key ? i - n : i]);
-    }
+    if (hover >= n)
+        snprintf(vs->hover_text, sizeof vs->hover_text,
+                 _("key %d “%s”: query %d “%s” gives it %.3f of its weight"), hover - n,
+                 labels.ptr[hover - n], last, labels.ptr[last],
+                 hover - n <= last ? (double)A[(ptrdiff_t)last * n + hover - n] : 0.0);
+    else if (hover >= 0)
+        snprintf(vs->hover_text, sizeof vs->hover_text,
+                 _("query %d “%s”: its lines go to the keys it weighs (0.05 or more)"), hover,
+                 labels.ptr[hover]);
+    /* names where they can be read: the query shown and the keys it weighs most first, then
+     * the others while they do not land on a name already there */
+    Rect placed[64];
+    int count = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 2 * n; i++) {
+            bool key = i >= n;
+            bool first = i == last || i == hover || (key && A[(ptrdiff_t)last * n + (i - n)] >= 0.2f);
+            if (pass == 0) {
+                draw_circle(ui->dl, PX(i), PY(i), i == last || i == hover ? 6 : 4,
+                            key ? t->key : t->query);
+                if (!first) continue;
+            } else if (first) {
+                continue;
+            }
+            const char *name = labels.ptr[key ? i - n : i];
+            /* beside the point, else just under or over it, where no name is yet */
+            static const float shift[4] = {0, 1, -1, 2};
+            Rect box = {0};
+            bool clear = false;
+            for (int k = 0; k < 4 && !clear; k++) {
+                box = (Rect){PX(i) + 6, PY(i) - lh * 0.5f + shift[k] * lh,
+                             ui_text_width(ui, FONT_SANS, t->small_size, name), lh};
+                clear = box.x + box.w <= plot.x + plot.w + lh;
+                for (int q = 0; q < count && clear; q++)
+                    clear = box.x >= placed[q].x + placed[q].w || placed[q].x >= box.x + box.w ||
+                            box.y >= placed[q].y + placed[q].h || placed[q].y >= box.y + box.h;
+            }
+            if (!clear && pass == 1) continue;
+            if (count < 64) placed[count++] = box;
+            draw_text(ui->dl, FONT_SANS, t->small_size, box.x, box.y, ALIGN_LEFT,
+                      key ? t->key : t->query, name);
+        }
 #undef PX
 #undef PY
-    (void)vs;
 }
 
-/* The open head: its A, and its value-weighted attention. */
-static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
+/* What the pointer is on in either picture of the open head: the weight, the share of the row's
+ * value-weighted total, and why a masked cell is empty. */
+static void model_head_hover(View_State *vs, const Real_Lab *l, const float *A, int i, int j) {
+    int n = l->shown_n;
+    if (i < 0 || j < 0 || i >= labels.n || j >= labels.n) return;
+    if (j > i) {
+        snprintf(vs->hover_text, sizeof vs->hover_text,
+                 _("A[%d][%d] is masked: “%s” (query %d) cannot see a later token"), i, j,
+                 labels.ptr[i], i);
+    } else if (!l->head_done) {
+        snprintf(vs->hover_text, sizeof vs->hover_text,
+                 _("A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key %d)"),
+                 i, j, (double)A[(ptrdiff_t)i * n + j], labels.ptr[i], i,
+                 100.0 * A[(ptrdiff_t)i * n + j], labels.ptr[j], j);
+    } else {
+        snprintf(vs->hover_text, sizeof vs->hover_text,
+                 _("A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key %d), "
+                   "whose value adds ‖v W_O‖ = %.3g: %.1f %% of what the row adds"),
+                 i, j, (double)A[(ptrdiff_t)i * n + j], labels.ptr[i], i,
+                 100.0 * A[(ptrdiff_t)i * n + j], labels.ptr[j], j, (double)l->norm[j],
+                 100.0 * l->weighted_share[(ptrdiff_t)i * n + j]);
+    }
+}
+
+static void open_head(Ui *ui, View_State *vs, const Model *m, Rect r) {
+    const Real_Lab *l = &m->real;
     const Theme *t = ui->theme;
     const Tf_Run *run = real_lab_shown(l);
     char title[96];
@@ -545,8 +688,19 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     Rect ex = rect_cut_right(&modes, ui_text_width(ui, FONT_SANS, t->text_size, explore) +
                                          t->text_size * 1.2f);
     rect_cut_right(&modes, 6);
-    if (ui_button(ui, "model_explore", -1, ex, explore, false) & UI_CLICKED)
-        vs->real_req.explore = true;
+    char why[200];
+    if (model_explore_check(m, why, sizeof why)) {
+        if (ui_button(ui, "model_explore", -1, ex, explore, false) & UI_CLICKED)
+            vs->real_req.explore = true;
+    } else if (!ui_hides(ui, "model_explore")) { /* off, and the pointer on it says why */
+        ui_record(ui, "disabled", "model_explore", -1, ex);
+        draw_round_rect(ui->dl, ex, t->radius, t->panel);
+        draw_rect_outline(ui->dl, ex, t->radius, 1, t->panel_border);
+        ui_label_fit(ui, rect_inset(ex, 4), FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim,
+                     explore);
+        if (ui_hit(ui, ex))
+            snprintf(vs->hover_text, sizeof vs->hover_text, _("Not in the explorer: %s"), why);
+    }
     button_row(ui, "model_head_mode", mode_names, 3, modes, &vs->real_head_mode);
     if (vs->real_head_mode == 1) {
         line_view(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
@@ -557,19 +711,23 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
         return;
     }
     bool named = n <= 40;
-    bool side = body.w >= body.h * 1.6f;
+    /* side by side or one above the other: whichever gives the larger cells */
+    bool side = fminf(body.w * 0.5f, body.h) >= fminf(body.w, body.h * 0.5f);
     Rect a =
         side ? rect_cut_left(&body, body.w * 0.5f - 4) : rect_cut_top(&body, body.h * 0.5f - 4);
     if (side)
         rect_cut_left(&body, 8);
     else
         rect_cut_top(&body, 8);
+    /* both pictures on one scale, 0 to 1, with a legend each: every row of A sums to 1, and
+     * the value-weighted picture shows each row as shares of its own total, so a column that
+     * fades from the first to the second is weight that adds little */
     Heatmap_Result res;
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "model_A",
                                .r = a,
                                .title = _("A: the weights"),
-                               .caption = _("softmax(q·k/√d_h), masked"),
+                               .caption = _("softmax(q·k/√d_h), masked; 0 to 1, each row sums to 1"),
                                .values = tf_attn(run, l->open_layer, l->open_head),
                                .rows = n,
                                .cols = n,
@@ -583,38 +741,26 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                                .selected_row = -1,
                                .mark_row = -1,
                                .mark_col = -1,
-                               .no_legend = true,
                                .causal = true},
                &res);
     const float *A = tf_attn(run, l->open_layer, l->open_head);
-    if (res.hover_row >= 0 && res.hover_col >= 0 && res.hover_row < labels.n &&
-        res.hover_col < labels.n) {
-        int i = res.hover_row, j = res.hover_col;
-        if (j > i)
-            snprintf(vs->hover_text, sizeof vs->hover_text,
-                     _("A[%d][%d] is masked: “%s” (query %d) cannot see a later token"), i, j,
-                     labels.ptr[i], i);
-        else
-            snprintf(vs->hover_text, sizeof vs->hover_text,
-                     _("A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key "
-                       "%d), whose value adds ‖v W_O‖ = %.3g"),
-                     i, j, (double)A[(ptrdiff_t)i * n + j], labels.ptr[i], i,
-                     100.0 * A[(ptrdiff_t)i * n + j], labels.ptr[j], j,
-                     l->head_done ? (double)l->norm[j] : 0.0);
+    int hover_i = res.hover_row, hover_j = res.hover_col;
+    if (!l->head_done) {
+        model_head_hover(vs, l, A, hover_i, hover_j);
+        return;
     }
-    if (!l->head_done) return;
-    char caption[96];
-    snprintf(caption, sizeof caption, "a_ij·‖v_j W_O‖, 0 to %.3g", (double)l->weighted_max);
+    Heatmap_Result wres;
     ui_heatmap(ui,
                &(Heatmap_Desc){.name = "model_weighted",
                                .r = body,
                                .title = _("Weighted by what each value adds"),
-                               .caption = caption,
-                               .values = l->weighted,
+                               .caption = _("a_ij·‖v_j W_O‖ as a share of its row; 0 to 1, "
+                                            "each row sums to 1"),
+                               .values = l->weighted_share,
                                .rows = n,
                                .cols = n,
                                .vmin = 0,
-                               .vmax = l->weighted_max > 0 ? l->weighted_max : 1,
+                               .vmax = 1,
                                .map = vs->weight_map,
                                .row_labels = named ? labels.ptr : NULL,
                                .col_labels = named ? labels.ptr : NULL,
@@ -623,9 +769,10 @@ static void open_head(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                                .selected_row = -1,
                                .mark_row = res.hover_row,
                                .mark_col = res.hover_col,
-                               .no_legend = true,
                                .causal = true},
-               &res);
+               &wres);
+    if (hover_i < 0) hover_i = wres.hover_row, hover_j = wres.hover_col;
+    model_head_hover(vs, l, A, hover_i, hover_j);
 }
 
 /* The ten likeliest next tokens, under a temperature. */
@@ -677,12 +824,18 @@ static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     }
     for (int j = 0; j < k; j++) {
         Rect line = rect_cut_top(&body, row);
-        char pct[24];
-        snprintf(pct, sizeof pct, "%.1f %%", 100 * p[j]);
+        char pct[24]; /* two significant digits below 10 %: ten rows of "0.0 %" say nothing */
+        double q = 100 * p[j];
+        if (q >= 9.95)
+            snprintf(pct, sizeof pct, "%.1f %%", q);
+        else if (q >= 0.001)
+            snprintf(pct, sizeof pct, "%#.2g %%", q);
+        else
+            snprintf(pct, sizeof pct, "%.1e %%", q);
         Rect name = rect_cut_left(&line, label_w);
         ui_label_abbrev(ui, name, FONT_SANS, fs, ALIGN_LEFT, t->text, label[j]);
         Rect num =
-            rect_cut_right(&line, ui_text_width(ui, FONT_MONO, t->small_size, "100.0 %") + 6);
+            rect_cut_right(&line, ui_text_width(ui, FONT_MONO, t->small_size, "1.0e-05 %") + 6);
         ui_label(ui, num, FONT_MONO, t->small_size, ALIGN_RIGHT, t->text_dim, pct);
         Rect bar = rect_inset(line, 3);
         bar.w *= (float)p[j];
@@ -742,7 +895,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_right(&info, 8);
     info_line(ui, l, info);
     rect_cut_top(&r, 4);
-    chips(ui, vs, m, rect_cut_top(&r, lh + 22));
+    chips(ui, vs, m, rect_cut_top(&r, chips_height(ui, r.w)));
     rect_cut_top(&r, t->pad);
     if (l->fault[0]) {
         not_finite(ui, l, r);
@@ -754,7 +907,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect next = rect_cut_right(&r, r.w * 0.3f);
         rect_cut_right(&r, t->pad);
         head_grid(ui, vs, l, grid);
-        open_head(ui, vs, l, r);
+        open_head(ui, vs, m, r);
         next_tokens(ui, vs, l, next);
         return;
     }
@@ -766,7 +919,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (vs->real_tab == 0)
         head_grid(ui, vs, l, r);
     else if (vs->real_tab == 1)
-        open_head(ui, vs, l, r);
+        open_head(ui, vs, m, r);
     else
         next_tokens(ui, vs, l, r);
 }

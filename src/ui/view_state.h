@@ -185,8 +185,8 @@ typedef struct View_State {
     char hover_text[256];     /* what the thing under the mouse is, for the status line */
     /* drags */
     int drag_chip; /* chip being dragged, or -1 */
-    float drag_chip_x0;
-    float drag_chip_grab; /* where on the chip it was taken */
+    float drag_chip_x0, drag_chip_y0;
+    float drag_chip_grab, drag_chip_grab_y; /* where on the chip it was taken */
     bool drag_chip_moved;
     /* the chip row scrolls when the sentence is longer than the window */
     float chip_scroll;      /* logical units the row is scrolled left */
