@@ -55,6 +55,7 @@ static const char *const panel_names[] = {
     "model_open",
     "model_lines",
     "model_plane",
+    "model_compare",
     "model_next",
     "none",
 };

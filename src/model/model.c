@@ -224,6 +224,8 @@ bool model_explore_real(Model *m, char *err, size_t errsz) {
     h->d_k = h->d_v = dh;
     h->ready = true;
     h->generation++;
+    h->layer = l->open_layer;
+    h->x_kind = LEARNED_X_FACTORS;
     snprintf(h->what, sizeof h->what, "layer %d head %d of %.60s", l->open_layer, l->open_head,
              l->name);
     sc->n = n;
@@ -300,6 +302,8 @@ bool model_explore_head(Model *m, int layer, int head, char *err, size_t errsz) 
     h->d_k = h->d_v = dh;
     h->ready = true;
     h->generation++;
+    h->layer = layer;
+    h->x_kind = LEARNED_X_STREAM;
     snprintf(h->what, sizeof h->what, "layer %d head %d of the layers lab at step %ld", layer, head,
              s->steps);
     Scene *sc = &m->next;

@@ -118,12 +118,12 @@ typedef struct Real_Lab {
     float *Q, *K, *V, *norm; /* shown_n×d_h each, and shown_n */
     float *weighted;         /* shown_n×shown_n: a_ij·‖v_j W_O^h‖ of the open head */
     float weighted_max;
-    float *weighted_share;   /* shown_n×shown_n: each row of weighted over its row's sum */
-    float *plane;       /* 2·shown_n × 2: the open head's q rows, then its k rows, on their
-                           two principal axes (one PCA of both together) */
-    double plane_share; /* the share of their variance those two axes hold */
-    float *qk;          /* scratch: q rows then k rows */
-    double *pca;        /* scratch: mean, 2 axes, covariance */
+    float *weighted_share; /* shown_n×shown_n: each row of weighted over its row's sum */
+    float *plane;          /* 2·shown_n × 2: the open head's q rows, then its k rows, on their
+                              two principal axes (one PCA of both together) */
+    double plane_share;    /* the share of their variance those two axes hold */
+    float *qk;             /* scratch: q rows then k rows */
+    double *pca;           /* scratch: mean, 2 axes, covariance */
     float *thumbs; /* layers×heads×thumb², every head's A pooled to at most REAL_LAB_THUMB */
     int thumb;
     char note[1024]; /* with no model: where the platform looked, and how to get one */

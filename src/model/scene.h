@@ -96,6 +96,13 @@ typedef struct Learned_Head {
     float W_Q[LEARNED_MAX_W * LEARNED_MAX_W], W_K[LEARNED_MAX_W * LEARNED_MAX_W];
     float W_V[LEARNED_MAX_W * LEARNED_MAX_W], W_O[LEARNED_MAX_W * LEARNED_MAX_W];
     char what[120]; /* "layer 1 head 0 of the layers lab, step 800" */
+    int layer;      /* the layer the head is in, for what X holds */
+    enum {
+        LEARNED_X_EMBEDDINGS, /* a head trained on the scene's own embeddings */
+        LEARNED_X_STREAM,     /* the layers lab's residual stream at the head's layer */
+        LEARNED_X_FACTORS,    /* a real model's head: coordinates whose rows times W give its
+                                 q, k, v (the stream as that head sees it) */
+    } x_kind;
 } Learned_Head;
 
 /* Heads 2 to H: their own projections and attention. */

@@ -234,6 +234,9 @@ void ui_heatmap(Ui *ui, const Heatmap_Desc *d, Heatmap_Result *res) {
     float row_fs = all ? fminf(fs, fmaxf(ch / 1.25f, 7)) : fs;
     float row_lh = ui_line_height(ui, FONT_SANS, row_fs);
     int row_step = all ? 1 : (int)ceilf(lh / ch);
+    /* cells lower than the smallest label's line: every k-th row keeps its label, so none is
+     * printed over its neighbour */
+    if (all && row_lh * 0.8f > ch) row_step = (int)ceilf(row_lh * 0.8f / ch);
     if (row_step < 1) row_step = 1;
     float label_y = axis_top.y + (axis_names ? lh * (axis_two_lines ? 2 : 1) + 2 : 0);
     float col_fs = stagger ? fs * 0.9f : shrink ? fs * 0.85f : fs;

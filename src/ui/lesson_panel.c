@@ -758,7 +758,7 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (!strip) body = side;
     Rect prev = rect_cut_left(&nav, 54), next = rect_cut_right(&nav, 54);
     /* as wide as its label at the text size ("✕ Verlassen" was set small), within reason */
-    float leave_w = ui_text_width(ui, FONT_SANS, t->text_size, _("✕ Leave")) + t->text_size * 1.2f;
+    float leave_w = ui_text_width(ui, FONT_SANS, t->text_size, _("✕ Leave")) + 14;
     Rect leave = rect_cut_right(&nav, fminf(fmaxf(84, leave_w), nav.w * 0.45f));
     rect_cut_right(&nav, 6);
     /* the next frame carries these out, before it lays out */

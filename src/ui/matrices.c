@@ -429,8 +429,21 @@ void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const char *labels[ATTN_MAX_TOKENS];
     for (int i = 0; i < s->n; i++) labels[i] = s->tokens[i];
     float mx = matrix_max_abs(s->X, (long)s->n * s->d);
-    char caption[64];
-    snprintf(caption, sizeof caption, _("embeddings, %d × %d: row i is x_i"), s->n, s->d);
+    char caption[200];
+    /* what X is: a head from the layers lab or a real model reads the residual stream */
+    const Learned_Head *lh = &m->learned;
+    bool from_stack = s->learned && lh->ready && lh->x_kind != LEARNED_X_EMBEDDINGS;
+    if (from_stack && lh->x_kind == LEARNED_X_STREAM)
+        snprintf(caption, sizeof caption,
+                 _("the residual stream as layer %d reads it, %d × %d: row i is x_i"), lh->layer,
+                 s->n, s->d);
+    else if (from_stack)
+        snprintf(caption, sizeof caption,
+                 _("the residual stream as this head sees it, %d × %d: row i times W is token i's "
+                   "q, k and v"),
+                 s->n, s->d);
+    else
+        snprintf(caption, sizeof caption, _("embeddings, %d × %d: row i is x_i"), s->n, s->d);
     /* the row being dragged (or pointed at) stands out: only it changes */
     int row = vs->explorer.drag_point >= 0 ? vs->explorer.drag_point : vs->hover_token;
     Heatmap_Result hr;
@@ -446,7 +459,9 @@ void x_panel(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                .vmax = mx,
                                .map = COLORMAP_DIVERGING,
                                .row_labels = labels,
-                               .col_labels = coords,
+                               /* past 16 coordinates, their numbers would stack in many
+                                  rows: the pointer names the column instead */
+                               .col_labels = s->d <= 16 ? coords : NULL,
                                .numbers = true,
                                .decimals = 2,
                                .selected_row = row,

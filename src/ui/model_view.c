@@ -4,6 +4,7 @@
 
 #include "heatmap.h"
 #include "labs.h"
+#include "model_head.h"
 #include "view.h"
 
 #include <math.h>
@@ -208,7 +209,7 @@ static struct {
 } flow;
 
 static const char *const reorder_names[3] = {N_("Reverse (R)"), N_("Shuffle (S)"),
-                                              N_("Restore (I)")};
+                                             N_("Restore (I)")};
 
 static float chip_button_width(Ui *ui, const char *label) {
     const Theme *t = ui->theme;
@@ -291,7 +292,8 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (fit < labels.n) {
         char more[48];
         snprintf(more, sizeof more, _("+%d more"), labels.n - fit);
-        ui_label(ui, (Rect){r.x + flow.x[fit], r.y + flow.line[fit] * flow.line_h, 200, flow.line_h},
+        ui_label(ui,
+                 (Rect){r.x + flow.x[fit], r.y + flow.line[fit] * flow.line_h, 200, flow.line_h},
                  FONT_SANS, t->small_size, ALIGN_LEFT, t->text_dim, more);
     }
     /* a chip dragged to another slot: the model reads the tokens in that order */
@@ -333,21 +335,10 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
             draw_layer(ui->dl);
         }
         draw_round_rect(ui->dl, c, t->radius, dragging ? t->accent : t->field);
-        ui_label_abbrev(ui, c, FONT_SANS, flow.fs, ALIGN_CENTER,
-                        dragging ? t->on_bright : t->text, labels.ptr[i]);
+        ui_label_abbrev(ui, c, FONT_SANS, flow.fs, ALIGN_CENTER, dragging ? t->on_bright : t->text,
+                        labels.ptr[i]);
         if (dragging) draw_layer(ui->dl);
     }
-}
-
-/* A row of count buttons sharing r, one of them picked (*now): a click picks another. */
-static void button_row(Ui *ui, const char *name, const char *const *names, int count, Rect r,
-                       int *now) {
-    float w = r.w / count;
-    for (int k = 0; k < count; k++)
-        if (ui_button(ui, name, k, (Rect){r.x + k * w + 2, r.y, w - 4, r.h}, _(names[k]),
-                      *now == k) &
-            UI_CLICKED)
-            *now = k;
 }
 
 /* A box of the block diagram: its label, and its numbers when hovered. */
@@ -431,6 +422,76 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
     block_box(ui, last, _("LN → logits"), t->faint, false, numbers, vs);
 }
 
+/* A horizontal colour bar from 0 to 1 with its meaning: the grid's thumbnails have no room for
+ * a legend of their own. */
+static void weight_legend(Ui *ui, const View_State *vs, Rect r) {
+    const Theme *t = ui->theme;
+    static float ramp[64];
+    for (int k = 0; k < 64; k++) ramp[k] = ((float)k + 0.5f) / 64;
+    float lh = ui_line_height(ui, FONT_MONO, t->small_size);
+    const char *what = _("weight");
+    float what_w = ui_text_width(ui, FONT_SANS, t->small_size, what) + 8;
+    float zero_w = ui_text_width(ui, FONT_MONO, t->small_size, "0") + 6;
+    Rect bar = {r.x + what_w + zero_w, r.y + (r.h - lh * 0.7f) * 0.5f, r.w - what_w - 2 * zero_w,
+                lh * 0.7f};
+    if (bar.w < 30) return;
+    ui_record(ui, "legend", "model_grid_legend", -1, r);
+    draw_text(ui->dl, FONT_SANS, t->small_size, r.x, r.y + (r.h - lh) * 0.5f, ALIGN_LEFT,
+              t->text_dim, what);
+    draw_text(ui->dl, FONT_MONO, t->small_size, bar.x - 4, r.y + (r.h - lh) * 0.5f, ALIGN_RIGHT,
+              t->text_dim, "0");
+    draw_heatmap(ui->dl, bar, ramp, 1, 64, 0, 1, vs->weight_map);
+    draw_rect_outline(ui->dl, bar, 0, t->line, t->panel_border);
+    draw_text(ui->dl, FONT_MONO, t->small_size, bar.x + bar.w + 4, r.y + (r.h - lh) * 0.5f,
+              ALIGN_LEFT, t->text_dim, "1");
+}
+
+/* A grid thumbnail under the pointer: its head, and what it does most, by the view's scores. */
+static void thumb_hover(View_State *vs, const Real_Lab *l, int layer, int head) {
+    static const struct {
+        Real_Head_Kind kind;
+        const char *name;
+    } kinds[3] = {{REAL_HEAD_PREV, N_("the token before")},
+                  {REAL_HEAD_FIRST, N_("the first token")},
+                  {REAL_HEAD_PREFIX, N_("what followed an earlier copy")}};
+    double score[3];
+    int order[3] = {0, 1, 2};
+    for (int k = 0; k < 3; k++) {
+        score[k] = real_lab_head_score(l, kinds[k].kind, layer, head);
+        if (isnan(score[k])) score[k] = -1;
+    }
+    for (int a = 0; a < 3; a++) /* highest first */
+        for (int b = a + 1; b < 3; b++)
+            if (score[order[b]] > score[order[a]]) {
+                int x = order[a];
+                order[a] = order[b];
+                order[b] = x;
+            }
+    int at = snprintf(vs->hover_text, sizeof vs->hover_text, _("Layer %d, head %d: mean weight on"),
+                      layer, head);
+    for (int k = 0; k < 3 && at > 0 && (size_t)at < sizeof vs->hover_text; k++) {
+        if (score[order[k]] < 0) continue; /* nothing to tell (no token repeats) */
+        at += snprintf(vs->hover_text + at, sizeof vs->hover_text - (size_t)at, "%s %s %.2f",
+                       k ? " ·" : "", _(kinds[order[k]].name), score[order[k]]);
+    }
+}
+
+/* A head into the compared set, or out of it if it is there; the oldest leaves a full set. */
+static void compare_toggle(View_State *vs, int head) {
+    for (int k = 0; k < vs->real_compare_n; k++)
+        if (vs->real_compare[k] == head) {
+            memmove(vs->real_compare + k, vs->real_compare + k + 1,
+                    sizeof *vs->real_compare * (size_t)(vs->real_compare_n - k - 1));
+            vs->real_compare_n--;
+            return;
+        }
+    if (vs->real_compare_n == 4) {
+        memmove(vs->real_compare, vs->real_compare + 1, sizeof *vs->real_compare * 3);
+        vs->real_compare_n--;
+    }
+    vs->real_compare[vs->real_compare_n++] = head;
+}
+
 /* Every head's A, small, a row a layer; a click opens one. */
 static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
@@ -446,7 +507,7 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
     static const char *const mode_names[2] = {N_("heads"), N_("blocks")};
-    button_row(ui, "model_grid_mode", mode_names, 2, modes, &vs->real_grid_mode);
+    model_button_row(ui, "model_grid_mode", mode_names, 2, modes, &vs->real_grid_mode);
     if (vs->real_grid_mode == 1) {
         block_diagram(ui, vs, l, body);
         return;
@@ -455,6 +516,8 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     Rect cols = rect_cut_top(&body, lh + 2);
     Rect rows = rect_cut_left(&body, ui_text_width(ui, FONT_MONO, t->small_size, "00") + 6);
     rect_cut_left(&cols, rows.w);
+    /* a row under the grid for its colour bar */
+    Rect legend_row = body.h > 6 * (lh + 10) ? rect_cut_bottom(&body, lh + 10) : (Rect){0};
     float cell = fminf(body.w / tm->heads, body.h / tm->layers);
     if (cell < 4) return;
     float spare = body.w - cell * tm->heads; /* the grid centred in what is left */
@@ -481,298 +544,25 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
             bool open = a == l->open_layer && h == l->open_head;
             if (ui_button(ui, "model_head", a * tm->heads + h, c, "", open) & UI_CLICKED) {
                 vs->real_req.open = a * tm->heads + h;
+                if (vs->real_head_mode == 3) compare_toggle(vs, a * tm->heads + h);
                 if (vs->real_tab == 0 && ui->w < 1000) vs->real_tab = 1;
             }
+            if (ui_hit(ui, c)) thumb_hover(vs, l, a, h);
             if (T > 0)
                 draw_heatmap(ui->dl, rect_inset(c, open ? 3 : 1),
                              l->thumbs + (ptrdiff_t)(a * tm->heads + h) * T * T, T, T, 0, 1,
                              vs->weight_map);
             if (open) draw_rect_outline(ui->dl, c, 2, 2, t->accent);
+            for (int k = 0; k < vs->real_compare_n && vs->real_head_mode == 3; k++)
+                if (vs->real_compare[k] == a * tm->heads + h && !open)
+                    draw_rect_outline(ui->dl, c, 2, 2, t->highlight);
         }
     }
-}
-
-/* BertViz's head view: each token on the left (a query) joined to the
- * tokens on the right (keys) by lines as thick as the weight; hovering a
- * token on the left shows only its lines. */
-static void line_view(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, Rect r) {
-    const Theme *t = ui->theme;
-    int n = l->shown_n;
-    ui_record(ui, "panel", "model_lines", -1, r);
-    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
-    float step = r.h / n;
-    int every = step >= lh ? 1 : (int)ceilf(lh / step); /* labels that do not touch */
-    float label_w = fminf(r.w * 0.3f, 140);
-    float x0 = r.x + label_w + 6, x1 = r.x + r.w - label_w - 6;
-    int focus = -1;
-    if (ui->in.mx >= r.x && ui->in.mx < x0 && ui->in.my >= r.y && ui->in.my < r.y + r.h)
-        focus = (int)((ui->in.my - r.y) / step);
-    if (focus >= n) focus = -1;
-    for (int i = 0; i < n; i++) {
-        if (focus >= 0 && i != focus) continue;
-        for (int j = 0; j <= i; j++) {
-            float a = A[(ptrdiff_t)i * n + j];
-            if (a < 0.02f) continue;
-            Color c = t->accent;
-            c.a = (unsigned char)(focus >= 0 ? 255 : 40 + 200 * a);
-            draw_line(ui->dl, x0, r.y + (i + 0.5f) * step, x1, r.y + (j + 0.5f) * step,
-                      fmaxf(1, a * fminf(step, 10)), c);
-        }
-    }
-    for (int i = 0; i < n && i < labels.n; i++) {
-        if (i % every && i != focus) continue;
-        Color c = i == focus ? t->query : t->text;
-        float y = r.y + (i + 0.5f) * step - lh * 0.5f;
-        ui_label_abbrev(ui, (Rect){r.x, y, label_w, lh}, FONT_SANS, t->small_size, ALIGN_RIGHT, c,
-                        labels.ptr[i]);
-        ui_label_abbrev(ui, (Rect){x1 + 6, y, label_w, lh}, FONT_SANS, t->small_size, ALIGN_LEFT,
-                        t->text, labels.ptr[i]);
-    }
-    if (focus >= 0)
-        snprintf(vs->hover_text, sizeof vs->hover_text,
-                 _("“%s” (query %d): its lines go to the keys it weighs, as thick as the weight"),
-                 labels.ptr[focus], focus);
-}
-
-/* The open head's queries and keys on the two axes along which they spread
- * most together: a query near a key, in the direction that counts, is a
- * large q·k. The last token's strongest keys are joined to it. */
-static void qk_plane(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, Rect r) {
-    const Theme *t = ui->theme;
-    int n = l->shown_n;
-    ui_record(ui, "panel", "model_plane", -1, r);
-    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
-    char caption[160];
-    snprintf(
-        caption, sizeof caption,
-        _("q (queries) and k (keys) of this head on their 2 main axes: %.0f %% of their spread"),
-        100 * l->plane_share);
-    float used = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, caption, true);
-    rect_cut_top(&r, used + 4);
-    /* which colour is which */
-    Rect legend = rect_cut_top(&r, lh + 4);
-    float x = legend.x + lh;
-    const char *which[2] = {_("query"), _("key")};
-    for (int k = 0; k < 2; k++) {
-        Color c = k ? t->key : t->query;
-        draw_circle(ui->dl, x, legend.y + lh * 0.5f, 5, c);
-        draw_text(ui->dl, FONT_SANS, t->small_size, x + 9, legend.y, ALIGN_LEFT, c, which[k]);
-        x += 9 + ui_text_width(ui, FONT_SANS, t->small_size, which[k]) + 2 * lh;
-    }
-    Rect note = {x, legend.y, legend.x + legend.w - x, 1e6f};
-    float note_h = ui_text_wrapped(
-        ui, note, FONT_SANS, t->small_size, t->text_dim,
-        _("lines: the weights of the query under the pointer (else the last)"), true);
-    rect_cut_top(&r, fmaxf(0, note_h - lh));
-    Rect plot = rect_inset(r, lh);
-    if (plot.w < 20 || plot.h < 20) return;
-    plot_frame(ui, plot);
-    float lo[2] = {0, 0}, hi[2] = {0, 0};
-    for (int i = 0; i < 2 * n; i++)
-        for (int c = 0; c < 2; c++) {
-            lo[c] = fminf(lo[c], l->plane[i * 2 + c]);
-            hi[c] = fmaxf(hi[c], l->plane[i * 2 + c]);
-        }
-    float span = fmaxf(fmaxf(hi[0] - lo[0], hi[1] - lo[1]), 1e-6f);
-    float scale = fminf(plot.w, plot.h) / span * 0.9f;
-    float cx = plot.x + plot.w * 0.5f - (lo[0] + hi[0]) * 0.5f * scale;
-    float cy = plot.y + plot.h * 0.5f + (lo[1] + hi[1]) * 0.5f * scale;
-#define PX(i) (cx + l->plane[(i)*2] * scale)
-#define PY(i) (cy - l->plane[(i)*2 + 1] * scale)
-    /* the point under the pointer: a query shows its own lines, a key names its weight */
-    int hover = -1;
-    float best = 12 * 12;
-    for (int i = 0; i < 2 * n && ui_hit(ui, plot); i++) {
-        float dx = PX(i) - ui->in.mx, dy = PY(i) - ui->in.my;
-        if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, hover = i;
-    }
-    int last = hover >= 0 && hover < n ? hover : n - 1; /* the query whose lines are drawn */
-    for (int j = 0; j <= last; j++) {
-        float a = A[(ptrdiff_t)last * n + j];
-        if (a >= 0.05f)
-            draw_line(ui->dl, PX(last), PY(last), PX(n + j), PY(n + j), fmaxf(1, 6 * a),
-                      t->highlight);
-    }
-    if (hover >= n)
-        snprintf(vs->hover_text, sizeof vs->hover_text,
-                 _("key %d “%s”: query %d “%s” gives it %.3f of its weight"), hover - n,
-                 labels.ptr[hover - n], last, labels.ptr[last],
-                 hover - n <= last ? (double)A[(ptrdiff_t)last * n + hover - n] : 0.0);
-    else if (hover >= 0)
-        snprintf(vs->hover_text, sizeof vs->hover_text,
-                 _("query %d “%s”: its lines go to the keys it weighs (0.05 or more)"), hover,
-                 labels.ptr[hover]);
-    /* names where they can be read: the query shown and the keys it weighs most first, then
-     * the others while they do not land on a name already there */
-    Rect placed[64];
-    int count = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < 2 * n; i++) {
-            bool key = i >= n;
-            bool first = i == last || i == hover || (key && A[(ptrdiff_t)last * n + (i - n)] >= 0.2f);
-            if (pass == 0) {
-                draw_circle(ui->dl, PX(i), PY(i), i == last || i == hover ? 6 : 4,
-                            key ? t->key : t->query);
-                if (!first) continue;
-            } else if (first) {
-                continue;
-            }
-            const char *name = labels.ptr[key ? i - n : i];
-            /* beside the point, else just under or over it, where no name is yet */
-            static const float shift[4] = {0, 1, -1, 2};
-            Rect box = {0};
-            bool clear = false;
-            for (int k = 0; k < 4 && !clear; k++) {
-                box = (Rect){PX(i) + 6, PY(i) - lh * 0.5f + shift[k] * lh,
-                             ui_text_width(ui, FONT_SANS, t->small_size, name), lh};
-                clear = box.x + box.w <= plot.x + plot.w + lh;
-                for (int q = 0; q < count && clear; q++)
-                    clear = box.x >= placed[q].x + placed[q].w || placed[q].x >= box.x + box.w ||
-                            box.y >= placed[q].y + placed[q].h || placed[q].y >= box.y + box.h;
-            }
-            if (!clear && pass == 1) continue;
-            if (count < 64) placed[count++] = box;
-            draw_text(ui->dl, FONT_SANS, t->small_size, box.x, box.y, ALIGN_LEFT,
-                      key ? t->key : t->query, name);
-        }
-#undef PX
-#undef PY
-}
-
-/* What the pointer is on in either picture of the open head: the weight, the share of the row's
- * value-weighted total, and why a masked cell is empty. */
-static void model_head_hover(View_State *vs, const Real_Lab *l, const float *A, int i, int j) {
-    int n = l->shown_n;
-    if (i < 0 || j < 0 || i >= labels.n || j >= labels.n) return;
-    if (j > i) {
-        snprintf(vs->hover_text, sizeof vs->hover_text,
-                 _("A[%d][%d] is masked: “%s” (query %d) cannot see a later token"), i, j,
-                 labels.ptr[i], i);
-    } else if (!l->head_done) {
-        snprintf(vs->hover_text, sizeof vs->hover_text,
-                 _("A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key %d)"),
-                 i, j, (double)A[(ptrdiff_t)i * n + j], labels.ptr[i], i,
-                 100.0 * A[(ptrdiff_t)i * n + j], labels.ptr[j], j);
-    } else {
-        snprintf(vs->hover_text, sizeof vs->hover_text,
-                 _("A[%d][%d] = %.3f: “%s” (query %d) puts %.1f %% of its weight on “%s” (key %d), "
-                   "whose value adds ‖v W_O‖ = %.3g: %.1f %% of what the row adds"),
-                 i, j, (double)A[(ptrdiff_t)i * n + j], labels.ptr[i], i,
-                 100.0 * A[(ptrdiff_t)i * n + j], labels.ptr[j], j, (double)l->norm[j],
-                 100.0 * l->weighted_share[(ptrdiff_t)i * n + j]);
-    }
-}
-
-static void open_head(Ui *ui, View_State *vs, const Model *m, Rect r) {
-    const Real_Lab *l = &m->real;
-    const Theme *t = ui->theme;
-    const Tf_Run *run = real_lab_shown(l);
-    char title[96];
-    snprintf(title, sizeof title, _("Layer %d, head %d"), l->open_layer, l->open_head);
-    if (l->open_layer < 0 || !run) snprintf(title, sizeof title, "%s", _("No head open"));
-    float title_h = ui_panel_wrapped(ui, r, title, lit(vs, "model_head"));
-    ui_record(ui, "panel", "model_open", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, title_h + 4);
-    if (l->open_layer < 0 || !run) {
-        ui_text_wrapped(ui, body, FONT_SANS, t->text_size, t->text_dim,
-                        _("Click a head in the grid to open it."), true);
-        return;
-    }
-    int n = l->shown_n;
-    /* how to show it: heatmaps, lines, or queries and keys in a plane */
-    Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
-    rect_cut_top(&body, 6);
-    static const char *const mode_names[3] = {N_("weights"), N_("lines"), N_("q · k plane")};
-    const char *explore = _("explore ↗");
-    Rect ex = rect_cut_right(&modes, ui_text_width(ui, FONT_SANS, t->text_size, explore) +
-                                         t->text_size * 1.2f);
-    rect_cut_right(&modes, 6);
-    char why[200];
-    if (model_explore_check(m, why, sizeof why)) {
-        if (ui_button(ui, "model_explore", -1, ex, explore, false) & UI_CLICKED)
-            vs->real_req.explore = true;
-    } else if (!ui_hides(ui, "model_explore")) { /* off, and the pointer on it says why */
-        ui_record(ui, "disabled", "model_explore", -1, ex);
-        draw_round_rect(ui->dl, ex, t->radius, t->panel);
-        draw_rect_outline(ui->dl, ex, t->radius, 1, t->panel_border);
-        ui_label_fit(ui, rect_inset(ex, 4), FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim,
-                     explore);
-        if (ui_hit(ui, ex))
-            snprintf(vs->hover_text, sizeof vs->hover_text, _("Not in the explorer: %s"), why);
-    }
-    button_row(ui, "model_head_mode", mode_names, 3, modes, &vs->real_head_mode);
-    if (vs->real_head_mode == 1) {
-        line_view(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
-        return;
-    }
-    if (vs->real_head_mode == 2) {
-        if (l->head_done) qk_plane(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
-        return;
-    }
-    bool named = n <= 40;
-    /* side by side or one above the other: whichever gives the larger cells */
-    bool side = fminf(body.w * 0.5f, body.h) >= fminf(body.w, body.h * 0.5f);
-    Rect a =
-        side ? rect_cut_left(&body, body.w * 0.5f - 4) : rect_cut_top(&body, body.h * 0.5f - 4);
-    if (side)
-        rect_cut_left(&body, 8);
-    else
-        rect_cut_top(&body, 8);
-    /* both pictures on one scale, 0 to 1, with a legend each: every row of A sums to 1, and
-     * the value-weighted picture shows each row as shares of its own total, so a column that
-     * fades from the first to the second is weight that adds little */
-    Heatmap_Result res;
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.name = "model_A",
-                               .r = a,
-                               .title = _("A: the weights"),
-                               .caption = _("softmax(q·k/√d_h), masked; 0 to 1, each row sums to 1"),
-                               .values = tf_attn(run, l->open_layer, l->open_head),
-                               .rows = n,
-                               .cols = n,
-                               .vmin = 0,
-                               .vmax = 1,
-                               .map = vs->weight_map,
-                               .row_labels = named ? labels.ptr : NULL,
-                               .col_labels = named ? labels.ptr : NULL,
-                               .row_axis = N_("query"),
-                               .col_axis = N_("key"),
-                               .selected_row = -1,
-                               .mark_row = -1,
-                               .mark_col = -1,
-                               .causal = true},
-               &res);
-    const float *A = tf_attn(run, l->open_layer, l->open_head);
-    int hover_i = res.hover_row, hover_j = res.hover_col;
-    if (!l->head_done) {
-        model_head_hover(vs, l, A, hover_i, hover_j);
-        return;
-    }
-    Heatmap_Result wres;
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.name = "model_weighted",
-                               .r = body,
-                               .title = _("Weighted by what each value adds"),
-                               .caption = _("a_ij·‖v_j W_O‖ as a share of its row; 0 to 1, "
-                                            "each row sums to 1"),
-                               .values = l->weighted_share,
-                               .rows = n,
-                               .cols = n,
-                               .vmin = 0,
-                               .vmax = 1,
-                               .map = vs->weight_map,
-                               .row_labels = named ? labels.ptr : NULL,
-                               .col_labels = named ? labels.ptr : NULL,
-                               .row_axis = N_("query"),
-                               .col_axis = N_("key"),
-                               .selected_row = -1,
-                               .mark_row = res.hover_row,
-                               .mark_col = res.hover_col,
-                               .causal = true},
-               &wres);
-    if (hover_i < 0) hover_i = wres.hover_row, hover_j = wres.hover_col;
-    model_head_hover(vs, l, A, hover_i, hover_j);
+    /* the pictures' colours: A's weights, from 0 to 1 */
+    if (legend_row.h > 0)
+        weight_legend(ui, vs,
+                      (Rect){body.x, body.y + tm->layers * cell + 4,
+                             fmaxf(fminf(cell * tm->heads, 360), 160), lh + 6});
 }
 
 /* The ten likeliest next tokens, under a temperature. */
@@ -854,8 +644,10 @@ static void follow_lesson(View_State *vs) {
     static const struct {
         const char *panel;
         int tab, grid_mode, head_mode; /* −1: as it is */
-    } follow[] = {{"model_grid", 0, 0, -1},  {"model_blocks", 0, 1, -1}, {"model_open", 1, -1, -1},
-                  {"model_lines", 1, -1, 1}, {"model_plane", 1, -1, 2},  {"model_next", 2, -1, -1}};
+    } follow[] = {{"model_grid", 0, 0, -1},  {"model_blocks", 0, 1, -1},
+                  {"model_open", 1, -1, -1}, {"model_lines", 1, -1, 1},
+                  {"model_plane", 1, -1, 2}, {"model_compare", 1, -1, 3},
+                  {"model_next", 2, -1, -1}};
     for (size_t k = 0; k < sizeof follow / sizeof *follow; k++)
         if (!strcmp(h, follow[k].panel)) {
             vs->real_tab = follow[k].tab;
@@ -907,7 +699,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect next = rect_cut_right(&r, r.w * 0.3f);
         rect_cut_right(&r, t->pad);
         head_grid(ui, vs, l, grid);
-        open_head(ui, vs, m, r);
+        model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
         next_tokens(ui, vs, l, next);
         return;
     }
@@ -915,11 +707,18 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect tabs = rect_cut_top(&r, lh + 14);
     rect_cut_top(&r, 6);
     static const char *const names[3] = {N_("Every head"), N_("The open head"), N_("Next token")};
-    button_row(ui, "model_tab", names, 3, tabs, &vs->real_tab);
-    if (vs->real_tab == 0)
+    model_button_row(ui, "model_tab", names, 3, tabs, &vs->real_tab);
+    if (vs->real_tab == 0 && r.w >= 2 * r.h && l->open_layer >= 0) {
+        /* wide and low (presenting at 2×): the grid's spare width goes to the open head */
+        const Tf_Model *tm = &l->model->weights.model;
+        float grid_w = fminf(r.w * 0.45f, r.h * (float)tm->heads / (float)tm->layers + 60);
+        head_grid(ui, vs, l, rect_cut_left(&r, grid_w));
+        rect_cut_left(&r, t->pad);
+        model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
+    } else if (vs->real_tab == 0) {
         head_grid(ui, vs, l, r);
-    else if (vs->real_tab == 1)
-        open_head(ui, vs, m, r);
+    } else if (vs->real_tab == 1)
+        model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
     else
         next_tokens(ui, vs, l, r);
 }

@@ -240,9 +240,12 @@ typedef struct View_State {
     Train_Request train_req;
     Layers_Request layers_req;
     Real_Request real_req;
-    float temperature;  /* the Model view's next-token temperature */
-    int real_tab;       /* low Model view: 0 every head, 1 the open head, 2 next token */
-    int real_head_mode; /* the open head as 0 heatmaps, 1 lines, 2 queries and keys */
+    float temperature;   /* the Model view's next-token temperature */
+    int real_tab;        /* low Model view: 0 every head, 1 the open head, 2 next token */
+    int real_head_mode;  /* the open head as 0 heatmaps, 1 lines, 2 queries and keys, 3 beside
+                            the heads it is compared with */
+    int real_compare[4]; /* heads side by side (layer·heads + head), oldest first */
+    int real_compare_n;
     int real_grid_mode; /* the left panel: 0 every head, 1 the block diagram */
     bool real_looked;   /* the platform looked for a model once (the view asked) */
     bool real_busy;     /* the pass (or the open head) is not done: frames keep coming */

@@ -249,4 +249,12 @@ Test(tex, value_names) {
     cr_assert_not(tex_value_name("a_{234}", 7, &v));
     cr_assert_not(tex_value_name("o_{23}", 6, &v));
     cr_assert_not(tex_value_name("", 0, &v));
+    /* the open real model's sizes */
+    cr_assert(tex_value_name("layers", 6, &v) && v.kind == TEX_VALUE_LAYERS);
+    cr_assert(tex_value_name("heads", 5, &v) && v.kind == TEX_VALUE_HEADS);
+    cr_assert(tex_value_name("d_h", 3, &v) && v.kind == TEX_VALUE_DH);
+    cr_assert(tex_value_name("d_{h}", 5, &v) && v.kind == TEX_VALUE_DH);
+    cr_assert(tex_value_name("d_model", 7, &v) && v.kind == TEX_VALUE_DMODEL);
+    cr_assert_not(tex_value_name("layer", 5, &v));
+    cr_assert_not(tex_value_name("d_hh", 4, &v));
 }

@@ -323,3 +323,78 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
     real_checkpoint_remove();
     cr_assert_eq(failures, 0, "%s", report);
 }
+
+/* Every token of a lesson's text is a chip at every supported size, in the longest language and
+ * in Chinese: a class sees the phrase it typed twice and its reversal (Chinese at 1024×768
+ * showed 3 of 14 tokens, English at 1600×900 8), each chip inside the window, none on another. */
+/* The dump of args has one chip per token, 0 … tokens − 1 in order, inside the window, none on
+ * another. */
+static void chips_are_all_there(const char *args, int tokens) {
+    cJSON *root = dump(args);
+    double w = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "size"), 0)->valuedouble;
+    double hh = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "size"), 1)->valuedouble;
+    typedef struct {
+        double x, y, w, h;
+    } Box;
+    static Box chip[64];
+    int count = 0;
+    for (const cJSON *it = cJSON_GetObjectItem(root, "items")->child; it; it = it->next)
+        if (!strcmp(cJSON_GetObjectItem(it, "id")->valuestring, "model_token") && count < 64) {
+            const cJSON *r = cJSON_GetObjectItem(it, "rect");
+            cr_assert_eq(cJSON_GetObjectItem(it, "index")->valueint, count, "%s", args);
+            chip[count++] =
+                (Box){cJSON_GetArrayItem(r, 0)->valuedouble, cJSON_GetArrayItem(r, 1)->valuedouble,
+                      cJSON_GetArrayItem(r, 2)->valuedouble, cJSON_GetArrayItem(r, 3)->valuedouble};
+        }
+    cJSON_Delete(root);
+    cr_assert_eq(count, tokens, "%s: %d of the text's %d tokens are chips", args, count, tokens);
+    for (int a = 0; a < count; a++) {
+        cr_assert(chip[a].x >= 0 && chip[a].y >= 0 && chip[a].x + chip[a].w <= w &&
+                      chip[a].y + chip[a].h <= hh,
+                  "%s: chip %d is outside the window", args, a);
+        for (int b = a + 1; b < count; b++)
+            cr_assert(chip[a].x + chip[a].w <= chip[b].x || chip[b].x + chip[b].w <= chip[a].x ||
+                          chip[a].y + chip[a].h <= chip[b].y || chip[b].y + chip[b].h <= chip[a].y,
+                      "%s: chips %d and %d overlap", args, a, b);
+    }
+}
+
+/* How many tokens the text is, as the export counts them. */
+static int token_count(const char *text) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s' --model '%s/ck' --text '%s' --export json | grep '\"n\":'",
+             test_env("ATTNLAB_BIN"), real_checkpoint(), text);
+    FILE *p = popen(cmd, "r");
+    int tokens = 0;
+    cr_assert(p && fscanf(p, " \"n\": %d", &tokens) == 1, "%s", cmd);
+    pclose(p);
+    return tokens;
+}
+
+Test(dump_ui, every_token_of_the_text_is_a_chip_at_every_size) {
+    static const char *const sizes[] = {"--size 1024x768", "--size 1600x900",
+                                        "--size 1920x1080 --ui-scale 2 --presenter",
+                                        "--size 1920x1080 --ui-scale 2", "--size 1280x720"};
+    static const char *const langs[] = {"en", "zh_CN", "de"};
+    /* lesson 14 open (its own text), and a longer text typed twice */
+    static const char *const texts[] = {
+        "When Mary and John went to the store, John gave a drink to",
+        "The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy "
+        "dog."};
+    for (size_t x = 0; x < 2; x++) {
+        int tokens = token_count(texts[x]);
+        cr_assert_gt(tokens, 12);
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+            for (size_t g = 0; g < sizeof langs / sizeof *langs; g++) {
+                char args[1400], lesson[600] = "";
+                if (x == 0)
+                    snprintf(lesson, sizeof lesson,
+                             "--lesson '%s/lessons/%s%s14-a-real-models-heads.md'",
+                             test_env("ATTNLAB_DATA"), g ? langs[g] : "", g ? "/" : "");
+                snprintf(args, sizeof args,
+                         "--view model --model '%s/ck' --text '%s' --lang %s %s %s",
+                         real_checkpoint(), texts[x], langs[g], sizes[s], lesson);
+                chips_are_all_there(args, tokens);
+            }
+    }
+}

@@ -392,6 +392,21 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
             worst = fmax(worst, fabs(w - lab.weighted[i * lab.shown_n + j]) / (1 + fabs(w)));
         }
     cr_assert(worst < 1e-4, "value-weighted attention off by %.3g (relative)", worst);
+    /* the picture shows each row as shares of its total, on A's scale: the reference's row over
+     * its sum, 1e-5 (shares are at most 1) */
+    double share_worst = 0;
+    for (int i = 0; i < lab.shown_n; i++) {
+        const cJSON *row = cJSON_GetArrayItem(ref, i);
+        double all = 0, sum = 0;
+        for (int j = 0; j < lab.shown_n; j++) all += cJSON_GetArrayItem(row, j)->valuedouble;
+        for (int j = 0; j < lab.shown_n; j++) {
+            double want = cJSON_GetArrayItem(row, j)->valuedouble / all;
+            share_worst = fmax(share_worst, fabs(want - lab.weighted_share[i * lab.shown_n + j]));
+            sum += lab.weighted_share[i * lab.shown_n + j];
+        }
+        cr_assert(fabs(sum - 1) < 1e-5, "row %d of the shares sums to %.9g", i, sum);
+    }
+    cr_assert(share_worst < 1e-5, "the shares are off by %.3g", share_worst);
     /* queries and keys in one plane: centred on their joint mean */
     double sx = 0, sy = 0, spread = 0;
     for (int i = 0; i < 2 * lab.shown_n; i++) {
@@ -786,5 +801,27 @@ Test(real_model, the_loaders_lines_are_in_the_chosen_language) {
     cr_assert(
         strstr(r.err, "keine safetensors-Datei: ihre Headerlänge 8 ist jenseits des Dateiendes"),
         "%s", r.err);
+    run_free(&r);
+}
+
+/* A head wider than the explorer takes has its "explore ↗" off, never a button that refuses
+ * when pressed; the pointer on it says why. A head it takes keeps the button. */
+Test(real_model, explore_is_off_with_its_reason_for_a_head_too_wide) {
+    const char *wide = make("wide", "--seed 21 --layers 1 --heads 2 --embd 160 --positions 16");
+    char args[800];
+    snprintf(args, sizeof args,
+             "--dump-ui --view model --model '%s' --text 'one two three' --layer 0 --head 1", wide);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"kind\": \"disabled\", \"id\": \"model_explore\""), "%.300s", r.out);
+    cr_assert_null(strstr(r.out, "\"kind\": \"button\", \"id\": \"model_explore\""));
+    run_free(&r);
+    const char *narrow = make("narrow", "--seed 22 --layers 1 --heads 2 --embd 32 --positions 16");
+    snprintf(args, sizeof args,
+             "--dump-ui --view model --model '%s' --text 'one two three' --layer 0 --head 1",
+             narrow);
+    r = run_attnlab(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\"kind\": \"button\", \"id\": \"model_explore\""), "%.300s", r.out);
     run_free(&r);
 }

@@ -8,6 +8,7 @@
 #include "core/fileio.h"
 #include "harness.h"
 #include "model/real_lab.h"
+#include "ui/lesson_panel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -198,6 +199,13 @@ Test(model_view, explore_opens_the_head_in_the_explorers_panels_with_its_own_num
     }
     cr_assert_lt(qk, 1e-4, "q and k differ by %g", qk);
     cr_assert(harness_drew_text(&h, "␣cat"), "the chips are the model's tokens");
+    /* X is not the model's embeddings: it says what it is */
+    const Ui_Record *x_tab = harness_find_maybe(&h, "button", "side_tab", 1);
+    if (x_tab) harness_click(&h, rect_cx(x_tab), rect_cy(x_tab));
+    harness_frame(&h);
+    /* (the caption wraps in the harness's narrow panel) */
+    cr_assert(harness_drew_text(&h, "residual") && harness_drew_text(&h, "stream as this"));
+    cr_assert_not(harness_drew_text(&h, "embeddings, "));
     harness_key(&h, KEY_CHAR, 'z', true, false);
     cr_assert_not(h.m.scene.learned, "Ctrl+Z: the scene before");
     /* one token: nothing for the explorer to mix (past 64 tokens is refused the same way) */
@@ -310,4 +318,131 @@ Test(model_view, with_no_model_it_says_how_to_get_gpt2) {
     cr_assert(harness_drew_text(&h, "huggingface-cli download openai-community/gpt2"));
     harness_find(&h, "panel", "model_none", -1);
     harness_find(&h, "button", "model_open", -1); /* a model can be opened from here too */
+}
+
+/* How many records of that kind and name the last frame made. */
+static int count_records(const char *kind, const char *name) {
+    int n = 0;
+    for (int k = 0; k < h.ui.record_count; k++)
+        n += !strcmp(h.records[k].kind, kind) && !strcmp(h.records[k].name, name);
+    return n;
+}
+
+/* "compare" puts two to four heads side by side, each A on the same 0-1 scale: the open head
+ * starts the set, a click in the grid adds a head or takes it away, a fifth pushes out the
+ * oldest; the heads' numbers are the pass's. */
+Test(model_view, compare_puts_up_to_four_heads_side_by_side) {
+    attach("The cat sat on the mat. The cat sat on the");
+    const Ui_Record *b = harness_find(&h, "button", "model_head", 0);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    settle();
+    b = harness_find(&h, "button", "model_head_mode", 3);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    harness_find(&h, "panel", "model_compare", -1);
+    cr_assert_eq(count_records("grid", "model_compared"), 1, "the open head starts the set");
+    static const int add[4] = {5, 9, 2, 11}; /* the fourth pushes out head 0 */
+    for (int k = 0; k < 4; k++) {
+        b = harness_find(&h, "button", "model_head", add[k]);
+        harness_click(&h, rect_cx(b), rect_cy(b));
+        settle();
+        harness_frame(&h);
+        cr_assert_eq(count_records("grid", "model_compared"), k < 3 ? k + 2 : 4);
+    }
+    static const int want[4] = {5, 9, 2, 11};
+    cr_assert_eq(h.vs.real_compare_n, 4);
+    for (int k = 0; k < 4; k++) cr_assert_eq(h.vs.real_compare[k], want[k]);
+    cr_assert(harness_drew_text(&h, "Layer 2, head 3") && harness_drew_text(&h, "Layer 1, head 1"));
+    /* at a readable size: each square at least a quarter of the panel's width, halved */
+    const Ui_Record *panel = harness_find(&h, "panel", "model_compare", -1);
+    const Ui_Record *g = harness_find_any(&h, "grid", "model_compared");
+    cr_assert_geq(g->r.w, panel->r.w * 0.2f, "a compared head is %.0f px of %.0f", g->r.w,
+                  panel->r.w);
+    /* a click on a head in the set takes it away */
+    b = harness_find(&h, "button", "model_head", 9);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    settle();
+    harness_frame(&h);
+    cr_assert_eq(count_records("grid", "model_compared"), 3);
+    cr_assert_eq(h.vs.real_compare[1], 2);
+    /* hovering a cell names the head and its weight, the pass's */
+    g = harness_find_any(&h, "grid", "model_compared");
+    int n = h.m.real.shown_n;
+    harness_move(&h, g->r.x + g->r.w / n * 0.5f, g->r.y + g->r.h / n * 1.5f); /* row 1, column 0 */
+    harness_frame(&h);
+    char want_text[160];
+    snprintf(want_text, sizeof want_text, "Layer 1, head 1: “%s” (query 1) puts %.1f %%", "␣cat",
+             100.0 * tf_attn(real_lab_shown(&h.m.real), 1, 1)[1 * n + 0]);
+    cr_assert(strstr(h.vs.hover_text, want_text), "%s", h.vs.hover_text);
+}
+
+/* A thumbnail under the pointer names its head and what it does most: the lab's scores. */
+Test(model_view, hovering_a_thumbnail_names_its_head_and_its_top_scores) {
+    attach("The cat sat on the mat. The cat sat on the");
+    const Ui_Record *b = harness_find(&h, "button", "model_head", 1 * 4 + 2);
+    harness_move(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    const Real_Lab *l = &h.m.real;
+    char prev[64];
+    snprintf(prev, sizeof prev, "the token before %.2f",
+             real_lab_head_score(l, REAL_HEAD_PREV, 1, 2));
+    cr_assert(strstr(h.vs.hover_text, "Layer 1, head 2: mean weight on") &&
+                  strstr(h.vs.hover_text, prev),
+              "%s", h.vs.hover_text);
+    harness_find(&h, "legend", "model_grid_legend", -1);
+}
+
+/* Shares under 10 % keep two significant digits: a random model's ten "0.0 %" said nothing. */
+Test(model_view, small_next_token_shares_keep_two_digits) {
+    attach("One, two, three, four,");
+    h.vs.temperature = 4;
+    harness_frame(&h);
+    harness_frame(&h);
+    int32_t ids[10];
+    double p[10];
+    int k = real_lab_next(&h.m.real, 4, 10, ids, p);
+    cr_assert_eq(k, 10);
+    cr_assert_lt(p[9], 0.0995, "the tenth is under 10 %%");
+    char pct[32];
+    snprintf(pct, sizeof pct, "%#.2g %%", 100 * p[9]);
+    cr_assert(harness_drew_text(&h, pct), "the tenth is shown as %s", pct);
+    cr_assert_not(harness_drew_text(&h, "0.0 %"));
+}
+
+/* How many text runs of the last frame are exactly this. */
+static int runs_of(const char *text) {
+    int count = 0;
+    for (int k = 0; k < h.dl.count; k++)
+        if (h.dl.cmds[k].kind == DRAW_TEXT) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%.*s", h.dl.cmds[k].text.len,
+                     h.dl.text + h.dl.cmds[k].text.offset);
+            count += !strcmp(buf, text);
+        }
+    return count;
+}
+
+/* Lesson 14 names the open model's sizes, not GPT-2 small's only: \val{layers}, \val{heads}
+ * and \val{d_h} are this model's 3, 4 and 4, set as runs of their own in the lesson's text
+ * (GPT-2 small's 12 stays, named as its own). */
+Test(model_view, lesson_14_names_the_open_models_sizes) {
+    static Lesson lesson;
+    static Scene saved;
+    static Math_Scratch math;
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/lessons/14-a-real-models-heads.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    attach("When Mary and John went to the store, John gave a drink to");
+    harness_frame(&h);
+    int threes = runs_of("3"), fours = runs_of("4"); /* the grid's own numbers */
+    h.vs.session.lesson = &lesson;
+    h.vs.session.saved = &saved;
+    h.vs.session.math = &math;
+    h.vs.session.data_dir = test_env("ATTNLAB_DATA");
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err), "%s", err);
+    settle();
+    harness_frame(&h);
+    cr_assert_eq(runs_of("3"), threes + 1, "3 layers");
+    cr_assert_eq(runs_of("4"), fours + 2, "of 4 heads, d_k = 4");
+    lesson_leave(&h.vs, &h.m);
 }
