@@ -440,9 +440,12 @@ fuzz: deps-fuzz
 	    math) echo $(FUZZ_MAX_math);; safetensors) echo $(FUZZ_MAX_safetensors);; \
 	    bpe) echo $(FUZZ_MAX_bpe);; mo) echo $(FUZZ_MAX_mo);; checkpoint) echo $(FUZZ_MAX_checkpoint);; \
 	    *) echo $(FUZZ_MAX_cli);; esac); \
-	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -rss_limit_mb=4096 \
+	  rc=0; build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -rss_limit_mb=4096 \
 	    -artifact_prefix=build/fuzz/$$t- -print_final_stats=1 \
-	    build/fuzz/corpus_$$t tests/fuzz/corpus/$$t build/fuzz/seeds_$$t 2>&1 | tail -12; \
+	    build/fuzz/corpus_$$t tests/fuzz/corpus/$$t build/fuzz/seeds_$$t \
+	    > build/fuzz/$$t.log 2>&1 || rc=$$?; \
+	  tail -12 build/fuzz/$$t.log; \
+	  if [ $$rc -ne 0 ]; then echo "fuzz: $$t stopped with status $$rc (build/fuzz/$$t.log)"; exit $$rc; fi; \
 	done
 
 # Performance figures; see tests/bench/README.md. Not part of `make test`.

@@ -600,7 +600,11 @@ static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     int k = next.k;
     const int32_t *ids = next.ids;
     const double *p = next.p;
-    if (k == 0) return;
+    /* as many of the ten as have a line of their own: a low panel shows fewer, never ten
+     * printed over each other */
+    float least = ui_line_height(ui, FONT_SANS, t->text_size) + 2;
+    if (k > (int)(body.h / least)) k = (int)(body.h / least);
+    if (k <= 0) return;
     float row = fminf(body.h / k, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     float label_w = body.w * 0.45f;
     char label[10][REAL_LABEL];
@@ -691,6 +695,21 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_top(&r, t->pad);
     if (l->fault[0]) {
         not_finite(ui, l, r);
+        return;
+    }
+    if (r.w >= 1000 && r.w < 1400 && r.h >= 420) {
+        /* not wide enough for three readable columns: the grid over the next tokens on the
+         * left, so the open head has two thirds of the width for its pictures */
+        const Tf_Model *tm = &l->model->weights.model;
+        Rect left = rect_cut_left(&r, r.w * 0.34f);
+        rect_cut_left(&r, t->pad);
+        float grid_h = fminf(left.h * 0.55f,
+                             (left.w - 40) * (float)tm->layers / (float)tm->heads + 3 * lh + 60);
+        Rect grid = rect_cut_top(&left, grid_h);
+        rect_cut_top(&left, t->pad);
+        head_grid(ui, vs, l, grid);
+        next_tokens(ui, vs, l, left);
+        model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
         return;
     }
     if (r.w >= 1000 && r.h >= 420) {

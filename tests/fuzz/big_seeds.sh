@@ -42,3 +42,54 @@ gpt2() { cat tests/data/gpt2/vocab.json; printf '\0'; cat tests/data/gpt2/merges
 { gpt2; rep ' ' 16000; } > "$out"/seeds_bpe/gpt2-spaces
 { gpt2; rep 'ab' 8000; } > "$out"/seeds_bpe/gpt2-long-word
 { gpt2; rep "it's 12 日本 👍 " 800; } > "$out"/seeds_bpe/gpt2-mixed
+# translation catalogs (fuzzed up to 256 KB): the real ones, and one of the most entries that fit
+mkdir -p "$out"/seeds_mo "$out"/seeds_checkpoint
+for l in de es zh_CN; do
+  if [ -f build/locale/$l/LC_MESSAGES/attnlab.mo ]; then cp build/locale/$l/LC_MESSAGES/attnlab.mo "$out"/seeds_mo/$l.mo; fi
+done
+python3 - "$out"/seeds_mo/many.mo <<'PY'
+import struct, sys
+# a valid .mo (no hash table) of as many "%s"-bearing entries as fit in 256 KB
+pairs = sorted((b"id %05d %%s" % k, b"tr %05d %%s" % k) for k in range(6500))
+n = len(pairs)
+ids_at, strs_at, data_at = 28, 28 + 8 * n, 28 + 16 * n
+table_o, table_t, blob = [], [], b""
+for key, _ in pairs:
+    table_o.append((len(key), data_at + len(blob))); blob += key + b"\0"
+for _, val in pairs:
+    table_t.append((len(val), data_at + len(blob))); blob += val + b"\0"
+out = struct.pack("<7I", 0x950412de, 0, n, ids_at, strs_at, 0, data_at)
+out += b"".join(struct.pack("<2I", *e) for e in table_o + table_t) + blob
+open(sys.argv[1], "wb").write(out)
+PY
+# checkpoint folders (fuzzed up to 4 MB): GPT-2's real vocabulary and merges with a one-layer
+# model of its vocabulary's size (the small ones are in the corpus); CONFIG \0 WEIGHTS \0 VOCAB \0 MERGES
+python3 - "$out"/seeds_checkpoint tests/data/gpt2 <<'PY'
+import json, struct, sys
+out, data = sys.argv[1], sys.argv[2]
+def checkpoint(vocab_size, embd, positions):
+    config = {"model_type": "gpt2", "n_layer": 1, "n_head": 1, "n_embd": embd,
+              "n_positions": positions, "vocab_size": vocab_size}
+    shapes = {"wte.weight": [vocab_size, embd], "wpe.weight": [positions, embd],
+              "h.0.ln_1.weight": [embd], "h.0.ln_1.bias": [embd],
+              "h.0.attn.c_attn.weight": [embd, 3 * embd], "h.0.attn.c_attn.bias": [3 * embd],
+              "h.0.attn.c_proj.weight": [embd, embd], "h.0.attn.c_proj.bias": [embd],
+              "h.0.ln_2.weight": [embd], "h.0.ln_2.bias": [embd],
+              "h.0.mlp.c_fc.weight": [embd, 4 * embd], "h.0.mlp.c_fc.bias": [4 * embd],
+              "h.0.mlp.c_proj.weight": [4 * embd, embd], "h.0.mlp.c_proj.bias": [embd],
+              "ln_f.weight": [embd], "ln_f.bias": [embd]}
+    header, blob = {}, b""
+    for name, shape in shapes.items():
+        count = 1
+        for s in shape: count *= s
+        values = struct.pack("<%df" % count, *[((i * 7919) % 200 - 100) / 400.0 for i in range(count)])
+        header[name] = {"dtype": "F32", "shape": shape,
+                        "data_offsets": [len(blob), len(blob) + len(values)]}
+        blob += values
+    h = json.dumps(header).encode()
+    return json.dumps(config).encode(), struct.pack("<Q", len(h)) + h + blob
+vocab = open(data + "/vocab.json", "rb").read()
+merges = open(data + "/merges.txt", "rb").read()
+config, weights = checkpoint(len(json.loads(vocab)), 4, 8)
+open(out + "/gpt2-vocab", "wb").write(config + b"\0" + weights + b"\0" + vocab + b"\0" + merges)
+PY
