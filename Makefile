@@ -53,7 +53,9 @@ LIB_CORE  = $(call pc_libs,$(PKG_CORE))
 
 SRC_CORE     := $(wildcard src/core/*.c)
 SRC_GFX      := $(wildcard src/gfx/*.c)
+SRC_JSON     := $(wildcard src/json/*.c)
 SRC_MODEL    := $(wildcard src/model/*.c)
+SRC_LESSON   := $(wildcard src/lesson/*.c)
 SRC_UI       := $(wildcard src/ui/*.c)
 SRC_RENDER   := $(wildcard src/render/*.c)
 SRC_PLATFORM := $(wildcard src/platform/*.c)
@@ -61,11 +63,14 @@ SRC_PLATFORM := $(wildcard src/platform/*.c)
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 OBJ_CORE     := $(call obj,$(SRC_CORE))
 OBJ_GFX      := $(call obj,$(SRC_GFX))
+OBJ_JSON     := $(call obj,$(SRC_JSON))
 OBJ_MODEL    := $(call obj,$(SRC_MODEL))
+OBJ_LESSON   := $(call obj,$(SRC_LESSON))
 OBJ_UI       := $(call obj,$(SRC_UI))
 OBJ_RENDER   := $(call obj,$(SRC_RENDER))
 OBJ_PLATFORM := $(call obj,$(SRC_PLATFORM))
-OBJ_LIB      := $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI) $(OBJ_RENDER) $(OBJ_PLATFORM)
+OBJ_LIB      := $(OBJ_CORE) $(OBJ_GFX) $(OBJ_JSON) $(OBJ_MODEL) $(OBJ_LESSON) $(OBJ_UI) $(OBJ_RENDER) \
+                $(OBJ_PLATFORM)
 
 BIN := $(if $(filter 1,$(SANITIZE)),$(BUILD)/attnlab,attnlab)
 .DEFAULT_GOAL := all
@@ -89,10 +94,12 @@ pot:
 TEST_CORE     := $(call obj,$(wildcard tests/core/*.c))
 TEST_GFX      := $(call obj,$(wildcard tests/gfx/*.c))
 TEST_MODEL    := $(call obj,$(wildcard tests/model/*.c))
+TEST_LESSON   := $(call obj,$(wildcard tests/lesson/*.c))
 TEST_UI       := $(call obj,$(wildcard tests/ui/*.c))
 TEST_RENDER   := $(call obj,$(wildcard tests/render/*.c))
 TEST_PLATFORM := $(call obj,$(wildcard tests/platform/*.c))
-TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests/test_model $(BUILD)/tests/test_ui \
+TEST_BINS     := $(BUILD)/tests/test_core $(BUILD)/tests/test_gfx $(BUILD)/tests/test_model \
+                 $(BUILD)/tests/test_lesson $(BUILD)/tests/test_ui \
                  $(BUILD)/tests/test_render $(BUILD)/tests/test_platform
 FUZZ_TARGETS  := scene lesson cli math safetensors bpe mo checkpoint
 REPLAY_BINS   := $(foreach t,$(FUZZ_TARGETS),$(BUILD)/tests/replay_$(t))
@@ -117,7 +124,13 @@ $(BUILD)/src/core/%.o: src/core/%.c
 $(BUILD)/src/gfx/%.o: src/gfx/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/src/json/%.o: src/json/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
 $(BUILD)/src/model/%.o: src/model/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
+$(BUILD)/src/lesson/%.o: src/lesson/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
 $(BUILD)/src/ui/%.o: src/ui/%.c
@@ -135,6 +148,9 @@ $(BUILD)/tests/ui/%.o: tests/ui/%.c
 $(BUILD)/tests/model/%.o: tests/model/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_MODEL)) -Isrc -Itests -c -o $@ $<
+$(BUILD)/tests/lesson/%.o: tests/lesson/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_MODEL)) -Isrc -Itests -c -o $@ $<
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_APP)) -Isrc -Itests -c -o $@ $<
@@ -143,9 +159,12 @@ $(BUILD)/tests/test_core: $(TEST_CORE) $(OBJ_CORE)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) $(LIB_CORE) -lm
 $(BUILD)/tests/test_gfx: $(TEST_GFX) $(OBJ_CORE) $(OBJ_GFX)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST)) $(LIB_CORE) -lm
-$(BUILD)/tests/test_model: $(TEST_MODEL) $(OBJ_CORE) $(OBJ_MODEL)
+$(BUILD)/tests/test_model: $(TEST_MODEL) $(OBJ_CORE) $(OBJ_JSON) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL)) $(LIB_CORE) -lm
-$(BUILD)/tests/test_ui: $(TEST_UI) $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI)
+$(BUILD)/tests/test_lesson: $(TEST_LESSON) $(OBJ_CORE) $(OBJ_JSON) $(OBJ_MODEL) $(OBJ_LESSON)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL)) $(LIB_CORE) -lm
+$(BUILD)/tests/test_ui: $(TEST_UI) $(OBJ_CORE) $(OBJ_GFX) $(OBJ_JSON) $(OBJ_MODEL) $(OBJ_LESSON) \
+                       $(OBJ_UI)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_MODEL) $(PKG_UI)) $(LIB_CORE) -lm
 $(BUILD)/tests/test_render: $(TEST_RENDER) $(OBJ_LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_APP)) -lm
@@ -153,21 +172,23 @@ $(BUILD)/tests/test_platform: $(TEST_PLATFORM) $(OBJ_LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_TEST) $(PKG_APP)) -lm
 
 # The fuzz corpora, replayed through each target without libFuzzer.
-$(BUILD)/tests/replay_scene: $(BUILD)/tests/fuzz/fuzz_scene.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+$(BUILD)/tests/replay_scene: $(BUILD)/tests/fuzz/fuzz_scene.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_JSON) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
-$(BUILD)/tests/replay_safetensors: $(BUILD)/tests/fuzz/fuzz_safetensors.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+$(BUILD)/tests/replay_safetensors: $(BUILD)/tests/fuzz/fuzz_safetensors.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_JSON) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
-$(BUILD)/tests/replay_bpe: $(BUILD)/tests/fuzz/fuzz_bpe.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+$(BUILD)/tests/replay_bpe: $(BUILD)/tests/fuzz/fuzz_bpe.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_JSON) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
-$(BUILD)/tests/replay_checkpoint: $(BUILD)/tests/fuzz/fuzz_checkpoint.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+$(BUILD)/tests/replay_checkpoint: $(BUILD)/tests/fuzz/fuzz_checkpoint.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_JSON) $(OBJ_MODEL)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
 $(BUILD)/tests/replay_mo: $(BUILD)/tests/fuzz/fuzz_mo.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(BUILD)/src/platform/catalog.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIB_CORE) -lm
-$(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_MODEL)
+$(BUILD)/tests/replay_lesson: $(BUILD)/tests/fuzz/fuzz_lesson.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_JSON) $(OBJ_MODEL) \
+                              $(OBJ_LESSON)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL)) $(LIB_CORE) -lm
-$(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI)
+$(BUILD)/tests/replay_math: $(BUILD)/tests/fuzz/fuzz_math.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_JSON) $(OBJ_MODEL) \
+                            $(OBJ_LESSON) $(OBJ_UI)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) $(LIB_CORE) -lm
-$(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_MODEL) $(OBJ_UI) $(BUILD)/src/platform/cli.o
+$(BUILD)/tests/replay_cli: $(BUILD)/tests/fuzz/fuzz_cli.o $(BUILD)/tests/fuzz/replay.o $(OBJ_CORE) $(OBJ_GFX) $(OBJ_JSON) $(OBJ_MODEL) $(OBJ_LESSON) $(OBJ_UI) $(BUILD)/src/platform/cli.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(call pc_libs,$(PKG_MODEL) $(PKG_UI)) $(LIB_CORE) -lm
 
 # Tests find the binary and the data folder through the environment.
@@ -255,13 +276,13 @@ check-fast: deps-test
 # The browser build is 32-bit (wasm32), where long is 32 bits: core, gfx
 # and model must compile there with -Werror too. gcc -m32 (gcc-multilib)
 # stands in for the 32-bit target.
-SRC_32 := $(SRC_CORE) $(SRC_GFX) $(SRC_MODEL)
+SRC_32 := $(SRC_CORE) $(SRC_GFX) $(SRC_JSON) $(SRC_MODEL) $(SRC_LESSON)
 OBJ_32 := $(patsubst %.c,build/m32/%.o,$(SRC_32))
 build/m32/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(CC) -m32 $(WARN) -O2 $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
 check-32bit: $(OBJ_32)
-	@echo "32-bit build of core, gfx and model: $(words $(OBJ_32)) passed, 0 failed"
+	@echo "32-bit build of core, gfx, json, model and lesson: $(words $(OBJ_32)) passed, 0 failed"
 .PHONY: web-site check-32bit check-build check-static check-corpora check-lessons check-fast test-stages
 
 # make test: every stage once, where it can fail, then the table of where the
@@ -293,7 +314,7 @@ test-stages:
 # links to it). `make test-web` drives it in headless chromium.
 WEB      := build/web
 WEB_DEPS := build/web-deps
-WEB_SRC  := $(SRC_CORE) $(SRC_GFX) $(SRC_MODEL) $(SRC_UI) $(SRC_RENDER) \
+WEB_SRC  := $(SRC_CORE) $(SRC_GFX) $(SRC_JSON) $(SRC_MODEL) $(SRC_LESSON) $(SRC_UI) $(SRC_RENDER) \
             $(filter-out src/platform/sdl_app.c src/platform/headless.c,$(SRC_PLATFORM)) \
             src/platform/web/web_app.c src/main.c
 WEB_OBJ  := $(patsubst %.c,build/web-obj/%.o,$(WEB_SRC))
@@ -336,7 +357,8 @@ $(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DAT
 # The real model's pass alone, for Node.js: tests/web/model_check.sh holds it
 # to the float64 reference and to the desktop's OpenBLAS pass. SINGLE_FILE: the
 # wasm inside the .js, since Node 20 would fetch() a path as a URL.
-WEB_MODEL_OBJ := $(patsubst %.c,build/web-obj/%.o,$(SRC_CORE) $(SRC_MODEL) tests/web/model_check.c)
+WEB_MODEL_OBJ := $(patsubst %.c,build/web-obj/%.o,$(SRC_CORE) $(SRC_JSON) $(SRC_MODEL) \
+                 tests/web/model_check.c)
 build/web-obj/tests/web/%.o: tests/web/%.c $(WEB_DEPS)/.manifest
 	@mkdir -p $(dir $@)
 	emcc $(WEB_CFLAGS) -Isrc -c -o $@ $<
@@ -416,7 +438,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
                 $(call pc_cflags,$(PKG_MODEL) $(PKG_UI))
-FUZZ_SRC     := $(SRC_CORE) $(SRC_MODEL)
+FUZZ_SRC     := $(SRC_CORE) $(SRC_JSON) $(SRC_MODEL) $(SRC_LESSON)
 FUZZ_MAX_scene  := 8388608
 FUZZ_MAX_lesson := 524288
 FUZZ_MAX_math   := 524256

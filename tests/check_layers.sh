@@ -8,16 +8,20 @@ cd "$(dirname "$0")/.."
 declare -A allowed=(
   [core]="core"
   [gfx]="gfx"
-  [model]="model core"
-  [ui]="ui model gfx core"
+  [json]="json core"
+  [model]="model json core"
+  [lesson]="lesson model json core"
+  [ui]="ui lesson model json gfx core"
   [render]="render gfx core"
-  [platform]="platform ui render model gfx core"
+  [platform]="platform ui render lesson model json gfx core"
 )
 # system headers beyond the C library, per layer
 declare -A system=(
   [core]="cblas"
   [gfx]=""
-  [model]="cjson md4c"
+  [json]="cjson"
+  [model]="cjson"
+  [lesson]="cjson md4c"
   [ui]="cglm"
   [render]="SDL epoxy GLES3 cairo cairo-ft cairo-pdf cairo-svg ft2build cglm"
   [platform]="*"   # the platform layer may use anything

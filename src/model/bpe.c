@@ -3,7 +3,7 @@
 
 #include "../core/text.h"
 #include "../core/i18n.h"
-#include "json_strict.h"
+#include "../json/json_strict.h"
 #include "unicode_classes.h"
 
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* Export of the whole computation; see export.h. */
 #include "export.h"
 
-#include "jsonw.h"
+#include "../json/jsonw.h"
 
 #include "settings.h"
 

@@ -1,7 +1,7 @@
 /* The real model's JSON export; see export_real.h. */
 #include "export_real.h"
 
-#include "jsonw.h"
+#include "../json/jsonw.h"
 
 #include <math.h>
 #include <string.h>

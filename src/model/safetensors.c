@@ -2,7 +2,7 @@
 #include "safetensors.h"
 
 #include "../core/i18n.h"
-#include "json_strict.h"
+#include "../json/json_strict.h"
 
 #include <math.h>
 #include <stdarg.h>

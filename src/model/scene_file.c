@@ -4,10 +4,10 @@
 #include "scene_file.h"
 
 #include "../core/fileio.h"
-#include "jsonw.h"
+#include "../json/jsonw.h"
 #include "../core/text.h"
-#include "json_strict.h"
-#include "jsonpos.h"
+#include "../json/json_strict.h"
+#include "../json/jsonpos.h"
 #include "settings.h"
 
 #include <cjson/cJSON.h>

@@ -7,7 +7,7 @@
 
 #include "../core/fileio.h"
 #include "../model/export.h"
-#include "../model/lesson_check.h"
+#include "../lesson/lesson_check.h"
 #include "../model/scene_file.h"
 #include "../render/figure.h"
 #include "../render/image.h"

@@ -40,7 +40,7 @@
 #ifndef ATTN_APP_H
 #define ATTN_APP_H
 
-#include "../model/lesson_index.h"
+#include "../lesson/lesson_index.h"
 #include "../model/model.h"
 #include "../model/scene.h"
 #include "../render/render.h"

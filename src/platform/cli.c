@@ -4,7 +4,7 @@
 
 #include "../model/hide.h"
 
-#include "../model/tex.h"
+#include "../lesson/tex.h"
 
 #include "../core/perm.h"
 #include "../core/text.h"

@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "headless.h"
 
-#include "../model/jsonw.h"
+#include "../json/jsonw.h"
 #include "real_open.h"
 #include "../render/font.h"
 #include "../render/figure.h"

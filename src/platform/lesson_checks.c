@@ -5,8 +5,8 @@
 #include "../core/i18n.h"
 
 #include "../model/hide.h"
-#include "../model/lesson.h"
-#include "../model/lesson_check.h"
+#include "../lesson/lesson.h"
+#include "../lesson/lesson_check.h"
 #include "../render/font.h"
 #include "app.h"
 #include "checkpoint.h"

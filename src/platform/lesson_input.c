@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lesson_input.h"
 
-#include "../model/lesson_goals.h"
+#include "../lesson/lesson_goals.h"
 #include "../model/scene_file.h"
 #include "../ui/plane.h"
 #include "../ui/view.h"

@@ -18,7 +18,7 @@
 #define ATTN_LESSON_INPUT_H
 
 #include "../gfx/text_metrics.h"
-#include "../model/lesson.h"
+#include "../lesson/lesson.h"
 #include "../ui/theme.h"
 #include "../model/vocab.h"
 

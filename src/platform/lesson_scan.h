@@ -12,7 +12,7 @@
 #ifndef ATTN_LESSON_SCAN_H
 #define ATTN_LESSON_SCAN_H
 
-#include "../model/lesson_index.h"
+#include "../lesson/lesson_index.h"
 
 bool lesson_index_scan(Lesson_Index *index, const char *dir, char *err, size_t errsz);
 bool lesson_localized_path(const char *path, const char *lang, char *dest, size_t size);

@@ -7,7 +7,7 @@
 
 #include "../core/fileio.h"
 #include "../model/hide.h"
-#include "../model/json_strict.h"
+#include "../json/json_strict.h"
 #include "cli.h"
 #include "paths.h"
 

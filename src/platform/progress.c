@@ -4,7 +4,7 @@
 #include "progress.h"
 
 #include "../core/fileio.h"
-#include "../model/json_strict.h"
+#include "../json/json_strict.h"
 #include "paths.h"
 
 #include <errno.h>

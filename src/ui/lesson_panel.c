@@ -7,7 +7,7 @@
 #include "../gfx/utf8.h"
 #include "lesson_menu.h"
 
-#include "../model/lesson_goals.h"
+#include "../lesson/lesson_goals.h"
 #include "math_layout.h"
 
 #include <math.h>

@@ -19,7 +19,7 @@
 
 #include "../gfx/draw.h"
 #include "../gfx/text_metrics.h"
-#include "../model/tex.h"
+#include "../lesson/tex.h"
 
 #define MATH_MAX_ITEMS   1024
 #define MATH_VALUE_BYTES 1024

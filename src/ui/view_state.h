@@ -30,9 +30,9 @@
 #include <stdint.h>
 
 #include "../model/action.h"
-#include "../model/lesson.h"
-#include "../model/lesson_index.h"
-#include "../model/lesson_play.h"
+#include "../lesson/lesson.h"
+#include "../lesson/lesson_index.h"
+#include "../lesson/lesson_play.h"
 #include "../model/model.h"
 #include "math_layout.h"
 #include "ui.h"

@@ -1,6 +1,6 @@
 /* Fuzz target: the lesson parser (md4c plus directives) on any bytes. */
-#include "model/lesson.h"
-#include "model/lesson_goals.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_goals.h"
 
 #include <stdint.h>
 #include <string.h>

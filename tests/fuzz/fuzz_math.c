@@ -3,7 +3,7 @@
  * reaches the TeX parser (nesting, \frac, scripts, matrices, unknown
  * commands) through the same path a lesson file takes; every formula the
  * lesson accepts is then set as boxes (ui/math_layout) with stub metrics. */
-#include "model/lesson.h"
+#include "lesson/lesson.h"
 #include "ui/math_layout.h"
 
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * CSV blocks have the promised shape. */
 #define _POSIX_C_SOURCE 200809L
 #include "model/export.h"
-#include "model/jsonw.h"
+#include "json/jsonw.h"
 #include "test_util.h"
 
 #include <cjson/cJSON.h>

@@ -4,8 +4,8 @@
  * baseline and 0.2 em below for descenders), so the numbers are the
  * layout's alone. Positions are compared with a tolerance of 1e-3 units:
  * the layout only adds and scales floats of size ~20. */
-#include "model/lesson.h"
-#include "model/tex.h"
+#include "lesson/lesson.h"
+#include "lesson/tex.h"
 #include "test_util.h"
 #include "ui/math_layout.h"
 

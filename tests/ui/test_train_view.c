@@ -2,7 +2,7 @@
  * where a trainer with the same settings and step count ends, however the
  * frames came. */
 #include "harness.h"
-#include "model/lesson_play.h"
+#include "lesson/lesson_play.h"
 #include "ui/train_view.h"
 
 #include <math.h>

@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "view_kind.h"
+#include "../model/model.h"
+#include "../model/view_kind.h"
 
 #define LESSON_MAX_STEPS   24
 #define LESSON_MAX_ACTIONS 384

@@ -2,6 +2,7 @@
 #include "json_strict.h"
 
 #include "../core/i18n.h"
+#include "../core/text.h"
 #include "jsonpos.h"
 
 #include <stdbool.h>
@@ -87,7 +88,10 @@ cJSON *json_read_strict(const char *text, size_t len, const char *name, const ch
             bool at_root = top == NULL;
             Json_Path p = {.key = at_root ? dup : top->string, .nth = at_root, .i = -1, .j = -1};
             json_locate(text, &p, &line, &col);
-            snprintf(err, errsz, _("%s:%d:%d: field \"%s\" appears twice"), name, line, col, dup);
+            /* the key as written, one line: a key may hold a line break or a control byte */
+            char shown[200];
+            text_escape(dup, strlen(dup), shown, sizeof shown);
+            snprintf(err, errsz, _("%s:%d:%d: field \"%s\" appears twice"), name, line, col, shown);
         }
         cJSON_Delete(root);
         return NULL;

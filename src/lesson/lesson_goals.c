@@ -2,7 +2,7 @@
 #include "lesson_goals.h"
 
 #include "lesson_play.h"
-#include "settings.h"
+#include "../model/settings.h"
 
 #include "../core/stats.h"
 

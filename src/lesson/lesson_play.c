@@ -3,7 +3,7 @@
 #include "lesson_play.h"
 
 #include "../core/text.h"
-#include "scene_file.h"
+#include "../model/scene_file.h"
 
 #include <ctype.h>
 #include <stdio.h>

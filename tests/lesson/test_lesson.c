@@ -3,11 +3,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "core/fileio.h"
 #include "model/hide.h"
-#include "model/lesson.h"
-#include "model/lesson_check.h"
-#include "model/lesson_directives.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_check.h"
+#include "lesson/lesson_directives.h"
 #include "model/labs.h"
-#include "model/lesson_goals.h"
+#include "lesson/lesson_goals.h"
 #include "model/scene_file.h"
 #include "test_util.h"
 

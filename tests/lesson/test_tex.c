@@ -1,5 +1,5 @@
 /* The TeX parser: the tree it builds, and what it refuses. */
-#include "model/tex.h"
+#include "lesson/tex.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 /* Directive lines to actions and goals; see lesson_directives.h. */
 #include "lesson_directives.h"
 
-#include "hide.h"
+#include "../model/hide.h"
 
 #include "../core/perm.h"
 #include "../core/stack.h"
 #include "../core/text.h"
-#include "limits.h"
-#include "settings.h"
+#include "../model/limits.h"
+#include "../model/settings.h"
 
 #include <ctype.h>
 #include <math.h>

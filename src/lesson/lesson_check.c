@@ -5,7 +5,7 @@
 
 #include "lesson_goals.h"
 #include "lesson_play.h"
-#include "scene_file.h"
+#include "../model/scene_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
