@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,5 +224,13 @@ bool text_underflows_float(const char *written, double v) {
     /* a non-zero digit before any exponent: the literal is not a zero */
     for (const char *p = written; *p && *p != 'e' && *p != 'E'; p++)
         if (*p >= '1' && *p <= '9') return true;
+    return false;
+}
+
+bool text_fail(char *err, size_t errsz, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsz, fmt, ap);
+    va_end(ap);
     return false;
 }

@@ -12,6 +12,9 @@
  *   size_t text_utf8_next(const char *s, size_t avail, uint32_t *cp)
  *       length (1 to 4) of the well-formed sequence at s, its code point in
  *       *cp; 0 if the bytes there are not one
+ *   bool text_fail(char *err, size_t errsz, const char *fmt, ...)
+ *       printf's fmt and what follows into err (cut to errsz), then false: the
+ *       one line a function that fails returns
  *   size_t text_escape(const char *s, size_t len, char *dest, size_t destsz)
  *       a copy that is one line and safe for a terminal: control characters
  *       (C0, DEL and C1) become \n \t \r or \xNN / \u00NN, bytes that are not
@@ -44,6 +47,7 @@ typedef enum Text_Num {
 bool text_utf8_check(const char *s, size_t len, size_t *bad);
 bool text_underflows_float(const char *written, double v);
 size_t text_utf8_next(const char *s, size_t avail, uint32_t *cp);
+bool text_fail(char *err, size_t errsz, const char *fmt, ...);
 size_t text_escape(const char *s, size_t len, char *dest, size_t destsz);
 Text_Num text_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *dest);
 Text_Num text_parse_f64(const char *s, double lo, double hi, double *dest);

@@ -1,5 +1,6 @@
 /* The forward pass of an attention stack in float32; see transformer.h. */
 #include "transformer.h"
+#include "clock.h"
 
 #include "gemm.h"
 #include "i18n.h"
@@ -11,17 +12,11 @@
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void) {
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 /* Timing of the parts when profiling: mark() closes the part running since
  * the last mark. */
 static void mark(Tf_Run *r, Tf_Part part, double *since) {
     if (!r->profile) return;
-    double t = now_ms();
+    double t = clock_ms();
     r->ms[part] += t - *since;
     *since = t;
 }
@@ -249,7 +244,7 @@ void tf_fault_text(const Tf_Run *r, char *buf, size_t size) {
 
 void tf_begin(const Tf_Model *m, const int32_t *ids, int n, Tf_Run *r) {
     int w = m->width;
-    double since = r->profile ? now_ms() : 0;
+    double since = r->profile ? clock_ms() : 0;
     r->n = n;
     r->heads = m->heads;
     r->stage = 0;
@@ -300,7 +295,7 @@ static void layer(const Tf_Model *m, int l, Tf_Run *r, double *since) {
 
 bool tf_step(const Tf_Model *m, Tf_Run *r) {
     if (r->stage > m->layers) return true;
-    double since = r->profile ? now_ms() : 0;
+    double since = r->profile ? clock_ms() : 0;
     if (r->stage < m->layers) {
         layer(m, r->stage, r, &since);
         if (layer_faulted(m, r->stage, r)) {

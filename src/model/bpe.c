@@ -28,14 +28,6 @@ static int byte_of_symbol(uint32_t c) {
     return c < 324 ? map[c] : -1;
 }
 
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 static uint32_t hash_bytes(const char *s, size_t n) {
     uint32_t h = 2166136261u;
     for (size_t k = 0; k < n; k++) h = (h ^ (uint8_t)s[k]) * 16777619u;
@@ -82,12 +74,12 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
     int count = cJSON_GetArraySize(root);
     size_t bytes = 0;
     if (!cJSON_IsObject(root)) {
-        fail(err, errsz, "%s: not a JSON object of token → id", name);
+        text_fail(err, errsz, "%s: not a JSON object of token → id", name);
         goto done;
     }
     if (count < 256 || count > BPE_MAX_VOCAB) {
-        fail(err, errsz, "%s: %d tokens; a byte-level vocabulary has 256 to %d", name, count,
-             BPE_MAX_VOCAB);
+        text_fail(err, errsz, "%s: %d tokens; a byte-level vocabulary has 256 to %d", name, count,
+                  BPE_MAX_VOCAB);
         goto done;
     }
     for (const cJSON *e = root->child; e; e = e->next) bytes += strlen(e->string);
@@ -100,7 +92,7 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
     b->table = malloc(sizeof *b->table * slots);
     b->table_mask = slots - 1;
     if (!b->arena || !b->offset || !b->length || !b->table) {
-        fail(err, errsz, "%s: out of memory for %d tokens", name, count);
+        text_fail(err, errsz, "%s: out of memory for %d tokens", name, count);
         goto done;
     }
     memset(b->table, 0xFF, sizeof *b->table * slots);
@@ -109,24 +101,24 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
     for (const cJSON *e = root->child; e; e = e->next) {
         double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
         if (!(v >= 0 && v < count && v == (int32_t)v)) {
-            fail(err, errsz, "%s: token '%.40s': its id is not a whole number from 0 to %d", name,
-                 e->string, count - 1);
+            text_fail(err, errsz, "%s: token '%.40s': its id is not a whole number from 0 to %d",
+                      name, e->string, count - 1);
             goto done;
         }
         int32_t id = (int32_t)v;
         if (b->length[id] != UINT16_MAX) {
-            fail(err, errsz, "%s: id %d belongs to two tokens", name, id);
+            text_fail(err, errsz, "%s: id %d belongs to two tokens", name, id);
             goto done;
         }
         size_t n;
         if (!symbols_to_bytes(e->string, strlen(e->string), b->arena + used, &n) || n == 0 ||
             n >= UINT16_MAX) {
-            fail(err, errsz, "%s: token '%.40s' is not text in GPT-2's byte alphabet", name,
-                 e->string);
+            text_fail(err, errsz, "%s: token '%.40s' is not text in GPT-2's byte alphabet", name,
+                      e->string);
             goto done;
         }
         if (lookup(b, b->arena + used, n) >= 0) {
-            fail(err, errsz, "%s: token '%.40s' is there twice", name, e->string);
+            text_fail(err, errsz, "%s: token '%.40s' is there twice", name, e->string);
             goto done;
         }
         b->offset[id] = (uint32_t)used;
@@ -139,7 +131,7 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
     for (int c = 0; c < 256; c++) {
         char one = (char)c;
         if ((b->byte_id[c] = lookup(b, &one, 1)) < 0) {
-            fail(err, errsz, "%s: no token for the byte 0x%02X", name, c);
+            text_fail(err, errsz, "%s: no token for the byte 0x%02X", name, c);
             goto done;
         }
     }
@@ -164,7 +156,7 @@ static bool load_merges(Bpe *b, const char *text, size_t len, const char *name, 
     int lines = 0;
     for (size_t k = 0; k < len; k++) lines += text[k] == '\n';
     if (lines > BPE_MAX_MERGES + 1)
-        return fail(err, errsz, "%s: more than %d merges", name, BPE_MAX_MERGES);
+        return text_fail(err, errsz, "%s: more than %d merges", name, BPE_MAX_MERGES);
     uint32_t slots = 1;
     while (slots < 2u * (uint32_t)(lines + 1)) slots <<= 1;
     b->pair_key = malloc(sizeof *b->pair_key * slots);
@@ -172,7 +164,7 @@ static bool load_merges(Bpe *b, const char *text, size_t len, const char *name, 
     b->pair_joined = malloc(sizeof *b->pair_joined * slots);
     b->pair_mask = slots - 1;
     if (!b->pair_key || !b->pair_rank || !b->pair_joined)
-        return fail(err, errsz, "%s: out of memory for %d merges", name, lines);
+        return text_fail(err, errsz, "%s: out of memory for %d merges", name, lines);
     memset(b->pair_joined, 0xFF, sizeof *b->pair_joined * slots);
     int line = 0;
     static char left[65536], right[65536], both[131072];
@@ -186,27 +178,29 @@ static bool load_merges(Bpe *b, const char *text, size_t len, const char *name, 
         const char *space = memchr(s, ' ', n);
         if (!space || space == s || space == s + n - 1 ||
             memchr(space + 1, ' ', (size_t)(s + n - space - 1)))
-            return fail(err, errsz, "%s:%d: not two tokens separated by one space", name, line);
+            return text_fail(err, errsz, "%s:%d: not two tokens separated by one space", name,
+                             line);
         size_t ln, rn;
         if ((size_t)(space - s) >= sizeof left || (size_t)(s + n - space - 1) >= sizeof right)
-            return fail(err, errsz, "%s:%d: a token longer than %zu bytes", name, line,
-                        sizeof left - 1);
+            return text_fail(err, errsz, "%s:%d: a token longer than %zu bytes", name, line,
+                             sizeof left - 1);
         if (!symbols_to_bytes(s, (size_t)(space - s), left, &ln) ||
             !symbols_to_bytes(space + 1, (size_t)(s + n - space - 1), right, &rn))
-            return fail(err, errsz, "%s:%d: not text in GPT-2's byte alphabet", name, line);
+            return text_fail(err, errsz, "%s:%d: not text in GPT-2's byte alphabet", name, line);
         int32_t a = lookup(b, left, ln), c = lookup(b, right, rn);
         memcpy(both, left, ln);
         memcpy(both + ln, right, rn);
         int32_t joined = lookup(b, both, ln + rn);
         if (a < 0 || c < 0) {
             bool left_missing = a < 0; /* as written in the file */
-            return fail(err, errsz, "%s:%d: '%.*s' is not in the vocabulary", name, line,
-                        (int)(left_missing ? (size_t)(space - s) : (size_t)(s + n - space - 1)),
-                        left_missing ? s : space + 1);
+            return text_fail(
+                err, errsz, "%s:%d: '%.*s' is not in the vocabulary", name, line,
+                (int)(left_missing ? (size_t)(space - s) : (size_t)(s + n - space - 1)),
+                left_missing ? s : space + 1);
         }
         if (joined < 0)
-            return fail(err, errsz, "%s:%d: the join of '%.*s' is not in the vocabulary", name,
-                        line, (int)n, s);
+            return text_fail(err, errsz, "%s:%d: the join of '%.*s' is not in the vocabulary", name,
+                             line, (int)n, s);
         uint64_t key = (uint64_t)(uint32_t)a << 32 | (uint32_t)c;
         bool found;
         int32_t *slot = pair_slot(b, key, &found);
@@ -244,11 +238,11 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(model, "merges");
     if (!cJSON_IsObject(model) ||
         (type && !(cJSON_IsString(type) && !strcmp(type->valuestring, "BPE")))) {
-        fail(err, errsz, "%s: \"model\" is not a BPE model, GPT-2's tokenizer", name);
+        text_fail(err, errsz, "%s: \"model\" is not a BPE model, GPT-2's tokenizer", name);
         goto done;
     }
     if (!cJSON_IsObject(v) || !cJSON_IsArray(m)) {
-        fail(err, errsz, "%s: model.vocab must be an object and model.merges an array", name);
+        text_fail(err, errsz, "%s: model.vocab must be an object and model.merges an array", name);
         goto done;
     }
     /* the merges as merges.txt's lines: "A B" strings, or [A, B] pairs in newer files */
@@ -259,13 +253,14 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
         bool pair = cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2 && cJSON_IsString(l) &&
                     cJSON_IsString(r);
         if (!(cJSON_IsString(e) || pair)) {
-            fail(err, errsz, "%s: model.merges[%d] is not \"A B\" or [\"A\", \"B\"]", name, entry);
+            text_fail(err, errsz, "%s: model.merges[%d] is not \"A B\" or [\"A\", \"B\"]", name,
+                      entry);
             goto done;
         }
         const char *parts[2] = {pair ? l->valuestring : e->valuestring, pair ? r->valuestring : ""};
         for (int k = 0; k < 2; k++)
             if (strchr(parts[k], '\n')) {
-                fail(err, errsz, "%s: model.merges[%d] holds a line break", name, entry);
+                text_fail(err, errsz, "%s: model.merges[%d] holds a line break", name, entry);
                 goto done;
             }
         bytes += strlen(parts[0]) + strlen(parts[1]) + 2;
@@ -273,7 +268,7 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
     vocab = cJSON_PrintUnformatted(v);
     merges = malloc(bytes);
     if (!vocab || !merges) {
-        fail(err, errsz, "%s: out of memory", name);
+        text_fail(err, errsz, "%s: out of memory", name);
         goto done;
     }
     size_t at = 0;
@@ -390,7 +385,8 @@ static int match(const uint32_t *cp, int i, int end) {
 int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
                size_t errsz) {
     if (len > BPE_MAX_TEXT) {
-        fail(err, errsz, _("the text has %zu bytes; at most %d are tokenized"), len, BPE_MAX_TEXT);
+        text_fail(err, errsz, _("the text has %zu bytes; at most %d are tokenized"), len,
+                  BPE_MAX_TEXT);
         return -1;
     }
     static uint32_t cp[BPE_MAX_TEXT + 1], at[BPE_MAX_TEXT + 1];
@@ -398,7 +394,7 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max
     for (size_t k = 0; k < len;) {
         size_t step = text_utf8_next(text + k, len - k, &cp[n]);
         if (step == 0 || cp[n] == 0) {
-            fail(err, errsz, _("the text is not UTF-8 without NUL at byte %zu"), k);
+            text_fail(err, errsz, _("the text is not UTF-8 without NUL at byte %zu"), k);
             return -1;
         }
         at[n++] = (uint32_t)k;
@@ -429,6 +425,6 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max
     }
     return e.count;
 too_many:
-    fail(err, errsz, _("the text is more than %d tokens"), max);
+    text_fail(err, errsz, _("the text is more than %d tokens"), max);
     return BPE_TOO_MANY;
 }

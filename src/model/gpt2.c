@@ -2,6 +2,7 @@
 #include "gpt2.h"
 
 #include "../core/i18n.h"
+#include "../core/text.h"
 #include "../json/json_strict.h"
 
 #include <math.h>
@@ -11,28 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 /* A whole number field from lo to hi; `missing` is used when it is absent
  * (−1: it is required). */
 static bool field(const cJSON *root, const char *key, int lo, int hi, int missing, const char *name,
                   int *dest, char *err, size_t errsz) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!v) {
-        if (missing < 0) return fail(err, errsz, _("%s: no \"%s\""), name, key);
+        if (missing < 0) return text_fail(err, errsz, _("%s: no \"%s\""), name, key);
         *dest = missing;
         return true;
     }
     double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
     if (!(d >= lo && d <= hi) || d != floor(d))
-        return fail(err, errsz, _("%s: \"%s\" must be a whole number from %d to %d"), name, key, lo,
-                    hi);
+        return text_fail(err, errsz, _("%s: \"%s\" must be a whole number from %d to %d"), name,
+                         key, lo, hi);
     *dest = (int)d;
     return true;
 }
@@ -44,16 +37,16 @@ bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Conf
     Gpt2_Config out = {0};
     bool ok = false;
     if (!cJSON_IsObject(root)) {
-        fail(err, errsz, _("%s: not a JSON object"), name);
+        text_fail(err, errsz, _("%s: not a JSON object"), name);
         goto done;
     }
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     if (type && (!cJSON_IsString(type) || strcmp(type->valuestring, "gpt2"))) {
-        fail(err, errsz,
-             _("%s: model_type %s%.40s%s is not read: attnlab reads GPT-2-family checkpoints "
-               "(model_type \"gpt2\": gpt2, distilgpt2, gpt2-medium, …)"),
-             name, cJSON_IsString(type) ? "\"" : "", cJSON_IsString(type) ? type->valuestring : "?",
-             cJSON_IsString(type) ? "\"" : "");
+        text_fail(err, errsz,
+                  _("%s: model_type %s%.40s%s is not read: attnlab reads GPT-2-family checkpoints "
+                    "(model_type \"gpt2\": gpt2, distilgpt2, gpt2-medium, …)"),
+                  name, cJSON_IsString(type) ? "\"" : "",
+                  cJSON_IsString(type) ? type->valuestring : "?", cJSON_IsString(type) ? "\"" : "");
         goto done;
     }
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(root, "architectures");
@@ -63,9 +56,10 @@ bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Conf
             gpt2 |= cJSON_IsString(a) && !strncmp(a->valuestring, "GPT2", 4);
         if (!gpt2) {
             const cJSON *first = cJSON_IsArray(arch) ? arch->child : NULL;
-            fail(err, errsz,
-                 _("%s: architectures %.40s is not read: attnlab reads GPT-2's (GPT2LMHeadModel)"),
-                 name, first && cJSON_IsString(first) ? first->valuestring : "(none)");
+            text_fail(
+                err, errsz,
+                _("%s: architectures %.40s is not read: attnlab reads GPT-2's (GPT2LMHeadModel)"),
+                name, first && cJSON_IsString(first) ? first->valuestring : "(none)");
             goto done;
         }
     }
@@ -77,8 +71,8 @@ bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Conf
         !field(root, "vocab_size", 1, GPT2_MAX_VOCAB, -1, name, &out.vocab_size, err, errsz))
         goto done;
     if (out.n_embd % out.n_head) {
-        fail(err, errsz, _("%s: n_embd %d is not a multiple of n_head %d"), name, out.n_embd,
-             out.n_head);
+        text_fail(err, errsz, _("%s: n_embd %d is not a multiple of n_head %d"), name, out.n_embd,
+                  out.n_head);
         goto done;
     }
     const cJSON *inner = cJSON_GetObjectItemCaseSensitive(root, "n_inner");
@@ -92,18 +86,18 @@ bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Conf
     const cJSON *eps = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
     if (eps) {
         if (!cJSON_IsNumber(eps) || !(eps->valuedouble > 0 && eps->valuedouble < 1)) {
-            fail(err, errsz, _("%s: \"layer_norm_epsilon\" must be a number above 0 and below 1"),
-                 name);
+            text_fail(err, errsz,
+                      _("%s: \"layer_norm_epsilon\" must be a number above 0 and below 1"), name);
             goto done;
         }
         out.layer_norm_epsilon = eps->valuedouble;
     }
     const cJSON *act = cJSON_GetObjectItemCaseSensitive(root, "activation_function");
     if (act && (!cJSON_IsString(act) || strcmp(act->valuestring, "gelu_new"))) {
-        fail(err, errsz,
-             _("%s: activation_function %.40s is not computed: the MLP uses GELU's tanh form "
-               "(\"gelu_new\"), GPT-2's"),
-             name, cJSON_IsString(act) ? act->valuestring : "(not a string)");
+        text_fail(err, errsz,
+                  _("%s: activation_function %.40s is not computed: the MLP uses GELU's tanh form "
+                    "(\"gelu_new\"), GPT-2's"),
+                  name, cJSON_IsString(act) ? act->valuestring : "(not a string)");
         goto done;
     }
     *c = out;
@@ -119,7 +113,8 @@ static const St_Tensor *need(const St_File *f, const char *name, uint64_t d0, ui
     if (!*ok) return NULL;
     const St_Tensor *t = st_find(f, name);
     if (!t) {
-        *ok = fail(err, errsz, _("%s: no tensor '%s' (or 'transformer.%s')"), f->path, name, name);
+        *ok = text_fail(err, errsz, _("%s: no tensor '%s' (or 'transformer.%s')"), f->path, name,
+                        name);
         return NULL;
     }
     /* both names, perhaps with other bytes: which is the weight is not ours to guess */
@@ -127,10 +122,10 @@ static const St_Tensor *need(const St_File *f, const char *name, uint64_t d0, ui
         const char *other = f->tensors[k].name;
         const char *bare = strncmp(other, "transformer.", 12) ? other : other + 12;
         if (&f->tensors[k] != t && !strcmp(bare, name)) {
-            *ok = fail(err, errsz,
-                       _("%s: both '%s' and 'transformer.%s' are there: which one is the "
-                         "weight is not clear"),
-                       f->path, name, name);
+            *ok = text_fail(err, errsz,
+                            _("%s: both '%s' and 'transformer.%s' are there: which one is the "
+                              "weight is not clear"),
+                            f->path, name, name);
             return NULL;
         }
     }
@@ -150,8 +145,8 @@ static const St_Tensor *need(const St_File *f, const char *name, uint64_t d0, ui
                      (unsigned long long)d1);
         else
             snprintf(want, sizeof want, "[%llu]", (unsigned long long)d0);
-        *ok = fail(err, errsz, _("%s: tensor '%s' is %s; the config asks for %s"), f->path, t->name,
-                   has, want);
+        *ok = text_fail(err, errsz, _("%s: tensor '%s' is %s; the config asks for %s"), f->path,
+                        t->name, has, want);
         return NULL;
     }
     return t;
@@ -162,7 +157,7 @@ bool gpt2_tensors(const St_File *f, const Gpt2_Config *c, Gpt2_Tensors *t, char 
     uint64_t d = (uint64_t)c->n_embd, V = (uint64_t)c->vocab_size, inner = (uint64_t)c->n_inner;
     Gpt2_Tensors out = {0};
     out.blocks = calloc((size_t)c->n_layer, sizeof *out.blocks);
-    if (!out.blocks) return fail(err, errsz, _("%s: out of memory"), f->path);
+    if (!out.blocks) return text_fail(err, errsz, _("%s: out of memory"), f->path);
     bool ok = true;
     out.wte = need(f, "wte.weight", V, d, err, errsz, &ok);
     out.wpe = need(f, "wpe.weight", (uint64_t)c->n_positions, d, err, errsz, &ok);
@@ -223,8 +218,8 @@ static const float *tensor(const St_File *f, const St_Tensor *t, const uint8_t *
         const float *p = (const float *)(const void *)(bytes + f->data_start + t->begin);
         for (uint64_t k = 0; k < count; k++)
             if (!isfinite(p[k])) {
-                *ok = fail(err, errsz, _("%s: tensor '%s': element %llu is %s"), f->path, t->name,
-                           (unsigned long long)k, isnan(p[k]) ? "NaN" : "infinite");
+                *ok = text_fail(err, errsz, _("%s: tensor '%s': element %llu is %s"), f->path,
+                                t->name, (unsigned long long)k, isnan(p[k]) ? "NaN" : "infinite");
                 return NULL;
             }
         return p;
@@ -269,8 +264,8 @@ bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
         (widen && !(out.widened = malloc((size_t)widen * sizeof(float)))) || !out.blocks) {
         free(out.blocks);
         free(out.widened);
-        return fail(err, errsz, _("%s: out of memory widening %llu elements to float32"), f->path,
-                    (unsigned long long)widen);
+        return text_fail(err, errsz, _("%s: out of memory widening %llu elements to float32"),
+                         f->path, (unsigned long long)widen);
     }
     out.widened_count = widen;
     float *arena = out.widened;

@@ -1,7 +1,9 @@
 /* The Model view's state; see real_lab.h. */
 #include "real_lab.h"
+#include "../core/clock.h"
 
 #include "../core/i18n.h"
+#include "../core/text.h"
 
 #include "../core/rng.h"
 #include "../core/stats.h"
@@ -61,20 +63,6 @@ static void stop_worker(Real_Lab *l) {
 }
 #endif
 
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz) {
     if (!m) {
         real_lab_free(l);
@@ -106,7 +94,7 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
         !fresh.thumbs || !fresh.plane || !fresh.qk || !fresh.pca || !fresh.order || !fresh.input ||
         !fresh.run_order[0] || !fresh.run_order[1] || !fresh.qk_order) {
         real_lab_free(&fresh);
-        return fail(err, errsz, _("%s: out of memory"), name);
+        return text_fail(err, errsz, _("%s: out of memory"), name);
     }
     fresh.open_layer = l->model ? l->open_layer : 0;
     fresh.open_head = l->model ? l->open_head : 0;
@@ -128,16 +116,17 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
 }
 
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz) {
-    if (!l->model) return fail(err, errsz, _("no model is open"));
+    if (!l->model) return text_fail(err, errsz, _("no model is open"));
     stop_worker(l);
     if (len > BPE_MAX_TEXT)
-        return fail(err, errsz, _("the text is %zu bytes; at most %d are read"), len, BPE_MAX_TEXT);
+        return text_fail(err, errsz, _("the text is %zu bytes; at most %d are read"), len,
+                         BPE_MAX_TEXT);
     int n = real_model_tokenize(l->model, text, len, l->ids, err, errsz);
     const Tf_Model *tm = &l->model->weights.model;
     if (n >= 0 && !tf_store_fits(tm, n, err, errsz)) {
         n = -1;
     } else if (n >= 0 && !tf_reserve(&l->runs[l->work], tm, n)) {
-        fail(err, errsz, _("out of memory for a pass over %d tokens"), n);
+        text_fail(err, errsz, _("out of memory for a pass over %d tokens"), n);
         n = -1;
     }
     if (n < 0) {
@@ -151,7 +140,7 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
     l->texts++;
     if (!real_lab_reorder(l, NULL)) {
         l->n = 0; /* no pass can run: nothing is shown as if it were this text's */
-        return fail(err, errsz, _("out of memory for a pass over %d tokens"), n);
+        return text_fail(err, errsz, _("out of memory for a pass over %d tokens"), n);
     }
     return true;
 }
@@ -407,11 +396,11 @@ bool real_lab_threaded(Real_Lab *l, bool on) {
 bool real_lab_work(Real_Lab *l, double budget_ms) {
     if (!l->model) return true;
     const Tf_Model *tm = &l->model->weights.model;
-    double start = now_ms();
+    double start = clock_ms();
     if (l->n > 0 && !l->pass_done && !(l->threaded && work_on_thread(l)))
         while (l->n > 0 && !l->pass_done) {
             if (tf_step(tm, &l->runs[l->work])) pass_complete(l);
-            if (now_ms() - start >= budget_ms) break;
+            if (clock_ms() - start >= budget_ms) break;
         }
     if (l->has_shown && !l->head_done && l->open_layer >= 0 && !(l->head_done = open_head(l)))
         l->open_layer = l->open_head = -1; /* out of memory: no head open, nothing left owed */

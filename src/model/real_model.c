@@ -8,14 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool fail(char *err, size_t errsz, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsz, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, size_t errsz) {
     Real_Model out = {0};
     if (!gpt2_config_parse(files->config, files->config_len, files->config_name, &out.config, err,
@@ -39,9 +31,9 @@ bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, si
                   : bpe_load_tokenizer_json(&out.bpe, files->tokenizer, files->tokenizer_len,
                                             files->tokenizer_name, err, errsz);
     if (ok && out.bpe.count > out.config.vocab_size) {
-        ok = fail(err, errsz, _("%s: %d tokens, more than the config's vocab_size %d"),
-                  files->vocab ? files->vocab_name : files->tokenizer_name, (int)out.bpe.count,
-                  out.config.vocab_size);
+        ok = text_fail(err, errsz, _("%s: %d tokens, more than the config's vocab_size %d"),
+                       files->vocab ? files->vocab_name : files->tokenizer_name, (int)out.bpe.count,
+                       out.config.vocab_size);
         bpe_free(&out.bpe);
     }
     if (!ok) {
@@ -65,14 +57,15 @@ void real_model_free(Real_Model *m) {
 int real_model_tokenize(const Real_Model *m, const char *text, size_t len, int32_t *ids, char *err,
                         size_t errsz) {
     if (len == 0) {
-        fail(err, errsz, "%s", _("the text is empty: give the model at least one token"));
+        text_fail(err, errsz, "%s", _("the text is empty: give the model at least one token"));
         return -1;
     }
     int max = m->config.n_positions;
     int n = bpe_encode(&m->bpe, text, len, ids, max, err, errsz);
     if (n == BPE_TOO_MANY) {
-        fail(err, errsz,
-             _("the text is more than %d tokens, the most this model reads (n_positions)"), max);
+        text_fail(err, errsz,
+                  _("the text is more than %d tokens, the most this model reads (n_positions)"),
+                  max);
         return -1;
     }
     return n;

@@ -1,6 +1,7 @@
 /* Drivers that run the app with no window on screen; see headless.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "headless.h"
+#include "../core/clock.h"
 
 #include "../json/jsonw.h"
 #include "real_open.h"
@@ -131,12 +132,6 @@ int headless_screenshot(App *a) {
 
 /* ---- --bench: frame times measured headless ------------------------------ */
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -245,7 +240,7 @@ static bool bench_model_row(App *a, bool pass, int w, int h, char *table, size_t
             real_lab_settle(l);
             passes++;
         }
-        double t0 = now_ms();
+        double t0 = clock_ms();
         if (!pass) { /* over the pictures, one a frame, along the first rows */
             int heads = l->model->weights.model.heads, k = f % (2 * heads);
             for (int r = 0; r < a->ui.record_count; r++) {
@@ -260,7 +255,7 @@ static bool bench_model_row(App *a, bool pass, int w, int h, char *table, size_t
         render_frame(&a->render, &a->dl, w, h, a->ui.theme->bg);
         render_finish(&a->render);
         if (f >= WARM) {
-            frame[f - WARM] = now_ms() - t0;
+            frame[f - WARM] = clock_ms() - t0;
             painted[f - WARM] = (double)render_stats(&a->render).damage_px / ((double)w * h);
         }
     }
@@ -326,16 +321,16 @@ int headless_bench(App *a, double process_start_ms) {
             enum { WARM = 3, FRAMES = 40 };
             static double frame[FRAMES], recompute[FRAMES], layout[FRAMES], painted[FRAMES];
             for (int f = 0; f < WARM + FRAMES; f++) {
-                double t0 = now_ms();
+                double t0 = clock_ms();
                 bench_input(a, rows[k].kind, f, s.n, bench_grid(a, "S"));
-                double t1 = now_ms();
+                double t1 = clock_ms();
                 model_update(&a->model);
-                double t2 = now_ms();
+                double t2 = clock_ms();
                 app_layout(a, w, h, 1.0f);
-                double t3 = now_ms();
+                double t3 = clock_ms();
                 render_frame(&a->render, &a->dl, w, h, a->ui.theme->bg);
                 render_finish(&a->render);
-                double t4 = now_ms();
+                double t4 = clock_ms();
                 if (first_frame < 0) first_frame = t4 - process_start_ms;
                 if (f >= WARM) {
                     frame[f - WARM] = t4 - t0;

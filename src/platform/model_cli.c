@@ -1,6 +1,7 @@
 /* The real model on the command line; see model_cli.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "model_cli.h"
+#include "../core/clock.h"
 
 #include "../core/i18n.h"
 
@@ -55,12 +56,6 @@ int model_export(const Cli_Options *o) {
     return status;
 }
 
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -77,12 +72,12 @@ static double product_flops(const Tf_Model *m, int n) {
 int model_bench(const Cli_Options *o) {
     static Checkpoint ck;
     char err[1024];
-    double t0 = now_ms();
+    double t0 = clock_ms();
     if (!checkpoint_open(o->model, &ck, err, sizeof err)) {
         cli_report("attnlab: ", err);
         return 2;
     }
-    double load_ms = now_ms() - t0;
+    double load_ms = clock_ms() - t0;
     const Tf_Model *m = &ck.model.weights.model;
     static const int sizes[] = {16, 32, 64, 256};
     static const char *const parts[TF_PARTS] = {"embed",   "layernorm", "products",
@@ -106,14 +101,14 @@ int model_bench(const Cli_Options *o) {
         tf_forward(m, ids, n, &run); /* warm: pages mapped, buffers touched */
         tf_products(m, n, &run);
         for (int k = 0; k < reps; k++) {
-            double a = now_ms();
+            double a = clock_ms();
             tf_forward(m, ids, n, &run);
-            t[k] = now_ms() - a;
+            t[k] = clock_ms() - a;
         }
         for (int k = 0; k < reps; k++) {
-            double a = now_ms();
+            double a = clock_ms();
             tf_products(m, n, &run);
-            alone[k] = now_ms() - a;
+            alone[k] = clock_ms() - a;
         }
         memset(run.ms, 0, sizeof run.ms);
         run.profile = true;
@@ -144,19 +139,19 @@ int model_bench(const Cli_Options *o) {
         double times[9], opens[9];
         int frames = 0;
         for (int k = 0; k < 9; k++) {
-            double a = now_ms();
+            double a = clock_ms();
             real_lab_set_text(&lab, text, strlen(text) - (size_t)(k % 2), err, sizeof err);
             frames = 0;
             while (!real_lab_work(&lab, REAL_LAB_BUDGET_MS)) { /* the rest of a 16.7 ms frame */
                 frames++;
-                double next = a + frames * (1000.0 / 60), left = next - now_ms();
+                double next = a + frames * (1000.0 / 60), left = next - clock_ms();
                 if (left > 0) thrd_sleep(&(struct timespec){.tv_nsec = (long)(left * 1e6)}, NULL);
             }
-            times[k] = now_ms() - a;
-            a = now_ms();
+            times[k] = clock_ms() - a;
+            a = clock_ms();
             real_lab_open(&lab, k % m->layers, (k * 5) % m->heads);
             real_lab_work(&lab, REAL_LAB_BUDGET_MS);
-            opens[k] = now_ms() - a;
+            opens[k] = clock_ms() - a;
         }
         qsort(times, 9, sizeof *times, cmp_double);
         qsort(opens, 9, sizeof *opens, cmp_double);

@@ -185,6 +185,24 @@ static void qk_plane(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, 
 #undef PY
 }
 
+/* What every picture of a head's weights shares: one scale, 0 to 1, the tokens on both axes
+ * (when named), the causal mask. */
+static Heatmap_Desc weights_desc(const View_State *vs, int n, bool named) {
+    return (Heatmap_Desc){.rows = n,
+                          .cols = n,
+                          .vmin = 0,
+                          .vmax = 1,
+                          .map = vs->weight_map,
+                          .row_labels = named ? labels.ptr : NULL,
+                          .col_labels = named ? labels.ptr : NULL,
+                          .row_axis = N_("query"),
+                          .col_axis = N_("key"),
+                          .selected_row = -1,
+                          .mark_row = -1,
+                          .mark_col = -1,
+                          .causal = true};
+}
+
 /* Two to four heads side by side, each as large as the panel allows, on one scale: a class
  * compares the previous-token head with the induction head, or a whole layer. */
 static void compare_heads(Ui *ui, View_State *vs, const Real_Lab *l, const Tf_Run *run, Rect r) {
@@ -218,24 +236,14 @@ static void compare_heads(Ui *ui, View_State *vs, const Real_Lab *l, const Tf_Ru
         Rect cell = {r.x + (float)(k % cols) * w, r.y + (float)(k / cols) * h, w - 6, h - 6};
         char title[64];
         snprintf(title, sizeof title, _("Layer %d, head %d"), layer, head);
+        Heatmap_Desc d = weights_desc(vs, n, named);
+        d.name = "model_compared";
+        d.r = cell;
+        d.title = title;
+        d.values = tf_attn(run, layer, head);
+        d.row_axis = d.col_axis = NULL; /* the titles say it; the cells get the room */
         Heatmap_Result res;
-        ui_heatmap(ui,
-                   &(Heatmap_Desc){.name = "model_compared",
-                                   .r = cell,
-                                   .title = title,
-                                   .values = tf_attn(run, layer, head),
-                                   .rows = n,
-                                   .cols = n,
-                                   .vmin = 0,
-                                   .vmax = 1,
-                                   .map = vs->weight_map,
-                                   .row_labels = named ? labels.ptr : NULL,
-                                   .col_labels = named ? labels.ptr : NULL,
-                                   .selected_row = -1,
-                                   .mark_row = -1,
-                                   .mark_col = -1,
-                                   .causal = true},
-                   &res);
+        ui_heatmap(ui, &d, &res);
         int i = res.hover_row, j = res.hover_col;
         if (i >= 0 && j >= 0 && i < labels.n && j < labels.n && j <= i)
             snprintf(vs->hover_text, sizeof vs->hover_text,
@@ -337,56 +345,29 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     /* both pictures on one scale, 0 to 1, with a legend each: every row of A sums to 1, and
      * the value-weighted picture shows each row as shares of its own total, so a column that
      * fades from the first to the second is weight that adds little */
-    Heatmap_Result res;
-    ui_heatmap(
-        ui,
-        &(Heatmap_Desc){.name = "model_A",
-                        .r = a,
-                        .title = _("A: the weights"),
-                        .caption = _("softmax(q·k/√d_h), masked; 0 to 1, each row sums to 1"),
-                        .values = tf_attn(run, l->open_layer, l->open_head),
-                        .rows = n,
-                        .cols = n,
-                        .vmin = 0,
-                        .vmax = 1,
-                        .map = vs->weight_map,
-                        .row_labels = named ? labels.ptr : NULL,
-                        .col_labels = named ? labels.ptr : NULL,
-                        .row_axis = N_("query"),
-                        .col_axis = N_("key"),
-                        .selected_row = -1,
-                        .mark_row = -1,
-                        .mark_col = -1,
-                        .causal = true},
-        &res);
     const float *A = tf_attn(run, l->open_layer, l->open_head);
+    Heatmap_Desc d = weights_desc(vs, n, named);
+    d.name = "model_A";
+    d.r = a;
+    d.title = _("A: the weights");
+    d.caption = _("softmax(q·k/√d_h), masked; 0 to 1, each row sums to 1");
+    d.values = A;
+    Heatmap_Result res;
+    ui_heatmap(ui, &d, &res);
     int hover_i = res.hover_row, hover_j = res.hover_col;
     if (!l->head_done) {
         model_head_hover(vs, l, A, hover_i, hover_j);
         return;
     }
+    d.name = "model_weighted";
+    d.r = body;
+    d.title = _("Weighted by what each value adds");
+    d.caption = _("a_ij·‖v_j W_O‖ as a share of its row; 0 to 1, each row sums to 1");
+    d.values = l->weighted_share;
+    d.mark_row = res.hover_row; /* the cell the pointer is on in A, marked here too */
+    d.mark_col = res.hover_col;
     Heatmap_Result wres;
-    ui_heatmap(ui,
-               &(Heatmap_Desc){.name = "model_weighted",
-                               .r = body,
-                               .title = _("Weighted by what each value adds"),
-                               .caption = _("a_ij·‖v_j W_O‖ as a share of its row; 0 to 1, "
-                                            "each row sums to 1"),
-                               .values = l->weighted_share,
-                               .rows = n,
-                               .cols = n,
-                               .vmin = 0,
-                               .vmax = 1,
-                               .map = vs->weight_map,
-                               .row_labels = named ? labels.ptr : NULL,
-                               .col_labels = named ? labels.ptr : NULL,
-                               .row_axis = N_("query"),
-                               .col_axis = N_("key"),
-                               .selected_row = -1,
-                               .mark_row = res.hover_row,
-                               .mark_col = res.hover_col,
-                               .causal = true},
-               &wres);
+    ui_heatmap(ui, &d, &wres);
     if (hover_i < 0) hover_i = wres.hover_row, hover_j = wres.hover_col;
     model_head_hover(vs, l, A, hover_i, hover_j);
 }
