@@ -6,6 +6,7 @@
 
 #include "../gfx/utf8.h"
 #include "lesson_menu.h"
+#include "lesson_predict.h"
 
 #include "../lesson/lesson_goals.h"
 #include "math_layout.h"
@@ -154,8 +155,6 @@ static void show_me(const Ui *ui, View_State *vs, Model *m) {
     vs->session.show_from_x = NAN;
 }
 
-static void judge_later(View_State *vs, Model *m, const Lesson_Predict *pr);
-
 void lesson_update(const Ui *ui, View_State *vs, Model *m) {
     Lesson_Session *ls = &vs->session;
     if (ls->pending) { /* --lesson, or a pick from the menu */
@@ -219,7 +218,7 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
     }
     /* a later prediction: its verdict once the step's training has met its goals */
     const Lesson_Predict *pr = &st->predict;
-    if (pr->later && ls->predict_waiting && all) judge_later(vs, m, pr);
+    if (pr->later && ls->predict_waiting && all) lesson_predict_judge_later(vs, m, pr);
     /* until the student commits, what would give the answer away stays hidden */
     if (pr->kind != PREDICT_NONE && ls->predict_given < 0) {
         if (pr->kind == PREDICT_KEY)
@@ -508,127 +507,6 @@ static float layout_text(Text_Layout *io, const Lesson *l, const Lesson_Step *st
     return tl.y - r.y;
 }
 
-/* ---- predict, then reveal --------------------------------------------------------- */
-
-/* The verdict of a later prediction, on the model as it stands. */
-static void judge_later(View_State *vs, Model *m, const Lesson_Predict *pr) {
-    Lesson_Session *ls = &vs->session;
-    char truth[96] = "", why[300] = "";
-    int t = lesson_predict_later(pr, m, (int)vs->view, vs->selected, truth, sizeof truth, why,
-                                 sizeof why);
-    ls->predict_waiting = false;
-    if (t < 0) {
-        snprintf(ls->predict_error, sizeof ls->predict_error, "%s", why);
-        ls->predict_right = false;
-        return;
-    }
-    ls->predict_error[0] = '\0';
-    snprintf(ls->predict_truth, sizeof ls->predict_truth, "%s", truth);
-    ls->predict_right = (ls->predict_given == 1) == (t == 1);
-    ls->predict_asked++;
-    ls->predict_hits += ls->predict_right;
-}
-
-static void judge(View_State *vs, const Model *m, int given) {
-    Lesson_Session *ls = &vs->session;
-    const Lesson_Predict *pr = &ls->lesson->steps[ls->step].predict;
-    char truth[96] = "", why[300] = "";
-    int t = lesson_predict_truth(ls->lesson, pr, m, (int)vs->view, vs->selected, ls->data_dir,
-                                 truth, sizeof truth, why, sizeof why);
-    ls->predict_given = given;
-    if (t < 0) { /* the lesson checker refuses such a step; say so rather than guess */
-        snprintf(ls->predict_error, sizeof ls->predict_error, "%s", why);
-        ls->predict_right = false;
-        return;
-    }
-    ls->predict_error[0] = '\0';
-    snprintf(ls->predict_truth, sizeof ls->predict_truth, "%s", truth);
-    /* a key is judged by its position: a copy of the right word the query
-     * does not weigh most (or cannot see) is not the answer */
-    ls->predict_right = pr->kind == PREDICT_KEY ? given == t : (given == 1) == (t == 1);
-    if (pr->kind == PREDICT_KEY)
-        lesson_key_name(&m->scene, given, ls->predict_picked, sizeof ls->predict_picked);
-    ls->predict_asked++;
-    ls->predict_hits += ls->predict_right;
-}
-
-/* The step's question, its answer buttons, then the verdict and why; the
- * height it needs. Draws only when draw. */
-static float predict_box(Ui *ui, View_State *vs, const Model *m, const Lesson_Predict *pr, Rect r,
-                         bool draw) {
-    const Theme *t = ui->theme;
-    Lesson_Session *ls = &vs->session;
-    Rect in = rect_inset(r, 8);
-    float y = in.y;
-    if (draw) {
-        draw_round_rect(ui->dl, rect_inset(r, 2), t->radius, t->goal_bg);
-        draw_rect_outline(ui->dl, rect_inset(r, 2), t->radius, t->line, t->highlight);
-        ui_record(ui, "panel", "predict", -1, r);
-    }
-    char q[260];
-    snprintf(q, sizeof q, _("Predict: %s"), pr->question);
-    y += ui_text_wrapped(ui, (Rect){in.x, y, in.w, 1e6f}, FONT_BOLD, t->text_size, t->highlight, q,
-                         draw) +
-         6;
-    if (ls->predict_given < 0) {
-        /* the answers: every token (a key), or yes and no */
-        float x = in.x, bh = 30;
-        int count = pr->kind == PREDICT_KEY ? m->scene.n : 2;
-        for (int k = 0; k < count; k++) {
-            const char *label = pr->kind == PREDICT_KEY ? m->scene.tokens[k]
-                                : k                     ? _("No")
-                                                        : _("Yes");
-            float bw = ui_text_width(ui, FONT_SANS, t->text_size, label) + 26;
-            if (x > in.x && x + bw > in.x + in.w) {
-                x = in.x;
-                y += bh + 6;
-            }
-            if (draw && ui_button(ui, "predict_answer", k, (Rect){x, y, bw, bh}, label, false) &
-                            UI_CLICKED) {
-                if (pr->later) { /* the training in the step will tell */
-                    ls->predict_given = k == 0;
-                    ls->predict_waiting = true;
-                } else {
-                    judge(vs, m, pr->kind == PREDICT_KEY ? k : k == 0);
-                }
-            }
-            x += bw + 6;
-        }
-        return y + bh + 8 - r.y + 8;
-    }
-    char verdict[640];
-    if (ls->predict_waiting && vs->view == VIEW_TRAIN)
-        snprintf(verdict, sizeof verdict,
-                 _("Your answer: %s. The verdict comes when the step's goal is met: train, and "
-                   "watch."),
-                 ls->predict_given ? _("yes") : _("no"));
-    else if (ls->predict_waiting) /* nothing to train here: the goal is what the user does */
-        snprintf(verdict, sizeof verdict,
-                 _("Your answer: %s. The verdict comes when you meet the step's goal, below."),
-                 ls->predict_given ? _("yes") : _("no"));
-    else if (ls->predict_error[0])
-        snprintf(verdict, sizeof verdict, "%s", ls->predict_error);
-    else if (ls->predict_right)
-        snprintf(verdict, sizeof verdict, _("✓ Right: %s. %s"), ls->predict_truth, pr->why);
-    else if (pr->kind == PREDICT_KEY)
-        snprintf(verdict, sizeof verdict, _("✗ Not this time: you picked %s; it is %s. %s"),
-                 ls->predict_picked, ls->predict_truth, pr->why);
-    else
-        snprintf(verdict, sizeof verdict, _("✗ Not this time: it is %s. %s"), ls->predict_truth,
-                 pr->why);
-    y += ui_text_wrapped(ui, (Rect){in.x, y, in.w, 1e6f}, FONT_SANS, t->text_size,
-                         ls->predict_right ? t->good : t->text, verdict, draw) +
-         4;
-    char tally[80];
-    snprintf(tally, sizeof tally, _("Predictions so far: %d of %d right"), ls->predict_hits,
-             ls->predict_asked);
-    if (draw)
-        ui_label(ui, (Rect){in.x, y, in.w, ui_line_height(ui, FONT_SANS, t->small_size)}, FONT_SANS,
-                 t->small_size, ALIGN_LEFT, t->text_dim, tally);
-    y += ui_line_height(ui, FONT_SANS, t->small_size);
-    return y - r.y + 8;
-}
-
 /* ---- one formula alone, for --render-math ------------------------------------ */
 
 Rect lesson_formula_figure(Ui *ui, View_State *vs, const Model *m, const char *tex, bool draw) {
@@ -780,7 +658,8 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
      * text keeps room for more than a line */
     float predict_side = 0;
     if (strip && st->predict.kind != PREDICT_NONE)
-        predict_side = predict_box(ui, vs, m, &st->predict, (Rect){side.x, 0, side.w, 0}, false);
+        predict_side =
+            lesson_predict_box(ui, vs, m, &st->predict, (Rect){side.x, 0, side.w, 0}, false);
     /* goals at the bottom, each box as tall as its wrapped text plus "show me" */
     Rect *column = strip ? &side : &body;
     char goal_text[LESSON_MAX_GOALS][340]; /* the draw list copies what it draws */
@@ -815,11 +694,11 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect *holder = &body;
         float need = 0;
         if (strip) {
-            need = predict_box(ui, vs, m, &st->predict, (Rect){side.x, 0, side.w, 0}, false);
+            need = lesson_predict_box(ui, vs, m, &st->predict, (Rect){side.x, 0, side.w, 0}, false);
             if (need <= side.h + 0.5f) holder = &side;
         }
         if (holder == &body)
-            need = predict_box(ui, vs, m, &st->predict, (Rect){body.x, 0, body.w, 0}, false);
+            need = lesson_predict_box(ui, vs, m, &st->predict, (Rect){body.x, 0, body.w, 0}, false);
         float room = holder == &side ? side.h : body.h * 0.75f; /* the text has pages */
         if (need > room + 0.5f)
             snprintf(ls->misfit, sizeof ls->misfit, _("its prediction needs %.0f of %.0f units"),
@@ -827,7 +706,7 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect box = holder == &side ? rect_cut_top(&side, fminf(need, room))
                                    : rect_cut_bottom(&body, fminf(need, room));
         if (holder == &body) rect_cut_bottom(&body, t->pad);
-        predict_box(ui, vs, m, &st->predict, box, true);
+        lesson_predict_box(ui, vs, m, &st->predict, box, true);
     }
     step_text(ui, vs, m, st, body);
     for (int k = 0; k < st->goal_count; k++)

@@ -3,6 +3,7 @@
 #include "model_view.h"
 
 #include "heatmap.h"
+#include "edit_field.h"
 #include "labs.h"
 #include "model_head.h"
 #include "view.h"
@@ -271,7 +272,7 @@ static float chips_height(Ui *ui, float width) {
 static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
     const Theme *t = ui->theme;
     if (vs->editing) { /* the text, or a model's folder or name to open */
-        view_edit_field(ui, vs, rect_cut_top(&r, ui_line_height(ui, FONT_SANS, t->text_size) + 22));
+        edit_field(ui, vs, rect_cut_top(&r, ui_line_height(ui, FONT_SANS, t->text_size) + 22));
         return;
     }
     Rect top = {r.x, r.y, r.w, ui_line_height(ui, FONT_SANS, t->text_size) + 22};
@@ -668,7 +669,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect row = rect_cut_top(&r, lh + 22);
         rect_cut_top(&r, t->pad);
         if (vs->editing && vs->real_typing_path) {
-            view_edit_field(ui, vs, row);
+            edit_field(ui, vs, row);
         } else {
             Rect open =
                 rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, _("Open model…")) +

@@ -4,9 +4,6 @@
  * actions, so undo, lessons and tests drive the same path as the mouse.
  *
  *   void view_frame(Ui *ui, View_State *vs, Model *m)    build the frame's draw list, apply input
- *   void view_edit_field(Ui *ui, View_State *vs, Rect r)
- *       the text field while editing (vs->editing): the explorer's sentence, the Model view's
- *       text; Enter applies it, Esc puts back what it was
  */
 #ifndef ATTN_VIEW_H
 #define ATTN_VIEW_H
@@ -14,6 +11,5 @@
 #include "view_state.h"
 
 void view_frame(Ui *ui, View_State *vs, Model *m);
-void view_edit_field(Ui *ui, View_State *vs, Rect r);
 
 #endif
