@@ -178,26 +178,28 @@ static bool train_layers(Player *p, const Lesson_Action *a, char *why, size_t wh
     return true;
 }
 
-/* `steps N` in the layers lab: "+100" N/100 times, then watch them run, a
- * slice a frame, with Esc once the checker's budget is spent. */
-static bool steps_layers(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
+/* `steps N` in either training lab: its "+100" button N/100 times, then the
+ * student watches the steps run, a slice a frame, and presses Esc once the
+ * checker's budget is spent. queued and steps are the lab's own counters;
+ * cost is one step's in the budget's units. */
+static bool run_steps(Player *p, const Lesson_Action *a, const char *more, const long *queued,
+                      const long *steps, long cost, char *why, size_t whysz) {
     for (int k = 0; k < a->i / 100; k++) {
-        const Ui_Record *r = reveal(p, "button", "layers_more", -1);
+        const Ui_Record *r = reveal(p, "button", more, -1);
         if (!r) return fail(why, whysz, "%s", "no +100 steps button on screen");
         click(p, r->r);
     }
-    Stack_Lab *l = &p->model.stack;
-    while (l->queued > 0) {
+    while (*queued > 0) {
         if (p->train_spent >= p->budget) {
             key(p, KEY_ESCAPE, 0, 0);
-            if (l->queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
+            if (*queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
             if (!p->capped_line) p->capped_line = a->line;
             break;
         }
-        long before = l->stack.steps;
+        long before = *steps;
         frame(p);
-        p->train_spent += (l->stack.steps - before) * stack_lab_step_cost(l);
-        if (l->stack.steps == before && l->queued > 0)
+        p->train_spent += (*steps - before) * cost;
+        if (*steps == before && *queued > 0)
             return fail(why, whysz, "%s", "the asked-for steps do not run");
     }
     return true;
@@ -463,29 +465,14 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     }
     case ACT_STEPS: {
         if (a->i % 100) return fail(why, whysz, "%s", "steps come 100 at a time from the window");
-        if (p->model.layers) return steps_layers(p, a, why, whysz);
-        for (int k = 0; k < a->i / 100; k++) {
-            const Ui_Record *r = reveal(p, "button", "train_more", -1);
-            if (!r) return fail(why, whysz, "%s", "no +100 steps button on screen");
-            click(p, r->r);
+        if (p->model.layers) {
+            const Stack_Lab *l = &p->model.stack;
+            return run_steps(p, a, "layers_more", &l->queued, &l->stack.steps,
+                             stack_lab_step_cost(l), why, whysz);
         }
-        /* the student watches the steps run, a slice a frame, and presses Esc
-         * once the checker's budget is spent */
-        Train_Lab *l = &p->model.train;
-        while (l->queued > 0) {
-            if (p->train_spent >= p->budget) {
-                key(p, KEY_ESCAPE, 0, 0);
-                if (l->queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
-                if (!p->capped_line) p->capped_line = a->line;
-                break;
-            }
-            long before = l->trainer.steps;
-            frame(p);
-            p->train_spent += (l->trainer.steps - before) * train_lab_step_cost(l);
-            if (l->trainer.steps == before && l->queued > 0)
-                return fail(why, whysz, "%s", "the asked-for steps do not run");
-        }
-        return true;
+        const Train_Lab *l = &p->model.train;
+        return run_steps(p, a, "train_more", &l->queued, &l->trainer.steps, train_lab_step_cost(l),
+                         why, whysz);
     }
     case ACT_AXIS:
         return toggle_to(p, "fixed_axis", a->i != 0, p->vs.scaling.fixed_axis, why, whysz);
