@@ -101,22 +101,24 @@ static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
     float row_h = fminf(44, body.h / 9.0f);
     Rect row = rect_cut_top(&body, row_h);
-    float bw = (row.w - 18) / 4;
-    Rect b = rect_cut_left(&row, bw);
-    rect_cut_left(&row, 6);
-    if (ui_button(ui, "layers_play", -1, rect_inset(b, 2), l->running ? "❚❚" : "▶", l->running) &
-        UI_CLICKED)
+    const Ui_Strip_Button run[4] = {{"layers_play", l->running ? "❚❚" : "▶", l->running},
+                                    {"layers_more", "+100", false},
+                                    {"layers_fast", _("fast"), l->fast},
+                                    {"layers_reset", "⟲", false}};
+    switch (ui_button_strip(ui, row, run, 4)) {
+    case 0:
         q->toggle_run = true;
-    b = rect_cut_left(&row, bw);
-    rect_cut_left(&row, 6);
-    if (ui_button(ui, "layers_more", -1, rect_inset(b, 2), "+100", false) & UI_CLICKED)
+        break;
+    case 1:
         q->more_steps += 100;
-    b = rect_cut_left(&row, bw);
-    rect_cut_left(&row, 6);
-    if (ui_button(ui, "layers_fast", -1, rect_inset(b, 2), _("fast"), l->fast) & UI_CLICKED)
+        break;
+    case 2:
         q->toggle_fast = true;
-    if (ui_button(ui, "layers_reset", -1, rect_inset(row, 2), "⟲", false) & UI_CLICKED)
+        break;
+    case 3:
         q->reset = true;
+        break;
+    }
     int picked =
         count_row(ui, "layers_count", _("layers"), rect_cut_top(&body, row_h), s->desc.layers);
     if (picked) q->layers = picked;

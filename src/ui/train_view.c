@@ -241,22 +241,24 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     rect_cut_top(&body, ui_line_height(ui, FONT_BOLD, t->title_size) + 6);
     float row_h = fminf(44, body.h / 10.0f);
     Rect row = rect_cut_top(&body, row_h);
-    float bw = (row.w - 18) / 4;
-    Rect b = rect_cut_left(&row, bw);
-    rect_cut_left(&row, 6);
-    if (ui_button(ui, "train_play", -1, rect_inset(b, 2), l->running ? "❚❚" : "▶", l->running) &
-        UI_CLICKED)
+    const Ui_Strip_Button run[4] = {{"train_play", l->running ? "❚❚" : "▶", l->running},
+                                    {"train_one", "+1", false},
+                                    {"train_more", "+100", false},
+                                    {"train_reset", "⟲", false}};
+    switch (ui_button_strip(ui, row, run, 4)) {
+    case 0:
         q->toggle_run = true;
-    b = rect_cut_left(&row, bw);
-    rect_cut_left(&row, 6);
-    if (ui_button(ui, "train_one", -1, rect_inset(b, 2), "+1", false) & UI_CLICKED)
+        break;
+    case 1:
         q->more_steps += 1;
-    b = rect_cut_left(&row, bw);
-    rect_cut_left(&row, 6);
-    if (ui_button(ui, "train_more", -1, rect_inset(b, 2), "+100", false) & UI_CLICKED)
+        break;
+    case 2:
         q->more_steps += 100;
-    if (ui_button(ui, "train_reset", -1, rect_inset(row, 2), "⟲", false) & UI_CLICKED)
+        break;
+    case 3:
         q->reset = true;
+        break;
+    }
     row = rect_cut_top(&body, row_h);
     static const char *const tasks[2] = {"match", "previous"};
     for (int k = 0; k < 2; k++) {

@@ -324,6 +324,19 @@ int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bo
     return res;
 }
 
+int ui_button_strip(Ui *ui, Rect r, const Ui_Strip_Button *b, int count) {
+    float bw = (r.w - 6.0f * (float)(count - 1)) / (float)count;
+    int clicked = -1;
+    for (int k = 0; k < count; k++) {
+        Rect one = k + 1 < count ? rect_cut_left(&r, bw) : r; /* the last takes what is left */
+        if (k + 1 < count) rect_cut_left(&r, 6);
+        if (ui_button(ui, b[k].name, -1, rect_inset(one, 2), b[k].label, b[k].selected) &
+            UI_CLICKED)
+            clicked = k;
+    }
+    return clicked;
+}
+
 int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value) {
     if (ui_hides(ui, name)) return 0;
     uint32_t id = ui_id(name, index);

@@ -35,6 +35,9 @@
  *       r lies over the panels (a callout, a note): from the next frame on, a press on it reaches
  *       nothing beneath
  *   int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected)
+ *   int ui_button_strip(Ui *ui, Rect r, const Ui_Strip_Button *b, int count)
+ *       count buttons in r, equal widths 6 apart (a lab's ▶ +100 … ⟲ row); the index of the one
+ *       clicked, or −1
  *   int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value)
  *   int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value,
  *       const Slider_Desc *desc)
@@ -175,6 +178,12 @@ typedef struct Ui {
     int blocked_count, blocking_count;
 } Ui;
 
+/* One button of a strip: its name (for tests and hiding), label and whether it shows as on. */
+typedef struct Ui_Strip_Button {
+    const char *name, *label;
+    bool selected;
+} Ui_Strip_Button;
+
 typedef struct Slider_Desc {
     float min, max;
     bool log;     /* log-spaced track */
@@ -203,6 +212,7 @@ bool ui_hides(const Ui *ui, const char *name);
 bool ui_hidden_if(Ui *ui, Rect r, const char *title, const char *name);
 void ui_block(Ui *ui, Rect r);
 int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected);
+int ui_button_strip(Ui *ui, Rect r, const Ui_Strip_Button *b, int count);
 int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value);
 int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const Slider_Desc *desc);
 void ui_label(Ui *ui, Rect r, Font_Id font, float size, Align align, Color c, const char *text);
