@@ -260,12 +260,29 @@ static bool chip_flow(Ui *ui, float fs, float width, int max_lines) {
 static float chips_height(Ui *ui, float width) {
     const Theme *t = ui->theme;
     float buttons = chip_buttons_width(ui), row = ui_line_height(ui, FONT_SANS, t->text_size) + 22;
+    /* laid out again only when the tokens, the room or the type change, not every frame */
+    static struct {
+        long generation;
+        const Real_Model *model;
+        float width, buttons, text_size, small_size, height;
+    } laid = {.generation = -1};
+    if (laid.generation == labels.generation && laid.model == labels.model && laid.width == width &&
+        laid.buttons == buttons && laid.text_size == t->text_size &&
+        laid.small_size == t->small_size)
+        return laid.height;
     flow.below = width - buttons < width * 0.5f;
     float w = flow.below ? width : width - buttons;
     if (!chip_flow(ui, t->text_size, w, 3) && !chip_flow(ui, t->small_size, w, CHIP_LINES))
         chip_flow(ui, t->small_size, w, CHIP_LINES);
     float chips = flow.lines * flow.line_h;
-    return flow.below ? row + chips : fmaxf(chips, row);
+    laid.generation = labels.generation;
+    laid.model = labels.model;
+    laid.width = width;
+    laid.buttons = buttons;
+    laid.text_size = t->text_size;
+    laid.small_size = t->small_size;
+    laid.height = flow.below ? row + chips : fmaxf(chips, row);
+    return laid.height;
 }
 
 /* The shown text's tokens as chips (laid out by chips_height), and the reorder buttons. */
@@ -428,7 +445,8 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
 static void weight_legend(Ui *ui, const View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     static float ramp[64];
-    for (int k = 0; k < 64; k++) ramp[k] = ((float)k + 0.5f) / 64;
+    if (ramp[63] == 0) /* once */
+        for (int k = 0; k < 64; k++) ramp[k] = ((float)k + 0.5f) / 64;
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
     const char *what = _("weight");
     float what_w = ui_text_width(ui, FONT_SANS, t->small_size, what) + 8;
