@@ -51,7 +51,9 @@ pc_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pc_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
 LIB_CORE  = $(call pc_libs,$(PKG_CORE))
 
-SRC_CORE     := $(wildcard src/core/*.c)
+# The layer stack (src/nn) builds and links with the core: the same -O3 and
+# no library but the core's; the layers test keeps it from reaching above.
+SRC_CORE     := $(wildcard src/core/*.c) $(wildcard src/nn/*.c)
 SRC_GFX      := $(wildcard src/gfx/*.c)
 SRC_JSON     := $(wildcard src/json/*.c)
 SRC_MODEL    := $(wildcard src/model/*.c)
@@ -91,7 +93,7 @@ pot:
 	@echo "pot: $$(grep -c '^msgid ' assets/po/attnlab.pot) messages in assets/po/attnlab.pot"
 
 # Tests mirror the tree; each layer's tests link only that layer and below.
-TEST_CORE     := $(call obj,$(wildcard tests/core/*.c))
+TEST_CORE     := $(call obj,$(wildcard tests/core/*.c) $(wildcard tests/nn/*.c))
 TEST_GFX      := $(call obj,$(wildcard tests/gfx/*.c))
 TEST_MODEL    := $(call obj,$(wildcard tests/model/*.c))
 TEST_LESSON   := $(call obj,$(wildcard tests/lesson/*.c))
@@ -121,6 +123,9 @@ CORE_OPT := $(if $(filter 1,$(SANITIZE)),,-O3 -fno-trapping-math)
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CORE_OPT) $(call pc_cflags,$(PKG_CORE)) -DATTNLAB_CBLAS -c -o $@ $<
+$(BUILD)/src/nn/%.o: src/nn/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CORE_OPT) $(call pc_cflags,$(PKG_CORE)) -c -o $@ $<
 $(BUILD)/src/gfx/%.o: src/gfx/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -140,6 +145,9 @@ $(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_APP)) -c -o $@ $<
 $(BUILD)/tests/core/%.o: tests/core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST)) -Isrc -Itests -c -o $@ $<
+$(BUILD)/tests/nn/%.o: tests/nn/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST)) -Isrc -Itests -c -o $@ $<
 $(BUILD)/tests/ui/%.o: tests/ui/%.c

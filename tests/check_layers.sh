@@ -7,17 +7,19 @@ set -u
 cd "$(dirname "$0")/.."
 declare -A allowed=(
   [core]="core"
+  [nn]="nn core"
   [gfx]="gfx"
   [json]="json core"
-  [model]="model json core"
-  [lesson]="lesson model json core"
-  [ui]="ui lesson model json gfx core"
+  [model]="model nn json core"
+  [lesson]="lesson model nn json core"
+  [ui]="ui lesson model nn json gfx core"
   [render]="render gfx core"
-  [platform]="platform ui render lesson model json gfx core"
+  [platform]="platform ui render lesson model nn json gfx core"
 )
 # system headers beyond the C library, per layer
 declare -A system=(
   [core]="cblas"
+  [nn]=""
   [gfx]=""
   [json]="cjson"
   [model]="cjson"

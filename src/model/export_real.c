@@ -35,8 +35,8 @@ static void row(FILE *f, const float *v, int count) {
 }
 
 /* [layer][head][query][key] of every head's n×n matrix. */
-static void per_head(FILE *f, const Tf_Run *r, int layers,
-                     float *(*get)(const Tf_Run *, int, int)) {
+static void per_head(FILE *f, const Net_Run *r, int layers,
+                     float *(*get)(const Net_Run *, int, int)) {
     int n = r->n;
     fputs("[\n", f);
     for (int l = 0; l < layers; l++) {
@@ -77,7 +77,7 @@ void export_real_top(const float *logits, int vocab, int k, double temperature, 
 }
 
 void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
-                      const Tf_Run *r, FILE *f) {
+                      const Net_Run *r, FILE *f) {
     char text[1024];
     const Gpt2_Config *c = &m->config;
     fputs("{\n  \"model\": ", f);
@@ -93,9 +93,9 @@ void export_real_json(const Real_Model *m, const char *name, const int32_t *ids,
     fprintf(f, "],\n  \"n\": %d,\n  \"n_layer\": %d,\n  \"n_head\": %d,\n  \"d_model\": %d,\n", n,
             c->n_layer, c->n_head, c->n_embd);
     fputs("  \"attn\": ", f);
-    per_head(f, r, c->n_layer, tf_attn);
+    per_head(f, r, c->n_layer, net_attn);
     fputs(",\n  \"scores\": ", f);
-    per_head(f, r, c->n_layer, tf_scores);
+    per_head(f, r, c->n_layer, net_scores);
     fputs(",\n  \"logits\": ", f);
     row(f, r->logits, c->vocab_size);
     int32_t top[EXPORT_REAL_TOP];

@@ -10,13 +10,13 @@
  *       the k most probable tokens under softmax(logits / temperature) (temperature > 0),
  *       most probable first (ties: lower id first), with their probabilities (in double)
  *   void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
- *                         const Tf_Run *r, FILE *f)
- *       after tf_forward over ids; name is the model as given (--model)
+ *                         const Net_Run *r, FILE *f)
+ *       after net_forward over ids; name is the model as given (--model)
  */
 #ifndef ATTN_EXPORT_REAL_H
 #define ATTN_EXPORT_REAL_H
 
-#include "../core/transformer.h"
+#include "../nn/net.h"
 #include "real_model.h"
 
 #include <stdio.h>
@@ -26,6 +26,6 @@
 void export_real_top(const float *logits, int vocab, int k, double temperature, int32_t *ids,
                      double *p);
 void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
-                      const Tf_Run *r, FILE *f);
+                      const Net_Run *r, FILE *f);
 
 #endif

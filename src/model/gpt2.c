@@ -235,14 +235,14 @@ static const float *tensor(const St_File *f, const St_Tensor *t, const uint8_t *
 
 /* Calls fn on every tensor the pass reads, in one fixed order. */
 #define GPT2_EACH_BLOCK_TENSOR(X)                                                                  \
-    X(ln1_w, ln_1_w)                                                                               \
-    X(ln1_b, ln_1_b)                                                                               \
+    X(norm1_w, ln_1_w)                                                                             \
+    X(norm1_b, ln_1_b)                                                                             \
     X(qkv_w, attn_w)                                                                               \
-    X(qkv_b, attn_b)                                                                               \
-    X(proj_w, proj_w)                                                                              \
-    X(proj_b, proj_b)                                                                              \
-    X(ln2_w, ln_2_w)                                                                               \
-    X(ln2_b, ln_2_b) X(fc_w, fc_w) X(fc_b, fc_b) X(fc_proj_w, fc_proj_w) X(fc_proj_b, fc_proj_b)
+    X(q_b, attn_b)                                                                                 \
+    X(o_w, proj_w)                                                                                 \
+    X(o_b, proj_b)                                                                                 \
+    X(norm2_w, ln_2_w)                                                                             \
+    X(norm2_b, ln_2_b) X(up_w, fc_w) X(up_b, fc_b) X(down_w, fc_proj_w) X(down_b, fc_proj_b)
 
 bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
                   const Gpt2_Tensors *t, Gpt2_Weights *w, char *err, size_t errsz) {
@@ -270,25 +270,35 @@ bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
     out.widened_count = widen;
     float *arena = out.widened;
     bool ok = true;
-    Tf_Model *m = &out.model;
+    Net_Model *m = &out.model;
     m->layers = c->n_layer;
     m->heads = c->n_head;
     m->width = c->n_embd;
     m->inner = c->n_inner;
     m->positions = c->n_positions;
     m->vocab = c->vocab_size;
+    m->kv_heads = c->n_head;
+    m->head_dim = c->n_embd / c->n_head;
+    m->norm = NET_NORM_LAYER;
+    m->mlp = NET_MLP_GELU;
+    m->layout = NET_LAYOUT_IN_OUT;
     m->eps = (float)c->layer_norm_epsilon;
     m->wte = tensor(f, t->wte, bytes, &arena, err, errsz, &ok);
     m->wpe = tensor(f, t->wpe, bytes, &arena, err, errsz, &ok);
     for (int l = 0; l < c->n_layer && ok; l++) {
         const Gpt2_Block *b = &t->blocks[l];
-        Tf_Block *d = &out.blocks[l];
+        Net_Block *d = &out.blocks[l];
 #define READ(dst, src) d->dst = tensor(f, b->src, bytes, &arena, err, errsz, &ok);
         GPT2_EACH_BLOCK_TENSOR(READ)
 #undef READ
+        /* c_attn's bias is Q's, K's and V's side by side */
+        if (d->q_b) {
+            d->k_b = d->q_b + c->n_embd;
+            d->v_b = d->q_b + 2 * c->n_embd;
+        }
     }
-    m->lnf_w = tensor(f, t->ln_f_w, bytes, &arena, err, errsz, &ok);
-    m->lnf_b = tensor(f, t->ln_f_b, bytes, &arena, err, errsz, &ok);
+    m->normf_w = tensor(f, t->ln_f_w, bytes, &arena, err, errsz, &ok);
+    m->normf_b = tensor(f, t->ln_f_b, bytes, &arena, err, errsz, &ok);
     m->unembed = t->lm_head ? tensor(f, t->lm_head, bytes, &arena, err, errsz, &ok) : m->wte;
     m->blocks = out.blocks;
     if (!ok) {

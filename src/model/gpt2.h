@@ -18,7 +18,7 @@
  *   void gpt2_tensors_free(Gpt2_Tensors *t)
  *   bool gpt2_weights(const St_File *f, const uint8_t *bytes, const Gpt2_Config *c,
  *                     const Gpt2_Tensors *t, Gpt2_Weights *w, char *err, size_t errsz)
- *       the forward pass's model (transformer.h) over the file's bytes: a float32 tensor
+ *       the forward pass's model (nn/net.h) over the file's bytes: a float32 tensor
  *       aligned in them is read where it lies, any other is widened to float32 once into
  *       one allocation. False with "FILE: tensor NAME: element K is NaN" (or infinite), or
  *       out of memory
@@ -27,7 +27,7 @@
 #ifndef ATTN_GPT2_H
 #define ATTN_GPT2_H
 
-#include "../core/transformer.h"
+#include "../nn/net.h"
 #include "safetensors.h"
 
 #define GPT2_MAX_LAYERS    96
@@ -54,9 +54,9 @@ typedef struct Gpt2_Tensors {
 } Gpt2_Tensors;
 
 typedef struct Gpt2_Weights {
-    Tf_Model model;
-    Tf_Block *blocks; /* n_layer */
-    float *widened;   /* the tensors not read in place */
+    Net_Model model;
+    Net_Block *blocks; /* n_layer */
+    float *widened;    /* the tensors not read in place */
     uint64_t widened_count;
 } Gpt2_Weights;
 

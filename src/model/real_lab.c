@@ -29,14 +29,14 @@ struct Real_Worker {
     bool running;
     atomic_bool cancel, done;
     atomic_int stage;
-    const Tf_Model *model;
-    Tf_Run *run;
+    const Net_Model *model;
+    Net_Run *run;
 };
 
 static int worker_main(void *arg) {
     struct Real_Worker *w = arg;
     while (!atomic_load(&w->cancel)) {
-        bool finished = tf_step(w->model, w->run);
+        bool finished = net_step(w->model, w->run);
         atomic_store(&w->stage, w->run->stage);
         if (finished) {
             atomic_store(&w->done, true);
@@ -68,7 +68,7 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
         real_lab_free(l);
         return true;
     }
-    const Tf_Model *tm = &m->weights.model;
+    const Net_Model *tm = &m->weights.model;
     int positions = tm->positions, d_h = tm->width / tm->heads;
     Real_Lab fresh = {0};
     fresh.model = m;
@@ -122,10 +122,10 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
         return text_fail(err, errsz, _("the text is %zu bytes; at most %d are read"), len,
                          BPE_MAX_TEXT);
     int n = real_model_tokenize(l->model, text, len, l->ids, err, errsz);
-    const Tf_Model *tm = &l->model->weights.model;
-    if (n >= 0 && !tf_store_fits(tm, n, err, errsz)) {
+    const Net_Model *tm = &l->model->weights.model;
+    if (n >= 0 && !net_store_fits(tm, n, err, errsz)) {
         n = -1;
-    } else if (n >= 0 && !tf_reserve(&l->runs[l->work], tm, n)) {
+    } else if (n >= 0 && !net_reserve(&l->runs[l->work], tm, n)) {
         text_fail(err, errsz, _("out of memory for a pass over %d tokens"), n);
         n = -1;
     }
@@ -161,12 +161,12 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
         l->input[i] = l->ids[l->order[i]];
     }
     int w = l->work;
-    if (!tf_reserve(&l->runs[w], &l->model->weights.model, n)) return false;
+    if (!net_reserve(&l->runs[w], &l->model->weights.model, n)) return false;
     memcpy(l->run_order[w], l->order, (size_t)n * sizeof *l->order);
     l->run_text[w] = l->texts;
     l->pass_done = false;
     l->fault[0] = '\0';
-    tf_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
+    net_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
     return true;
 }
 
@@ -214,11 +214,11 @@ static void measure_change(Real_Lab *l, int s) {
         same &= l->run_order[o][i] == l->run_order[s][i];
     }
     if (same) return;
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Model *tm = &l->model->weights.model;
     double sum = 0, max = 0;
     for (int a = 0; a < tm->layers; a++)
         for (int h = 0; h < tm->heads; h++) {
-            const float *now = tf_attn(&l->runs[s], a, h), *before = tf_attn(&l->runs[o], a, h);
+            const float *now = net_attn(&l->runs[s], a, h), *before = net_attn(&l->runs[o], a, h);
             for (int i = 0; i < n; i++) {
                 int bi = where[l->run_order[s][i]];
                 for (int j = 0; j < n; j++) {
@@ -238,13 +238,13 @@ static void measure_change(Real_Lab *l, int s) {
 /* Every head's A of the shown pass, averaged over blocks of cells: thumb a
  * side, block k covering rows (and columns) [k·n/thumb, (k+1)·n/thumb). */
 static void make_thumbs(Real_Lab *l) {
-    const Tf_Run *r = &l->runs[1 - l->work];
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Run *r = &l->runs[1 - l->work];
+    const Net_Model *tm = &l->model->weights.model;
     int n = l->shown_n, T = n < REAL_LAB_THUMB ? n : REAL_LAB_THUMB;
     l->thumb = T;
     for (int a = 0; a < tm->layers; a++)
         for (int h = 0; h < tm->heads; h++) {
-            const float *A = tf_attn(r, a, h);
+            const float *A = net_attn(r, a, h);
             float *dest = l->thumbs + (ptrdiff_t)(a * tm->heads + h) * T * T;
             for (int bi = 0; bi < T; bi++) {
                 int i0 = bi * n / T, i1 = (bi + 1) * n / T;
@@ -275,8 +275,8 @@ static float mean_norm(const float *a, const float *b, int n, int w) {
 
 /* The block diagram's numbers for the shown pass (run s). */
 static void block_norms(Real_Lab *l, int s) {
-    const Tf_Run *r = &l->runs[s];
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Run *r = &l->runs[s];
+    const Net_Model *tm = &l->model->weights.model;
     int n = r->n, w = tm->width;
     ptrdiff_t size = (ptrdiff_t)n * w;
     for (int a = 0; a <= tm->layers; a++)
@@ -289,8 +289,8 @@ static void block_norms(Real_Lab *l, int s) {
 
 /* The open head's vectors, and a_ij·‖v_j W_O^h‖. */
 static bool open_head(Real_Lab *l) {
-    const Tf_Model *tm = &l->model->weights.model;
-    Tf_Run *r = &l->runs[1 - l->work];
+    const Net_Model *tm = &l->model->weights.model;
+    Net_Run *r = &l->runs[1 - l->work];
     int n = l->shown_n;
     float *w = realloc(l->weighted, (size_t)n * (size_t)n * sizeof *w);
     if (!w) return false;
@@ -298,8 +298,8 @@ static bool open_head(Real_Lab *l) {
     float *share = realloc(l->weighted_share, (size_t)n * (size_t)n * sizeof *share);
     if (!share) return false;
     l->weighted_share = share;
-    tf_head_vectors(tm, r, l->open_layer, l->open_head, l->Q, l->K, l->V, l->norm);
-    const float *A = tf_attn(r, l->open_layer, l->open_head);
+    net_head_vectors(tm, r, l->open_layer, l->open_head, l->Q, l->K, l->V, l->norm);
+    const float *A = net_attn(r, l->open_layer, l->open_head);
     float max = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -335,7 +335,7 @@ static bool open_head(Real_Lab *l) {
 /* The pass in runs[work] is complete: it is shown, and the next pass goes in the other run. */
 static void pass_complete(Real_Lab *l) {
     l->pass_done = true;
-    tf_fault_text(&l->runs[l->work], l->fault, sizeof l->fault);
+    net_fault_text(&l->runs[l->work], l->fault, sizeof l->fault);
     if (l->fault[0]) return; /* nothing of it is shown; the view says where it broke */
     l->has_shown = true;
     memcpy(l->shown_ids, l->input, (size_t)l->n * sizeof *l->input);
@@ -395,11 +395,11 @@ bool real_lab_threaded(Real_Lab *l, bool on) {
 
 bool real_lab_work(Real_Lab *l, double budget_ms) {
     if (!l->model) return true;
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Model *tm = &l->model->weights.model;
     double start = clock_ms();
     if (l->n > 0 && !l->pass_done && !(l->threaded && work_on_thread(l)))
         while (l->n > 0 && !l->pass_done) {
-            if (tf_step(tm, &l->runs[l->work])) pass_complete(l);
+            if (net_step(tm, &l->runs[l->work])) pass_complete(l);
             if (clock_ms() - start >= budget_ms) break;
         }
     if (l->has_shown && !l->head_done && l->open_layer >= 0 && !(l->head_done = open_head(l)))
@@ -408,12 +408,12 @@ bool real_lab_work(Real_Lab *l, double budget_ms) {
 }
 
 double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, int head) {
-    const Tf_Run *r = real_lab_shown(l);
+    const Net_Run *r = real_lab_shown(l);
     int n = l->shown_n;
     if (!r || n < 2 || layer < 0 || head < 0 || layer >= l->model->weights.model.layers ||
         head >= l->model->weights.model.heads)
         return NAN;
-    const float *A = tf_attn(r, layer, head);
+    const float *A = net_attn(r, layer, head);
     const int32_t *ids = l->shown_ids;
     double sum = 0;
     int count = 0;
@@ -441,7 +441,7 @@ double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, in
 
 bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head) {
     if (!real_lab_shown(l)) return false;
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Model *tm = &l->model->weights.model;
     double best = -1;
     for (int a = 0; a < tm->layers; a++)
         for (int h = 0; h < tm->heads; h++) {
@@ -497,12 +497,12 @@ void real_lab_open(Real_Lab *l, int layer, int head) {
     l->head_done = false;
 }
 
-const Tf_Run *real_lab_shown(const Real_Lab *l) {
+const Net_Run *real_lab_shown(const Real_Lab *l) {
     return l->model && l->has_shown ? &l->runs[1 - l->work] : NULL;
 }
 
 int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p) {
-    const Tf_Run *r = real_lab_shown(l);
+    const Net_Run *r = real_lab_shown(l);
     if (!r) return 0;
     int vocab = l->model->weights.model.vocab;
     if (k > vocab) k = vocab;
@@ -514,8 +514,8 @@ void real_lab_free(Real_Lab *l) {
     stop_worker(l);
     free(l->worker);
     bool threaded = l->threaded;
-    tf_free(&l->runs[0]);
-    tf_free(&l->runs[1]);
+    net_free(&l->runs[0]);
+    net_free(&l->runs[1]);
     free(l->ids);
     free(l->shown_ids);
     free(l->Q);

@@ -62,7 +62,7 @@
  *   double real_lab_weighted_first(const Real_Lab *l)
  *       the open head's share of its value-weighted attention on the first token (of
  *       a_ij·‖v_j W_O^h‖ over j, mean over queries from the second on); NAN until computed
- *   const Tf_Run *real_lab_shown(const Real_Lab *l)
+ *   const Net_Run *real_lab_shown(const Real_Lab *l)
  *       the last complete pass, or NULL before the first; its tokens are shown_ids[0 … n)
  *   int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p)
  *       the shown pass's k likeliest next tokens and their probabilities under
@@ -72,7 +72,7 @@
 #ifndef ATTN_REAL_LAB_H
 #define ATTN_REAL_LAB_H
 
-#include "../core/transformer.h"
+#include "../nn/net.h"
 #include "bpe.h"
 #include "real_model.h"
 
@@ -105,7 +105,7 @@ typedef struct Real_Lab {
     float stream_norm[GPT2_MAX_LAYERS + 1]; /* ‖x_l‖ */
     float attn_adds[GPT2_MAX_LAYERS];       /* ‖x'_l − x_l‖: what attention adds */
     float mlp_adds[GPT2_MAX_LAYERS];        /* ‖x_{l+1} − x'_l‖: what the MLP adds */
-    Tf_Run runs[2];
+    Net_Run runs[2];
     int work;       /* the run the pass goes on in; the other is shown */
     bool pass_done; /* the text's pass is complete (and now shown) */
     bool has_shown; /* a pass is complete: runs[1 − work] */
@@ -127,7 +127,7 @@ typedef struct Real_Lab {
     float *thumbs; /* layers×heads×thumb², every head's A pooled to at most REAL_LAB_THUMB */
     int thumb;
     char note[1024]; /* with no model: where the platform looked, and how to get one */
-    char fault[300]; /* the text's pass is not finite: where (tf_fault_text), else "" */
+    char fault[300]; /* the text's pass is not finite: where (net_fault_text), else "" */
     bool threaded;   /* the pass runs on a thread of its own (real_lab_threaded) */
     struct Real_Worker *worker;
 } Real_Lab;
@@ -146,7 +146,7 @@ double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, in
 bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head);
 void real_lab_find(Real_Lab *l, Real_Head_Kind kind);
 double real_lab_weighted_first(const Real_Lab *l);
-const Tf_Run *real_lab_shown(const Real_Lab *l);
+const Net_Run *real_lab_shown(const Real_Lab *l);
 int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, double *p);
 void real_lab_free(Real_Lab *l);
 

@@ -24,33 +24,33 @@ int model_export(const Cli_Options *o) {
         return 2;
     }
     int status = 0;
-    const Tf_Model *m = &ck.model.weights.model;
+    const Net_Model *m = &ck.model.weights.model;
     int32_t *ids = malloc((size_t)m->positions * sizeof *ids);
-    Tf_Run run = {0};
+    Net_Run run = {0};
     int n =
         ids ? real_model_tokenize(&ck.model, o->text, strlen(o->text), ids, err, sizeof err) : -1;
     if (!ids) snprintf(err, sizeof err, "out of memory");
     if (n < 0) {
         cli_report("attnlab: --text: ", err);
         status = 2;
-    } else if (!tf_store_fits(m, n, err, sizeof err)) {
+    } else if (!net_store_fits(m, n, err, sizeof err)) {
         fprintf(stderr, "attnlab: %s: %s\n", o->model, err);
         status = 2;
-    } else if (!tf_reserve(&run, m, n)) {
+    } else if (!net_reserve(&run, m, n)) {
         fprintf(stderr, _("attnlab: out of memory for %d tokens of %s\n"), n, o->model);
         status = 1;
     } else {
-        tf_forward(m, ids, n, &run);
-        if (run.fault.kind != TF_FAULT_NONE) { /* nothing printed: null means masked */
+        net_forward(m, ids, n, &run);
+        if (run.fault.kind != NET_FAULT_NONE) { /* nothing printed: null means masked */
             char where[300];
-            tf_fault_text(&run, where, sizeof where);
+            net_fault_text(&run, where, sizeof where);
             fprintf(stderr, _("attnlab: %s: the pass is not finite: %s\n"), o->model, where);
             status = 2;
         } else {
             export_real_json(&ck.model, o->model, ids, n, &run, stdout);
         }
     }
-    tf_free(&run);
+    net_free(&run);
     free(ids);
     checkpoint_close(&ck);
     return status;
@@ -62,10 +62,12 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* The multiply-adds ×2 of a pass's products over n tokens. */
-static double product_flops(const Tf_Model *m, int n) {
-    double w = m->width, N = n, inner = m->inner;
-    double per_layer = 2 * N * w * 3 * w + 2 * 2 * N * N * w + 2 * N * w * w;
-    if (m->blocks[0].fc_w) per_layer += 2 * 2 * N * w * inner;
+static double product_flops(const Net_Model *m, int n) {
+    double w = m->width, N = n, inner = m->inner, H = m->heads;
+    double G = m->kv_heads > 0 ? m->kv_heads : H, d = m->head_dim > 0 ? m->head_dim : w / H;
+    double per_layer = 2 * N * w * (H + 2 * G) * d + 2 * 2 * N * N * H * d + 2 * N * H * d * w;
+    if (m->mlp != NET_MLP_NONE && m->blocks[0].up_w)
+        per_layer += (m->mlp == NET_MLP_SWIGLU ? 3 : 2) * 2 * N * w * inner;
     return m->layers * per_layer + 2 * w * m->vocab;
 }
 
@@ -78,11 +80,11 @@ int model_bench(const Cli_Options *o) {
         return 2;
     }
     double load_ms = clock_ms() - t0;
-    const Tf_Model *m = &ck.model.weights.model;
+    const Net_Model *m = &ck.model.weights.model;
     static const int sizes[] = {16, 32, 64, 256};
-    static const char *const parts[TF_PARTS] = {"embed",   "layernorm", "products",
-                                                "softmax", "gelu",      "other"};
-    Tf_Run run = {0};
+    static const char *const parts[NET_PARTS] = {"embed",   "layernorm", "products",
+                                                 "softmax", "gelu",      "other"};
+    Net_Run run = {0};
     printf("{\n  \"model\": \"%s\",\n  \"backend\": \"%s\",\n  \"threads\": %d,\n"
            "  \"load_ms\": %.1f,\n  \"rows\": [",
            o->model, gemm_backend(), gemm_threads(), load_ms);
@@ -90,7 +92,7 @@ int model_bench(const Cli_Options *o) {
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         int n = sizes[s];
         if (n > m->positions) continue;
-        if (!tf_reserve(&run, m, n)) {
+        if (!net_reserve(&run, m, n)) {
             fprintf(stderr, "attnlab: out of memory for %d tokens\n", n);
             break;
         }
@@ -98,21 +100,21 @@ int model_bench(const Cli_Options *o) {
         for (int i = 0; i < n; i++) ids[i] = (int32_t)((i * 7919 + 13) % m->vocab);
         int reps = n <= 32 ? 30 : n <= 64 ? 15 : 6;
         double t[30], alone[30];
-        tf_forward(m, ids, n, &run); /* warm: pages mapped, buffers touched */
-        tf_products(m, n, &run);
+        net_forward(m, ids, n, &run); /* warm: pages mapped, buffers touched */
+        net_products(m, n, &run);
         for (int k = 0; k < reps; k++) {
             double a = clock_ms();
-            tf_forward(m, ids, n, &run);
+            net_forward(m, ids, n, &run);
             t[k] = clock_ms() - a;
         }
         for (int k = 0; k < reps; k++) {
             double a = clock_ms();
-            tf_products(m, n, &run);
+            net_products(m, n, &run);
             alone[k] = clock_ms() - a;
         }
         memset(run.ms, 0, sizeof run.ms);
         run.profile = true;
-        for (int k = 0; k < reps; k++) tf_forward(m, ids, n, &run);
+        for (int k = 0; k < reps; k++) net_forward(m, ids, n, &run);
         run.profile = false;
         qsort(t, (size_t)reps, sizeof *t, cmp_double);
         qsort(alone, (size_t)reps, sizeof *alone, cmp_double);
@@ -120,8 +122,8 @@ int model_bench(const Cli_Options *o) {
         printf("%s\n    {\"n\": %d, \"forward_ms\": %.3f, \"products_alone_ms\": %.3f, "
                "\"products_gflops\": %.2f, \"parts_ms\": {",
                rows++ ? "," : "", n, t[reps / 2], alone[reps / 2],
-               flops / (run.ms[TF_PART_PRODUCTS] / reps) / 1e6);
-        for (int p = 0; p < TF_PARTS; p++)
+               flops / (run.ms[NET_PART_PRODUCTS] / reps) / 1e6);
+        for (int p = 0; p < NET_PARTS; p++)
             printf("%s\"%s\": %.3f", p ? ", " : "", parts[p], run.ms[p] / reps);
         printf("}}");
     }
@@ -163,7 +165,7 @@ int model_bench(const Cli_Options *o) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("  \"peak_rss_mb\": %.1f\n}\n", ru.ru_maxrss / 1024.0);
-    tf_free(&run);
+    net_free(&run);
     checkpoint_close(&ck);
     return 0;
 }

@@ -47,7 +47,7 @@ void real_look(Model *m, Checkpoint **ck) {
 }
 
 bool real_pick_head(Model *m, int layer, int head, char *err, size_t errsz) {
-    const Tf_Model *tm = &m->real.model->weights.model;
+    const Net_Model *tm = &m->real.model->weights.model;
     if (layer >= tm->layers || head >= tm->heads) {
         snprintf(err, errsz, _("attnlab: --%s: %d is past the model's %d (0 to %d)"),
                  layer >= tm->layers ? "layer" : "head", layer >= tm->layers ? layer : head,

@@ -315,7 +315,7 @@ static bool lesson_value(void *ctx, const Tex_Value *v, char *out, size_t outsz)
     case TEX_VALUE_DH:
     case TEX_VALUE_DMODEL: {
         if (!tl->m->real.model) return false; /* no model open: "?" */
-        const Tf_Model *tm = &tl->m->real.model->weights.model;
+        const Net_Model *tm = &tl->m->real.model->weights.model;
         int x = v->kind == TEX_VALUE_LAYERS  ? tm->layers
                 : v->kind == TEX_VALUE_HEADS ? tm->heads
                 : v->kind == TEX_VALUE_DH    ? tm->width / tm->heads

@@ -205,9 +205,9 @@ static Heatmap_Desc weights_desc(const View_State *vs, int n, bool named) {
 
 /* Two to four heads side by side, each as large as the panel allows, on one scale: a class
  * compares the previous-token head with the induction head, or a whole layer. */
-static void compare_heads(Ui *ui, View_State *vs, const Real_Lab *l, const Tf_Run *run, Rect r) {
+static void compare_heads(Ui *ui, View_State *vs, const Real_Lab *l, const Net_Run *run, Rect r) {
     const Theme *t = ui->theme;
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Model *tm = &l->model->weights.model;
     int heads = tm->layers * tm->heads;
     if (vs->real_compare_n == 0 && l->open_layer >= 0) /* the open head starts the set */
         vs->real_compare[vs->real_compare_n++] = l->open_layer * tm->heads + l->open_head;
@@ -240,7 +240,7 @@ static void compare_heads(Ui *ui, View_State *vs, const Real_Lab *l, const Tf_Ru
         d.name = "model_compared";
         d.r = cell;
         d.title = title;
-        d.values = tf_attn(run, layer, head);
+        d.values = net_attn(run, layer, head);
         d.row_axis = d.col_axis = NULL; /* the titles say it; the cells get the room */
         Heatmap_Result res;
         ui_heatmap(ui, &d, &res);
@@ -250,7 +250,7 @@ static void compare_heads(Ui *ui, View_State *vs, const Real_Lab *l, const Tf_Ru
                      _("Layer %d, head %d: “%s” (query %d) puts %.1f %% of its weight on “%s” (key "
                        "%d)"),
                      layer, head, labels.ptr[i], i,
-                     100.0 * tf_attn(run, layer, head)[(ptrdiff_t)i * n + j], labels.ptr[j], j);
+                     100.0 * net_attn(run, layer, head)[(ptrdiff_t)i * n + j], labels.ptr[j], j);
     }
 }
 
@@ -284,7 +284,7 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     labels.ptr = names;
     labels.n = count;
     const Theme *t = ui->theme;
-    const Tf_Run *run = real_lab_shown(l);
+    const Net_Run *run = real_lab_shown(l);
     char title[96];
     snprintf(title, sizeof title, _("Layer %d, head %d"), l->open_layer, l->open_head);
     if (l->open_layer < 0 || !run) snprintf(title, sizeof title, "%s", _("No head open"));
@@ -326,11 +326,11 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
         return;
     }
     if (vs->real_head_mode == 1) {
-        line_view(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
+        line_view(ui, vs, l, net_attn(run, l->open_layer, l->open_head), body);
         return;
     }
     if (vs->real_head_mode == 2) {
-        if (l->head_done) qk_plane(ui, vs, l, tf_attn(run, l->open_layer, l->open_head), body);
+        if (l->head_done) qk_plane(ui, vs, l, net_attn(run, l->open_layer, l->open_head), body);
         return;
     }
     bool named = n <= 40;
@@ -345,7 +345,7 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     /* both pictures on one scale, 0 to 1, with a legend each: every row of A sums to 1, and
      * the value-weighted picture shows each row as shares of its own total, so a column that
      * fades from the first to the second is weight that adds little */
-    const float *A = tf_attn(run, l->open_layer, l->open_head);
+    const float *A = net_attn(run, l->open_layer, l->open_head);
     Heatmap_Desc d = weights_desc(vs, n, named);
     d.name = "model_A";
     d.r = a;

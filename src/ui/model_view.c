@@ -169,7 +169,7 @@ static void not_finite(Ui *ui, const Real_Lab *l, Rect r) {
 /* The model's name and shape, and how far the pass is. */
 static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Model *tm = &l->model->weights.model;
     char text[800];
     int done = real_lab_stage(l);
     bool computing = !l->pass_done && l->n > 0;
@@ -378,7 +378,7 @@ static bool block_box(Ui *ui, Rect b, const char *label, Color fill, bool open, 
  * layer's attention opens that layer. Hovering a box gives its numbers. */
 static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) {
     const Theme *t = ui->theme;
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Model *tm = &l->model->weights.model;
     ui_record(ui, "panel", "model_blocks", -1, body);
     int rows = tm->layers + 3;
     float row = fminf(body.h / rows, 44), gap = row >= 20 ? 3 : 1;
@@ -514,7 +514,7 @@ static void compare_toggle(View_State *vs, int head) {
 /* Every head's A, small, a row a layer; a click opens one. */
 static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    const Tf_Model *tm = &l->model->weights.model;
+    const Net_Model *tm = &l->model->weights.model;
     float title_h =
         ui_panel_wrapped(ui, r,
                          vs->real_grid_mode ? _("The model, block by block")
@@ -719,7 +719,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     if (r.w >= 1000 && r.w < 1400 && r.h >= 420) {
         /* not wide enough for three readable columns: the grid over the next tokens on the
          * left, so the open head has two thirds of the width for its pictures */
-        const Tf_Model *tm = &l->model->weights.model;
+        const Net_Model *tm = &l->model->weights.model;
         Rect left = rect_cut_left(&r, r.w * 0.34f);
         rect_cut_left(&r, t->pad);
         float grid_h = fminf(left.h * 0.55f,
@@ -748,7 +748,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     model_button_row(ui, "model_tab", names, 3, tabs, &vs->real_tab);
     if (vs->real_tab == 0 && r.w >= 2 * r.h && l->open_layer >= 0) {
         /* wide and low (presenting at 2×): the grid's spare width goes to the open head */
-        const Tf_Model *tm = &l->model->weights.model;
+        const Net_Model *tm = &l->model->weights.model;
         float grid_w = fminf(r.w * 0.45f, r.h * (float)tm->heads / (float)tm->layers + 60);
         head_grid(ui, vs, l, rect_cut_left(&r, grid_w));
         rect_cut_left(&r, t->pad);

@@ -4,7 +4,7 @@
  * \0 merges.txt). What loads must tokenize a text and run its pass, finite
  * or named where it is not, within the attention's budget; what is refused
  * is one line naming one of the files. */
-#include "core/transformer.h"
+#include "nn/net.h"
 #include "model/real_model.h"
 
 #include <stdint.h>
@@ -51,20 +51,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (strchr(err, '\n')) __builtin_trap();
         return 0;
     }
-    const Tf_Model *tm = &m.weights.model;
+    const Net_Model *tm = &m.weights.model;
     int32_t *ids = malloc(sizeof *ids * (size_t)(tm->positions > 0 ? tm->positions : 1));
     int n = ids ? real_model_tokenize(&m, "Hello, hello world", 18, ids, err, sizeof err) : -1;
     /* a pass only where it is cheap: the fuzzer's time goes to the loaders */
-    if (n > 0 && tf_store_fits(tm, n, err, sizeof err) &&
+    if (n > 0 && net_store_fits(tm, n, err, sizeof err) &&
         (int64_t)tm->layers * tm->width * tm->width < (1 << 22) && tm->vocab < (1 << 20)) {
-        static Tf_Run run;
-        if (tf_reserve(&run, tm, n)) {
-            tf_forward(tm, ids, n, &run);
+        static Net_Run run;
+        if (net_reserve(&run, tm, n)) {
+            net_forward(tm, ids, n, &run);
             char where[300];
-            tf_fault_text(&run, where, sizeof where);
-            if ((run.fault.kind == TF_FAULT_NONE) != (where[0] == '\0')) __builtin_trap();
+            net_fault_text(&run, where, sizeof where);
+            if ((run.fault.kind == NET_FAULT_NONE) != (where[0] == '\0')) __builtin_trap();
         }
-        tf_free(&run);
+        net_free(&run);
     }
     free(ids);
     real_model_free(&m);

@@ -330,11 +330,11 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
     cr_assert_eq(lab.generation, 1);
     cr_assert(lab.head_done, "the open head (0, 0) is derived with the pass");
     /* the same numbers as the pass at once */
-    Tf_Run once = {0};
-    const Tf_Model *m = &a.model.weights.model;
-    cr_assert(tf_reserve(&once, m, lab.n));
-    tf_forward(m, lab.ids, lab.n, &once);
-    const Tf_Run *shown = real_lab_shown(&lab);
+    Net_Run once = {0};
+    const Net_Model *m = &a.model.weights.model;
+    cr_assert(net_reserve(&once, m, lab.n));
+    net_forward(m, lab.ids, lab.n, &once);
+    const Net_Run *shown = real_lab_shown(&lab);
     cr_assert(shown && lab.shown_n == lab.n);
     cr_assert(!memcmp(once.attn, shown->attn, sizeof(float) * 3 * 2 * lab.n * lab.n));
     /* a new text computes in the other run: the shown pass stays whole until it is done */
@@ -360,7 +360,7 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
     /* p ∝ e^{logit/T}: at T = 2 each ratio is the square root of T = 1's */
     for (int k = 1; k < 10; k++)
         cr_assert(fabs(log(p_hot[0] / p_hot[k]) - 0.5 * log(p[0] / p[k])) < 1e-9);
-    tf_free(&once);
+    net_free(&once);
     /* a refused text keeps the one before */
     cr_assert(!real_lab_set_text(&lab, "", 0, err, sizeof err));
     cr_assert(!real_lab_set_text(&lab, "a\xff", 2, err, sizeof err));
@@ -494,12 +494,12 @@ Test(real_model, the_head_scores_find_the_heads_the_hand_built_checkpoint_holds)
     const char *text = "The cat sat on the mat. The cat sat on the mat.";
     cr_assert(real_lab_set_text(&lab, text, strlen(text), err, sizeof err));
     real_lab_settle(&lab);
-    const Tf_Run *r = real_lab_shown(&lab);
+    const Net_Run *r = real_lab_shown(&lab);
     int n = lab.shown_n;
     const int32_t *ids = lab.shown_ids;
     for (int a = 0; a < 2; a++)
         for (int h = 0; h < 4; h++) {
-            const float *A = tf_attn(r, a, h);
+            const float *A = net_attn(r, a, h);
             double prev = 0, first = 0, prefix = 0;
             int repeats = 0;
             for (int i = 1; i < n; i++) {
@@ -629,11 +629,11 @@ Test(real_model, the_pass_on_a_thread_gives_the_same_numbers_and_a_new_text_stop
     }
     cr_assert(lab.pass_done && lab.has_shown, "%d polls", polls);
     cr_assert_eq(lab.generation, 1, "the first text's pass was stopped, never shown");
-    Tf_Run once = {0};
-    const Tf_Model *m = &ck.model.weights.model;
-    cr_assert(tf_reserve(&once, m, lab.n));
-    tf_forward(m, lab.ids, lab.n, &once);
-    const Tf_Run *shown = real_lab_shown(&lab);
+    Net_Run once = {0};
+    const Net_Model *m = &ck.model.weights.model;
+    cr_assert(net_reserve(&once, m, lab.n));
+    net_forward(m, lab.ids, lab.n, &once);
+    const Net_Run *shown = real_lab_shown(&lab);
     cr_assert_eq(lab.shown_n, lab.n);
     double worst = 0;
     for (long k = 0; k < 6L * 2 * lab.n * lab.n; k++)
@@ -645,7 +645,7 @@ Test(real_model, the_pass_on_a_thread_gives_the_same_numbers_and_a_new_text_stop
     int slices = 0;
     while (!real_lab_work(&lab, 0)) slices++;
     cr_assert_eq(slices, 6, "6 layers, then the logits with the last call: %d", slices);
-    tf_free(&once);
+    net_free(&once);
     real_lab_free(&lab);
     checkpoint_close(&ck);
 }
@@ -708,14 +708,14 @@ Test(real_model, the_weights_survive_their_file_changing_and_tokenizer_json_suff
     cr_assert(real_lab_attach(&lab, &ck.model, "changing", err, sizeof err), "%s", err);
     cr_assert(real_lab_set_text(&lab, "before the change", 17, err, sizeof err), "%s", err);
     real_lab_settle(&lab);
-    float before = tf_attn(&lab.runs[1 - lab.work], 1, 1)[lab.n + 1];
+    float before = net_attn(&lab.runs[1 - lab.work], 1, 1)[lab.n + 1];
     snprintf(cmd, sizeof cmd, "truncate -s 100 '%s/model.safetensors'", dir);
     sh(cmd);
     cr_assert(real_lab_rearrange(&lab, 0, 0));
     real_lab_settle(&lab);
     cr_assert(real_lab_rearrange(&lab, 2, 0), "back to the text's order");
     real_lab_settle(&lab);
-    cr_assert_float_eq(tf_attn(&lab.runs[1 - lab.work], 1, 1)[lab.n + 1], before, 0,
+    cr_assert_float_eq(net_attn(&lab.runs[1 - lab.work], 1, 1)[lab.n + 1], before, 0,
                        "the same weights, bit for bit");
     snprintf(other, sizeof other, "%s", make("other", "--seed 22 --layers 3"));
     snprintf(cmd, sizeof cmd, "cp '%s/model.safetensors' '%s/model.safetensors'", other, dir);
@@ -736,7 +736,7 @@ Test(real_model, the_weights_survive_their_file_changing_and_tokenizer_json_suff
 
 /* Every head's S and A are kept whole, and what they take is known before a
  * pass: 2 layers of 8 heads at 4200 tokens would take 2153 MB, past the
- * 2 GiB kept (TF_STORE_BUDGET), and both the export and the Model view's lab
+ * 2 GiB kept (NET_STORE_BUDGET), and both the export and the Model view's lab
  * say so in one line naming the length and the model's size; a short text
  * fits. Without the bound, 8192 tokens asked for 8.6 GB. */
 Test(real_model, a_text_whose_attention_would_not_fit_is_one_line) {

@@ -189,7 +189,7 @@ Test(model_view, explore_opens_the_head_in_the_explorers_panels_with_its_own_num
     cr_assert(s->learned && s->n == n && s->d == n && s->d_k == dh && s->mask == MASK_CAUSAL);
     cr_assert(model_update(&h.m));
     const Attn *a = &h.m.derived.attn;
-    const float *A = tf_attn(real_lab_shown(l), 2, 3);
+    const float *A = net_attn(real_lab_shown(l), 2, 3);
     double worst = 0, qk = 0;
     for (int i = 0; i < n * n; i++) worst = fmax(worst, fabs(a->A[i] - A[i]));
     cr_assert_lt(worst, 1e-4, "A differs by %g", worst);
@@ -372,7 +372,7 @@ Test(model_view, compare_puts_up_to_four_heads_side_by_side) {
     harness_frame(&h);
     char want_text[160];
     snprintf(want_text, sizeof want_text, "Layer 1, head 1: “%s” (query 1) puts %.1f %%", "␣cat",
-             100.0 * tf_attn(real_lab_shown(&h.m.real), 1, 1)[1 * n + 0]);
+             100.0 * net_attn(real_lab_shown(&h.m.real), 1, 1)[1 * n + 0]);
     cr_assert(strstr(h.vs.hover_text, want_text), "%s", h.vs.hover_text);
 }
 

@@ -71,16 +71,16 @@ int main(int argc, char **argv) {
     }
     int32_t *ids = malloc((size_t)m.config.n_positions * sizeof *ids);
     int n = real_model_tokenize(&m, argv[2], strlen(argv[2]), ids, err, sizeof err);
-    Tf_Run run = {0};
-    if (n < 0 || !tf_reserve(&run, &m.weights.model, n)) {
+    Net_Run run = {0};
+    if (n < 0 || !net_reserve(&run, &m.weights.model, n)) {
         fprintf(stderr, "model_check: %s\n", n < 0 ? err : "out of memory");
         return 2;
     }
-    tf_forward(&m.weights.model, ids, n, &run);
+    net_forward(&m.weights.model, ids, n, &run);
     fprintf(stderr, "model_check: %s, pointers of %d bits\n", gemm_backend(),
             (int)(8 * sizeof(void *)));
     export_real_json(&m, argv[1], ids, n, &run, stdout);
-    tf_free(&run);
+    net_free(&run);
     free(ids);
     real_model_free(&m);
     for (int k = 0; k < 4; k++) free(bytes[k]);

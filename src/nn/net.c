@@ -1,0 +1,536 @@
+/* The forward pass of an attention stack in float32; see net.h. */
+#include "net.h"
+#include "../core/clock.h"
+#include "../core/gemm.h"
+#include "../core/i18n.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Timing of the parts when profiling: mark() closes the part running since
+ * the last mark. */
+static void mark(Net_Run *r, Net_Part part, double *since) {
+    if (!r->profile) return;
+    double t = clock_ms();
+    r->ms[part] += t - *since;
+    *since = t;
+}
+
+/* Grow *p to count floats; the old contents need not be kept. */
+static bool grow(float **p, int64_t count) {
+    if (count <= 0) count = 1;
+    if ((uint64_t)count > SIZE_MAX / sizeof(float)) return false;
+    float *q = realloc(*p, (size_t)count * sizeof(float));
+    if (!q) return false;
+    *p = q;
+    return true;
+}
+
+/* The sizes a model leaves at 0 take their defaults here, in one place. */
+static int kv_heads(const Net_Model *m) {
+    return m->kv_heads > 0 ? m->kv_heads : m->heads;
+}
+static int head_dim(const Net_Model *m) {
+    return m->head_dim > 0 ? m->head_dim : m->width / (m->heads > 0 ? m->heads : 1);
+}
+/* Columns of r->qkv: H·d of Q, then G·d of K, then G·d of V. */
+static int qkv_width(const Net_Model *m) {
+    return (m->heads + 2 * kv_heads(m)) * head_dim(m);
+}
+static int mixed_width(const Net_Model *m) {
+    int hd = m->heads * head_dim(m);
+    return hd > m->width ? hd : m->width;
+}
+
+int net_kv_head(const Net_Model *m, int head) {
+    return head / (m->heads / kv_heads(m));
+}
+
+int64_t net_store_bytes(const Net_Model *m, int n) {
+    return (int64_t)2 * (int64_t)sizeof(float) * m->layers * m->heads * (int64_t)n * n;
+}
+
+bool net_store_fits(const Net_Model *m, int n, char *err, size_t errsz) {
+    int64_t need = net_store_bytes(m, n);
+    if (need <= NET_STORE_BUDGET) return true;
+    snprintf(err, errsz,
+             _("%d tokens are too many for this model: every head's scores and weights (%d layers "
+               "× %d heads × %d² cells, twice) would take %lld MB, more than the %lld MB kept; "
+               "give a shorter text"),
+             n, m->layers, m->heads, n, (long long)(need >> 20),
+             (long long)(NET_STORE_BUDGET >> 20));
+    return false;
+}
+
+bool net_reserve(Net_Run *r, const Net_Model *m, int n) {
+    if (net_store_bytes(m, n) > NET_STORE_BUDGET) return false;
+    int qkv = qkv_width(m), mixed = mixed_width(m), dim = head_dim(m);
+    if (n <= r->cap_n && m->layers <= r->cap_layers && m->heads <= r->cap_heads &&
+        m->width <= r->cap_width && m->inner <= r->cap_inner && m->vocab <= r->cap_vocab &&
+        qkv <= r->cap_qkv && mixed <= r->cap_mixed && dim <= r->cap_dim)
+        return true;
+    int64_t N = n, L = m->layers, H = m->heads, W = m->width;
+    int64_t I = m->inner > 0 ? m->inner : 1;
+    if (!grow(&r->stream, (L + 1) * N * W) || !grow(&r->mid, L * N * W) ||
+        !grow(&r->scores, L * H * N * N) || !grow(&r->attn, L * H * N * N) ||
+        !grow(&r->logits, m->vocab) || !grow(&r->normed, N * W) || !grow(&r->qkv, N * qkv) ||
+        !grow(&r->mixed, N * mixed) || !grow(&r->hidden, N * I) ||
+        !grow(&r->gate, m->mlp == NET_MLP_SWIGLU ? N * I : 1) || !grow(&r->rope, N * dim))
+        return false;
+    r->cap_n = n;
+    r->cap_layers = m->layers;
+    r->cap_heads = m->heads;
+    r->cap_width = m->width;
+    r->cap_inner = m->inner;
+    r->cap_vocab = m->vocab;
+    r->cap_qkv = qkv;
+    r->cap_mixed = mixed;
+    r->cap_dim = dim;
+    r->rope_rows = 0; /* a new table: filled again when a pass needs it */
+    return true;
+}
+
+void net_free(Net_Run *r) {
+    free(r->stream);
+    free(r->mid);
+    free(r->scores);
+    free(r->attn);
+    free(r->logits);
+    free(r->normed);
+    free(r->qkv);
+    free(r->mixed);
+    free(r->hidden);
+    free(r->gate);
+    free(r->rope);
+    memset(r, 0, sizeof *r);
+}
+
+float *net_scores(const Net_Run *r, int layer, int head) {
+    return r->scores + ((ptrdiff_t)layer * r->heads + head) * r->n * r->n;
+}
+
+float *net_attn(const Net_Run *r, int layer, int head) {
+    return r->attn + ((ptrdiff_t)layer * r->heads + head) * r->n * r->n;
+}
+
+/* dest = LayerNorm(x) row by row (w wide, count rows), or a copy without weights. */
+/* dest = norm(x) row by row (w wide, rows ld apart in both, count rows):
+ * LayerNorm or RMSNorm by kind, or a copy without weights. */
+static void norm_rows(Net_Norm kind, const float *x, int count, int w, int ld, const float *g,
+                      const float *b, float eps, float *dest) {
+    for (int i = 0; i < count; i++) {
+        const float *xi = x + (ptrdiff_t)i * ld;
+        float *di = dest + (ptrdiff_t)i * ld;
+        if (!g || kind == NET_NORM_NONE) {
+            if (di != xi) memcpy(di, xi, (size_t)w * sizeof *di);
+            continue;
+        }
+        if (kind == NET_NORM_RMS) {
+            double sq = 0;
+            for (int j = 0; j < w; j++) sq += (double)xi[j] * xi[j];
+            float inv = (float)(1 / sqrt(sq / w + eps));
+            for (int j = 0; j < w; j++) di[j] = xi[j] * inv * g[j];
+            continue;
+        }
+        double sum = 0;
+        for (int j = 0; j < w; j++) sum += xi[j];
+        float mean = (float)(sum / w);
+        double var = 0;
+        for (int j = 0; j < w; j++) var += (double)(xi[j] - mean) * (xi[j] - mean);
+        float inv = (float)(1 / sqrt(var / w + eps));
+        for (int j = 0; j < w; j++) di[j] = (xi[j] - mean) * inv * g[j] + (b ? b[j] : 0);
+    }
+}
+
+static void norm(const Net_Model *m, const float *x, int count, const float *g, const float *b,
+                 float *dest) {
+    norm_rows(m->norm, x, count, m->width, m->width, g, b, m->eps, dest);
+}
+
+/* dest (rows×out, ldd apart) += x (rows×in) · W, W stored as the layout says. */
+static void linear(const Net_Model *m, const float *x, int rows, int in, int out, const float *W,
+                   float *dest, int ldd) {
+    if (m->layout == NET_LAYOUT_OUT_IN)
+        gemm_f32(false, true, rows, out, in, 1, x, in, W, in, 1, dest, ldd);
+    else
+        gemm_f32(false, false, rows, out, in, 1, x, in, W, out, 1, dest, ldd);
+}
+
+/* Each of count rows of dest (w wide, ld apart) set to bias, or to 0 without one. */
+static void fill_rows(float *dest, int count, int w, int ld, const float *bias) {
+    for (int i = 0; i < count; i++) {
+        float *di = dest + (ptrdiff_t)i * ld;
+        if (bias)
+            memcpy(di, bias, (size_t)w * sizeof *di);
+        else
+            memset(di, 0, (size_t)w * sizeof *di);
+    }
+}
+
+/* Each row's bias added, count rows of w. */
+static void add_rows(float *dest, int count, int w, const float *bias) {
+    if (!bias) return;
+    for (int i = 0; i < count; i++) {
+        float *di = dest + (ptrdiff_t)i * w;
+        for (int j = 0; j < w; j++) di[j] += bias[j];
+    }
+}
+
+/* e^x in float32 for the softmax and GELU, written so compilers vectorise
+ * the loops that call it (libm's expf and tanhf are calls, one element at a
+ * time; they were 40 % of a 32-token pass). x = k·ln 2 + r with |r| ≤ ½ln 2,
+ * e^r by its Taylor polynomial to r⁶ (error below 2⁻²³ relative), 2^k put
+ * into the exponent bits. x is clamped to [−87, 88], where float32 holds e^x
+ * as a normal number: below, e^−87 ≈ 1.6·10⁻³⁸ stands for what is 0 next to
+ * the softmax's largest term, 1. */
+static inline float exp_approx(float x) {
+    /* NaN fails both tests and is clamped to −87: never a NaN converted to an
+     * integer (the pass reports the NaN where it arose, see net_fault_text) */
+    float low = x > -87.0f ? x : -87.0f, clamped = low < 88.0f ? low : 88.0f;
+    float t = clamped * 1.44269504f;
+    float kf = (t + 12582912.0f) - 12582912.0f; /* t rounded: 1.5·2²³ pushes out the fraction */
+    float r = clamped - kf * 0.693145752f - kf * 1.42860677e-6f; /* ln 2, hi + lo */
+    float p =
+        1.0f +
+        r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r / 720)))));
+    int32_t bits = ((int32_t)kf + 127) * (1 << 23);
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
+}
+
+/* GELU's tanh form, GPT-2's gelu_new: 0.5·z·(1 + tanh u) = z·(1 − 1/(e^{2u} + 1)). */
+static void gelu(float *x, int64_t count) {
+    const float c = 0.7978845608028654f; /* √(2/π) */
+    for (int64_t i = 0; i < count; i++) {
+        float z = x[i];
+        float e = exp_approx(2 * c * (z + 0.044715f * z * z * z));
+        x[i] = z - z / (e + 1);
+    }
+}
+
+/* One head: S = Q Kᵀ/√d (minus ALiBi's slope·(i − j)) with the causal mask,
+ * A its row softmax, and A V into its d columns of mixed. */
+static void head(const Net_Model *m, Net_Run *r, int h, float *S, float *A, double *since) {
+    int n = r->n, d = head_dim(m), G = kv_heads(m), ld = qkv_width(m), g = net_kv_head(m, h);
+    const float *q = r->qkv + (ptrdiff_t)h * d;
+    const float *k = r->qkv + (ptrdiff_t)(m->heads + g) * d;
+    const float *v = r->qkv + (ptrdiff_t)(m->heads + G + g) * d;
+    gemm_f32(false, true, n, n, d, 1 / sqrtf((float)d), q, ld, k, ld, 0, S, n);
+    mark(r, NET_PART_PRODUCTS, since);
+    float slope = m->alibi ? m->alibi[h] : 0;
+    for (int i = 0; i < n; i++) {
+        float *si = S + (ptrdiff_t)i * n, *ai = A + (ptrdiff_t)i * n;
+        if (slope != 0)
+            for (int j = 0; j <= i; j++) si[j] -= slope * (float)(i - j);
+        float max = si[0];
+        for (int j = 1; j <= i; j++)
+            if (si[j] > max) max = si[j];
+        for (int j = 0; j <= i; j++) ai[j] = exp_approx(si[j] - max);
+        float sum = 0;
+        for (int j = 0; j <= i; j++) sum += ai[j];
+        float inv = 1 / sum;
+        for (int j = 0; j <= i; j++) ai[j] *= inv;
+        for (int j = i + 1; j < n; j++) {
+            si[j] = -INFINITY;
+            ai[j] = 0;
+        }
+    }
+    mark(r, NET_PART_SOFTMAX, since);
+    gemm_f32(false, false, n, d, n, 1, A, n, v, ld, 0, r->mixed + (ptrdiff_t)h * d, m->heads * d);
+    mark(r, NET_PART_PRODUCTS, since);
+}
+
+/* SwiGLU's gate: hidden = silu(gate) ⊙ hidden, silu(u) = u/(1 + e^−u). */
+static void swiglu(float *hidden, const float *gate, int64_t count) {
+    for (int64_t i = 0; i < count; i++) {
+        float u = gate[i];
+        hidden[i] *= u / (1 + exp_approx(-u));
+    }
+}
+
+/* The cos and sin of every pair's angle at positions 0 … rows − 1, as
+ * Hugging Face computes them: the frequency and the angle in float32, then
+ * their cos and sin. Kept while the model's RoPE and the rows are the same. */
+static void rope_table(const Net_Model *m, Net_Run *r, int rows) {
+    if (r->rope_rows >= rows && r->rope_for == m->rope_theta && r->rope_freq_for == m->rope_freq)
+        return;
+    int d = head_dim(m), half = d / 2;
+    rows = r->cap_n;
+    for (int c = 0; c < half; c++) {
+        float f =
+            m->rope_freq ? m->rope_freq[c] : (float)(1 / pow(m->rope_theta, (double)(2 * c) / d));
+        for (int p = 0; p < rows; p++) {
+            float angle = (float)p * f;
+            r->rope[(ptrdiff_t)p * d + c] = (float)cos(angle);
+            r->rope[(ptrdiff_t)p * d + half + c] = (float)sin(angle);
+        }
+    }
+    r->rope_rows = rows;
+    r->rope_for = m->rope_theta;
+    r->rope_freq_for = m->rope_freq;
+}
+
+/* count heads of d columns each, from col on, of n rows ld apart: each head's
+ * RMSNorm (when g is given), then RoPE's turn (rotate-half) by the row's position. */
+static void norm_and_turn(const Net_Model *m, Net_Run *r, float *x, int n, int ld, int count,
+                          const float *g) {
+    int d = head_dim(m), half = d / 2;
+    for (int i = 0; i < n; i++)
+        for (int h = 0; h < count; h++) {
+            float *v = x + (ptrdiff_t)i * ld + (ptrdiff_t)h * d;
+            if (g) norm_rows(NET_NORM_RMS, v, 1, d, d, g, NULL, m->eps, v);
+            if (m->rope_theta <= 0) continue;
+            const float *cs = r->rope + (ptrdiff_t)i * d, *sn = cs + half;
+            for (int c = 0; c < half; c++) {
+                float a = v[c], b = v[c + half];
+                v[c] = a * cs[c] - b * sn[c];
+                v[c + half] = b * cs[c] + a * sn[c];
+            }
+        }
+}
+
+/* r->qkv for the n rows of r->normed: the projections, biases, each head's
+ * norm and RoPE's turn. */
+static void project_qkv(const Net_Model *m, const Net_Block *b, Net_Run *r, double *since) {
+    int n = r->n, w = m->width, d = head_dim(m), H = m->heads, G = kv_heads(m);
+    int ld = qkv_width(m);
+    float *q = r->qkv, *k = q + (ptrdiff_t)H * d, *v = k + (ptrdiff_t)G * d;
+    fill_rows(q, n, H * d, ld, b->q_b);
+    fill_rows(k, n, G * d, ld, b->k_b);
+    fill_rows(v, n, G * d, ld, b->v_b);
+    mark(r, NET_PART_OTHER, since);
+    if (b->qkv_w) { /* one product for all three (GPT-2's Conv1D) */
+        gemm_f32(false, false, n, ld, w, 1, r->normed, w, b->qkv_w, ld, 1, r->qkv, ld);
+    } else {
+        linear(m, r->normed, n, w, H * d, b->q_w, q, ld);
+        linear(m, r->normed, n, w, G * d, b->k_w, k, ld);
+        linear(m, r->normed, n, w, G * d, b->v_w, v, ld);
+    }
+    mark(r, NET_PART_PRODUCTS, since);
+    if (b->q_norm || b->k_norm || m->rope_theta > 0) {
+        norm_and_turn(m, r, q, n, ld, H, b->q_norm);
+        norm_and_turn(m, r, k, n, ld, G, b->k_norm);
+        mark(r, NET_PART_OTHER, since);
+    }
+}
+
+/* The first value of count that is not finite, or -1. */
+static int64_t first_nonfinite(const float *v, int64_t count) {
+    for (int64_t i = 0; i < count; i++)
+        if (!isfinite(v[i])) return i;
+    return -1;
+}
+
+static bool fault_at(Net_Run *r, Net_Fault_Kind kind, int layer, int head, const float *v,
+                     int64_t count, int cols) {
+    int64_t at = first_nonfinite(v, count);
+    if (at < 0) return false;
+    r->fault = (Net_Fault){kind, layer, head, (int)(at / cols), (int)(at % cols), v[at]};
+    return true;
+}
+
+/* After layer l: its scores where the mask keeps them, then its output. */
+static bool layer_faulted(const Net_Model *m, int l, Net_Run *r) {
+    int n = r->n, w = m->width;
+    for (int h = 0; h < m->heads; h++) {
+        const float *S = net_scores(r, l, h);
+        for (int i = 0; i < n; i++)
+            if (fault_at(r, NET_FAULT_SCORE, l, h, S + (ptrdiff_t)i * n, i + 1, n)) {
+                r->fault.row = i;
+                return true;
+            }
+    }
+    return fault_at(r, NET_FAULT_STREAM, l, -1, r->stream + (ptrdiff_t)(l + 1) * n * w,
+                    (int64_t)n * w, w);
+}
+
+void net_fault_text(const Net_Run *r, char *buf, size_t size) {
+    const Net_Fault *f = &r->fault;
+    double v = f->value;
+    switch (f->kind) {
+    case NET_FAULT_NONE:
+        snprintf(buf, size, "%s", "");
+        return;
+    case NET_FAULT_EMBED:
+        snprintf(buf, size, _("the embedding of token %d, channel %d, is %g"), f->row, f->col, v);
+        return;
+    case NET_FAULT_SCORE:
+        snprintf(buf, size, _("layer %d, head %d: the score of row %d, column %d is %g"), f->layer,
+                 f->head, f->row, f->col, v);
+        return;
+    case NET_FAULT_STREAM:
+        snprintf(buf, size, _("layer %d: its output for token %d, channel %d, is %g"), f->layer,
+                 f->row, f->col, v);
+        return;
+    case NET_FAULT_LOGIT:
+        snprintf(buf, size, _("the logit of token id %d is %g"), f->col, v);
+        return;
+    }
+}
+
+void net_begin(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
+    int w = m->width;
+    double since = r->profile ? clock_ms() : 0;
+    r->n = n;
+    r->heads = m->heads;
+    r->stage = 0;
+    float *x = r->stream;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < w; j++)
+            x[(ptrdiff_t)i * w + j] =
+                m->wte[(ptrdiff_t)ids[i] * w + j] + (m->wpe ? m->wpe[(ptrdiff_t)i * w + j] : 0);
+    r->fault = (Net_Fault){0};
+    if (fault_at(r, NET_FAULT_EMBED, 0, -1, x, (int64_t)n * w, w)) r->stage = m->layers + 1;
+    if (m->rope_theta > 0) rope_table(m, r, n);
+    mark(r, NET_PART_EMBED, &since);
+}
+
+/* Layer l: x_{l+1} from x_l. */
+static void layer(const Net_Model *m, int l, Net_Run *r, double *since) {
+    int n = r->n, w = m->width, H = m->heads, d = head_dim(m), inner = m->inner;
+    const Net_Block *b = &m->blocks[l];
+    float *x = r->stream + (ptrdiff_t)l * n * w, *next = x + (ptrdiff_t)n * w;
+    /* attention */
+    norm(m, x, n, b->norm1_w, b->norm1_b, r->normed);
+    mark(r, NET_PART_NORM, since);
+    memcpy(next, x, (size_t)n * w * sizeof *x);
+    add_rows(next, n, w, b->o_b);
+    project_qkv(m, b, r, since);
+    for (int h = 0; h < H; h++) head(m, r, h, net_scores(r, l, h), net_attn(r, l, h), since);
+    linear(m, r->mixed, n, H * d, w, b->o_w, next, w);
+    mark(r, NET_PART_PRODUCTS, since);
+    memcpy(r->mid + (ptrdiff_t)l * n * w, next, (size_t)n * w * sizeof *next);
+    mark(r, NET_PART_OTHER, since);
+    if (m->mlp == NET_MLP_NONE || !b->up_w) return;
+    /* MLP */
+    norm(m, next, n, b->norm2_w, b->norm2_b, r->normed);
+    mark(r, NET_PART_NORM, since);
+    fill_rows(r->hidden, n, inner, inner, b->up_b);
+    if (m->mlp == NET_MLP_SWIGLU) fill_rows(r->gate, n, inner, inner, NULL);
+    add_rows(next, n, w, b->down_b);
+    mark(r, NET_PART_OTHER, since);
+    linear(m, r->normed, n, w, inner, b->up_w, r->hidden, inner);
+    if (m->mlp == NET_MLP_SWIGLU) linear(m, r->normed, n, w, inner, b->gate_w, r->gate, inner);
+    mark(r, NET_PART_PRODUCTS, since);
+    if (m->mlp == NET_MLP_SWIGLU)
+        swiglu(r->hidden, r->gate, (int64_t)n * inner);
+    else
+        gelu(r->hidden, (int64_t)n * inner);
+    mark(r, NET_PART_GELU, since);
+    linear(m, r->hidden, n, inner, w, b->down_w, next, w);
+    mark(r, NET_PART_PRODUCTS, since);
+}
+
+bool net_step(const Net_Model *m, Net_Run *r) {
+    if (r->stage > m->layers) return true;
+    double since = r->profile ? clock_ms() : 0;
+    if (r->stage < m->layers) {
+        layer(m, r->stage, r, &since);
+        if (layer_faulted(m, r->stage, r)) {
+            r->stage = m->layers + 1; /* the pass ends here: r->fault says why */
+            return true;
+        }
+    } else {
+        /* the last position's logits */
+        int n = r->n, w = m->width;
+        const float *x = r->stream + ((ptrdiff_t)m->layers * n + n - 1) * w;
+        norm(m, x, 1, m->normf_w, m->normf_b, r->normed);
+        mark(r, NET_PART_NORM, &since);
+        gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits,
+                 m->vocab);
+        mark(r, NET_PART_PRODUCTS, &since);
+        fault_at(r, NET_FAULT_LOGIT, m->layers, -1, r->logits, m->vocab, m->vocab);
+    }
+    r->stage++;
+    return r->stage > m->layers;
+}
+
+void net_forward(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
+    net_begin(m, ids, n, r);
+    while (!net_step(m, r)) {
+    }
+}
+
+void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
+                      float *V, float *out_norm) {
+    int n = r->n, w = m->width, d = head_dim(m), H = m->heads, G = kv_heads(m);
+    int ld = qkv_width(m), g = net_kv_head(m, head);
+    const Net_Block *b = &m->blocks[layer];
+    const float *x = r->stream + (ptrdiff_t)layer * n * w;
+    norm(m, x, n, b->norm1_w, b->norm1_b, r->normed);
+    const float *bias[3] = {b->q_b, b->k_b, b->v_b}, *W[3] = {b->q_w, b->k_w, b->v_w};
+    const float *head_norm[3] = {b->q_norm, b->k_norm, NULL};
+    int own[3] = {head, g, g}, count[3] = {H, G, G}, start[3] = {0, H * d, (H + G) * d};
+    float *dest[3] = {Q, K, V};
+    for (int part = 0; part < 3; part++) { /* only this head's columns */
+        int col = own[part] * d;
+        fill_rows(dest[part], n, d, d, bias[part] ? bias[part] + col : NULL);
+        if (b->qkv_w)
+            gemm_f32(false, false, n, d, w, 1, r->normed, w, b->qkv_w + start[part] + col, ld, 1,
+                     dest[part], d);
+        else if (m->layout == NET_LAYOUT_OUT_IN)
+            gemm_f32(false, true, n, d, w, 1, r->normed, w, W[part] + (ptrdiff_t)col * w, w, 1,
+                     dest[part], d);
+        else
+            gemm_f32(false, false, n, d, w, 1, r->normed, w, W[part] + col, count[part] * d, 1,
+                     dest[part], d);
+        if (part < 2 && (head_norm[part] || m->rope_theta > 0))
+            norm_and_turn(m, r, dest[part], n, d, 1, head_norm[part]);
+    }
+    /* v_j W_O^h, row by row, then each row's length */
+    if (m->layout == NET_LAYOUT_OUT_IN)
+        gemm_f32(false, true, n, w, d, 1, V, d, b->o_w + (ptrdiff_t)head * d, H * d, 0, r->mixed,
+                 w);
+    else
+        gemm_f32(false, false, n, w, d, 1, V, d, b->o_w + (ptrdiff_t)head * d * w, w, 0, r->mixed,
+                 w);
+    for (int j = 0; j < n; j++) {
+        double sum = 0;
+        for (int c = 0; c < w; c++) {
+            double v = r->mixed[(ptrdiff_t)j * w + c];
+            sum += v * v;
+        }
+        out_norm[j] = (float)sqrt(sum);
+    }
+}
+
+void net_products(const Net_Model *m, int n, Net_Run *r) {
+    int w = m->width, H = m->heads, G = kv_heads(m), d = head_dim(m), inner = m->inner;
+    int ld = qkv_width(m);
+    r->n = n;
+    r->heads = H;
+    for (int l = 0; l < m->layers; l++) {
+        const Net_Block *b = &m->blocks[l];
+        float *next = r->stream + (ptrdiff_t)(l + 1) * n * w;
+        if (b->qkv_w) {
+            gemm_f32(false, false, n, ld, w, 1, r->normed, w, b->qkv_w, ld, 1, r->qkv, ld);
+        } else {
+            linear(m, r->normed, n, w, H * d, b->q_w, r->qkv, ld);
+            linear(m, r->normed, n, w, G * d, b->k_w, r->qkv + (ptrdiff_t)H * d, ld);
+            linear(m, r->normed, n, w, G * d, b->v_w, r->qkv + (ptrdiff_t)(H + G) * d, ld);
+        }
+        for (int h = 0; h < H; h++) {
+            int g = net_kv_head(m, h);
+            const float *q = r->qkv + (ptrdiff_t)h * d;
+            const float *k = r->qkv + (ptrdiff_t)(H + g) * d;
+            const float *v = r->qkv + (ptrdiff_t)(H + G + g) * d;
+            gemm_f32(false, true, n, n, d, 1 / sqrtf((float)d), q, ld, k, ld, 0,
+                     net_scores(r, l, h), n);
+            gemm_f32(false, false, n, d, n, 1, net_attn(r, l, h), n, v, ld, 0,
+                     r->mixed + (ptrdiff_t)h * d, H * d);
+        }
+        linear(m, r->mixed, n, H * d, w, b->o_w, next, w);
+        if (m->mlp != NET_MLP_NONE && b->up_w) {
+            linear(m, r->normed, n, w, inner, b->up_w, r->hidden, inner);
+            if (m->mlp == NET_MLP_SWIGLU)
+                linear(m, r->normed, n, w, inner, b->gate_w, r->gate, inner);
+            linear(m, r->hidden, n, inner, w, b->down_w, next, w);
+        }
+    }
+    gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits, m->vocab);
+}
