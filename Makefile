@@ -56,7 +56,9 @@ LIB_CORE  = $(call pc_libs,$(PKG_CORE))
 SRC_CORE     := $(wildcard src/core/*.c) $(wildcard src/nn/*.c)
 SRC_GFX      := $(wildcard src/gfx/*.c)
 SRC_JSON     := $(wildcard src/json/*.c)
-SRC_MODEL    := $(wildcard src/model/*.c)
+# A checkpoint's readers (src/checkpoint) build and link with the model,
+# below it: the layers test keeps it from reaching above.
+SRC_MODEL    := $(wildcard src/checkpoint/*.c) $(wildcard src/model/*.c)
 SRC_LESSON   := $(wildcard src/lesson/*.c)
 SRC_UI       := $(wildcard src/ui/*.c)
 SRC_RENDER   := $(wildcard src/render/*.c)
@@ -95,7 +97,7 @@ pot:
 # Tests mirror the tree; each layer's tests link only that layer and below.
 TEST_CORE     := $(call obj,$(wildcard tests/core/*.c) $(wildcard tests/nn/*.c))
 TEST_GFX      := $(call obj,$(wildcard tests/gfx/*.c))
-TEST_MODEL    := $(call obj,$(wildcard tests/model/*.c))
+TEST_MODEL    := $(call obj,$(wildcard tests/model/*.c) $(wildcard tests/checkpoint/*.c))
 TEST_LESSON   := $(call obj,$(wildcard tests/lesson/*.c))
 TEST_UI       := $(call obj,$(wildcard tests/ui/*.c))
 TEST_RENDER   := $(call obj,$(wildcard tests/render/*.c))
@@ -135,6 +137,9 @@ $(BUILD)/src/json/%.o: src/json/%.c
 $(BUILD)/src/model/%.o: src/model/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
+$(BUILD)/src/checkpoint/%.o: src/checkpoint/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
 $(BUILD)/src/lesson/%.o: src/lesson/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
@@ -154,6 +159,9 @@ $(BUILD)/tests/ui/%.o: tests/ui/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_MODEL) $(PKG_UI)) -Isrc -Itests -c -o $@ $<
 $(BUILD)/tests/model/%.o: tests/model/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_MODEL)) -Isrc -Itests -c -o $@ $<
+$(BUILD)/tests/checkpoint/%.o: tests/checkpoint/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call pc_cflags,$(PKG_TEST) $(PKG_MODEL)) -Isrc -Itests -c -o $@ $<
 $(BUILD)/tests/lesson/%.o: tests/lesson/%.c

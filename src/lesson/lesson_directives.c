@@ -192,8 +192,8 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         if (nw == 2 && !strcmp(w[1], "none")) a->setting = -1;
         for (int q = 0; nw == 2 && q < 3; q++)
             if (!strcmp(w[1], kinds[q])) a->setting = 1 + q;
-        if (nw == 3 && parse_long(w[1], 0, GPT2_MAX_LAYERS - 1, &v) &&
-            parse_long(w[2], 0, GPT2_MAX_HEADS - 1, &head)) {
+        if (nw == 3 && parse_long(w[1], 0, MODEL_MAX_LAYERS - 1, &v) &&
+            parse_long(w[2], 0, MODEL_MAX_HEADS - 1, &head)) {
             a->setting = 0;
             a->i = (int)v;
             a->n = (int)head;

@@ -79,7 +79,7 @@ void export_real_top(const float *logits, int vocab, int k, double temperature, 
 void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
                       const Net_Run *r, FILE *f) {
     char text[1024];
-    const Gpt2_Config *c = &m->config;
+    const Net_Model *c = &m->weights.model;
     fputs("{\n  \"model\": ", f);
     jw_string(f, name);
     fputs(",\n  \"ids\": [", f);
@@ -91,17 +91,20 @@ void export_real_json(const Real_Model *m, const char *name, const int32_t *ids,
         jw_string(f, text);
     }
     fprintf(f, "],\n  \"n\": %d,\n  \"n_layer\": %d,\n  \"n_head\": %d,\n  \"d_model\": %d,\n", n,
-            c->n_layer, c->n_head, c->n_embd);
+            c->layers, c->heads, c->width);
+    if (m->config.family->export_shape)
+        fprintf(f, "  \"family\": \"%s\",\n  \"n_kv_head\": %d,\n  \"head_dim\": %d,\n",
+                m->config.family->model_type, c->kv_heads, c->head_dim);
     fputs("  \"attn\": ", f);
-    per_head(f, r, c->n_layer, net_attn);
+    per_head(f, r, c->layers, net_attn);
     fputs(",\n  \"scores\": ", f);
-    per_head(f, r, c->n_layer, net_scores);
+    per_head(f, r, c->layers, net_scores);
     fputs(",\n  \"logits\": ", f);
-    row(f, r->logits, c->vocab_size);
+    row(f, r->logits, c->vocab);
     int32_t top[EXPORT_REAL_TOP];
     double p[EXPORT_REAL_TOP];
-    int k = c->vocab_size < EXPORT_REAL_TOP ? c->vocab_size : EXPORT_REAL_TOP;
-    export_real_top(r->logits, c->vocab_size, k, 1, top, p);
+    int k = c->vocab < EXPORT_REAL_TOP ? c->vocab : EXPORT_REAL_TOP;
+    export_real_top(r->logits, c->vocab, k, 1, top, p);
     fputs(",\n  \"next\": [", f);
     for (int j = 0; j < k; j++) {
         fprintf(f, "%s\n    {\"id\": %d, \"token\": ", j ? "," : "", (int)top[j]);

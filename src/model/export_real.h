@@ -17,7 +17,7 @@
 #define ATTN_EXPORT_REAL_H
 
 #include "../nn/net.h"
-#include "real_model.h"
+#include "../checkpoint/real_model.h"
 
 #include <stdio.h>
 

@@ -161,7 +161,7 @@ bool model_explore_check(const Model *m, char *why, size_t whysz) {
         snprintf(why, whysz, "%s", _("no head of the model is open"));
         return false;
     }
-    int dh = l->model->weights.model.width / l->model->weights.model.heads;
+    int dh = l->model->weights.model.head_dim;
     if (dh > LEARNED_MAX_W) {
         snprintf(why, whysz,
                  _("this model's heads are %d wide (d_h); the explorer takes heads up to %d wide"),
@@ -180,7 +180,7 @@ bool model_explore_real(Model *m, char *err, size_t errsz) {
     const Real_Lab *l = &m->real;
     int n = l->shown_n;
     if (!model_explore_check(m, err, errsz)) return false;
-    int dh = l->model->weights.model.width / l->model->weights.model.heads, w = 3 * dh;
+    int dh = l->model->weights.model.head_dim, w = 3 * dh;
     /* M = [Q K V] (n × 3·d_h) = U·Λ^½ · Λ^−½·Uᵀ·M, with M·Mᵀ = U·Λ·Uᵀ */
     double *g = malloc(sizeof(double) * (size_t)(2 * n * n + n));
     if (!g) {

@@ -69,7 +69,7 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
         return true;
     }
     const Net_Model *tm = &m->weights.model;
-    int positions = tm->positions, d_h = tm->width / tm->heads;
+    int positions = tm->positions, d_h = tm->head_dim;
     Real_Lab fresh = {0};
     fresh.model = m;
     snprintf(fresh.name, sizeof fresh.name, "%s", name);
@@ -316,7 +316,7 @@ static bool open_head(Real_Lab *l) {
             share[(ptrdiff_t)i * n + j] = all > 0 ? (float)(w[(ptrdiff_t)i * n + j] / all) : 0;
     }
     /* queries and keys in one plane */
-    int d_h = tm->width / tm->heads;
+    int d_h = tm->head_dim;
     memcpy(l->qk, l->Q, (size_t)n * (size_t)d_h * sizeof(float));
     memcpy(l->qk + (ptrdiff_t)n * d_h, l->K, (size_t)n * (size_t)d_h * sizeof(float));
     double *mean = l->pca, *axes = mean + d_h, *cov = axes + 2 * d_h;

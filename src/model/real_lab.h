@@ -73,8 +73,8 @@
 #define ATTN_REAL_LAB_H
 
 #include "../nn/net.h"
-#include "bpe.h"
-#include "real_model.h"
+#include "../checkpoint/bpe.h"
+#include "../checkpoint/real_model.h"
 
 #define REAL_LAB_NAME      512
 #define REAL_LAB_THUMB     48   /* cells a side of a head's picture in the grid */
@@ -102,9 +102,9 @@ typedef struct Real_Lab {
     bool has_change; /* the shown pass and the one before are one text in two orders */
     double change_mean, change_max; /* |A − A moved with its tokens|, over every head's cells */
     /* the block diagram's numbers, for the shown pass, means over its tokens: */
-    float stream_norm[GPT2_MAX_LAYERS + 1]; /* ‖x_l‖ */
-    float attn_adds[GPT2_MAX_LAYERS];       /* ‖x'_l − x_l‖: what attention adds */
-    float mlp_adds[GPT2_MAX_LAYERS];        /* ‖x_{l+1} − x'_l‖: what the MLP adds */
+    float stream_norm[MODEL_MAX_LAYERS + 1]; /* ‖x_l‖ */
+    float attn_adds[MODEL_MAX_LAYERS];       /* ‖x'_l − x_l‖: what attention adds */
+    float mlp_adds[MODEL_MAX_LAYERS];        /* ‖x_{l+1} − x'_l‖: what the MLP adds */
     Net_Run runs[2];
     int work;       /* the run the pass goes on in; the other is shown */
     bool pass_done; /* the text's pass is complete (and now shown) */

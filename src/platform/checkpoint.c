@@ -74,8 +74,9 @@ bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err
         }
         if (why) {
             snprintf(err, errsz,
-                     _("%s: not a checkpoint folder: it has no config.json (a Hugging Face GPT-2 "
-                       "folder holds config.json, model.safetensors, vocab.json and merges.txt)"),
+                     _("%s: not a checkpoint folder: it has no config.json (a Hugging Face "
+                       "checkpoint folder holds config.json, model.safetensors and its "
+                       "tokenizer's files)"),
                      path_or_name);
             return false;
         }
@@ -234,23 +235,66 @@ static bool map_part(const char *dir, const char *name, Mapped_File *m, uint64_t
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (stat(path, &st) != 0 && errno == ENOENT) {
         snprintf(err, errsz,
-                 _("%s: no %s; a GPT-2 checkpoint folder holds config.json, model.safetensors, "
-                   "and vocab.json and merges.txt (or tokenizer.json)"),
+                 _("%s: no %s; a checkpoint folder holds config.json, model.safetensors (or "
+                   "model.safetensors.index.json and its shards), and tokenizer.json (or GPT-2's "
+                   "vocab.json and merges.txt)"),
                  dir, name);
         return false;
     }
     return checkpoint_map(path, m, max, err, errsz);
 }
 
+static void unmap_all(Checkpoint *ck) {
+    checkpoint_unmap(&ck->config);
+    checkpoint_unmap(&ck->weights);
+    checkpoint_unmap(&ck->vocab);
+    checkpoint_unmap(&ck->merges);
+    checkpoint_unmap(&ck->tokenizer);
+    checkpoint_unmap(&ck->index);
+    for (int k = 0; k < ck->shards; k++) checkpoint_unmap(&ck->shard[k]);
+    ck->shards = 0;
+}
+
+/* The shards model.safetensors.index.json names, each mapped. */
+static bool map_shards(Checkpoint *ck, char (*names)[4200], Real_Model_Shard *shard, char *err,
+                       size_t errsz) {
+    snprintf(names[0], sizeof names[0], "%s/model.safetensors.index.json", ck->dir);
+    if (!map_part(ck->dir, "model.safetensors.index.json", &ck->index, REAL_MODEL_MAX_CONFIG * 64,
+                  err, errsz))
+        return false;
+    St_Index ix;
+    if (!st_index_parse((const char *)ck->index.bytes, (size_t)ck->index.size, names[0], &ix, err,
+                        errsz))
+        return false;
+    bool ok = true;
+    for (int k = 0; k < ix.files && ok; k++) {
+        snprintf(names[k + 1], sizeof names[k + 1], "%s/%s", ck->dir, ix.file[k]);
+        ok = map_part(ck->dir, ix.file[k], &ck->shard[k], UINT64_C(1) << 40, err, errsz);
+        if (ok) {
+            ck->shards = k + 1;
+            shard[k] = (Real_Model_Shard){ck->shard[k].bytes, names[k + 1], ck->shard[k].size};
+        }
+    }
+    st_index_free(&ix);
+    return ok;
+}
+
 bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz) {
     Checkpoint *out = calloc(1, sizeof *out);
+    static char shard_names[ST_MAX_SHARDS + 1][4200];
+    static Real_Model_Shard shard[ST_MAX_SHARDS];
     if (!out) {
         snprintf(err, errsz, "%s", _("out of memory"));
         return false;
     }
     bool ok = checkpoint_find(path_or_name, out->dir, sizeof out->dir, err, errsz) &&
-              map_part(out->dir, "config.json", &out->config, REAL_MODEL_MAX_CONFIG, err, errsz) &&
-              map_part(out->dir, "model.safetensors", &out->weights, UINT64_C(1) << 40, err, errsz);
+              map_part(out->dir, "config.json", &out->config, REAL_MODEL_MAX_CONFIG, err, errsz);
+    bool sharded = ok && !exists(out->dir, "model.safetensors") &&
+                   exists(out->dir, "model.safetensors.index.json");
+    if (ok && sharded)
+        ok = map_shards(out, shard_names, shard, err, errsz);
+    else if (ok)
+        ok = map_part(out->dir, "model.safetensors", &out->weights, UINT64_C(1) << 40, err, errsz);
     /* vocab.json and merges.txt, or else tokenizer.json (which holds both) */
     bool pair = (exists(out->dir, "vocab.json") && exists(out->dir, "merges.txt")) ||
                 !exists(out->dir, "tokenizer.json");
@@ -283,27 +327,23 @@ bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t
             .tokenizer = (const char *)out->tokenizer.bytes,
             .tokenizer_name = names[4],
             .tokenizer_len = (size_t)out->tokenizer.size,
+            .shards = sharded ? out->shards : 0,
+            .shard = shard,
+            .index = (const char *)out->index.bytes,
+            .index_name = shard_names[0],
+            .index_len = (size_t)out->index.size,
         };
         ok = real_model_load(&out->model, &files, err, errsz);
     }
     if (ok)
         *ck = *out;
-    else {
-        checkpoint_unmap(&out->config);
-        checkpoint_unmap(&out->weights);
-        checkpoint_unmap(&out->vocab);
-        checkpoint_unmap(&out->merges);
-        checkpoint_unmap(&out->tokenizer);
-    }
+    else
+        unmap_all(out);
     free(out);
     return ok;
 }
 
 void checkpoint_close(Checkpoint *ck) {
     real_model_free(&ck->model);
-    checkpoint_unmap(&ck->config);
-    checkpoint_unmap(&ck->weights);
-    checkpoint_unmap(&ck->vocab);
-    checkpoint_unmap(&ck->merges);
-    checkpoint_unmap(&ck->tokenizer);
+    unmap_all(ck);
 }

@@ -1,4 +1,4 @@
-/* Finding a GPT-2-family checkpoint and mapping its files: the only code
+/* Finding a checkpoint of any family (checkpoint/family.h) and mapping its files: the only code
  * that knows the Hugging Face cache. Nothing is ever downloaded.
  *
  *   bool checkpoint_find(const char *path_or_name, char *dir, size_t size, char *err,
@@ -17,16 +17,17 @@
  *       refused without waiting)
  *   void checkpoint_unmap(Mapped_File *m)
  *   bool checkpoint_open(const char *path_or_name, Checkpoint *ck, char *err, size_t errsz)
- *       checkpoint_find, then config.json, model.safetensors, and vocab.json and merges.txt
+ *       checkpoint_find, then config.json, model.safetensors (or, when it is not there,
+ *       model.safetensors.index.json and each shard it names), and vocab.json and merges.txt
  *       (or, when neither is there, tokenizer.json) mapped and loaded (real_model_load);
- *       false with one line (ck untouched): a missing file names the folder and what a GPT-2
- *       checkpoint holds
+ *       false with one line (ck untouched): a missing file names the folder and what a
+ *       checkpoint folder holds
  *   void checkpoint_close(Checkpoint *ck)
  */
 #ifndef ATTN_CHECKPOINT_H
 #define ATTN_CHECKPOINT_H
 
-#include "../model/real_model.h"
+#include "../checkpoint/real_model.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,6 +41,8 @@ typedef struct Mapped_File {
 typedef struct Checkpoint {
     char dir[4096];
     Mapped_File config, weights, vocab, merges, tokenizer; /* vocab + merges, or tokenizer */
+    Mapped_File index, shard[ST_MAX_SHARDS];               /* or the weights in shards */
+    int shards;
     Real_Model model;
 } Checkpoint;
 

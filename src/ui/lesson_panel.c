@@ -318,7 +318,7 @@ static bool lesson_value(void *ctx, const Tex_Value *v, char *out, size_t outsz)
         const Net_Model *tm = &tl->m->real.model->weights.model;
         int x = v->kind == TEX_VALUE_LAYERS  ? tm->layers
                 : v->kind == TEX_VALUE_HEADS ? tm->heads
-                : v->kind == TEX_VALUE_DH    ? tm->width / tm->heads
+                : v->kind == TEX_VALUE_DH    ? tm->head_dim
                                              : tm->width;
         snprintf(out, outsz, "%d", x);
         return true;

@@ -3,7 +3,7 @@
  * ids of the vocabulary whose bytes give the text back, or refuse it in one
  * line; a refused load names its file. An input with no \0 is a
  * tokenizer.json: it loads or is refused naming its file. */
-#include "model/bpe.h"
+#include "checkpoint/bpe.h"
 
 #include <stdint.h>
 #include <stdlib.h>

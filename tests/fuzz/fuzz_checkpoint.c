@@ -5,7 +5,7 @@
  * or named where it is not, within the attention's budget; what is refused
  * is one line naming one of the files. */
 #include "nn/net.h"
-#include "model/real_model.h"
+#include "checkpoint/real_model.h"
 
 #include <stdint.h>
 #include <stdlib.h>

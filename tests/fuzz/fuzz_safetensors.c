@@ -3,7 +3,7 @@
  * every tensor's bytes lie inside the file, and widening them either works
  * or names a NaN or infinity. A refusal leaves the file struct alone and
  * names the file. */
-#include "model/safetensors.h"
+#include "checkpoint/safetensors.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #include "model/real_lab.h"
 #include "platform/checkpoint.h"
 #include "platform/real_open.h"
-#include "run.h"
+#include "reference_run.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -33,62 +33,15 @@ static void teardown(void) {
 
 TestSuite(real_model, .init = setup, .fini = teardown, .timeout = 120);
 
-/* Debian's python3, which has numpy (python3-numpy), even when another
- * python3 comes first on PATH. */
-static const char *python(void) {
-    return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-}
-
-static void sh(const char *cmd) {
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
-}
-
-/* A checkpoint in top/name made by the reference tool with these options. */
+/* GPT-2's reference tool, in top/ */
 static const char *make(const char *name, const char *options) {
-    static char dir[300];
-    char cmd[1200];
-    snprintf(dir, sizeof dir, "%s/%s", top, name);
-    snprintf(cmd, sizeof cmd, "%s '%s/../tools/gpt2_reference.py' make '%s' %s", python(),
-             test_env("ATTNLAB_TESTDATA"), dir, options);
-    sh(cmd);
-    return dir;
+    return ref_make("gpt2_reference.py", top, name, options);
 }
-
-/* text single-quoted for the shell: each ' as '\'' */
-static Run export_text(const char *model, const char *text) {
-    char args[3000], quoted[2000];
-    size_t q = 0;
-    for (const char *c = text; *c && q + 5 < sizeof quoted; c++) {
-        if (*c == '\'') {
-            memcpy(quoted + q, "'\\''", 4);
-            q += 4;
-        } else
-            quoted[q++] = *c;
-    }
-    quoted[q] = '\0';
-    snprintf(args, sizeof args, "--model '%s' --text '%s' --export json", model, quoted);
-    return run_attnlab(args);
-}
-
-/* attnlab's export of text, checked by the float64 reference. */
 static void matches_reference(const char *dir, const char *text) {
-    Run r = export_text(dir, text);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_str_empty(r.err);
-    char path[400], cmd[1200];
-    snprintf(path, sizeof path, "%s/export.json", top);
-    FILE *f = fopen(path, "w");
-    cr_assert(f);
-    fputs(r.out, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "%s '%s/../tools/gpt2_reference.py' check '%s' '%s'", python(),
-             test_env("ATTNLAB_TESTDATA"), dir, path);
-    FILE *p = popen(cmd, "r");
-    char *said = slurp(p);
-    int st = pclose(p);
-    cr_assert_eq(st, 0, "%s: %s", dir, said);
-    free(said);
-    run_free(&r);
+    ref_matches("gpt2_reference.py", top, dir, text);
+}
+static const char *broken(const char *good, const char *name, const char *how) {
+    return ref_broken(top, good, name, how);
 }
 
 Test(real_model, float32_checkpoints_match_the_float64_reference) {
@@ -187,16 +140,6 @@ Test(real_model, the_export_names_tokens_ids_and_the_likeliest_next_tokens) {
     run_free(&r);
 }
 
-/* One line on stderr holding each of `says`, exit 2, nothing on stdout. */
-static void refused(Run r, const char *says1, const char *says2) {
-    cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
-    cr_assert_str_empty(r.out, "stdout: %.200s", r.out);
-    cr_assert(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line: %s", r.err);
-    cr_assert(strstr(r.err, says1), "'%s' in: %s", says1, r.err);
-    if (says2) cr_assert(strstr(r.err, says2), "'%s' in: %s", says2, r.err);
-    run_free(&r);
-}
-
 Test(real_model, bad_text_is_one_line_and_exit_2) {
     const char *dir = make("small", "--seed 9 --positions 8");
     refused(export_text(dir, ""), "--text", "empty");
@@ -212,16 +155,6 @@ Test(real_model, bad_text_is_one_line_and_exit_2) {
     refused(run_attnlab(args), "--dk", "not used with --model");
     snprintf(args, sizeof args, "--model '%s' --text \"$(printf 'a\\377')\" --export json", dir);
     refused(run_attnlab(args), "--text", "UTF-8");
-}
-
-/* A copy of a good checkpoint, then a shell command run in it. */
-static const char *broken(const char *good, const char *name, const char *how) {
-    static char dir[300];
-    char cmd[2000];
-    snprintf(dir, sizeof dir, "%s/%s", top, name);
-    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s' && cd '%s' && %s", good, dir, dir, how);
-    sh(cmd);
-    return dir;
 }
 
 Test(real_model, every_bad_checkpoint_is_one_line_naming_the_file) {
@@ -242,15 +175,23 @@ Test(real_model, every_bad_checkpoint_is_one_line_naming_the_file) {
                 broken(good_dir, "shape", "sed -i 's/\"n_embd\": 16/\"n_embd\": 32/' config.json"),
                 "hi"),
             "model.safetensors", "the config asks for");
-    /* another architecture: say which is supported */
+    /* another architecture: say which are read */
+    refused(export_text(broken(good_dir, "mistral",
+                               "sed -i 's/\"model_type\": \"gpt2\"/\"model_type\": \"mistral\"/' "
+                               "config.json"),
+                        "hi"),
+            "config.json",
+            "model_type \"mistral\" is not read: attnlab reads the model types "
+            "gpt2, llama, qwen2 and qwen3");
+    /* a family that is read, but with GPT-2's fields: its own are missing, by name */
     refused(export_text(broken(good_dir, "llama",
                                "sed -i 's/\"model_type\": \"gpt2\"/\"model_type\": \"llama\"/' "
                                "config.json"),
                         "hi"),
-            "config.json", "gpt2");
+            "config.json", "no \"num_hidden_layers\"");
     /* a tokenizer file missing */
     refused(export_text(broken(good_dir, "notok", "rm merges.txt"), "hi"), "merges.txt",
-            "vocab.json and merges.txt (or tokenizer.json)");
+            "tokenizer.json (or GPT-2's vocab.json and merges.txt)");
     /* a tokenizer.json of another kind of model */
     refused(export_text(broken(make("tj", "--seed 10 --tokenizer-json strings"), "wordpiece",
                                "sed -i 's/\"type\": \"BPE\"/\"type\": \"WordPiece\"/' "
@@ -779,13 +720,13 @@ Test(real_model, the_loaders_lines_are_in_the_chosen_language) {
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "/model.safetensors: die Datei ist leer\n"), "%s", r.err);
     run_free(&r);
-    const char *llama = broken(good_dir, "llama", "sed -i 's/\"gpt2\"/\"llama\"/' config.json");
-    snprintf(args, sizeof args, "--lang es --model '%s' --text hi --export json", llama);
+    const char *other = broken(good_dir, "mistral", "sed -i 's/\"gpt2\"/\"mistral\"/' config.json");
+    snprintf(args, sizeof args, "--lang es --model '%s' --text hi --export json", other);
     r = run_attnlab(args);
     cr_assert_eq(r.status, 2);
-    cr_assert(
-        strstr(r.err, "model_type \"llama\" no se lee: attnlab lee checkpoints de la familia"),
-        "%s", r.err);
+    cr_assert(strstr(r.err, "model_type \"mistral\" no se lee: attnlab lee los tipos de modelo "
+                            "gpt2, llama, qwen2 y qwen3"),
+              "%s", r.err);
     run_free(&r);
     snprintf(args, sizeof args, "--lang zh_CN --model '%s' --text 'a b c d e f' --export json",
              good_dir);

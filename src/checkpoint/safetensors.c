@@ -2,6 +2,7 @@
 #include "safetensors.h"
 
 #include "../core/i18n.h"
+#include "../core/text.h"
 #include "../json/json_strict.h"
 
 #include <math.h>
@@ -269,6 +270,133 @@ const St_Tensor *st_find(const St_File *f, const char *name) {
             if (!strcmp(have, name)) return &f->tensors[k];
         }
     return NULL;
+}
+
+const St_Tensor *st_set_find(const St_Set *s, const char *name, const char *alias, int *count) {
+    const St_Tensor *found = NULL, *aliased = NULL;
+    size_t skip = alias ? strlen(alias) : 0;
+    *count = 0;
+    for (int f = 0; f < s->count; f++)
+        for (int k = 0; k < s->file[f].count; k++) {
+            const char *have = s->file[f].tensors[k].name;
+            if (!strcmp(have, name)) {
+                found = found ? found : &s->file[f].tensors[k];
+                ++*count;
+            } else if (alias && !strncmp(have, alias, skip) && !strcmp(have + skip, name)) {
+                aliased = aliased ? aliased : &s->file[f].tensors[k];
+                ++*count;
+            }
+        }
+    return found ? found : aliased;
+}
+
+/* A shard's name: a plain file name in the checkpoint's folder. */
+static bool plain_shard_name(const char *s) {
+    size_t n = strlen(s);
+    if (n < 13 || n >= ST_MAX_NAME || strcmp(s + n - 12, ".safetensors") || s[0] == '.')
+        return false;
+    for (const char *c = s; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '-' || *c == '_' || *c == '.'))
+            return false;
+    return true;
+}
+
+bool st_index_parse(const char *text, size_t len, const char *name, St_Index *ix, char *err,
+                    size_t errsz) {
+    cJSON *root = json_read_strict(text, len, name, _("the shard index"), err, errsz);
+    if (!root) return false;
+    St_Index out = {0};
+    bool ok = false;
+    const cJSON *map =
+        cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "weight_map") : NULL;
+    if (!cJSON_IsObject(map)) {
+        fail(err, errsz, name, "%s", _("no \"weight_map\" object naming each tensor's file"));
+        goto done;
+    }
+    int count = cJSON_GetArraySize(map);
+    if (count < 1 || count > ST_MAX_TENSORS) {
+        fail(err, errsz, name, _("its weight_map names %d tensors (1 to %d are read)"), count,
+             ST_MAX_TENSORS);
+        goto done;
+    }
+    out.name = malloc((size_t)count * sizeof *out.name);
+    out.shard = malloc((size_t)count);
+    if (!out.name || !out.shard) {
+        fail(err, errsz, name, "%s", _("out of memory"));
+        goto done;
+    }
+    for (const cJSON *e = map->child; e; e = e->next) {
+        if (!cJSON_IsString(e) || !plain_shard_name(e->valuestring)) {
+            char shown[100];
+            text_escape(e->string, strlen(e->string), shown, sizeof shown);
+            fail(err, errsz, name,
+                 _("tensor '%s': its file must be a plain name ending in .safetensors, in the "
+                   "checkpoint's folder"),
+                 shown);
+            goto done;
+        }
+        if (strlen(e->string) >= ST_MAX_NAME) {
+            fail(err, errsz, name, _("a tensor name is longer than %d bytes"), ST_MAX_NAME - 1);
+            goto done;
+        }
+        int f = 0;
+        while (f < out.files && strcmp(out.file[f], e->valuestring)) f++;
+        if (f == out.files) {
+            if (out.files == ST_MAX_SHARDS) {
+                fail(err, errsz, name, _("more than %d files: attnlab reads up to %d shards"),
+                     ST_MAX_SHARDS, ST_MAX_SHARDS);
+                goto done;
+            }
+            snprintf(out.file[out.files++], ST_MAX_NAME, "%s", e->valuestring);
+        }
+        snprintf(out.name[out.count], ST_MAX_NAME, "%s", e->string);
+        out.shard[out.count++] = (uint8_t)f;
+    }
+    *ix = out;
+    out = (St_Index){0};
+    ok = true;
+done:
+    st_index_free(&out);
+    cJSON_Delete(root);
+    return ok;
+}
+
+void st_index_free(St_Index *ix) {
+    free(ix->name);
+    free(ix->shard);
+    memset(ix, 0, sizeof *ix);
+}
+
+bool st_index_check(const St_Index *ix, const St_Set *s, const char *index_name, char *err,
+                    size_t errsz) {
+    for (int k = 0; k < ix->count; k++) {
+        const St_File *f = &s->file[ix->shard[k]];
+        bool there = false;
+        for (int t = 0; t < f->count && !there; t++)
+            there = !strcmp(f->tensors[t].name, ix->name[k]);
+        if (!there) {
+            char shown[100];
+            text_escape(ix->name[k], strlen(ix->name[k]), shown, sizeof shown);
+            return fail(err, errsz, index_name, _("tensor '%s' is not in %s, where it says"), shown,
+                        f->path);
+        }
+    }
+    for (int f = 0; f < s->count; f++)
+        for (int t = 0; t < s->file[f].count; t++) {
+            bool listed = false;
+            for (int k = 0; k < ix->count && !listed; k++)
+                listed = ix->shard[k] == f && !strcmp(ix->name[k], s->file[f].tensors[t].name);
+            if (!listed) {
+                char shown[100];
+                const char *n = s->file[f].tensors[t].name;
+                text_escape(n, strlen(n), shown, sizeof shown);
+                return fail(err, errsz, index_name,
+                            _("%s holds tensor '%s', which it does not list"), s->file[f].path,
+                            shown);
+            }
+        }
+    return true;
 }
 
 uint64_t st_elements(const St_Tensor *t) {

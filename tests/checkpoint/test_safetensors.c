@@ -1,7 +1,7 @@
-/* src/model/safetensors.c: a header is read only when every field holds,
+/* src/checkpoint/safetensors.c: a header is read only when every field holds,
  * each problem is one line naming the file, and F32, F16 and BF16 widen to
  * the exact float32 values. Files are built in memory here. */
-#include "model/safetensors.h"
+#include "checkpoint/safetensors.h"
 #include "test_util.h"
 
 #include <math.h>

@@ -1,18 +1,19 @@
-/* src/model/gpt2.c: GPT-2's config.json is read with its defaults and
+/* src/checkpoint/gpt2.c: GPT-2's config.json is read with its defaults and
  * anything else is refused by name; a checkpoint's tensors are found with
  * or without the prefix, each of the shape the config asks for, and the
  * first one missing or misshapen is named. */
-#include "model/gpt2.h"
+#include "checkpoint/gpt2.h"
 #include "test_util.h"
 
 #include <string.h>
 
-static St_File f;
-static Gpt2_Tensors t;
+static St_Set set;
+static St_File *const f = &set.file[0];
+static Model_Weights t;
 
 static void teardown(void) {
-    st_free(&f);
-    gpt2_tensors_free(&t);
+    st_free(f);
+    model_weights_free(&t);
 }
 
 TestSuite(gpt2, .fini = teardown);
@@ -156,23 +157,49 @@ static const Gpt2_Config tiny = {.n_layer = 2,
                                  .n_inner = 16,
                                  .layer_norm_epsilon = 1e-5};
 
+/* tiny's config.json, read by the family table: GPT-2's row */
+static Model_Config tiny_config(void) {
+    static const char text[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 2, "
+                               "\"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 10, "
+                               "\"n_inner\": 16}";
+    Model_Config c;
+    char err[300];
+    cr_assert(model_config_parse(text, strlen(text), "config.json", &c, err, sizeof err), "%s",
+              err);
+    cr_assert_str_eq(model_family_name(&c), "GPT-2");
+    return c;
+}
+
+/* The checkpoint's bytes as a set of one file. */
+static bool parse(uint64_t size, const char *name, char *err, size_t errsz) {
+    set.count = 1;
+    set.bytes[0] = file;
+    return st_parse(file, size, name, f, err, errsz);
+}
+
 Test(gpt2, every_tensor_is_found_with_its_shape) {
     char err[400];
+    Model_Config c = tiny_config();
     uint64_t size = checkpoint(&tiny, NULL, NULL, false);
-    cr_assert(st_parse(file, size, "model.safetensors", &f, err, sizeof err), "%s", err);
-    cr_assert(gpt2_tensors(&f, &tiny, &t, err, sizeof err), "%s", err);
-    cr_assert_null(t.lm_head, "no lm_head: tied to wte");
-    cr_assert(strstr(t.blocks[1].fc_proj_w->name, "h.1.mlp.c_proj.weight"), "%s",
-              t.blocks[1].fc_proj_w->name);
-    cr_assert(!strncmp(t.wpe->name, "transformer.", 12), "found behind its prefix: %s",
-              t.wpe->name);
-    cr_assert(t.wte && t.wpe && t.ln_f_w && t.ln_f_b && t.blocks[0].attn_w);
-    gpt2_tensors_free(&t);
-    st_free(&f);
+    cr_assert(parse(size, "model.safetensors", err, sizeof err), "%s", err);
+    cr_assert(model_weights_load(&set, "model.safetensors", &c, &t, err, sizeof err), "%s", err);
+    cr_assert_eq(t.model.unembed, t.model.wte, "no lm_head: tied to wte");
+    cr_assert(t.blocks[1].down_w && t.model.blocks == t.blocks);
+    int count;
+    const St_Tensor *wpe = st_set_find(&set, "wpe.weight", "transformer.", &count);
+    cr_assert(wpe && count == 1 && !strncmp(wpe->name, "transformer.", 12),
+              "found behind its prefix");
+    cr_assert(t.model.wte && t.model.wpe && t.model.normf_w && t.model.normf_b &&
+              t.blocks[0].qkv_w);
+    cr_assert_eq(t.blocks[0].k_b, t.blocks[0].q_b + 4, "c_attn's bias is Q's, K's and V's");
+    cr_assert_eq(t.model.norm, NET_NORM_LAYER);
+    cr_assert_eq(t.model.mlp, NET_MLP_GELU);
+    model_weights_free(&t);
+    st_free(f);
     size = checkpoint(&tiny, NULL, NULL, true);
-    cr_assert(st_parse(file, size, "model.safetensors", &f, err, sizeof err), "%s", err);
-    cr_assert(gpt2_tensors(&f, &tiny, &t, err, sizeof err), "%s", err);
-    cr_assert_not_null(t.lm_head);
+    cr_assert(parse(size, "model.safetensors", err, sizeof err), "%s", err);
+    cr_assert(model_weights_load(&set, "model.safetensors", &c, &t, err, sizeof err), "%s", err);
+    cr_assert_neq(t.model.unembed, t.model.wte);
 }
 
 Test(gpt2, a_missing_or_misshapen_tensor_is_named) {
@@ -189,16 +216,17 @@ Test(gpt2, a_missing_or_misshapen_tensor_is_named) {
         {NULL, "ln_f.bias", false, "ln_f.bias' is [5]; the config asks for [4]"},
         {NULL, "lm_head.weight", true, "lm_head.weight' is [4, 10]; the config asks for [10, 4]"},
     };
+    Model_Config c = tiny_config();
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char err[400];
         uint64_t size = checkpoint(&tiny, bad[k].skip, bad[k].odd, bad[k].lm_head);
-        cr_assert(st_parse(file, size, "m.st", &f, err, sizeof err), "%s", err);
-        t = (Gpt2_Tensors){0};
-        cr_assert_not(gpt2_tensors(&f, &tiny, &t, err, sizeof err), "case %zu", k);
+        cr_assert(parse(size, "m.st", err, sizeof err), "%s", err);
+        t = (Model_Weights){0};
+        cr_assert_not(model_weights_load(&set, "m.st", &c, &t, err, sizeof err), "case %zu", k);
         cr_assert(!strncmp(err, "m.st: ", 6) && strstr(err, bad[k].says), "'%s' lacks '%s'", err,
                   bad[k].says);
         cr_assert_null(t.blocks, "nothing kept");
-        st_free(&f);
+        st_free(f);
     }
 }
 
@@ -206,12 +234,13 @@ Test(gpt2, a_missing_or_misshapen_tensor_is_named) {
  * without a word. Which is the weight is not ours to guess. */
 Test(gpt2, a_weight_under_two_names_is_refused) {
     char err[400];
+    Model_Config c = tiny_config();
     twin = "wpe.weight";
     uint64_t size = checkpoint(&tiny, NULL, NULL, false);
     twin = NULL;
-    cr_assert(st_parse(file, size, "m.st", &f, err, sizeof err), "%s", err);
-    t = (Gpt2_Tensors){0};
-    cr_assert_not(gpt2_tensors(&f, &tiny, &t, err, sizeof err));
+    cr_assert(parse(size, "m.st", err, sizeof err), "%s", err);
+    t = (Model_Weights){0};
+    cr_assert_not(model_weights_load(&set, "m.st", &c, &t, err, sizeof err));
     cr_assert_str_eq(err, "m.st: both 'wpe.weight' and 'transformer.wpe.weight' are there: which "
                           "one is the weight is not clear");
     cr_assert_null(t.blocks, "nothing kept");

@@ -226,6 +226,45 @@ bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_nam
     return true;
 }
 
+/* What a tokenizer.json does besides its vocabulary and merges must be what
+ * GPT-2's does, or its ids would differ from the model's without a word: no
+ * normalizer, the ByteLevel pre-tokenizer with GPT-2's pattern and no prefix
+ * space, no byte fallback, merges not skipped. Else one line naming it. */
+static bool gpt2_kind(const cJSON *root, const char *name, char *err, size_t errsz) {
+    const cJSON *norm = cJSON_GetObjectItemCaseSensitive(root, "normalizer");
+    const cJSON *pre = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer");
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const char *what = NULL;
+    char kind[60] = "";
+    if (norm && !cJSON_IsNull(norm)) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(norm, "type");
+        snprintf(kind, sizeof kind, "normalizer %.40s", cJSON_IsString(t) ? t->valuestring : "?");
+        what = kind;
+    } else if (pre && !cJSON_IsNull(pre)) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(pre, "type");
+        const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(pre, "add_prefix_space");
+        const cJSON *regex = cJSON_GetObjectItemCaseSensitive(pre, "use_regex");
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "ByteLevel")) {
+            snprintf(kind, sizeof kind, "pre_tokenizer %.40s",
+                     cJSON_IsString(t) ? t->valuestring : "?");
+            what = kind;
+        } else if (cJSON_IsTrue(prefix)) {
+            what = "ByteLevel's add_prefix_space";
+        } else if (cJSON_IsFalse(regex)) {
+            what = "ByteLevel without its pattern (use_regex false)";
+        }
+    }
+    if (!what && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback")))
+        what = "model.byte_fallback";
+    if (!what && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "ignore_merges")))
+        what = "model.ignore_merges";
+    if (!what) return true;
+    return text_fail(err, errsz,
+                     _("%s: its %s is not read yet: attnlab tokenizes as GPT-2's byte-level BPE "
+                       "does, and would give other ids than the model's"),
+                     name, what);
+}
+
 bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name, char *err,
                              size_t errsz) {
     cJSON *root = json_read_strict(text, len, name, _("the tokenizer"), err, errsz);
@@ -245,6 +284,7 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
         text_fail(err, errsz, "%s: model.vocab must be an object and model.merges an array", name);
         goto done;
     }
+    if (!gpt2_kind(root, name, err, errsz)) goto done;
     /* the merges as merges.txt's lines: "A B" strings, or [A, B] pairs in newer files */
     size_t bytes = 1;
     int entry = 0;

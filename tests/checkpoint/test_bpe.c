@@ -1,9 +1,9 @@
-/* src/model/bpe.c: GPT-2's tokenizer gives the reference encoder's ids on
+/* src/checkpoint/bpe.c: GPT-2's tokenizer gives the reference encoder's ids on
  * hard texts (tests/data/gpt2/cases.tsv, made by npm's gpt-3-encoder), its
  * tokens' bytes give the text back, <|endoftext|> typed is 50256, and bad
  * vocabularies and texts are one line each. */
 #include "core/fileio.h"
-#include "model/bpe.h"
+#include "checkpoint/bpe.h"
 #include "test_util.h"
 
 #include <cjson/cJSON.h>

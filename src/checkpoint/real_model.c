@@ -8,21 +8,52 @@
 #include <stdio.h>
 #include <string.h>
 
-bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, size_t errsz) {
-    Real_Model out = {0};
-    if (!gpt2_config_parse(files->config, files->config_len, files->config_name, &out.config, err,
-                           errsz))
-        return false;
-    if (!st_parse(files->weights, files->weights_size, files->weights_name, &out.st, err, errsz))
-        return false;
-    if (!gpt2_tensors(&out.st, &out.config, &out.tensors, err, errsz)) {
-        st_free(&out.st);
+static void free_set(St_Set *s) {
+    for (int k = 0; k < s->count; k++) st_free(&s->file[k]);
+    s->count = 0;
+}
+
+/* The weights' files: one, or the index's shards (each named in the index,
+ * each holding what the index says). */
+static bool read_weights(const Real_Model_Files *files, St_Set *s, char *err, size_t errsz) {
+    if (files->shards <= 0) {
+        s->count = 1;
+        s->bytes[0] = files->weights;
+        if (st_parse(files->weights, files->weights_size, files->weights_name, &s->file[0], err,
+                     errsz))
+            return true;
+        s->count = 0;
         return false;
     }
-    if (!gpt2_weights(&out.st, files->weights, &out.config, &out.tensors, &out.weights, err,
-                      errsz)) {
-        gpt2_tensors_free(&out.tensors);
-        st_free(&out.st);
+    St_Index ix;
+    if (!st_index_parse(files->index, files->index_len, files->index_name, &ix, err, errsz))
+        return false;
+    bool ok = ix.files == files->shards && files->shards <= ST_MAX_SHARDS;
+    if (!ok)
+        text_fail(err, errsz, _("%s: it names %d files, %d were given"), files->index_name,
+                  ix.files, files->shards);
+    for (int k = 0; ok && k < files->shards; k++) {
+        const Real_Model_Shard *f = &files->shard[k];
+        s->bytes[k] = f->bytes;
+        ok = st_parse(f->bytes, f->size, f->name, &s->file[k], err, errsz);
+        if (ok) s->count = k + 1;
+    }
+    if (ok) ok = st_index_check(&ix, s, files->index_name, err, errsz);
+    st_index_free(&ix);
+    if (!ok) free_set(s);
+    return ok;
+}
+
+bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, size_t errsz) {
+    static Real_Model out; /* 40 KB of shard headers: not on the stack */
+    memset(&out, 0, sizeof out);
+    if (!model_config_parse(files->config, files->config_len, files->config_name, &out.config, err,
+                            errsz))
+        return false;
+    if (!read_weights(files, &out.st, err, errsz)) return false;
+    const char *what = files->shards > 0 ? files->index_name : files->weights_name;
+    if (!model_weights_load(&out.st, what, &out.config, &out.weights, err, errsz)) {
+        free_set(&out.st);
         return false;
     }
     bool ok = files->vocab
@@ -30,16 +61,15 @@ bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, si
                              files->merges, files->merges_len, files->merges_name, err, errsz)
                   : bpe_load_tokenizer_json(&out.bpe, files->tokenizer, files->tokenizer_len,
                                             files->tokenizer_name, err, errsz);
-    if (ok && out.bpe.count > out.config.vocab_size) {
+    if (ok && out.bpe.count > out.config.net.vocab) {
         ok = text_fail(err, errsz, _("%s: %d tokens, more than the config's vocab_size %d"),
                        files->vocab ? files->vocab_name : files->tokenizer_name, (int)out.bpe.count,
-                       out.config.vocab_size);
+                       out.config.net.vocab);
         bpe_free(&out.bpe);
     }
     if (!ok) {
-        gpt2_weights_free(&out.weights);
-        gpt2_tensors_free(&out.tensors);
-        st_free(&out.st);
+        model_weights_free(&out.weights);
+        free_set(&out.st);
         return false;
     }
     *m = out;
@@ -48,9 +78,8 @@ bool real_model_load(Real_Model *m, const Real_Model_Files *files, char *err, si
 
 void real_model_free(Real_Model *m) {
     bpe_free(&m->bpe);
-    gpt2_weights_free(&m->weights);
-    gpt2_tensors_free(&m->tensors);
-    st_free(&m->st);
+    model_weights_free(&m->weights);
+    free_set(&m->st);
     memset(m, 0, sizeof *m);
 }
 
@@ -60,12 +89,17 @@ int real_model_tokenize(const Real_Model *m, const char *text, size_t len, int32
         text_fail(err, errsz, "%s", _("the text is empty: give the model at least one token"));
         return -1;
     }
-    int max = m->config.n_positions;
+    int max = m->weights.model.positions;
     int n = bpe_encode(&m->bpe, text, len, ids, max, err, errsz);
     if (n == BPE_TOO_MANY) {
-        text_fail(err, errsz,
-                  _("the text is more than %d tokens, the most this model reads (n_positions)"),
-                  max);
+        if (max == m->config.positions)
+            text_fail(err, errsz,
+                      _("the text is more than %d tokens, the most this model reads (n_positions)"),
+                      max);
+        else
+            text_fail(err, errsz,
+                      _("the text is more than %d tokens, the most attnlab reads of one text"),
+                      max);
         return -1;
     }
     return n;
