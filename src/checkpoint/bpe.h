@@ -1,11 +1,21 @@
-/* GPT-2's byte-level BPE tokenizer, exact to the reference encoder (OpenAI's,
- * as npm's gpt-3-encoder carries it): the text's UTF-8 bytes are split by
- * the pre-tokenizer pattern
- *     's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
- * (matched by hand, with the classes of unicode_classes.h), each piece's
- * bytes become the symbols of GPT-2's byte alphabet, and the ranked merges
- * of merges.txt join neighbours, lowest rank first, until none applies. The
- * text <|endoftext|> is the special token, wherever it is typed. Loading is
+/* Byte-level BPE tokenizers: GPT-2's (vocab.json and merges.txt), and any
+ * tokenizer.json of that kind (Llama 3, Qwen2.5, Qwen3, SmolLM2), with ids
+ * equal to Hugging Face's tokenizers. Encoding a text:
+ *   1. added tokens (<|endoftext|>, <|im_start|>, …) typed anywhere are their
+ *      own ids; the text between them goes on;
+ *   2. the normalizer: none, or NFC (utf8proc);
+ *   3. the pre-tokenizers, in order, each splitting every piece further: a
+ *      Split pattern (Llama 3's and Qwen's, matched by PCRE2 with Unicode
+ *      properties: the match and the text between matches are pieces), Digits
+ *      (the pattern \p{N}, or \p{N}+ for runs), and ByteLevel's pattern,
+ *      GPT-2's
+ *          's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+ *      (vocab.json and merges.txt mean that one alone);
+ *   4. each piece's bytes become the symbols of GPT-2's byte alphabet; with
+ *      ignore_merges a piece that is a token is that token; else the ranked
+ *      merges join neighbours, lowest rank first, until none applies;
+ *   5. the post-processor's special tokens go before and after (Llama's BOS).
+ * Anything else a tokenizer.json asks for is refused by name. Loading is
  * pure parsing over the bytes the platform hands in.
  *
  *   bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_name,
@@ -17,8 +27,11 @@
  *   bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name,
  *                                char *err, size_t errsz)
  *       the same from a tokenizer.json (Hugging Face's tokenizers): model.vocab as vocab.json,
- *       model.merges ("A B" strings or ["A", "B"] pairs) as merges.txt's lines; a model
- *       type other than BPE is refused
+ *       model.merges ("A B" strings or ["A", "B"] pairs) as merges.txt's lines, and the
+ *       steps above from normalizer, pre_tokenizer, model.ignore_merges, added_tokens and
+ *       post_processor. Refused by name: a model type other than BPE, another normalizer
+ *       or pre-tokenizer, ByteLevel's add_prefix_space, byte_fallback, a Split pattern
+ *       PCRE2 does not compile, added token ids that leave a gap after the vocabulary
  *   void bpe_free(Bpe *b)
  *   int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
  *                  size_t errsz)
@@ -42,6 +55,9 @@
 #define BPE_MAX_MERGES 1000000
 #define BPE_MAX_TEXT   16384 /* bytes a text may have: merging is quadratic in a piece */
 #define BPE_EOT        "<|endoftext|>"
+#define BPE_MAX_STEPS  4    /* pre-tokenizers in a Sequence */
+#define BPE_MAX_ADDED  4096 /* added tokens: Llama 3 has 256 */
+#define BPE_MAX_AROUND 4    /* special tokens the post-processor puts before or after */
 
 typedef struct Bpe {
     int32_t count;    /* tokens */
@@ -57,6 +73,15 @@ typedef struct Bpe {
     int32_t *pair_joined; /* the id of the join; −1 empty slot */
     uint32_t pair_mask;
     int32_t special;
+    int32_t vocab_count; /* the model's vocabulary; ids from here on are added tokens */
+    bool nfc, ignore_merges;
+    int steps;
+    void *step[BPE_MAX_STEPS]; /* each pre-tokenizer's pattern: a pcre2_code (8-bit) */
+    void *match;               /* pcre2_match_data for the patterns */
+    int added;
+    int32_t *added_id; /* added tokens, longest first */
+    int before, after;
+    int32_t around[2][BPE_MAX_AROUND]; /* the post-processor's: before, after */
 } Bpe;
 
 bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_name,

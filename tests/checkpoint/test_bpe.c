@@ -186,3 +186,55 @@ Test(bpe, bad_vocabularies_are_one_line) {
     cr_assert_str_eq(err, "v.json: no token for the byte 0x21");
     free(cut);
 }
+
+/* GPT-2's vocabulary and merges as a tokenizer.json with SmolLM2's
+ * pre-tokenizers (Digits, each digit alone, then ByteLevel's pattern) and a
+ * template that puts <|endoftext|> first, as Llama's puts its BOS. */
+static char *smol_kind(void) {
+    cJSON *root = cJSON_CreateObject(), *model = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(model, "type", "BPE");
+    cJSON_AddItemToObject(model, "vocab", cJSON_Parse(vocab));
+    cJSON *list = cJSON_AddArrayToObject(model, "merges");
+    char *lines = malloc(merges_len + 1);
+    memcpy(lines, merges, merges_len + 1);
+    for (char *line = strtok(lines, "\n"); line; line = strtok(NULL, "\n"))
+        if (strncmp(line, "#version", 8)) cJSON_AddItemToArray(list, cJSON_CreateString(line));
+    free(lines);
+    cJSON_AddItemToObject(root, "pre_tokenizer",
+                          cJSON_Parse("{\"type\": \"Sequence\", \"pretokenizers\": ["
+                                      "{\"type\": \"Digits\", \"individual_digits\": true},"
+                                      "{\"type\": \"ByteLevel\", \"add_prefix_space\": false, "
+                                      "\"use_regex\": true}]}"));
+    cJSON_AddItemToObject(root, "added_tokens",
+                          cJSON_Parse("[{\"id\": 50256, \"content\": \"<|endoftext|>\"}]"));
+    cJSON_AddItemToObject(
+        root, "post_processor",
+        cJSON_Parse("{\"type\": \"TemplateProcessing\", \"single\": [{\"SpecialToken\": {\"id\": "
+                    "\"<|endoftext|>\"}}, {\"Sequence\": {\"id\": \"A\"}}], \"special_tokens\": "
+                    "{\"<|endoftext|>\": {\"id\": \"<|endoftext|>\", \"ids\": [50256]}}}"));
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+/* "year 2024!" is the template's token, then each piece as GPT-2 alone
+ * gives it: "year", " ", the four digits one by one, "!". */
+Test(bpe, digits_and_a_template_split_and_frame_the_text) {
+    char *json = smol_kind(), err[300];
+    Bpe smol;
+    cr_assert(bpe_load_tokenizer_json(&smol, json, strlen(json), "tokenizer.json", err, sizeof err),
+              "%s", err);
+    free(json);
+    int32_t ids[32], one[4];
+    int n = bpe_encode(&smol, "year 2024!", 10, ids, 32, err, sizeof err);
+    static const char *const pieces[] = {"year", " ", "2", "0", "2", "4", "!"};
+    cr_assert_eq(n, 8, "%d: %s", n, err);
+    cr_assert_eq(ids[0], 50256, "the template's first token");
+    for (int k = 0; k < 7; k++) {
+        cr_assert_eq(bpe_encode(&bpe, pieces[k], strlen(pieces[k]), one, 4, err, sizeof err), 1);
+        cr_assert_eq(ids[k + 1], one[0], "piece %d ('%s')", k, pieces[k]);
+    }
+    /* GPT-2's own files keep "2024" in one piece: not the same ids */
+    cr_assert_lt(bpe_encode(&bpe, "year 2024!", 10, ids, 32, err, sizeof err), 7);
+    bpe_free(&smol);
+}

@@ -6,14 +6,15 @@ reference of their forward pass written from the architecture.
                        [--kv-heads G] [--head-dim D] [--embd W] [--inner I] [--positions P]
                        [--dtype f32|f16|bf16|mixed] [--tied] [--shards N]
                        [--rope-scaling llama3] [--rope-parameters] [--attention-bias]
-                       [--theta T] [--seed S]
+                       [--theta T] [--seed S] [--tokenizer FILE]
         a random checkpoint in DIR as transformers writes one: config.json (with
         rope_theta and rope_scaling, or with --rope-parameters transformers 5's
         rope_parameters), model.safetensors (or with --shards N, N files
         model-0000k-of-0000N.safetensors and model.safetensors.index.json), and a
         tokenizer.json: GPT-2's byte-level BPE cut to its first 512 tokens (the 256 bytes
         and the first 256 merges), which vocab_size 512 covers. --tied leaves lm_head out
-        (tie_word_embeddings true)
+        (tie_word_embeddings true). --tokenizer copies that tokenizer.json (a real
+        model's) instead, and vocab_size covers its every id
     llama_reference.py check DIR EXPORT.json
         recomputes attnlab's export (its ids) in float64 from the stored weights, as the
         family's pass is defined (RMSNorm; q/k/v biases for Qwen2 and attention_bias;
@@ -28,6 +29,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -87,8 +89,14 @@ def params(a):
 
 
 def make(a):
+    global VOCAB
     rng = np.random.default_rng(a.seed)
     os.makedirs(a.dir, exist_ok=True)
+    if a.tokenizer:
+        with open(a.tokenizer, encoding="utf-8") as f:
+            tok = json.load(f)
+        ids = list(tok["model"]["vocab"].values()) + [t["id"] for t in tok.get("added_tokens", [])]
+        VOCAB = max(ids) + 1
     arch = {"llama": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM"}
     config = {"architectures": [arch[a.family]], "model_type": a.family,
               "hidden_size": a.embd, "intermediate_size": a.inner,
@@ -116,7 +124,10 @@ def make(a):
         config["rope_scaling"] = scaling
     with open(os.path.join(a.dir, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
-    tokenizer(os.path.join(a.dir, "tokenizer.json"))
+    if a.tokenizer:
+        shutil.copy(a.tokenizer, os.path.join(a.dir, "tokenizer.json"))
+    else:
+        tokenizer(os.path.join(a.dir, "tokenizer.json"))
     dtypes, k = ["F32", "F16", "BF16"], [0]
 
     def dtype():
@@ -290,6 +301,7 @@ def main():
     mk.add_argument("--attention-bias", action="store_true")
     mk.add_argument("--theta", type=float, default=10000.0)
     mk.add_argument("--seed", type=int, default=1)
+    mk.add_argument("--tokenizer", default="")
     ck = sub.add_parser("check")
     ck.add_argument("dir")
     ck.add_argument("export")

@@ -18,7 +18,7 @@
 # headers only and is taken from the system.
 set -eu
 link=$1
-packages="libsdl2 freetype libsdl2-ttf libsdl2-image cjson md4c"
+packages="libsdl2 freetype libsdl2-ttf libsdl2-image cjson md4c pcre2 utf8proc"
 cache_root=${XDG_CACHE_HOME:-${HOME:?}/.cache}/attnlab
 mkdir -p "$cache_root" "$(dirname "$link")"
 
@@ -109,6 +109,11 @@ build libsdl2-image -DSDL2IMAGE_SAMPLES=OFF -DSDL2IMAGE_VENDORED=OFF -DSDL2IMAGE
     -DSDL2IMAGE_JXL=OFF -DSDL2IMAGE_TIF=OFF -DSDL2IMAGE_WEBP=OFF -DSDL2IMAGE_INSTALL=ON
 build cjson -DENABLE_CJSON_TEST=OFF -DENABLE_CJSON_UTILS=OFF -DENABLE_CUSTOM_COMPILER_FLAGS=OFF
 build md4c -DBUILD_MD2HTML_EXECUTABLE=OFF
+# the tokenizers' patterns (8-bit code units, Unicode properties; no JIT in wasm) and NFC
+build pcre2 -DPCRE2_BUILD_PCRE2_8=ON -DPCRE2_BUILD_PCRE2_16=OFF -DPCRE2_BUILD_PCRE2_32=OFF \
+    -DPCRE2_SUPPORT_UNICODE=ON -DPCRE2_SUPPORT_JIT=OFF -DPCRE2_BUILD_PCRE2GREP=OFF \
+    -DPCRE2_BUILD_TESTS=OFF
+build utf8proc -DUTF8PROC_ENABLE_TESTING=OFF
 
 # cglm is headers only: the system's (libcglm-dev), beside the others
 mkdir -p "$prefix/include"
