@@ -285,8 +285,18 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     labels.n = count;
     const Theme *t = ui->theme;
     const Net_Run *run = real_lab_shown(l);
-    char title[96];
-    snprintf(title, sizeof title, _("Layer %d, head %d"), l->open_layer, l->open_head);
+    char title[200];
+    const Net_Model *tm = l->model ? &l->model->weights.model : NULL;
+    if (tm && tm->kv_heads > 0 && tm->kv_heads < tm->heads && l->open_head >= 0) {
+        /* grouped-query attention: the keys and values this head reads are shared */
+        int per = tm->heads / tm->kv_heads, g = l->open_head / per;
+        snprintf(title, sizeof title,
+                 _("Layer %d, head %d · keys and values of key/value head %d, shared by heads %d "
+                   "to %d"),
+                 l->open_layer, l->open_head, g, g * per, g * per + per - 1);
+    } else {
+        snprintf(title, sizeof title, _("Layer %d, head %d"), l->open_layer, l->open_head);
+    }
     if (l->open_layer < 0 || !run) snprintf(title, sizeof title, "%s", _("No head open"));
     float title_h = ui_panel_wrapped(ui, r, title, lit);
     ui_record(ui, "panel", "model_open", -1, r);
@@ -350,7 +360,10 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     d.name = "model_A";
     d.r = a;
     d.title = _("A: the weights");
-    d.caption = _("softmax(q·k/√d_h), masked; 0 to 1, each row sums to 1");
+    d.caption = tm && tm->rope_theta > 0
+                    ? _("softmax(q·k/√d_h), q and k turned by their positions (RoPE), masked; 0 "
+                        "to 1, each row sums to 1")
+                    : _("softmax(q·k/√d_h), masked; 0 to 1, each row sums to 1");
     d.values = A;
     Heatmap_Result res;
     ui_heatmap(ui, &d, &res);

@@ -183,6 +183,11 @@ static void info_line(Ui *ui, const Real_Lab *l, Rect r) {
                  _("%s · reordered: every A is %.3f from what a permutation-equivariant layer "
                    "would give, on average (up to %.2f): positions and the mask"),
                  l->name, l->change_mean, l->change_max);
+    else if (tm->kv_heads > 0 && tm->kv_heads < tm->heads)
+        snprintf(text, sizeof text,
+                 _("%s · %d layers × %d heads on %d key/value heads · d_model %d · %d tokens in "
+                   "its vocabulary"),
+                 l->name, tm->layers, tm->heads, tm->kv_heads, tm->width, tm->vocab);
     else
         snprintf(text, sizeof text,
                  _("%s · %d layers × %d heads · d_model %d · %d tokens in its vocabulary"), l->name,
@@ -371,14 +376,19 @@ static bool block_box(Ui *ui, Rect b, const char *label, Color fill, bool open, 
     return over && ui->in.released;
 }
 
-/* GPT-2 as boxes: embeddings and positions, then per layer LN → attention →
- * + → LN → MLP → +, then LN and the logits. Beside each layer, what its
- * attention and its MLP add to the residual stream (mean ‖Δx‖ over the
- * tokens) as bars; the open head's layer is marked, and a click on a
- * layer's attention opens that layer. Hovering a box gives its numbers. */
+/* The model as boxes, as its kinds are: embeddings (and learned positions,
+ * GPT-2's), then per layer norm → attention → + → norm → MLP → +, then the
+ * last norm and the logits. LayerNorm or RMSNorm, GELU or SwiGLU, positions
+ * added or RoPE turning q and k, heads sharing key/value heads or not: each
+ * box says what this model does. Beside each layer, what its attention and
+ * its MLP add to the residual stream (mean ‖Δx‖ over the tokens) as bars; the
+ * open head's layer is marked, and a click on a layer's attention opens that
+ * layer. Hovering a box gives its numbers. */
 static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) {
     const Theme *t = ui->theme;
     const Net_Model *tm = &l->model->weights.model;
+    bool rms = tm->norm == NET_NORM_RMS, swiglu = tm->mlp == NET_MLP_SWIGLU;
+    bool rope = tm->rope_theta > 0, grouped = tm->kv_heads > 0 && tm->kv_heads < tm->heads;
     ui_record(ui, "panel", "model_blocks", -1, body);
     int rows = tm->layers + 3;
     float row = fminf(body.h / rows, 44), gap = row >= 20 ? 3 : 1;
@@ -388,18 +398,26 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
     float box_w = (body.w - label_w - bar_w - 8) / 4;
     float big = 0;
     for (int a = 0; a < tm->layers; a++) big = fmaxf(big, fmaxf(l->attn_adds[a], l->mlp_adds[a]));
-    char numbers[300], name[16];
+    char numbers[400], name[16];
     const char *adds = _("adds: attention, MLP");
     if (ui_text_width(ui, FONT_SANS, t->small_size, adds) > bar_w) adds = "adds";
     draw_text(ui->dl, FONT_SANS, t->small_size, body.x + body.w - bar_w, body.y, ALIGN_LEFT,
               t->text_dim, adds);
     body.y += row;
     Rect first = {body.x + label_w, body.y, 4 * box_w, row - gap};
-    snprintf(numbers, sizeof numbers,
-             _("token embeddings + learned positions: the residual stream x₀, ‖x₀‖ = %.2f on "
-               "average over the tokens"),
-             (double)l->stream_norm[0]);
-    block_box(ui, first, _("embeddings + positions"), t->faint, false, numbers, vs);
+    if (tm->wpe)
+        snprintf(numbers, sizeof numbers,
+                 _("token embeddings + learned positions: the residual stream x₀, ‖x₀‖ = %.2f on "
+                   "average over the tokens"),
+                 (double)l->stream_norm[0]);
+    else
+        snprintf(numbers, sizeof numbers,
+                 _("token embeddings alone: the residual stream x₀, ‖x₀‖ = %.2f on average over "
+                   "the tokens; position enters in every layer, where RoPE turns q and k"),
+                 (double)l->stream_norm[0]);
+    block_box(ui, first, tm->wpe ? _("embeddings + positions") : _("embeddings"), t->faint, false,
+              numbers, vs);
+    const char *norm = rms ? "RMSNorm" : "LayerNorm";
     bool small = row < lh + 2;
     for (int a = 0; a < tm->layers; a++) {
         float y = body.y + (a + 1) * row;
@@ -408,19 +426,51 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
             draw_text(ui->dl, FONT_MONO, t->small_size, body.x + label_w - 6,
                       y + (row - gap - lh) * 0.5f, ALIGN_RIGHT, t->text_dim, name);
         float x = body.x + label_w;
-        snprintf(numbers, sizeof numbers,
-                 _("layer %d: LayerNorm, then %d heads read x_%d (‖x‖ = %.2f) and add %.2f to it; "
-                   "click to open this layer's heads"),
-                 a, tm->heads, a, (double)l->stream_norm[a], (double)l->attn_adds[a]);
-        if (block_box(ui, (Rect){x, y, 2 * box_w - gap, row - gap},
-                      small ? "" : _("LN → attention"), t->query, a == l->open_layer, numbers, vs))
+        double x_norm = l->stream_norm[a], adds_a = l->attn_adds[a];
+        if (rope && grouped)
+            snprintf(numbers, sizeof numbers,
+                     _("layer %d: %s, then %d query heads sharing %d key/value heads read x_%d "
+                       "(‖x‖ = %.2f), q and k turned by RoPE, and add %.2f to it; click to open "
+                       "this layer's heads"),
+                     a, norm, tm->heads, tm->kv_heads, a, x_norm, adds_a);
+        else if (rope)
+            snprintf(numbers, sizeof numbers,
+                     _("layer %d: %s, then %d heads read x_%d (‖x‖ = %.2f), q and k turned by "
+                       "RoPE, and add %.2f to it; click to open this layer's heads"),
+                     a, norm, tm->heads, a, x_norm, adds_a);
+        else if (rms || grouped)
+            snprintf(numbers, sizeof numbers,
+                     _("layer %d: %s, then %d heads on %d key/value heads read x_%d (‖x‖ = %.2f) "
+                       "and add %.2f to it; click to open this layer's heads"),
+                     a, norm, tm->heads, tm->kv_heads > 0 ? tm->kv_heads : tm->heads, a, x_norm,
+                     adds_a);
+        else
+            snprintf(numbers, sizeof numbers,
+                     _("layer %d: LayerNorm, then %d heads read x_%d (‖x‖ = %.2f) and add %.2f to "
+                       "it; click to open this layer's heads"),
+                     a, tm->heads, a, x_norm, adds_a);
+        const char *attn_label = rms ? _("RMSNorm → attention") : _("LN → attention");
+        if (rms && ui_text_width(ui, FONT_SANS, t->small_size, attn_label) > 2 * box_w - 8)
+            attn_label = _("RMS → attention");
+        if (block_box(ui, (Rect){x, y, 2 * box_w - gap, row - gap}, small ? "" : attn_label,
+                      t->query, a == l->open_layer, numbers, vs))
             vs->real_req.open = a * tm->heads + (l->open_head >= 0 ? l->open_head : 0);
-        snprintf(numbers, sizeof numbers,
-                 _("layer %d: LayerNorm, then the MLP (%d wide, GELU) adds %.2f, which leaves the "
-                   "stream at ‖x_%d‖ = %.2f"),
-                 a, tm->inner, (double)l->mlp_adds[a], a + 1, (double)l->stream_norm[a + 1]);
-        block_box(ui, (Rect){x + 2 * box_w, y, 2 * box_w - gap, row - gap},
-                  small ? "" : _("LN → MLP"), t->value, false, numbers, vs);
+        if (swiglu)
+            snprintf(numbers, sizeof numbers,
+                     _("layer %d: %s, then the MLP (%d wide, SwiGLU: silu(x·W_gate) times x·W_up, "
+                       "then W_down) adds %.2f, which leaves the stream at ‖x_%d‖ = %.2f"),
+                     a, norm, tm->inner, (double)l->mlp_adds[a], a + 1,
+                     (double)l->stream_norm[a + 1]);
+        else
+            snprintf(numbers, sizeof numbers,
+                     _("layer %d: LayerNorm, then the MLP (%d wide, GELU) adds %.2f, which leaves "
+                       "the stream at ‖x_%d‖ = %.2f"),
+                     a, tm->inner, (double)l->mlp_adds[a], a + 1, (double)l->stream_norm[a + 1]);
+        const char *mlp_label = swiglu ? _("RMSNorm → SwiGLU") : _("LN → MLP");
+        if (swiglu && ui_text_width(ui, FONT_SANS, t->small_size, mlp_label) > 2 * box_w - 8)
+            mlp_label = _("SwiGLU");
+        block_box(ui, (Rect){x + 2 * box_w, y, 2 * box_w - gap, row - gap}, small ? "" : mlp_label,
+                  t->value, false, numbers, vs);
         Rect bars = {body.x + body.w - bar_w, y + 1, bar_w, row - gap - 2};
         if (big > 0) {
             draw_rect(ui->dl,
@@ -433,11 +483,18 @@ static void block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) 
         }
     }
     Rect last = {body.x + label_w, body.y + (tm->layers + 1) * row, 4 * box_w, row - gap};
-    snprintf(
-        numbers, sizeof numbers,
-        _("the last LayerNorm and the unembedding: the next token's logits, from ‖x_%d‖ = %.2f"),
-        tm->layers, (double)l->stream_norm[tm->layers]);
-    block_box(ui, last, _("LN → logits"), t->faint, false, numbers, vs);
+    if (rms)
+        snprintf(numbers, sizeof numbers,
+                 _("the last RMSNorm and the unembedding: the next token's logits, from ‖x_%d‖ = "
+                   "%.2f"),
+                 tm->layers, (double)l->stream_norm[tm->layers]);
+    else
+        snprintf(numbers, sizeof numbers,
+                 _("the last LayerNorm and the unembedding: the next token's logits, from ‖x_%d‖ "
+                   "= %.2f"),
+                 tm->layers, (double)l->stream_norm[tm->layers]);
+    block_box(ui, last, rms ? _("RMSNorm → logits") : _("LN → logits"), t->faint, false, numbers,
+              vs);
 }
 
 /* A horizontal colour bar from 0 to 1 with its meaning: the grid's thumbnails have no room for
@@ -511,27 +568,55 @@ static void compare_toggle(View_State *vs, int head) {
     vs->real_compare[vs->real_compare_n++] = head;
 }
 
-/* Every head's A, small, a row a layer; a click opens one. */
+/* A head's mean weight on the first token as one cell of the weights'
+ * colours, with its value written in when it fits. */
+static void first_token_cell(Ui *ui, const View_State *vs, const Real_Lab *l, int layer, int head,
+                             Rect c) {
+    const Theme *t = ui->theme;
+    double v = real_lab_head_score(l, REAL_HEAD_FIRST, layer, head);
+    float value = isnan(v) ? 0 : (float)v;
+    draw_heatmap(ui->dl, c, &value, 1, 1, 0, 1, vs->weight_map);
+    char num[16];
+    snprintf(num, sizeof num, "%.2f", (double)value);
+    float lh = ui_line_height(ui, FONT_MONO, t->small_size);
+    if (!isnan(v) && ui_text_width(ui, FONT_MONO, t->small_size, num) + 4 <= c.w && lh <= c.h)
+        draw_text(ui->dl, FONT_MONO, t->small_size, c.x + c.w * 0.5f, c.y + (c.h - lh) * 0.5f,
+                  ALIGN_CENTER, value > 0.55f ? t->on_bright : t->text, num);
+}
+
+/* Every head's A, small, a row a layer; a click opens one. In the first-token
+ * mode each cell is that head's mean weight on the first token instead. */
 static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     const Net_Model *tm = &l->model->weights.model;
-    float title_h =
-        ui_panel_wrapped(ui, r,
-                         vs->real_grid_mode ? _("The model, block by block")
-                                            : _("Every head: layers down, heads across"),
-                         lit(vs, "model_grid"));
+    const char *titles[3] = {_("Every head: layers down, heads across"),
+                             _("The model, block by block"),
+                             _("Each head's weight on the first token")};
+    int mode = vs->real_grid_mode >= 0 && vs->real_grid_mode < 3 ? vs->real_grid_mode : 0;
+    float title_h = ui_panel_wrapped(ui, r, titles[mode], lit(vs, "model_grid"));
     ui_record(ui, "panel", "model_grid", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
-    static const char *const mode_names[2] = {N_("heads"), N_("blocks")};
-    model_button_row(ui, "model_grid_mode", mode_names, 2, modes, &vs->real_grid_mode);
+    static const char *const mode_names[3] = {N_("heads"), N_("blocks"), N_("first token")};
+    model_button_row(ui, "model_grid_mode", mode_names, 3, modes, &vs->real_grid_mode);
     if (vs->real_grid_mode == 1) {
         block_diagram(ui, vs, l, body);
         return;
     }
+    bool sinks = vs->real_grid_mode == 2;
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
+    if (sinks) { /* what the cells are, in a line or two of their own */
+        const char *what = _("Mean weight of each query (but the first) on the first token: an "
+                             "attention sink where it is near 1");
+        float need = ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text_dim, what, false);
+        ui_text_wrapped(ui, rect_cut_top(&body, need + 4), FONT_SANS, t->small_size, t->text_dim,
+                        what, true);
+        ui_record(ui, "panel", "model_sinks", -1, body);
+    }
+    int groups = tm->kv_heads > 0 && tm->kv_heads < tm->heads ? tm->kv_heads : 0;
+    Rect kv_row = groups ? rect_cut_top(&body, lh + 4) : (Rect){0};
     Rect cols = rect_cut_top(&body, lh + 2);
     Rect rows = rect_cut_left(&body, ui_text_width(ui, FONT_MONO, t->small_size, "00") + 6);
     rect_cut_left(&cols, rows.w);
@@ -546,6 +631,18 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     float gap = cell >= 24 ? 2 : cell >= 10 ? 1 : 0;
     int T = l->thumb;
     char num[16];
+    if (groups) { /* grouped-query attention: which query heads share a key/value head */
+        int per = tm->heads / groups;
+        ui_record(ui, "legend", "model_kv_groups", -1, kv_row);
+        for (int g = 0; g < groups; g++) {
+            float x0 = body.x + g * per * cell, x1 = x0 + per * cell - gap;
+            draw_rect(ui->dl, (Rect){x0 + 1, kv_row.y + kv_row.h - 3, x1 - x0 - 2, 2}, t->value);
+            snprintf(num, sizeof num, "kv %d", g);
+            if (ui_text_width(ui, FONT_MONO, t->small_size, num) <= x1 - x0)
+                draw_text(ui->dl, FONT_MONO, t->small_size, (x0 + x1) * 0.5f, kv_row.y,
+                          ALIGN_CENTER, t->value, num);
+        }
+    }
     for (int h = 0; h < tm->heads; h++)
         if (cell >= ui_text_width(ui, FONT_MONO, t->small_size, "00") || h % 4 == 0) {
             snprintf(num, sizeof num, "%d", h);
@@ -567,10 +664,13 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                 if (vs->real_tab == 0 && ui->w < 1000) vs->real_tab = 1;
             }
             if (ui_hit(ui, c)) thumb_hover(vs, l, a, h);
-            if (T > 0)
+            if (sinks) {
+                first_token_cell(ui, vs, l, a, h, rect_inset(c, open ? 3 : 1));
+            } else if (T > 0) {
                 draw_heatmap(ui->dl, rect_inset(c, open ? 3 : 1),
                              l->thumbs + (ptrdiff_t)(a * tm->heads + h) * T * T, T, T, 0, 1,
                              vs->weight_map);
+            }
             if (open) draw_rect_outline(ui->dl, c, 2, 2, t->accent);
             for (int k = 0; k < vs->real_compare_n && vs->real_head_mode == 3; k++)
                 if (vs->real_compare[k] == a * tm->heads + h && !open)
@@ -667,10 +767,10 @@ static void follow_lesson(View_State *vs) {
     static const struct {
         const char *panel;
         int tab, grid_mode, head_mode; /* −1: as it is */
-    } follow[] = {{"model_grid", 0, 0, -1},  {"model_blocks", 0, 1, -1},
-                  {"model_open", 1, -1, -1}, {"model_lines", 1, -1, 1},
-                  {"model_plane", 1, -1, 2}, {"model_compare", 1, -1, 3},
-                  {"model_next", 2, -1, -1}};
+    } follow[] = {{"model_grid", 0, 0, -1},    {"model_blocks", 0, 1, -1},
+                  {"model_sinks", 0, 2, -1},   {"model_open", 1, -1, -1},
+                  {"model_lines", 1, -1, 1},   {"model_plane", 1, -1, 2},
+                  {"model_compare", 1, -1, 3}, {"model_next", 2, -1, -1}};
     for (size_t k = 0; k < sizeof follow / sizeof *follow; k++)
         if (!strcmp(h, follow[k].panel)) {
             vs->real_tab = follow[k].tab;

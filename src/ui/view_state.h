@@ -182,7 +182,7 @@ typedef struct View_State {
     Rect hover_panel[2];      /* cells): what a callout must not cover */
     int hover_token;          /* chip or point, or -1 */
     int mark_key;             /* key column of the hovered cell, highlighted everywhere */
-    char hover_text[256];     /* what the thing under the mouse is, for the status line */
+    char hover_text[512];     /* what the thing under the mouse is, for the status line */
     /* drags */
     int drag_chip; /* chip being dragged, or -1 */
     float drag_chip_x0, drag_chip_y0;
@@ -246,7 +246,7 @@ typedef struct View_State {
                             the heads it is compared with */
     int real_compare[4]; /* heads side by side (layer·heads + head), oldest first */
     int real_compare_n;
-    int real_grid_mode; /* the left panel: 0 every head, 1 the block diagram */
+    int real_grid_mode; /* the left panel: 0 every head, 1 the block diagram, 2 the first token */
     bool real_looked;   /* the platform looked for a model once (the view asked) */
     bool real_busy;     /* the pass (or the open head) is not done: frames keep coming */
     char real_before[VIEW_EDIT_BYTES];    /* the text when editing began: Esc puts it back */

@@ -1,0 +1,160 @@
+/* The Model view on a model of the Llama family (tests/tools/llama_reference.py
+ * writes a Qwen3-like one: 8 query heads on 2 key/value heads, RoPE, RMSNorm,
+ * SwiGLU): the grid marks which heads share a key/value head, the open head
+ * names the one it reads, the block diagram names RMSNorm, SwiGLU and RoPE
+ * (never LayerNorm or GELU), and the first-token mode gives each head's mean
+ * weight on the first token, as the pass's own A has it. */
+#define _POSIX_C_SOURCE 200809L
+#include "core/fileio.h"
+#include "harness.h"
+#include "model/real_lab.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static Harness h;
+static char dir[] = "/tmp/attnlab-model-modern-XXXXXX";
+static char *bytes[3];
+static size_t lens[3];
+static Real_Model rm;
+
+static void setup(void) {
+    harness_open(&h, "default.json", 1600, 900, (Text_Metrics){0});
+    cr_assert(mkdtemp(dir));
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "%s '%s/../tools/llama_reference.py' make '%s' --family qwen3 --layers 3 --heads 8 "
+             "--kv-heads 2 --head-dim 16 --embd 64 --inner 96 --seed 3",
+             access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3",
+             test_env("ATTNLAB_TESTDATA"), dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    const char *names[3] = {"config.json", "model.safetensors", "tokenizer.json"};
+    char path[400], err[600];
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        cr_assert(file_read_all(path, 64u << 20, &bytes[k], &lens[k], err, sizeof err), "%s", err);
+    }
+    Real_Model_Files f = {.config = bytes[0],
+                          .config_name = names[0],
+                          .config_len = lens[0],
+                          .weights = (const uint8_t *)bytes[1],
+                          .weights_name = names[1],
+                          .weights_size = lens[1],
+                          .tokenizer = bytes[2],
+                          .tokenizer_name = names[2],
+                          .tokenizer_len = lens[2]};
+    cr_assert(real_model_load(&rm, &f, err, sizeof err), "%s", err);
+    cr_assert_str_eq(model_family_name(&rm.config), "Qwen3");
+}
+
+static void teardown(void) {
+    real_lab_free(&h.m.real);
+    real_model_free(&rm);
+    for (int k = 0; k < 3; k++) free(bytes[k]);
+    harness_close(&h);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(model_view_modern, .init = setup, .fini = teardown, .timeout = 60);
+
+static void attach(const char *text) {
+    char err[600];
+    cr_assert(real_lab_attach(&h.m.real, &rm, "test-qwen3", err, sizeof err), "%s", err);
+    cr_assert(real_lab_set_text(&h.m.real, text, strlen(text), err, sizeof err), "%s", err);
+    h.vs.view = VIEW_MODEL;
+    for (int k = 0; k < 200 && (h.vs.real_busy || !real_lab_shown(&h.m.real)); k++)
+        harness_frame(&h);
+    cr_assert(real_lab_shown(&h.m.real) && !h.vs.real_busy);
+}
+
+/* Whether the frame drew these words in order, one text run after another
+ * (a wrapped title is one run per line). */
+static bool drew_words(const char *words) {
+    char all[4096] = "";
+    size_t used = 0;
+    for (int k = 0; k < h.dl.count && used + 2 < sizeof all; k++)
+        if (h.dl.cmds[k].kind == DRAW_TEXT)
+            used += (size_t)snprintf(all + used, sizeof all - used, "%.*s ", h.dl.cmds[k].text.len,
+                                     h.dl.text + h.dl.cmds[k].text.offset);
+    return strstr(all, words) != NULL;
+}
+
+static void grid_mode(int mode) {
+    const Ui_Record *b = harness_find(&h, "button", "model_grid_mode", mode);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+}
+
+Test(model_view_modern, the_grid_marks_the_heads_that_share_a_key_value_head) {
+    attach("The cat sat on the mat. The cat sat on the");
+    const Ui_Record *groups = harness_find(&h, "legend", "model_kv_groups", -1);
+    cr_assert(harness_drew_text(&h, "kv 0") && harness_drew_text(&h, "kv 1"));
+    /* the marks span the heads they name: kv 1 over heads 4 to 7 */
+    const Ui_Record *h4 = harness_find(&h, "button", "model_head", 4);
+    cr_assert(groups->r.y < h4->r.y);
+    cr_assert(harness_drew_text(&h, "8 heads on 2 key/value heads"));
+    /* opening head 5 names the key/value head it reads and the heads it shares it with */
+    harness_click(&h, rect_cx(harness_find(&h, "button", "model_head", 1 * 8 + 5)),
+                  rect_cy(harness_find(&h, "button", "model_head", 1 * 8 + 5)));
+    for (int k = 0; k < 100 && h.vs.real_busy; k++) harness_frame(&h);
+    harness_frame(&h);
+    /* the title and the caption wrap: their words, line by line */
+    cr_assert(drew_words("Layer 1, head 5 · keys and values of key/value head 1, shared by heads 4 "
+                         "to 7"));
+    cr_assert(drew_words("softmax(q·k/√d_h), q and k turned by their positions (RoPE), masked"));
+}
+
+Test(model_view_modern, the_block_diagram_names_this_models_parts) {
+    attach("Blocks of a modern model");
+    grid_mode(1);
+    cr_assert(harness_drew_text(&h, "RMSNorm → attention") &&
+              harness_drew_text(&h, "RMSNorm → SwiGLU") &&
+              harness_drew_text(&h, "RMSNorm → logits"));
+    cr_assert(!harness_drew_text(&h, "LN → attention") && !harness_drew_text(&h, "LN → MLP") &&
+                  !harness_drew_text(&h, "embeddings + positions"),
+              "GPT-2's parts are not this model's");
+    /* the pointer on layer 0's attention: its heads, their sharing, RoPE */
+    const Ui_Record *panel = harness_find(&h, "panel", "model_blocks", -1);
+    float row = fminf(panel->r.h / 6, 44);
+    harness_move(&h, panel->r.x + panel->r.w * 0.25f, panel->r.y + 2 * row + row * 0.5f);
+    harness_frame(&h);
+    cr_assert(strstr(h.vs.hover_text, "layer 0: RMSNorm, then 8 query heads sharing 2 key/value "
+                                      "heads") &&
+                  strstr(h.vs.hover_text, "turned by RoPE"),
+              "%s", h.vs.hover_text);
+    harness_move(&h, panel->r.x + panel->r.w * 0.55f, panel->r.y + 2 * row + row * 0.5f);
+    harness_frame(&h);
+    cr_assert(strstr(h.vs.hover_text, "SwiGLU: silu(x·W_gate) times x·W_up"), "%s",
+              h.vs.hover_text);
+}
+
+/* Each cell is the mean of A[i][0] over the queries i ≥ 1, from the pass's own
+ * A in float64 (1e-6: float32 weights summed in float64 both ways); a click on
+ * a cell opens that head. */
+Test(model_view_modern, the_first_token_mode_shows_each_heads_weight_on_it) {
+    attach("The cat sat on the mat. The cat sat on the");
+    grid_mode(2);
+    harness_find(&h, "panel", "model_sinks", -1);
+    const Real_Lab *l = &h.m.real;
+    const Net_Run *run = real_lab_shown(l);
+    int n = run->n;
+    for (int a = 0; a < 3; a++)
+        for (int hd = 0; hd < 8; hd++) {
+            const float *A = net_attn(run, a, hd);
+            double sum = 0;
+            for (int i = 1; i < n; i++) sum += A[(ptrdiff_t)i * n];
+            double got = real_lab_head_score(l, REAL_HEAD_FIRST, a, hd);
+            cr_assert(fabs(got - sum / (n - 1)) <= 1e-6, "layer %d head %d: %g, want %g", a, hd,
+                      got, sum / (n - 1));
+        }
+    char shown[16];
+    snprintf(shown, sizeof shown, "%.2f", real_lab_head_score(l, REAL_HEAD_FIRST, 2, 6));
+    cr_assert(harness_drew_text(&h, shown), "%s written in its cell", shown);
+    const Ui_Record *c = harness_find(&h, "button", "model_head", 2 * 8 + 6);
+    harness_click(&h, rect_cx(c), rect_cy(c));
+    for (int k = 0; k < 100 && h.vs.real_busy; k++) harness_frame(&h);
+    cr_assert(l->open_layer == 2 && l->open_head == 6);
+}
