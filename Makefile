@@ -383,7 +383,7 @@ $(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DAT
 # to the float64 reference and to the desktop's OpenBLAS pass. SINGLE_FILE: the
 # wasm inside the .js, since Node 20 would fetch() a path as a URL.
 WEB_MODEL_OBJ := $(patsubst %.c,build/web-obj/%.o,$(SRC_CORE) $(SRC_JSON) $(SRC_MODEL) \
-                 tests/web/model_check.c)
+                 src/platform/checkpoint.c tests/web/model_check.c)
 build/web-obj/tests/web/%.o: tests/web/%.c $(WEB_DEPS)/.manifest
 	@mkdir -p $(dir $@)
 	emcc $(WEB_CFLAGS) -Isrc -c -o $@ $<

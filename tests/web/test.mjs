@@ -557,7 +557,7 @@ const drop = (page, names) => page.evaluate(async (names) => {
   const dt = new DataTransfer();
   for (const name of names) {
     const blob = await (await fetch('/ck/' + name)).blob();
-    dt.items.add(new File([blob], name));
+    dt.items.add(new File([blob], name.split('/').pop()));
   }
   dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
 }, names);
@@ -601,6 +601,33 @@ await check('Open model… in the browser is the page\'s file picker, for the fo
   await waitStatus(page, /^Opened the model/);
   await idle(page);
   assert(heads(await describe(page)) === 144, 'no grid of heads');
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
+// A Qwen3-like checkpoint as the hub serves a bigger model: BF16 shards with
+// their index and a tokenizer.json, beside what a folder holds that is not
+// read (generation_config.json). Dropped as a folder's files, it opens with
+// its grouped heads marked.
+execFileSync(fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3',
+  [path.join(top, 'tests/tools/llama_reference.py'), 'make', path.join(checkpoint, 'qwen3'),
+   '--family', 'qwen3', '--dtype', 'bf16', '--shards', '3', '--heads', '4', '--kv-heads', '2',
+   '--head-dim', '16', '--seed', '23']);
+fs.writeFileSync(path.join(checkpoint, 'qwen3', 'generation_config.json'), '{"do_sample": false}');
+await check('a sharded Qwen3 checkpoint dropped as a folder opens, its shared heads marked', async () => {
+  const { page, errors } = await open('?view=model');
+  const names = fs.readdirSync(path.join(checkpoint, 'qwen3')).map((f) => 'qwen3/' + f);
+  assert(names.filter((n) => n.endsWith('.safetensors')).length === 3, names.join(' '));
+  await drop(page, names);
+  await waitStatus(page, /^Opened the model: 2 layers × 4 heads/);
+  await idle(page);
+  await page.waitForFunction(() => {
+    const d = JSON.parse(Module.ccall('web_describe', 'string', [], []));
+    return !d.model_busy && d.model_passes >= 1;
+  }, { timeout: 30000 });
+  const d = await describe(page);
+  assert(heads(d) === 8, `${heads(d)} head pictures, not 8`);
+  item(d, 'legend', 'model_kv_groups');
   assert(errors.length === 0, errors.join(' | '));
   await page.close();
 });
