@@ -82,8 +82,9 @@ int model_bench(const Cli_Options *o) {
     double load_ms = clock_ms() - t0;
     const Net_Model *m = &ck.model.weights.model;
     static const int sizes[] = {16, 32, 64, 256};
-    static const char *const parts[NET_PARTS] = {"embed",   "layernorm", "products",
-                                                 "softmax", "gelu",      "other"};
+    /* the norm is LayerNorm or RMSNorm, the activation GELU or SwiGLU's gate */
+    static const char *const parts[NET_PARTS] = {"embed",   "norm",       "products",
+                                                 "softmax", "activation", "other"};
     Net_Run run = {0};
     printf("{\n  \"model\": \"%s\",\n  \"backend\": \"%s\",\n  \"threads\": %d,\n"
            "  \"load_ms\": %.1f,\n  \"rows\": [",

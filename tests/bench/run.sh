@@ -165,6 +165,40 @@ print(f"  peak RSS of --export json, 64 tokens: {rss:.0f} MB for a {size:.0f} MB
 PY
 
 echo
+echo "== a modern model: SmolLM2-135M's shapes (30 layers, 9 query heads on 3 key/value heads of"
+echo "   64, 576 wide, SwiGLU 1536, 49152 tokens, tied), random weights written by"
+echo "   tests/tools/llama_reference.py; peer: PyTorch float32, same threads"
+if [ ! -f build/bench/smollm2-random/model.safetensors ]; then
+    python3 tests/tools/llama_reference.py make build/bench/smollm2-random --family llama \
+        --layers 30 --heads 9 --kv-heads 3 --head-dim 64 --embd 576 --inner 1536 \
+        --positions 8192 --vocab 49152 --tied --theta 100000 --seed 1
+fi
+./attnlab --model build/bench/smollm2-random --bench > build/bench/smollm2.json
+threads=$(python3 -c 'import json; print(json.load(open("build/bench/smollm2.json"))["threads"])')
+python3 tests/bench/llama_peer.py build/bench/smollm2-random --threads "$threads" \
+    > build/bench/smollm2-peer.json
+python3 - <<'PY'
+import json, os, resource, subprocess
+ours = json.load(open("build/bench/smollm2.json"))
+peer = json.load(open("build/bench/smollm2-peer.json"))
+pt = {r["n"]: r["forward_ms"] for r in peer["rows"]}
+print("     n   attnlab (ms)   PyTorch (ms)   PyTorch / attnlab   products in the pass / alone")
+for r in ours["rows"]:
+    share = r["products_alone_ms"] / r["parts_ms"]["products"]
+    print(f"  {r['n']:4d}   {r['forward_ms']:10.1f}   {pt[r['n']]:10.1f}   {pt[r['n']] / r['forward_ms']:14.2f}x"
+          f"   {share * 100:5.0f} % of sgemm alone (target >= 70 %)")
+edit = ours["edit"]
+print(f"  an edit of a {edit['tokens']}-token text is shown {edit['on_screen_ms']:.1f} ms later "
+      f"(target 100 ms: {'met' if edit['on_screen_ms'] <= 100 else 'MISSED'})")
+size = os.path.getsize("build/bench/smollm2-random/model.safetensors") / 2**20
+subprocess.run(["./attnlab", "--model", "build/bench/smollm2-random", "--text", "The quick brown fox " * 16,
+                "--export", "json"], stdout=subprocess.DEVNULL, check=True)
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"  peak RSS of --export json, 64 tokens: {rss:.0f} MB for a {size:.0f} MB float32 file "
+      f"(target <= file + 250 MB: {'met' if rss <= size + 250 else 'MISSED'})")
+PY
+
+echo
 echo "== browser: the web build's first frame, and what its frames cost (make web)"
 if make --no-print-directory web >/dev/null 2>&1 && (cd tests/web && { [ -d node_modules/puppeteer-core ] || npm ci --no-audit --no-fund --silent; }); then
     node tests/web/test.mjs build/web --first-frame 5

@@ -6,7 +6,7 @@ reference of their forward pass written from the architecture.
                        [--kv-heads G] [--head-dim D] [--embd W] [--inner I] [--positions P]
                        [--dtype f32|f16|bf16|mixed] [--tied] [--shards N]
                        [--rope-scaling llama3] [--rope-parameters] [--attention-bias]
-                       [--theta T] [--seed S] [--tokenizer FILE]
+                       [--theta T] [--seed S] [--tokenizer FILE] [--vocab N]
         a random checkpoint in DIR as transformers writes one: config.json (with
         rope_theta and rope_scaling, or with --rope-parameters transformers 5's
         rope_parameters), model.safetensors (or with --shards N, N files
@@ -14,7 +14,8 @@ reference of their forward pass written from the architecture.
         tokenizer.json: GPT-2's byte-level BPE cut to its first 512 tokens (the 256 bytes
         and the first 256 merges), which vocab_size 512 covers. --tied leaves lm_head out
         (tie_word_embeddings true). --tokenizer copies that tokenizer.json (a real
-        model's) instead, and vocab_size covers its every id
+        model's) instead, and vocab_size covers its every id; --vocab N makes vocab_size N
+        (at least the tokenizer's 512): a model's shapes, for the bench
     llama_reference.py check DIR EXPORT.json
         recomputes attnlab's export (its ids) in float64 from the stored weights, as the
         family's pass is defined (RMSNorm; q/k/v biases for Qwen2 and attention_bias;
@@ -97,6 +98,9 @@ def make(a):
             tok = json.load(f)
         ids = list(tok["model"]["vocab"].values()) + [t["id"] for t in tok.get("added_tokens", [])]
         VOCAB = max(ids) + 1
+    if a.vocab:
+        assert a.vocab >= VOCAB, "--vocab below the tokenizer's ids"
+        VOCAB = a.vocab
     arch = {"llama": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM"}
     config = {"architectures": [arch[a.family]], "model_type": a.family,
               "hidden_size": a.embd, "intermediate_size": a.inner,
@@ -302,6 +306,7 @@ def main():
     mk.add_argument("--theta", type=float, default=10000.0)
     mk.add_argument("--seed", type=int, default=1)
     mk.add_argument("--tokenizer", default="")
+    mk.add_argument("--vocab", type=int, default=0)
     ck = sub.add_parser("check")
     ck.add_argument("dir")
     ck.add_argument("export")
