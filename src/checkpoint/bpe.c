@@ -239,7 +239,8 @@ static bool add_pattern(Bpe *b, const char *pattern, size_t len, const char *nam
                          name, (size_t)where, (const char *)why);
     }
     b->step[b->steps++] = re;
-    if (!b->match && !(b->match = pcre2_match_data_create(8, NULL)))
+    if ((!b->match && !(b->match = pcre2_match_data_create(8, NULL))) ||
+        (!b->limits && !(b->limits = pcre2_match_context_create(NULL))))
         return text_fail(err, errsz, "%s: out of memory", name);
     return true;
 }
@@ -547,6 +548,7 @@ done:
 void bpe_free(Bpe *b) {
     for (int k = 0; k < b->steps; k++) pcre2_code_free(b->step[k]);
     pcre2_match_data_free(b->match);
+    pcre2_match_context_free(b->limits);
     free(b->added_id);
     free(b->arena);
     free(b->offset);
@@ -577,6 +579,7 @@ typedef struct Encoder {
     const Bpe *b;
     int32_t *ids;
     int count, max;
+    int pattern_error; /* a pattern's match that gave up (PCRE2's error code), or 0 */
 } Encoder;
 
 /* One piece's bytes, merged lowest rank first, onto the ids. */
@@ -630,8 +633,16 @@ static bool pattern_pieces(Encoder *e, const char *s, size_t n, int step) {
     pcre2_match_data *md = b->match;
     size_t at = 0, gap = 0;
     while (at < n) {
-        int rc = pcre2_match(re, (PCRE2_SPTR)s, n, at, PCRE2_NO_UTF_CHECK, md, NULL);
-        if (rc < 0) break;
+        /* A pattern is the tokenizer file's, so it may backtrack without end: each
+         * match may take 64 steps a byte of what is left (the released patterns need
+         * a few), and past that the text is refused, never cut or hung on. */
+        pcre2_set_match_limit(b->limits, (uint32_t)(64 * (n - at) + 10000));
+        int rc = pcre2_match(re, (PCRE2_SPTR)s, n, at, PCRE2_NO_UTF_CHECK, md, b->limits);
+        if (rc == PCRE2_ERROR_NOMATCH) break;
+        if (rc < 0) {
+            e->pattern_error = rc;
+            return false;
+        }
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         size_t from = ov[0], to = ov[1];
         if (to == from) { /* an empty match: on to the next character, which stays in the gap */
@@ -653,6 +664,16 @@ static bool pieces(Encoder *e, const char *s, size_t n, int step) {
     return pattern_pieces(e, s, n, step);
 }
 
+/* The one line for a pattern that gave up. */
+static void pattern_failed(int code, char *err, size_t errsz) {
+    PCRE2_UCHAR why[160];
+    pcre2_get_error_message(code, why, sizeof why);
+    text_fail(err, errsz,
+              _("the tokenizer's pattern gave up on this text (%s): give a shorter or "
+                "plainer text"),
+              (const char *)why);
+}
+
 /* The added token at s (n bytes left), longest first, or −1. */
 static int32_t added_at(const Bpe *b, const char *s, size_t n) {
     for (int k = 0; k < b->added; k++) {
@@ -668,7 +689,12 @@ static int32_t added_at(const Bpe *b, const char *s, size_t n) {
 /* Text between added tokens: normalized, then split and merged. */
 static int segment(Encoder *e, const char *s, size_t n, char *err, size_t errsz) {
     if (n == 0) return 0;
-    if (!e->b->nfc) return pieces(e, s, n, 0) ? 0 : BPE_TOO_MANY;
+    if (!e->b->nfc) {
+        if (pieces(e, s, n, 0)) return 0;
+        if (!e->pattern_error) return BPE_TOO_MANY;
+        pattern_failed(e->pattern_error, err, errsz);
+        return -1;
+    }
     utf8proc_uint8_t *nfc = NULL;
     utf8proc_ssize_t len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
                                         UTF8PROC_STABLE | UTF8PROC_COMPOSE);
@@ -685,7 +711,10 @@ static int segment(Encoder *e, const char *s, size_t n, char *err, size_t errsz)
     }
     bool ok = pieces(e, (const char *)nfc, (size_t)len, 0);
     free(nfc);
-    return ok ? 0 : BPE_TOO_MANY;
+    if (ok) return 0;
+    if (!e->pattern_error) return BPE_TOO_MANY;
+    pattern_failed(e->pattern_error, err, errsz);
+    return -1;
 }
 
 int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,

@@ -78,6 +78,7 @@ typedef struct Bpe {
     int steps;
     void *step[BPE_MAX_STEPS]; /* each pre-tokenizer's pattern: a pcre2_code (8-bit) */
     void *match;               /* pcre2_match_data for the patterns */
+    void *limits;              /* pcre2_match_context: each match's step limit */
     int added;
     int32_t *added_id; /* added tokens, longest first */
     int before, after;

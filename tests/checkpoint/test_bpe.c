@@ -190,7 +190,7 @@ Test(bpe, bad_vocabularies_are_one_line) {
 /* GPT-2's vocabulary and merges as a tokenizer.json with SmolLM2's
  * pre-tokenizers (Digits, each digit alone, then ByteLevel's pattern) and a
  * template that puts <|endoftext|> first, as Llama's puts its BOS. */
-static char *smol_kind(void) {
+static char *kind_with(const char *pre) {
     cJSON *root = cJSON_CreateObject(), *model = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(model, "type", "BPE");
     cJSON_AddItemToObject(model, "vocab", cJSON_Parse(vocab));
@@ -200,11 +200,7 @@ static char *smol_kind(void) {
     for (char *line = strtok(lines, "\n"); line; line = strtok(NULL, "\n"))
         if (strncmp(line, "#version", 8)) cJSON_AddItemToArray(list, cJSON_CreateString(line));
     free(lines);
-    cJSON_AddItemToObject(root, "pre_tokenizer",
-                          cJSON_Parse("{\"type\": \"Sequence\", \"pretokenizers\": ["
-                                      "{\"type\": \"Digits\", \"individual_digits\": true},"
-                                      "{\"type\": \"ByteLevel\", \"add_prefix_space\": false, "
-                                      "\"use_regex\": true}]}"));
+    cJSON_AddItemToObject(root, "pre_tokenizer", cJSON_Parse(pre));
     cJSON_AddItemToObject(root, "added_tokens",
                           cJSON_Parse("[{\"id\": 50256, \"content\": \"<|endoftext|>\"}]"));
     cJSON_AddItemToObject(
@@ -220,7 +216,11 @@ static char *smol_kind(void) {
 /* "year 2024!" is the template's token, then each piece as GPT-2 alone
  * gives it: "year", " ", the four digits one by one, "!". */
 Test(bpe, digits_and_a_template_split_and_frame_the_text) {
-    char *json = smol_kind(), err[300];
+    char *json = kind_with("{\"type\": \"Sequence\", \"pretokenizers\": ["
+                           "{\"type\": \"Digits\", \"individual_digits\": true},"
+                           "{\"type\": \"ByteLevel\", \"add_prefix_space\": false, "
+                           "\"use_regex\": true}]}"),
+         err[300];
     Bpe smol;
     cr_assert(bpe_load_tokenizer_json(&smol, json, strlen(json), "tokenizer.json", err, sizeof err),
               "%s", err);
@@ -237,4 +237,31 @@ Test(bpe, digits_and_a_template_split_and_frame_the_text) {
     /* GPT-2's own files keep "2024" in one piece: not the same ids */
     cr_assert_lt(bpe_encode(&bpe, "year 2024!", 10, ids, 32, err, sizeof err), 7);
     bpe_free(&smol);
+}
+
+/* A Split pattern that backtracks without end ((\\w+\\s?)+$, the classic, on a
+ * long run of a's that ends in "!"): the text is refused in one line, at once
+ * (PCRE2's step limit), never hung on and never cut. */
+Test(bpe, a_pattern_that_backtracks_without_end_is_refused_not_hung_on, .timeout = 10) {
+    char *json = kind_with("{\"type\": \"Split\", \"behavior\": \"Isolated\", \"pattern\": "
+                           "{\"Regex\": \"(\\\\w+\\\\s?)+$\"}}"),
+         err[300];
+    Bpe slow;
+    cr_assert(bpe_load_tokenizer_json(&slow, json, strlen(json), "tokenizer.json", err, sizeof err),
+              "%s", err);
+    free(json);
+    static char text[4002];
+    memset(text, 'a', 4000);
+    text[4000] = '!';
+    static int32_t ids[8192];
+    int n = bpe_encode(&slow, text, 4001, ids, 8192, err, sizeof err);
+    cr_assert_eq(n, -1, "%d ids", n);
+    cr_assert(strstr(err, "the tokenizer's pattern gave up on this text") && !strchr(err, '\n'),
+              "%s", err);
+    /* where it matches, it is a pattern like any other */
+    n = bpe_encode(&slow, "aab c", 5, ids, 8192, err, sizeof err);
+    int32_t alone[8];
+    int m = bpe_encode(&bpe, "aab c", 5, alone, 8, err, sizeof err); /* GPT-2's, as one piece */
+    cr_assert(n == 1 + 3 && ids[0] == 50256, "the template's token, then %d ids, not %d", n - 1, m);
+    bpe_free(&slow);
 }
