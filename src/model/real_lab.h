@@ -119,6 +119,10 @@ typedef struct Real_Lab {
     float *weighted;         /* shown_n×shown_n: a_ij·‖v_j W_O^h‖ of the open head */
     float weighted_max;
     float *weighted_share; /* shown_n×shown_n: each row of weighted over its row's sum */
+    float *unturned;       /* shown_n×shown_n, for a RoPE model: the open head's A from the same
+                              q and k without RoPE's turn (softmax of q·k/√d_h, masked) */
+    double turn_moves;     /* the share of a row's weight the turn puts elsewhere: half the
+                              sum of |A − unturned| over a row, the mean over rows 1 … n − 1 */
     float *plane;          /* 2·shown_n × 2: the open head's q rows, then its k rows, on their
                               two principal axes (one PCA of both together) */
     double plane_share;    /* the share of their variance those two axes hold */

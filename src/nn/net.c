@@ -278,13 +278,13 @@ static void rope_table(const Net_Model *m, Net_Run *r, int rows) {
 /* count heads of d columns each, from col on, of n rows ld apart: each head's
  * RMSNorm (when g is given), then RoPE's turn (rotate-half) by the row's position. */
 static void norm_and_turn(const Net_Model *m, Net_Run *r, float *x, int n, int ld, int count,
-                          const float *g) {
+                          const float *g, bool turn) {
     int d = head_dim(m), half = d / 2;
     for (int i = 0; i < n; i++)
         for (int h = 0; h < count; h++) {
             float *v = x + (ptrdiff_t)i * ld + (ptrdiff_t)h * d;
             if (g) norm_rows(NET_NORM_RMS, v, 1, d, d, g, NULL, m->eps, v);
-            if (m->rope_theta <= 0) continue;
+            if (m->rope_theta <= 0 || !turn) continue;
             const float *cs = r->rope + (ptrdiff_t)i * d, *sn = cs + half;
             for (int c = 0; c < half; c++) {
                 float a = v[c], b = v[c + half];
@@ -313,8 +313,8 @@ static void project_qkv(const Net_Model *m, const Net_Block *b, Net_Run *r, doub
     }
     mark(r, NET_PART_PRODUCTS, since);
     if (b->q_norm || b->k_norm || m->rope_theta > 0) {
-        norm_and_turn(m, r, q, n, ld, H, b->q_norm);
-        norm_and_turn(m, r, k, n, ld, G, b->k_norm);
+        norm_and_turn(m, r, q, n, ld, H, b->q_norm, true);
+        norm_and_turn(m, r, k, n, ld, G, b->k_norm, true);
         mark(r, NET_PART_OTHER, since);
     }
 }
@@ -456,8 +456,10 @@ void net_forward(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
     }
 }
 
-void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
-                      float *V, float *out_norm) {
+/* A head's q, k (normed, and turned when `turn`) and v (when V is given) rows,
+ * n×d each, from the stream its layer read: only this head's columns. */
+static void head_rows(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
+                      float *V, bool turn) {
     int n = r->n, w = m->width, d = head_dim(m), H = m->heads, G = kv_heads(m);
     int ld = qkv_width(m), g = net_kv_head(m, head);
     const Net_Block *b = &m->blocks[layer];
@@ -467,7 +469,7 @@ void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float
     const float *head_norm[3] = {b->q_norm, b->k_norm, NULL};
     int own[3] = {head, g, g}, count[3] = {H, G, G}, start[3] = {0, H * d, (H + G) * d};
     float *dest[3] = {Q, K, V};
-    for (int part = 0; part < 3; part++) { /* only this head's columns */
+    for (int part = 0; part < 3 && dest[part]; part++) {
         int col = own[part] * d;
         fill_rows(dest[part], n, d, d, bias[part] ? bias[part] + col : NULL);
         if (b->qkv_w)
@@ -479,9 +481,20 @@ void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float
         else
             gemm_f32(false, false, n, d, w, 1, r->normed, w, W[part] + col, count[part] * d, 1,
                      dest[part], d);
-        if (part < 2 && (head_norm[part] || m->rope_theta > 0))
-            norm_and_turn(m, r, dest[part], n, d, 1, head_norm[part]);
+        if (part < 2 && (head_norm[part] || (turn && m->rope_theta > 0)))
+            norm_and_turn(m, r, dest[part], n, d, 1, head_norm[part], turn);
     }
+}
+
+void net_head_unturned(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K) {
+    head_rows(m, r, layer, head, Q, K, NULL, false);
+}
+
+void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
+                      float *V, float *out_norm) {
+    int n = r->n, w = m->width, d = head_dim(m), H = m->heads;
+    const Net_Block *b = &m->blocks[layer];
+    head_rows(m, r, layer, head, Q, K, V, true);
     /* v_j W_O^h, row by row, then each row's length */
     if (m->layout == NET_LAYOUT_OUT_IN)
         gemm_f32(false, true, n, w, d, 1, V, d, b->o_w + (ptrdiff_t)head * d, H * d, 0, r->mixed,

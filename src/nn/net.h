@@ -54,6 +54,10 @@
  *       key j, ‖v_j W_O^h‖ with W_O^h the head's d rows of W_O: what the head adds to the
  *       stream per unit of weight (a_ij·‖v_j W_O^h‖ is Kobayashi et al.'s value-weighted
  *       attention). Uses r->normed and r->mixed as scratch
+ *   void net_head_unturned(const Net_Model *m, Net_Run *r, int layer, int head, float *Q,
+ *                          float *K)
+ *       the same q and k rows before RoPE's turn (normed, as the pass read them): what the
+ *       head's scores would be without positions in the rule
  *   void net_products(const Net_Model *m, int n, Net_Run *r)
  *       only the matrix products a pass over n tokens makes, the same calls on the same
  *       buffers (whatever they hold): the bench's yardstick for the products' share
@@ -179,6 +183,7 @@ float *net_scores(const Net_Run *r, int layer, int head);
 float *net_attn(const Net_Run *r, int layer, int head);
 void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
                       float *V, float *out_norm);
+void net_head_unturned(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K);
 void net_products(const Net_Model *m, int n, Net_Run *r);
 void net_fault_text(const Net_Run *r, char *buf, size_t size);
 void net_free(Net_Run *r);

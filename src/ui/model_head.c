@@ -311,8 +311,10 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     /* how to show it: heatmaps, lines, or queries and keys in a plane */
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
-    static const char *const mode_names[4] = {N_("weights"), N_("lines"), N_("q · k plane"),
-                                              N_("compare")};
+    static const char *const mode_names[5] = {N_("weights"), N_("lines"), N_("q · k plane"),
+                                              N_("compare"), N_("without RoPE")};
+    bool rope = tm && tm->rope_theta > 0; /* the fifth mode: only where there is a turn */
+    if (!rope && vs->real_head_mode == 4) vs->real_head_mode = 0;
     const char *explore = _("explore ↗");
     Rect ex = rect_cut_right(&modes, ui_text_width(ui, FONT_SANS, t->text_size, explore) +
                                          t->text_size * 1.2f);
@@ -330,7 +332,7 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
         if (ui_hit(ui, ex))
             snprintf(vs->hover_text, sizeof vs->hover_text, _("Not in the explorer: %s"), why);
     }
-    model_button_row(ui, "model_head_mode", mode_names, 4, modes, &vs->real_head_mode);
+    model_button_row(ui, "model_head_mode", mode_names, rope ? 5 : 4, modes, &vs->real_head_mode);
     if (vs->real_head_mode == 3) {
         compare_heads(ui, vs, l, run, body);
         return;
@@ -369,6 +371,25 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     ui_heatmap(ui, &d, &res);
     int hover_i = res.hover_row, hover_j = res.hover_col;
     if (!l->head_done) {
+        model_head_hover(vs, l, A, hover_i, hover_j);
+        return;
+    }
+    char caption[300];
+    if (vs->real_head_mode == 4 && l->unturned) { /* the same q and k, not turned */
+        snprintf(caption, sizeof caption,
+                 _("the same q and k without RoPE's turn; 0 to 1, each row sums to 1. The turn "
+                   "moves %.0f %% of a row's weight, on average"),
+                 100 * l->turn_moves);
+        d.name = "model_unturned";
+        d.r = body;
+        d.title = _("Without the turn");
+        d.caption = caption;
+        d.values = l->unturned;
+        d.mark_row = res.hover_row;
+        d.mark_col = res.hover_col;
+        Heatmap_Result ures;
+        ui_heatmap(ui, &d, &ures);
+        if (hover_i < 0) hover_i = ures.hover_row, hover_j = ures.hover_col;
         model_head_hover(vs, l, A, hover_i, hover_j);
         return;
     }

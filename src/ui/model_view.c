@@ -767,10 +767,10 @@ static void follow_lesson(View_State *vs) {
     static const struct {
         const char *panel;
         int tab, grid_mode, head_mode; /* −1: as it is */
-    } follow[] = {{"model_grid", 0, 0, -1},    {"model_blocks", 0, 1, -1},
-                  {"model_sinks", 0, 2, -1},   {"model_open", 1, -1, -1},
-                  {"model_lines", 1, -1, 1},   {"model_plane", 1, -1, 2},
-                  {"model_compare", 1, -1, 3}, {"model_next", 2, -1, -1}};
+    } follow[] = {
+        {"model_grid", 0, 0, -1},    {"model_blocks", 0, 1, -1},   {"model_sinks", 0, 2, -1},
+        {"model_open", 1, -1, -1},   {"model_lines", 1, -1, 1},    {"model_plane", 1, -1, 2},
+        {"model_compare", 1, -1, 3}, {"model_unturned", 1, -1, 4}, {"model_next", 2, -1, -1}};
     for (size_t k = 0; k < sizeof follow / sizeof *follow; k++)
         if (!strcmp(h, follow[k].panel)) {
             vs->real_tab = follow[k].tab;

@@ -243,7 +243,7 @@ typedef struct View_State {
     float temperature;   /* the Model view's next-token temperature */
     int real_tab;        /* low Model view: 0 every head, 1 the open head, 2 next token */
     int real_head_mode;  /* the open head as 0 heatmaps, 1 lines, 2 queries and keys, 3 beside
-                            the heads it is compared with */
+                            the heads it is compared with, 4 beside itself without RoPE */
     int real_compare[4]; /* heads side by side (layer·heads + head), oldest first */
     int real_compare_n;
     int real_grid_mode; /* the left panel: 0 every head, 1 the block diagram, 2 the first token */

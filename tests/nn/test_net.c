@@ -563,3 +563,39 @@ Test(net, grouped_query_heads_are_heads_with_shared_keys_and_values) {
     net_free(&a);
     net_free(&b);
 }
+
+/* A head's q and k before the turn, turned in float64 by Hugging Face's
+ * rotate-half (ref_rope, position i for row i), are the q and k the pass's
+ * scores read (within float32 rounding, 1e-5 relative): the unturned rows are
+ * the same vectors with the position taken out, Qwen3's q/k norms kept. */
+Test(net, a_heads_unturned_q_and_k_turned_are_its_q_and_k) {
+    static Modern s;
+    Modern_Shape sh = {4, 2, 8, .head_norms = true, .mlp = NET_MLP_SWIGLU, .own_freq = true};
+    modern_model(&s, sh, 31);
+    int32_t ids[12] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8};
+    int n = 12, d = 8;
+    Net_Run r = {0};
+    cr_assert(net_reserve(&r, &s.m, n));
+    net_forward(&s.m, ids, n, &r);
+    float Q[12 * 8], K[12 * 8], V[12 * 8], norm[12], Q0[12 * 8], K0[12 * 8];
+    for (int l = 0; l < 2; l++)
+        for (int h = 0; h < 4; h++) {
+            net_head_vectors(&s.m, &r, l, h, Q, K, V, norm);
+            net_head_unturned(&s.m, &r, l, h, Q0, K0);
+            double differ = 0;
+            for (int i = 0; i < n; i++) {
+                double q[8], k[8];
+                for (int c = 0; c < d; c++) q[c] = Q0[i * d + c], k[c] = K0[i * d + c];
+                ref_rope(q, d, i, &s.m);
+                ref_rope(k, d, i, &s.m);
+                for (int c = 0; c < d; c++) {
+                    cr_assert(fabs(q[c] - Q[i * d + c]) <= 1e-5 * (1 + fabs(q[c])),
+                              "layer %d head %d q[%d][%d]", l, h, i, c);
+                    cr_assert(fabs(k[c] - K[i * d + c]) <= 1e-5 * (1 + fabs(k[c])));
+                    differ = fmax(differ, fabs(Q0[i * d + c] - Q[i * d + c]));
+                }
+            }
+            cr_assert_gt(differ, 1e-3, "the turn is not nothing");
+        }
+    net_free(&r);
+}

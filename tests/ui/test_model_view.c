@@ -109,6 +109,8 @@ Test(model_view, the_open_head_shows_as_weights_lines_or_a_plane_of_queries_and_
     harness_find(&h, "panel", "model_plane", -1);
     cr_assert(h.m.real.plane_share > 0 && h.m.real.plane_share <= 1);
     cr_assert(harness_drew_text(&h, "of their spread"));
+    cr_assert_null(harness_find_maybe(&h, "button", "model_head_mode", 4),
+                   "GPT-2 has no RoPE to take away: no fifth mode");
 }
 
 /* R reverses the tokens the model reads (not the text), I restores them; the

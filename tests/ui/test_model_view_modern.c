@@ -158,3 +158,49 @@ Test(model_view_modern, the_first_token_mode_shows_each_heads_weight_on_it) {
     for (int k = 0; k < 100 && h.vs.real_busy; k++) harness_frame(&h);
     cr_assert(l->open_layer == 2 && l->open_head == 6);
 }
+
+/* With RoPE the open head has a fifth mode: its A beside the same head's A
+ * from the same q and k, not turned. That picture is the masked softmax of
+ * the unturned q·k/√d_h recomputed here in float64 (1e-6), rows sum to 1,
+ * and the caption's share is half the summed |A − A₀| of a row, averaged
+ * over the rows after the first. GPT-2's head has no such mode. */
+Test(model_view_modern, without_rope_shows_the_same_head_unturned) {
+    attach("The cat sat on the mat. The cat sat on the");
+    const Real_Lab *l = &h.m.real;
+    const Ui_Record *b = harness_find(&h, "button", "model_head_mode", 4);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    for (int k = 0; k < 100 && (h.vs.real_busy || !l->head_done); k++) harness_frame(&h);
+    harness_frame(&h);
+    cr_assert_eq(h.vs.real_head_mode, 4);
+    harness_find(&h, "panel", "model_unturned", -1);
+    const Net_Run *run = real_lab_shown(l);
+    const Net_Model *tm = &rm.weights.model;
+    int n = run->n, d = tm->head_dim;
+    static float Q0[64 * 16], K0[64 * 16];
+    net_head_unturned(tm, (Net_Run *)run, l->open_layer, l->open_head, Q0, K0);
+    const float *A = net_attn(run, l->open_layer, l->open_head);
+    double moved = 0;
+    for (int i = 0; i < n; i++) {
+        double s[64], max = -INFINITY, sum = 0, row = 0, tv = 0;
+        for (int j = 0; j <= i; j++) {
+            double dot = 0;
+            for (int c = 0; c < d; c++) dot += (double)Q0[i * d + c] * K0[j * d + c];
+            s[j] = dot / sqrt(d);
+            max = fmax(max, s[j]);
+        }
+        for (int j = 0; j <= i; j++) sum += exp(s[j] - max);
+        for (int j = 0; j < n; j++) {
+            double want = j <= i ? exp(s[j] - max) / sum : 0, got = l->unturned[i * n + j];
+            cr_assert(fabs(got - want) <= 1e-6, "A₀[%d][%d] %g, want %g", i, j, got, want);
+            row += got;
+            tv += fabs(A[i * n + j] - got);
+        }
+        cr_assert(fabs(row - 1) <= 1e-5);
+        if (i > 0) moved += tv / 2;
+    }
+    cr_assert(fabs(l->turn_moves - moved / (n - 1)) <= 1e-6);
+    cr_assert_gt(l->turn_moves, 0, "the turn moves some weight");
+    char share[16];
+    snprintf(share, sizeof share, "%.0f %%", 100 * l->turn_moves);
+    cr_assert(drew_words(share), "the caption gives %s", share);
+}
