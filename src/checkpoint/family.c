@@ -15,6 +15,22 @@ static const Model_Family *const families[] = {&model_family_gpt2, &model_family
                                                &model_family_qwen2, &model_family_qwen3};
 enum { FAMILIES = sizeof families / sizeof *families };
 
+bool model_config_whole(const cJSON *root, const char *key, int lo, int hi, int missing,
+                        const char *name, int *dest, char *err, size_t errsz) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!v || cJSON_IsNull(v)) {
+        if (missing < 0) return text_fail(err, errsz, _("%s: no \"%s\""), name, key);
+        *dest = missing;
+        return true;
+    }
+    double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (!(d >= lo && d <= hi) || d != floor(d))
+        return text_fail(err, errsz, _("%s: \"%s\" must be a whole number from %d to %d"), name,
+                         key, lo, hi);
+    *dest = (int)d;
+    return true;
+}
+
 const char *model_family_name(const Model_Config *c) {
     return c->family ? c->family->name : "?";
 }

@@ -19,6 +19,10 @@
  *       be absent (lm_head of a tied model). False with "WHAT: problem" naming the first
  *       tensor missing, misshapen, under two names, or not finite
  *   void model_weights_free(Model_Weights *w)
+ *   bool model_config_whole(const cJSON *root, const char *key, int lo, int hi, int missing,
+ *                           const char *name, int *dest, char *err, size_t errsz)
+ *       a config field that is a whole number from lo to hi; absent or null, `missing` (−1:
+ *       required, "NAME: no "KEY""); else "NAME: "KEY" must be a whole number from LO to HI"
  *   const char *model_family_name(const Model_Config *c)
  *       the family as a class calls it: "GPT-2", "Llama", "Qwen2", "Qwen3"
  */
@@ -27,6 +31,8 @@
 
 #include "../nn/net.h"
 #include "safetensors.h"
+
+#include <cjson/cJSON.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,6 +101,8 @@ bool model_config_parse(const char *text, size_t len, const char *name, Model_Co
 bool model_weights_load(const St_Set *s, const char *what, const Model_Config *c, Model_Weights *w,
                         char *err, size_t errsz);
 void model_weights_free(Model_Weights *w);
+bool model_config_whole(const cJSON *root, const char *key, int lo, int hi, int missing,
+                        const char *name, int *dest, char *err, size_t errsz);
 const char *model_family_name(const Model_Config *c);
 
 /* The rows (gpt2.c, llama.c). */

@@ -12,24 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A whole number field from lo to hi; `missing` is used when it is absent
- * (−1: it is required). */
-static bool field(const cJSON *root, const char *key, int lo, int hi, int missing, const char *name,
-                  int *dest, char *err, size_t errsz) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-    if (!v) {
-        if (missing < 0) return text_fail(err, errsz, _("%s: no \"%s\""), name, key);
-        *dest = missing;
-        return true;
-    }
-    double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-    if (!(d >= lo && d <= hi) || d != floor(d))
-        return text_fail(err, errsz, _("%s: \"%s\" must be a whole number from %d to %d"), name,
-                         key, lo, hi);
-    *dest = (int)d;
-    return true;
-}
-
 bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Config *c, char *err,
                        size_t errsz) {
     cJSON *root = json_read_strict(text, len, name, _("the config"), err, errsz);
@@ -63,12 +45,15 @@ bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Conf
             goto done;
         }
     }
-    if (!field(root, "n_layer", 1, MODEL_MAX_LAYERS, -1, name, &out.n_layer, err, errsz) ||
-        !field(root, "n_head", 1, MODEL_MAX_HEADS, -1, name, &out.n_head, err, errsz) ||
-        !field(root, "n_embd", 1, GPT2_MAX_EMBD, -1, name, &out.n_embd, err, errsz) ||
-        !field(root, "n_positions", 1, GPT2_MAX_POSITIONS, -1, name, &out.n_positions, err,
-               errsz) ||
-        !field(root, "vocab_size", 1, GPT2_MAX_VOCAB, -1, name, &out.vocab_size, err, errsz))
+    if (!model_config_whole(root, "n_layer", 1, MODEL_MAX_LAYERS, -1, name, &out.n_layer, err,
+                            errsz) ||
+        !model_config_whole(root, "n_head", 1, MODEL_MAX_HEADS, -1, name, &out.n_head, err,
+                            errsz) ||
+        !model_config_whole(root, "n_embd", 1, GPT2_MAX_EMBD, -1, name, &out.n_embd, err, errsz) ||
+        !model_config_whole(root, "n_positions", 1, GPT2_MAX_POSITIONS, -1, name, &out.n_positions,
+                            err, errsz) ||
+        !model_config_whole(root, "vocab_size", 1, GPT2_MAX_VOCAB, -1, name, &out.vocab_size, err,
+                            errsz))
         goto done;
     if (out.n_embd % out.n_head) {
         text_fail(err, errsz, _("%s: n_embd %d is not a multiple of n_head %d"), name, out.n_embd,
@@ -77,7 +62,8 @@ bool gpt2_config_parse(const char *text, size_t len, const char *name, Gpt2_Conf
     }
     const cJSON *inner = cJSON_GetObjectItemCaseSensitive(root, "n_inner");
     if (inner && !cJSON_IsNull(inner)) {
-        if (!field(root, "n_inner", 1, GPT2_MAX_INNER, -1, name, &out.n_inner, err, errsz))
+        if (!model_config_whole(root, "n_inner", 1, GPT2_MAX_INNER, -1, name, &out.n_inner, err,
+                                errsz))
             goto done;
     } else {
         out.n_inner = 4 * out.n_embd;

@@ -47,23 +47,6 @@ static const Variant *variant(const Model_Config *c) {
                                               : &llama;
 }
 
-/* A whole number field from lo to hi, or `missing` when absent (−1: required). */
-static bool whole(const cJSON *root, const char *key, int lo, int hi, int missing, const char *name,
-                  int *dest, char *err, size_t errsz) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-    if (!v || cJSON_IsNull(v)) {
-        if (missing < 0) return text_fail(err, errsz, _("%s: no \"%s\""), name, key);
-        *dest = missing;
-        return true;
-    }
-    double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-    if (!(d >= lo && d <= hi) || d != floor(d))
-        return text_fail(err, errsz, _("%s: \"%s\" must be a whole number from %d to %d"), name,
-                         key, lo, hi);
-    *dest = (int)d;
-    return true;
-}
-
 /* A number above lo and below hi, or `missing` when absent. */
 static bool number(const cJSON *root, const char *key, double lo, double hi, double missing,
                    const char *name, double *dest, char *err, size_t errsz) {
@@ -173,15 +156,20 @@ static bool llama_config(const char *text, size_t len, const char *name, Model_C
     bool ok = false, attention_bias = false, mlp_bias = false, sliding = false;
     double eps;
     int positions;
-    if (!whole(root, "num_hidden_layers", 1, MODEL_MAX_LAYERS, -1, name, &m->layers, err, errsz) ||
-        !whole(root, "num_attention_heads", 1, MODEL_MAX_HEADS, -1, name, &m->heads, err, errsz) ||
-        !whole(root, "hidden_size", 1, MODEL_MAX_WIDTH, -1, name, &m->width, err, errsz) ||
-        !whole(root, "intermediate_size", 1, MODEL_MAX_INNER, -1, name, &m->inner, err, errsz) ||
-        !whole(root, "num_key_value_heads", 1, MODEL_MAX_HEADS, m->heads, name, &m->kv_heads, err,
-               errsz) ||
-        !whole(root, "max_position_embeddings", 1, 1 << 24, v->positions, name, &positions, err,
-               errsz) ||
-        !whole(root, "vocab_size", 1, MODEL_MAX_VOCAB, v->vocab, name, &m->vocab, err, errsz) ||
+    if (!model_config_whole(root, "num_hidden_layers", 1, MODEL_MAX_LAYERS, -1, name, &m->layers,
+                            err, errsz) ||
+        !model_config_whole(root, "num_attention_heads", 1, MODEL_MAX_HEADS, -1, name, &m->heads,
+                            err, errsz) ||
+        !model_config_whole(root, "hidden_size", 1, MODEL_MAX_WIDTH, -1, name, &m->width, err,
+                            errsz) ||
+        !model_config_whole(root, "intermediate_size", 1, MODEL_MAX_INNER, -1, name, &m->inner, err,
+                            errsz) ||
+        !model_config_whole(root, "num_key_value_heads", 1, MODEL_MAX_HEADS, m->heads, name,
+                            &m->kv_heads, err, errsz) ||
+        !model_config_whole(root, "max_position_embeddings", 1, 1 << 24, v->positions, name,
+                            &positions, err, errsz) ||
+        !model_config_whole(root, "vocab_size", 1, MODEL_MAX_VOCAB, v->vocab, name, &m->vocab, err,
+                            errsz) ||
         !number(root, "rms_norm_eps", 0, 1, v->eps, name, &eps, err, errsz) ||
         !flag(root, "tie_word_embeddings", false, name, &c->tied, err, errsz) ||
         !flag(root, "attention_bias", false, name, &attention_bias, err, errsz) ||
@@ -189,8 +177,8 @@ static bool llama_config(const char *text, size_t len, const char *name, Model_C
         !flag(root, "use_sliding_window", false, name, &sliding, err, errsz))
         goto done;
     int default_dim = v->head_dim ? v->head_dim : m->width / m->heads;
-    if (!whole(root, "head_dim", 2, MODEL_MAX_HEAD_DIM, default_dim, name, &m->head_dim, err,
-               errsz))
+    if (!model_config_whole(root, "head_dim", 2, MODEL_MAX_HEAD_DIM, default_dim, name,
+                            &m->head_dim, err, errsz))
         goto done;
     if (m->heads % m->kv_heads) {
         text_fail(err, errsz,
