@@ -9,6 +9,7 @@
 #include <pcre2.h>
 #include <utf8proc.h>
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,9 +54,15 @@ static int32_t lookup(const Bpe *b, const char *s, size_t n) {
     }
 }
 
-/* A token's text in the byte alphabet to its raw bytes; false if a
- * character is outside the alphabet. */
-static bool symbols_to_bytes(const char *s, size_t n, char *out, size_t *out_n) {
+/* A token as the vocabulary writes it to the bytes it is looked up by: in
+ * the byte alphabet, its raw bytes (false if a character is outside the
+ * alphabet); SentencePiece-style, itself. */
+static bool token_text(const Bpe *b, const char *s, size_t n, char *out, size_t *out_n) {
+    if (b->chars) {
+        memcpy(out, s, n);
+        *out_n = n;
+        return true;
+    }
     size_t used = 0;
     for (size_t k = 0; k < n;) {
         uint32_t c;
@@ -66,6 +73,37 @@ static bool symbols_to_bytes(const char *s, size_t n, char *out, size_t *out_n) 
         k += len;
     }
     *out_n = used;
+    return true;
+}
+
+/* A SentencePiece-style token's text as the decoder gives it: each ▁ a
+ * space, and a byte token <0xNN> its byte. Never longer than the token. */
+static bool show_chars(Bpe *b) {
+    size_t bytes = 0;
+    for (int32_t id = 0; id < b->count; id++) bytes += b->length[id];
+    b->shown = malloc(bytes ? bytes : 1);
+    b->shown_length = malloc(sizeof *b->shown_length * (size_t)b->count);
+    if (!b->shown || !b->shown_length) return false;
+    for (int32_t id = 0; id < b->count; id++) {
+        const char *t = b->arena + b->offset[id];
+        char *out = b->shown + b->offset[id];
+        size_t n = b->length[id], used = 0;
+        if (n == 6 && !memcmp(t, "<0x", 3) && isxdigit((unsigned char)t[3]) &&
+            isxdigit((unsigned char)t[4]) && t[5] == '>') {
+            char hex[3] = {t[3], t[4], 0};
+            out[used++] = (char)strtoul(hex, NULL, 16);
+        } else {
+            for (size_t k = 0; k < n; k++) {
+                if (k + 3 <= n && !memcmp(t + k, "\xE2\x96\x81", 3)) { /* ▁ */
+                    out[used++] = ' ';
+                    k += 2;
+                } else {
+                    out[used++] = t[k];
+                }
+            }
+        }
+        b->shown_length[id] = (uint16_t)used;
+    }
     return true;
 }
 
@@ -80,8 +118,9 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
         text_fail(err, errsz, "%s: not a JSON object of token → id", name);
         goto done;
     }
-    if (count < 256 || count > BPE_MAX_VOCAB) {
-        text_fail(err, errsz, "%s: %d tokens; a byte-level vocabulary has 256 to %d", name, count,
+    if (count < (b->chars ? 1 : 256) || count > BPE_MAX_VOCAB) {
+        text_fail(err, errsz, "%s: %d tokens; a %s vocabulary has %d to %d", name, count,
+                  b->chars ? "SentencePiece-style" : "byte-level", b->chars ? 1 : 256,
                   BPE_MAX_VOCAB);
         goto done;
     }
@@ -114,7 +153,7 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
             goto done;
         }
         size_t n;
-        if (!symbols_to_bytes(e->string, strlen(e->string), b->arena + used, &n) || n == 0 ||
+        if (!token_text(b, e->string, strlen(e->string), b->arena + used, &n) || n == 0 ||
             n >= UINT16_MAX) {
             text_fail(err, errsz, "%s: token '%.40s' is not text in GPT-2's byte alphabet", name,
                       e->string);
@@ -132,11 +171,16 @@ static bool load_vocab(Bpe *b, const char *text, size_t len, const char *name, c
         used += n;
     }
     for (int c = 0; c < 256; c++) {
-        char one = (char)c;
-        if ((b->byte_id[c] = lookup(b, &one, 1)) < 0) {
+        char one[8];
+        int n = b->chars ? snprintf(one, sizeof one, "<0x%02X>", c) : (one[0] = (char)c, 1);
+        if ((b->byte_id[c] = lookup(b, one, (size_t)n)) < 0 && !b->chars) {
             text_fail(err, errsz, "%s: no token for the byte 0x%02X", name, c);
             goto done;
         }
+    }
+    if (b->chars && !show_chars(b)) {
+        text_fail(err, errsz, "%s: out of memory for %d tokens", name, count);
+        goto done;
     }
     b->special = lookup(b, BPE_EOT, strlen(BPE_EOT));
     b->vocab_count = count;
@@ -155,64 +199,106 @@ static int32_t *pair_slot(const Bpe *b, uint64_t key, bool *found) {
     }
 }
 
-static bool load_merges(Bpe *b, const char *text, size_t len, const char *name, char *err,
-                        size_t errsz) {
-    int lines = 0;
-    for (size_t k = 0; k < len; k++) lines += text[k] == '\n';
-    if (lines > BPE_MAX_MERGES + 1)
+/* Room for `count` merges. */
+static bool merge_table(Bpe *b, int count, const char *name, char *err, size_t errsz) {
+    if (count > BPE_MAX_MERGES)
         return text_fail(err, errsz, "%s: more than %d merges", name, BPE_MAX_MERGES);
     uint32_t slots = 1;
-    while (slots < 2u * (uint32_t)(lines + 1)) slots <<= 1;
+    while (slots < 2u * (uint32_t)(count + 1)) slots <<= 1;
     b->pair_key = malloc(sizeof *b->pair_key * slots);
     b->pair_rank = malloc(sizeof *b->pair_rank * slots);
     b->pair_joined = malloc(sizeof *b->pair_joined * slots);
     b->pair_mask = slots - 1;
     if (!b->pair_key || !b->pair_rank || !b->pair_joined)
-        return text_fail(err, errsz, "%s: out of memory for %d merges", name, lines);
+        return text_fail(err, errsz, "%s: out of memory for %d merges", name, count);
     memset(b->pair_joined, 0xFF, sizeof *b->pair_joined * slots);
-    int line = 0;
+    return true;
+}
+
+/* The next merge, of two tokens as the vocabulary writes them: both and
+ * their join must be tokens. `line` names it in an error. */
+static bool add_merge(Bpe *b, const char *l, size_t ln, const char *r, size_t rn, const char *name,
+                      int line, char *err, size_t errsz) {
     static char left[65536], right[65536], both[131072];
+    if (ln >= sizeof left || rn >= sizeof right)
+        return text_fail(err, errsz, "%s:%d: a token longer than %zu bytes", name, line,
+                         sizeof left - 1);
+    size_t lb, rb;
+    if (!token_text(b, l, ln, left, &lb) || !token_text(b, r, rn, right, &rb))
+        return text_fail(err, errsz, "%s:%d: not text in GPT-2's byte alphabet", name, line);
+    int32_t a = lookup(b, left, lb), c = lookup(b, right, rb);
+    if (a < 0 || c < 0)
+        return text_fail(err, errsz, "%s:%d: '%.*s' is not in the vocabulary", name, line,
+                         (int)(a < 0 ? ln : rn), a < 0 ? l : r);
+    memcpy(both, left, lb);
+    memcpy(both + lb, right, rb);
+    int32_t joined = lookup(b, both, lb + rb);
+    if (joined < 0)
+        return text_fail(err, errsz,
+                         "%s:%d: the join of '%.*s' and '%.*s' is not in the vocabulary", name,
+                         line, (int)ln, l, (int)rn, r);
+    uint64_t key = (uint64_t)(uint32_t)a << 32 | (uint32_t)c;
+    bool found;
+    int32_t *slot = pair_slot(b, key, &found);
+    if (found) return true; /* a repeated merge keeps its first rank */
+    size_t k = (size_t)(slot - b->pair_joined);
+    b->pair_key[k] = key;
+    b->pair_rank[k] = b->merges++;
+    *slot = joined;
+    return true;
+}
+
+/* "A B": two tokens and one space between. */
+static bool split_merge(const char *s, size_t n, const char **space) {
+    *space = memchr(s, ' ', n);
+    return *space && *space != s && *space != s + n - 1 &&
+           !memchr(*space + 1, ' ', (size_t)(s + n - *space - 1));
+}
+
+/* merges.txt: a `#version` line may come first, then "A B" a line. */
+static bool load_merges(Bpe *b, const char *text, size_t len, const char *name, char *err,
+                        size_t errsz) {
+    int lines = 0;
+    for (size_t k = 0; k < len; k++) lines += text[k] == '\n';
+    if (!merge_table(b, lines, name, err, errsz)) return false;
+    int line = 0;
     for (size_t at = 0; at < len;) {
-        const char *s = text + at, *nl = memchr(s, '\n', len - at);
+        const char *s = text + at, *nl = memchr(s, '\n', len - at), *space;
         size_t n = nl ? (size_t)(nl - s) : len - at;
         at += n + 1;
         line++;
         if (n && s[n - 1] == '\r') n--;
         if (n == 0 || (line == 1 && n >= 8 && !memcmp(s, "#version", 8))) continue;
-        const char *space = memchr(s, ' ', n);
-        if (!space || space == s || space == s + n - 1 ||
-            memchr(space + 1, ' ', (size_t)(s + n - space - 1)))
+        if (!split_merge(s, n, &space))
             return text_fail(err, errsz, "%s:%d: not two tokens separated by one space", name,
                              line);
-        size_t ln, rn;
-        if ((size_t)(space - s) >= sizeof left || (size_t)(s + n - space - 1) >= sizeof right)
-            return text_fail(err, errsz, "%s:%d: a token longer than %zu bytes", name, line,
-                             sizeof left - 1);
-        if (!symbols_to_bytes(s, (size_t)(space - s), left, &ln) ||
-            !symbols_to_bytes(space + 1, (size_t)(s + n - space - 1), right, &rn))
-            return text_fail(err, errsz, "%s:%d: not text in GPT-2's byte alphabet", name, line);
-        int32_t a = lookup(b, left, ln), c = lookup(b, right, rn);
-        memcpy(both, left, ln);
-        memcpy(both + ln, right, rn);
-        int32_t joined = lookup(b, both, ln + rn);
-        if (a < 0 || c < 0) {
-            bool left_missing = a < 0; /* as written in the file */
-            return text_fail(
-                err, errsz, "%s:%d: '%.*s' is not in the vocabulary", name, line,
-                (int)(left_missing ? (size_t)(space - s) : (size_t)(s + n - space - 1)),
-                left_missing ? s : space + 1);
-        }
-        if (joined < 0)
-            return text_fail(err, errsz, "%s:%d: the join of '%.*s' is not in the vocabulary", name,
-                             line, (int)n, s);
-        uint64_t key = (uint64_t)(uint32_t)a << 32 | (uint32_t)c;
-        bool found;
-        int32_t *slot = pair_slot(b, key, &found);
-        if (found) continue; /* a repeated merge keeps its first rank */
-        size_t k = (size_t)(slot - b->pair_joined);
-        b->pair_key[k] = key;
-        b->pair_rank[k] = b->merges++;
-        *slot = joined;
+        if (!add_merge(b, s, (size_t)(space - s), space + 1, (size_t)(s + n - space - 1), name,
+                       line, err, errsz))
+            return false;
+    }
+    return true;
+}
+
+/* tokenizer.json's model.merges: "A B" strings, or ["A", "B"] pairs in
+ * newer files (a token may hold a space or a line break there). Errors
+ * name the entry, from 0. */
+static bool load_merge_list(Bpe *b, const cJSON *list, const char *name, char *err, size_t errsz) {
+    if (!merge_table(b, cJSON_GetArraySize(list), name, err, errsz)) return false;
+    int entry = 0;
+    for (const cJSON *e = list->child; e; e = e->next, entry++) {
+        const cJSON *l = cJSON_GetArrayItem(e, 0), *r = cJSON_GetArrayItem(e, 1);
+        const char *space;
+        bool ok;
+        if (cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2 && cJSON_IsString(l) &&
+            cJSON_IsString(r) && l->valuestring[0] && r->valuestring[0])
+            ok = add_merge(b, l->valuestring, strlen(l->valuestring), r->valuestring,
+                           strlen(r->valuestring), name, entry, err, errsz);
+        else if (cJSON_IsString(e) && split_merge(e->valuestring, strlen(e->valuestring), &space))
+            ok = add_merge(b, e->valuestring, (size_t)(space - e->valuestring), space + 1,
+                           strlen(space + 1), name, entry, err, errsz);
+        else
+            return text_fail(err, errsz, "%s:%d: not \"A B\" or [\"A\", \"B\"]", name, entry);
+        if (!ok) return false;
     }
     return true;
 }
@@ -266,7 +352,7 @@ static bool add_token(Bpe *b, int32_t id, const char *name, char *err, size_t er
 bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_name,
               const char *merges, size_t merges_len, const char *merges_name, char *err,
               size_t errsz) {
-    Bpe fresh = {0};
+    Bpe fresh = {.unk = -1};
     if (!load_vocab(&fresh, vocab, vocab_len, vocab_name, err, errsz) ||
         !load_merges(&fresh, merges, merges_len, merges_name, err, errsz) ||
         !add_pattern(&fresh, gpt2_pattern, sizeof gpt2_pattern - 1, vocab_name, err, errsz) ||
@@ -281,8 +367,8 @@ bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_nam
 /* One line naming what a tokenizer.json asks for that is not done here. */
 static bool not_read(char *err, size_t errsz, const char *name, const char *what) {
     return text_fail(err, errsz,
-                     _("%s: its %s is not read yet: attnlab tokenizes as GPT-2's byte-level BPE "
-                       "does, and would give other ids than the model's"),
+                     _("%s: its %s is not read yet: attnlab would split the text otherwise and "
+                       "give other ids than the model's"),
                      name, what);
 }
 
@@ -291,25 +377,104 @@ static const char *type_of(const cJSON *o) {
     return cJSON_IsString(t) ? t->valuestring : "?";
 }
 
-/* normalizer: none, NFC, or a Sequence of NFC. */
+/* A step of normalizing, at the end of the list. */
+static Bpe_Norm *add_norm(Bpe *b, int kind, const char *name, char *err, size_t errsz) {
+    if (b->norms == BPE_MAX_NORMS) {
+        text_fail(err, errsz, "%s: more than %d normalizers", name, BPE_MAX_NORMS - 1);
+        return NULL;
+    }
+    Bpe_Norm *n = &b->norm[b->norms++];
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    return n;
+}
+
+/* A string a normalizer puts in (or looks for): at most BPE_MAX_REPLACE bytes. */
+static bool norm_string(char *dest, const cJSON *s, bool may_be_empty, const char *name,
+                        const char *what, char *err, size_t errsz) {
+    if (!cJSON_IsString(s) || strlen(s->valuestring) > BPE_MAX_REPLACE ||
+        (!may_be_empty && !s->valuestring[0]))
+        return text_fail(err, errsz, "%s: %s is not a string of 1 to %d bytes", name, what,
+                         BPE_MAX_REPLACE);
+    strcpy(dest, s->valuestring);
+    return true;
+}
+
+/* normalizer: none, NFC, Prepend, Replace of a string, or a Sequence of them. */
 static bool read_normalizer(Bpe *b, const cJSON *n, const char *name, char *err, size_t errsz) {
     if (!n || cJSON_IsNull(n)) return true;
     char what[80];
-    if (!strcmp(type_of(n), "Sequence")) {
+    const char *t = type_of(n);
+    Bpe_Norm *step;
+    if (!strcmp(t, "Sequence")) {
         const cJSON *list = cJSON_GetObjectItemCaseSensitive(n, "normalizers");
         for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next)
             if (!read_normalizer(b, e, name, err, errsz)) return false;
         return true;
     }
-    if (!strcmp(type_of(n), "NFC")) {
-        b->nfc = true;
-        return true;
+    if (!strcmp(t, "NFC")) return add_norm(b, BPE_NFC, name, err, errsz) != NULL;
+    if (!strcmp(t, "Prepend"))
+        return (step = add_norm(b, BPE_PREPEND, name, err, errsz)) &&
+               norm_string(step->to, cJSON_GetObjectItemCaseSensitive(n, "prepend"), false, name,
+                           "normalizer Prepend's prepend", err, errsz);
+    if (!strcmp(t, "Replace")) {
+        const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(n, "pattern");
+        const cJSON *plain = cJSON_GetObjectItemCaseSensitive(pattern, "String");
+        if (!cJSON_IsString(plain))
+            return not_read(err, errsz, name, "normalizer Replace of a Regex (not a String)");
+        return (step = add_norm(b, BPE_REPLACE, name, err, errsz)) &&
+               norm_string(step->from, plain, false, name, "normalizer Replace's pattern", err,
+                           errsz) &&
+               norm_string(step->to, cJSON_GetObjectItemCaseSensitive(n, "content"), true, name,
+                           "normalizer Replace's content", err, errsz);
     }
-    snprintf(what, sizeof what, "normalizer %.40s", type_of(n));
+    snprintf(what, sizeof what, "normalizer %.40s", t);
     return not_read(err, errsz, name, what);
 }
 
-/* pre_tokenizer: ByteLevel, Split (a Regex, Isolated), Digits, or a Sequence of them. */
+/* Whether the pre-tokenizers have a ByteLevel: then the vocabulary is in
+ * GPT-2's byte alphabet, else it is text (SentencePiece-style). */
+static bool has_byte_level(const cJSON *p) {
+    if (!p || cJSON_IsNull(p)) return false;
+    if (!strcmp(type_of(p), "ByteLevel")) return true;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(p, "pretokenizers");
+    for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next)
+        if (has_byte_level(e)) return true;
+    return false;
+}
+
+/* Metaspace's split before each ▁: the ▁ goes with what follows it. */
+static const char metaspace_split[] = "\\x{2581}[^\\x{2581}]*";
+
+/* Metaspace: each space becomes ▁, a ▁ goes before the text as its
+ * prepend_scheme says (or the older add_prefix_space), and split cuts
+ * before each ▁. As the first pre-tokenizer, its replacing is one more
+ * normalizing step. */
+static bool read_metaspace(Bpe *b, const cJSON *p, const char *name, char *err, size_t errsz) {
+    const cJSON *replacement = cJSON_GetObjectItemCaseSensitive(p, "replacement");
+    const cJSON *scheme = cJSON_GetObjectItemCaseSensitive(p, "prepend_scheme");
+    const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(p, "add_prefix_space");
+    const cJSON *split = cJSON_GetObjectItemCaseSensitive(p, "split");
+    if (b->steps > 0 || !b->chars)
+        return not_read(err, errsz, name, "Metaspace after another pre-tokenizer");
+    if (replacement &&
+        !(cJSON_IsString(replacement) && !strcmp(replacement->valuestring, "\xE2\x96\x81")))
+        return not_read(err, errsz, name, "Metaspace replacement other than \xE2\x96\x81");
+    Bpe_Norm *step = add_norm(b, BPE_METASPACE, name, err, errsz);
+    if (!step) return false;
+    step->scheme = cJSON_IsFalse(prefix) ? BPE_NEVER : BPE_ALWAYS;
+    if (scheme) {
+        static const char *const schemes[] = {"always", "first", "never"};
+        int k = 0;
+        while (k < 3 && !(cJSON_IsString(scheme) && !strcmp(scheme->valuestring, schemes[k]))) k++;
+        if (k == 3) return not_read(err, errsz, name, "Metaspace prepend_scheme");
+        step->scheme = k;
+    }
+    return cJSON_IsFalse(split) ||
+           add_pattern(b, metaspace_split, sizeof metaspace_split - 1, name, err, errsz);
+}
+
+/* pre_tokenizer: ByteLevel, Split (a Regex, Isolated), Digits, Metaspace, or a Sequence of them. */
 static bool read_pre(Bpe *b, const cJSON *p, const char *name, char *err, size_t errsz) {
     const char *t = type_of(p);
     char what[80];
@@ -325,6 +490,7 @@ static bool read_pre(Bpe *b, const cJSON *p, const char *name, char *err, size_t
         if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(p, "use_regex"))) return true;
         return add_pattern(b, gpt2_pattern, sizeof gpt2_pattern - 1, name, err, errsz);
     }
+    if (!strcmp(t, "Metaspace")) return read_metaspace(b, p, name, err, errsz);
     if (!strcmp(t, "Digits")) { /* each digit its own piece, or each run of them */
         bool one = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "individual_digits"));
         return one ? add_pattern(b, "\\p{N}", 5, name, err, errsz)
@@ -345,17 +511,24 @@ static bool read_pre(Bpe *b, const cJSON *p, const char *name, char *err, size_t
     return not_read(err, errsz, name, what);
 }
 
-/* model's flags: no byte fallback, no continuing-subword prefix or word suffix. */
+/* model's flags: byte fallback, the unknown token, no continuing-subword
+ * prefix or word suffix. The unknown token's id is found once the
+ * vocabulary is read. */
 static bool read_model_flags(Bpe *b, const cJSON *model, const char *name, char *err,
                              size_t errsz) {
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback")))
-        return not_read(err, errsz, name, "model.byte_fallback");
     static const char *const affixes[] = {"continuing_subword_prefix", "end_of_word_suffix"};
     for (int k = 0; k < 2; k++) {
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(model, affixes[k]);
         if (a && !cJSON_IsNull(a) && !(cJSON_IsString(a) && !a->valuestring[0]))
             return not_read(err, errsz, name, affixes[k]);
     }
+    const cJSON *unk = cJSON_GetObjectItemCaseSensitive(model, "unk_token");
+    if (unk && !cJSON_IsNull(unk) && !cJSON_IsString(unk))
+        return text_fail(err, errsz, "%s: model.unk_token is not a string", name);
+    b->unk = cJSON_IsString(unk) && b->table ? lookup(b, unk->valuestring, strlen(unk->valuestring))
+                                             : -1;
+    b->byte_fallback = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "byte_fallback"));
+    b->fuse_unk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "fuse_unk"));
     b->ignore_merges = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(model, "ignore_merges"));
     return true;
 }
@@ -466,14 +639,14 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
     cJSON *root = json_read_strict(text, len, name, _("the tokenizer"), err, errsz);
     if (!root) return false;
     bool ok = false;
-    char *vocab = NULL, *merges = NULL;
+    char *vocab = NULL;
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(model, "type");
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(model, "vocab");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(model, "merges");
     if (!cJSON_IsObject(model) ||
         (type && !(cJSON_IsString(type) && !strcmp(type->valuestring, "BPE")))) {
-        text_fail(err, errsz, "%s: \"model\" is not a BPE model, GPT-2's tokenizer", name);
+        text_fail(err, errsz, "%s: \"model\" is not a BPE model", name);
         goto done;
     }
     if (!cJSON_IsObject(v) || !cJSON_IsArray(m)) {
@@ -481,51 +654,24 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
         goto done;
     }
     /* refused before the vocabulary is read: the cheap checks first */
-    Bpe spec = {0};
+    Bpe spec = {.unk = -1};
     bool fits = read_normalizer(&spec, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), name,
                                 err, errsz) &&
                 read_model_flags(&spec, model, name, err, errsz);
     bpe_free(&spec);
     if (!fits) goto done;
-    /* the merges as merges.txt's lines: "A B" strings, or [A, B] pairs in newer files */
-    size_t bytes = 1;
-    int entry = 0;
-    for (const cJSON *e = m->child; e; e = e->next, entry++) {
-        const cJSON *l = cJSON_GetArrayItem(e, 0), *r = cJSON_GetArrayItem(e, 1);
-        bool pair = cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2 && cJSON_IsString(l) &&
-                    cJSON_IsString(r);
-        if (!(cJSON_IsString(e) || pair)) {
-            text_fail(err, errsz, "%s: model.merges[%d] is not \"A B\" or [\"A\", \"B\"]", name,
-                      entry);
-            goto done;
-        }
-        const char *parts[2] = {pair ? l->valuestring : e->valuestring, pair ? r->valuestring : ""};
-        for (int k = 0; k < 2; k++)
-            if (strchr(parts[k], '\n')) {
-                text_fail(err, errsz, "%s: model.merges[%d] holds a line break", name, entry);
-                goto done;
-            }
-        bytes += strlen(parts[0]) + strlen(parts[1]) + 2;
-    }
     vocab = cJSON_PrintUnformatted(v);
-    merges = malloc(bytes);
-    if (!vocab || !merges) {
+    if (!vocab) {
         text_fail(err, errsz, "%s: out of memory", name);
         goto done;
     }
-    size_t at = 0;
-    for (const cJSON *e = m->child; e; e = e->next)
-        at += (size_t)sprintf(merges + at, cJSON_IsString(e) ? "%s\n" : "%s %s\n",
-                              cJSON_IsString(e) ? e->valuestring
-                                                : cJSON_GetArrayItem(e, 0)->valuestring,
-                              cJSON_IsString(e) ? "" : cJSON_GetArrayItem(e, 1)->valuestring);
     char vocab_name[600], merges_name[600];
     snprintf(vocab_name, sizeof vocab_name, "%s (model.vocab)", name);
     snprintf(merges_name, sizeof merges_name, "%s (model.merges, entry)", name);
-    Bpe fresh = {0};
     const cJSON *pre = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer");
+    Bpe fresh = {.unk = -1, .chars = !has_byte_level(pre)};
     ok = load_vocab(&fresh, vocab, strlen(vocab), vocab_name, err, errsz) &&
-         load_merges(&fresh, merges, at, merges_name, err, errsz) &&
+         load_merge_list(&fresh, m, merges_name, err, errsz) &&
          read_normalizer(&fresh, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), name, err,
                          errsz) &&
          read_model_flags(&fresh, model, name, err, errsz) &&
@@ -540,7 +686,6 @@ bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *n
         bpe_free(&fresh);
 done:
     free(vocab);
-    free(merges);
     cJSON_Delete(root);
     return ok;
 }
@@ -550,6 +695,8 @@ void bpe_free(Bpe *b) {
     pcre2_match_data_free(b->match);
     pcre2_match_context_free(b->limits);
     free(b->added_id);
+    free(b->shown);
+    free(b->shown_length);
     free(b->arena);
     free(b->offset);
     free(b->length);
@@ -564,6 +711,10 @@ size_t bpe_token_bytes(const Bpe *b, int32_t id, const char **bytes) {
     if (id < 0 || id >= b->count) {
         *bytes = "";
         return 0;
+    }
+    if (b->chars && id < b->vocab_count) {
+        *bytes = b->shown + b->offset[id];
+        return b->shown_length[id];
     }
     *bytes = b->arena + b->offset[id];
     return b->length[id];
@@ -580,11 +731,94 @@ typedef struct Encoder {
     int32_t *ids;
     int count, max;
     int pattern_error; /* a pattern's match that gave up (PCRE2's error code), or 0 */
+    uint32_t missing;  /* a character without a token, a fallback or the unknown token, or 0 */
 } Encoder;
 
-/* One piece's bytes, merged lowest rank first, onto the ids. */
+/* A merge that may apply: the pair at symbol `pos` and the one after it. */
+typedef struct Merge {
+    int32_t rank, pos;
+} Merge;
+
+/* The rank of joining these two tokens, and the join; −1 if none. */
+static int32_t rank_of(const Bpe *b, int32_t left, int32_t right, int32_t *joined) {
+    bool found;
+    const int32_t *slot = pair_slot(b, (uint64_t)(uint32_t)left << 32 | (uint32_t)right, &found);
+    if (!found) return -1;
+    *joined = *slot;
+    return b->pair_rank[slot - b->pair_joined];
+}
+
+/* A min-heap of merges: lowest rank first, then leftmost. */
+static bool merge_before(Merge a, Merge b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.pos < b.pos;
+}
+
+static void heap_push(Merge *heap, int *n, Merge m) {
+    int k = (*n)++;
+    while (k > 0 && merge_before(m, heap[(k - 1) / 2])) {
+        heap[k] = heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    heap[k] = m;
+}
+
+static Merge heap_pop(Merge *heap, int *n) {
+    Merge top = heap[0], last = heap[--*n];
+    int k = 0;
+    for (;;) {
+        int child = 2 * k + 1;
+        if (child >= *n) break;
+        if (child + 1 < *n && merge_before(heap[child + 1], heap[child])) child++;
+        if (!merge_before(heap[child], last)) break;
+        heap[k] = heap[child];
+        k = child;
+    }
+    if (*n) heap[k] = last;
+    return top;
+}
+
+/* The piece's first symbols: its bytes' tokens (byte-level); or each
+ * character's token, else its bytes' <0xNN> tokens, else the unknown token
+ * (a run of them one, with fuse_unk). The count, or −1 with e->missing. */
+static int first_symbols(Encoder *e, const char *s, size_t n, int32_t *sym) {
+    const Bpe *b = e->b;
+    int count = 0;
+    if (!b->chars) {
+        for (size_t k = 0; k < n; k++) sym[count++] = b->byte_id[(uint8_t)s[k]];
+        return count;
+    }
+    bool in_unknown = false;
+    for (size_t k = 0; k < n;) {
+        uint32_t c;
+        size_t len = text_utf8_next(s + k, n - k, &c);
+        if (len == 0) len = 1, c = (uint8_t)s[k];
+        int32_t id = lookup(b, s + k, len);
+        bool bytes = id < 0 && b->byte_fallback;
+        for (size_t j = 0; bytes && j < len; j++) bytes = b->byte_id[(uint8_t)s[k + j]] >= 0;
+        if (id >= 0 || bytes) {
+            if (id >= 0)
+                sym[count++] = id;
+            else
+                for (size_t j = 0; j < len; j++) sym[count++] = b->byte_id[(uint8_t)s[k + j]];
+            in_unknown = false;
+        } else if (b->unk >= 0) {
+            if (!(in_unknown && b->fuse_unk)) sym[count++] = b->unk;
+            in_unknown = true;
+        } else {
+            e->missing = c;
+            return -1;
+        }
+        k += len;
+    }
+    return count;
+}
+
+/* One piece, merged lowest rank first and leftmost first (as Hugging Face's
+ * BPE does, with a heap: n log n, where a whole SentencePiece-style text is
+ * one piece), onto the ids. */
 static bool merge_piece(Encoder *e, const char *s, size_t n) {
-    static int32_t sym[BPE_MAX_TEXT];
+    static int32_t sym[BPE_MAX_NORMAL], next[BPE_MAX_NORMAL], prev[BPE_MAX_NORMAL];
+    static Merge heap[3 * BPE_MAX_NORMAL];
     const Bpe *b = e->b;
     if (b->ignore_merges) { /* a piece that is a token is that token */
         int32_t whole = lookup(b, s, n);
@@ -594,33 +828,36 @@ static bool merge_piece(Encoder *e, const char *s, size_t n) {
             return true;
         }
     }
-    int count = 0;
-    for (size_t k = 0; k < n; k++) sym[count++] = b->byte_id[(uint8_t)s[k]];
-    for (;;) {
-        int32_t best = INT32_MAX, joined = -1, left = -1, right = -1;
-        for (int k = 0; k + 1 < count; k++) {
-            bool found;
-            uint64_t key = (uint64_t)(uint32_t)sym[k] << 32 | (uint32_t)sym[k + 1];
-            const int32_t *slot = pair_slot(b, key, &found);
-            if (!found) continue;
-            int32_t rank = b->pair_rank[slot - b->pair_joined];
-            if (rank < best) best = rank, joined = *slot, left = sym[k], right = sym[k + 1];
-        }
-        if (joined < 0) break;
-        int w = 0; /* every occurrence, left to right */
-        for (int k = 0; k < count; k++) {
-            if (k + 1 < count && sym[k] == left && sym[k + 1] == right) {
-                sym[w++] = joined;
-                k++;
-            } else {
-                sym[w++] = sym[k];
-            }
-        }
-        count = w;
+    int count = first_symbols(e, s, n, sym), heaped = 0;
+    if (count < 0) return false;
+    for (int k = 0; k < count; k++) {
+        prev[k] = k - 1;
+        next[k] = k + 1 < count ? k + 1 : -1;
     }
-    if (e->count + count > e->max) return false;
-    memcpy(e->ids + e->count, sym, sizeof *sym * (size_t)count);
-    e->count += count;
+    int32_t joined = -1;
+    for (int k = 0; k + 1 < count; k++) {
+        int32_t rank = rank_of(b, sym[k], sym[k + 1], &joined);
+        if (rank >= 0) heap_push(heap, &heaped, (Merge){rank, k});
+    }
+    while (heaped) {
+        Merge m = heap_pop(heap, &heaped);
+        int32_t k = m.pos, r = next[k];
+        /* gone, or its pair changed since it was pushed */
+        if (sym[k] < 0 || r < 0 || rank_of(b, sym[k], sym[r], &joined) != m.rank) continue;
+        sym[k] = joined;
+        sym[r] = -1;
+        next[k] = next[r];
+        if (next[k] >= 0) prev[next[k]] = k;
+        int32_t rank;
+        if (prev[k] >= 0 && (rank = rank_of(b, sym[prev[k]], joined, &joined)) >= 0)
+            heap_push(heap, &heaped, (Merge){rank, prev[k]});
+        if (next[k] >= 0 && (rank = rank_of(b, sym[k], sym[next[k]], &joined)) >= 0)
+            heap_push(heap, &heaped, (Merge){rank, k});
+    }
+    for (int32_t k = 0; k >= 0; k = next[k]) {
+        if (e->count == e->max) return false;
+        e->ids[e->count++] = sym[k];
+    }
     return true;
 }
 
@@ -686,35 +923,91 @@ static int32_t added_at(const Bpe *b, const char *s, size_t n) {
     return -1;
 }
 
-/* Text between added tokens: normalized, then split and merged. */
-static int segment(Encoder *e, const char *s, size_t n, char *err, size_t errsz) {
+/* Bytes onto a normalizing step's output; false past BPE_MAX_NORMAL. */
+static bool put(char *out, size_t *used, const char *s, size_t n) {
+    if (*used + n > BPE_MAX_NORMAL) return false;
+    memcpy(out + *used, s, n);
+    *used += n;
+    return true;
+}
+
+/* One normalizing step from s (n bytes) into out; `first`: s begins the
+ * text. The bytes out, or −1 past BPE_MAX_NORMAL, or −2 (NFC failed). */
+static long normalize(const Bpe_Norm *m, const char *s, size_t n, bool first, char *out) {
+    static const char bar[] = "\xE2\x96\x81"; /* ▁ */
+    size_t used = 0;
+    bool ok = true;
+    switch (m->kind) {
+    case BPE_NFC: {
+        utf8proc_uint8_t *nfc = NULL;
+        utf8proc_ssize_t len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
+                                            UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+        ok = len >= 0 && put(out, &used, (const char *)nfc, (size_t)len);
+        free(nfc);
+        if (len < 0) return -2;
+        break;
+    }
+    case BPE_PREPEND: /* before a stretch that is not empty */
+        ok = n == 0 || (put(out, &used, m->to, strlen(m->to)) && put(out, &used, s, n));
+        break;
+    case BPE_REPLACE: {
+        size_t from = strlen(m->from), to = strlen(m->to);
+        for (size_t k = 0; k < n && ok;) {
+            if (k + from <= n && !memcmp(s + k, m->from, from)) {
+                ok = put(out, &used, m->to, to);
+                k += from;
+            } else {
+                ok = put(out, &used, s + k++, 1);
+            }
+        }
+        break;
+    }
+    case BPE_METASPACE: { /* spaces are ▁, and a ▁ before the text as the scheme says */
+        bool starts = n > 0 && (s[0] == ' ' || (n >= 3 && !memcmp(s, bar, 3)));
+        if (!starts && n > 0 && (m->scheme == BPE_ALWAYS || (m->scheme == BPE_FIRST && first)))
+            ok = put(out, &used, bar, 3);
+        for (size_t k = 0; k < n && ok; k++)
+            ok = s[k] == ' ' ? put(out, &used, bar, 3) : put(out, &used, s + k, 1);
+        break;
+    }
+    }
+    return ok ? (long)used : -1;
+}
+
+/* Text between added tokens (`first`: it begins the text): normalized,
+ * then split and merged. */
+static int segment(Encoder *e, const char *s, size_t n, bool first, char *err, size_t errsz) {
+    static char buffer[2][BPE_MAX_NORMAL];
     if (n == 0) return 0;
-    if (!e->b->nfc) {
-        if (pieces(e, s, n, 0)) return 0;
-        if (!e->pattern_error) return BPE_TOO_MANY;
+    const Bpe *b = e->b;
+    for (int k = 0; k < b->norms; k++) {
+        long len = normalize(&b->norm[k], s, n, first, buffer[k % 2]);
+        if (len == -2) {
+            text_fail(err, errsz, _("the text cannot be normalized (NFC): %s"),
+                      utf8proc_errmsg(UTF8PROC_ERROR_INVALIDUTF8));
+            return -1;
+        }
+        if (len < 0) {
+            text_fail(err, errsz, _("the text has more than %d bytes once normalized"),
+                      BPE_MAX_NORMAL);
+            return -1;
+        }
+        s = buffer[k % 2];
+        n = (size_t)len;
+    }
+    if (pieces(e, s, n, 0)) return 0;
+    if (e->pattern_error) {
         pattern_failed(e->pattern_error, err, errsz);
         return -1;
     }
-    utf8proc_uint8_t *nfc = NULL;
-    utf8proc_ssize_t len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &nfc,
-                                        UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-    if (len < 0) {
-        free(nfc);
-        text_fail(err, errsz, _("the text cannot be normalized (NFC): %s"), utf8proc_errmsg(len));
+    if (e->missing) {
+        text_fail(err, errsz,
+                  _("the character U+%04X is not in the tokenizer's vocabulary, and it has no "
+                    "fallback for it"),
+                  (unsigned)e->missing);
         return -1;
     }
-    if (len > BPE_MAX_TEXT) {
-        free(nfc);
-        text_fail(err, errsz, _("the text has %zu bytes; at most %d are tokenized"), (size_t)len,
-                  BPE_MAX_TEXT);
-        return -1;
-    }
-    bool ok = pieces(e, (const char *)nfc, (size_t)len, 0);
-    free(nfc);
-    if (ok) return 0;
-    if (!e->pattern_error) return BPE_TOO_MANY;
-    pattern_failed(e->pattern_error, err, errsz);
-    return -1;
+    return BPE_TOO_MANY;
 }
 
 int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
@@ -747,7 +1040,7 @@ int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max
             k++;
             continue;
         }
-        rc = segment(&e, text + start, k - start, err, errsz);
+        rc = segment(&e, text + start, k - start, start == 0, err, errsz);
         if (rc || k == len) break;
         if (e.count == max) {
             rc = BPE_TOO_MANY;

@@ -1,19 +1,30 @@
-/* Byte-level BPE tokenizers: GPT-2's (vocab.json and merges.txt), and any
- * tokenizer.json of that kind (Llama 3, Qwen2.5, Qwen3, SmolLM2), with ids
- * equal to Hugging Face's tokenizers. Encoding a text:
- *   1. added tokens (<|endoftext|>, <|im_start|>, …) typed anywhere are their
- *      own ids; the text between them goes on;
- *   2. the normalizer: none, or NFC (utf8proc);
+/* BPE tokenizers as Hugging Face's tokenizers run them: GPT-2's (vocab.json
+ * and merges.txt), and a tokenizer.json of either kind:
+ *   - byte-level (GPT-2, Llama 3, Qwen2.5, Qwen3, SmolLM2): tokens are text in
+ *     GPT-2's byte alphabet, and every byte is a token;
+ *   - SentencePiece-style (Llama 2, TinyLlama, Mistral): tokens are text, a
+ *     space is ▁, and a character the vocabulary lacks falls back to its
+ *     bytes' tokens <0xNN> (byte_fallback), or to the unknown token.
+ * Encoding a text:
+ *   1. added tokens (<|endoftext|>, <|im_start|>, <s>, …) typed anywhere are
+ *      their own ids; each stretch of text between them goes on alone;
+ *   2. the normalizers, in order: NFC (utf8proc), Prepend (before a stretch
+ *      that is not empty), Replace of a string; then Metaspace's: each space
+ *      a ▁, and a ▁ before the stretch (always, or only before the text's
+ *      first, or never) unless it starts with one;
  *   3. the pre-tokenizers, in order, each splitting every piece further: a
  *      Split pattern (Llama 3's and Qwen's, matched by PCRE2 with Unicode
  *      properties: the match and the text between matches are pieces), Digits
- *      (the pattern \p{N}, or \p{N}+ for runs), and ByteLevel's pattern,
- *      GPT-2's
+ *      (the pattern \p{N}, or \p{N}+ for runs), ByteLevel's pattern, GPT-2's
  *          's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
- *      (vocab.json and merges.txt mean that one alone);
- *   4. each piece's bytes become the symbols of GPT-2's byte alphabet; with
+ *      (vocab.json and merges.txt mean that one alone), and Metaspace's split
+ *      before each ▁;
+ *   4. each piece becomes symbols: its bytes (byte-level), or its characters,
+ *      each the token of that character, else its bytes' <0xNN> tokens, else
+ *      the unknown token (a run of them one, with fuse_unk); with
  *      ignore_merges a piece that is a token is that token; else the ranked
- *      merges join neighbours, lowest rank first, until none applies;
+ *      merges join neighbours, lowest rank first and leftmost first, until
+ *      none applies;
  *   5. the post-processor's special tokens go before and after (Llama's BOS).
  * Anything else a tokenizer.json asks for is refused by name. Loading is
  * pure parsing over the bytes the platform hands in.
@@ -28,17 +39,23 @@
  *                                char *err, size_t errsz)
  *       the same from a tokenizer.json (Hugging Face's tokenizers): model.vocab as vocab.json,
  *       model.merges ("A B" strings or ["A", "B"] pairs) as merges.txt's lines, and the
- *       steps above from normalizer, pre_tokenizer, model.ignore_merges, added_tokens and
- *       post_processor. Refused by name: a model type other than BPE, another normalizer
- *       or pre-tokenizer, ByteLevel's add_prefix_space, byte_fallback, a Split pattern
- *       PCRE2 does not compile, added token ids that leave a gap after the vocabulary
+ *       steps above from normalizer, pre_tokenizer, model (byte_fallback, unk_token,
+ *       fuse_unk, ignore_merges), added_tokens and post_processor; byte-level when a
+ *       ByteLevel pre-tokenizer is there, else SentencePiece-style. Refused by name: a model
+ *       type other than BPE, another normalizer or pre-tokenizer, a Replace or Split on what
+ *       is not a plain string or a PCRE2 pattern, a Metaspace that is not the first
+ *       pre-tokenizer or whose replacement is not ▁, ByteLevel's add_prefix_space, a
+ *       continuing-subword prefix or word suffix, added token ids that leave a gap after the
+ *       vocabulary
  *   void bpe_free(Bpe *b)
  *   int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
  *                  size_t errsz)
  *       the ids of text (at most BPE_MAX_TEXT bytes of UTF-8), or BPE_TOO_MANY (more than max
- *       tokens) or −1 (not UTF-8, at which byte; too long) with a one-line err
+ *       tokens) or −1 (not UTF-8, at which byte; too long; a character neither the vocabulary
+ *       nor its fallbacks have) with a one-line err
  *   size_t bpe_token_bytes(const Bpe *b, int32_t id, const char **bytes)
- *       the raw bytes a token stands for (not NUL-terminated; may end inside a character)
+ *       the bytes of text a token stands for (not NUL-terminated; may end inside a
+ *       character): a SentencePiece-style token's ▁ is a space and <0xNN> its byte
  *   int32_t bpe_special(const Bpe *b)
  *       the id of <|endoftext|>, or −1 if the vocabulary has none
  */
@@ -51,13 +68,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BPE_MAX_VOCAB  1000000
-#define BPE_MAX_MERGES 1000000
-#define BPE_MAX_TEXT   16384 /* bytes a text may have: merging is quadratic in a piece */
-#define BPE_EOT        "<|endoftext|>"
-#define BPE_MAX_STEPS  4    /* pre-tokenizers in a Sequence */
-#define BPE_MAX_ADDED  4096 /* added tokens: Llama 3 has 256 */
-#define BPE_MAX_AROUND 4    /* special tokens the post-processor puts before or after */
+#define BPE_MAX_VOCAB   1000000
+#define BPE_MAX_MERGES  1000000
+#define BPE_MAX_TEXT    16384 /* bytes a text may have: merging is quadratic in a piece */
+#define BPE_EOT         "<|endoftext|>"
+#define BPE_MAX_NORMAL  (4 * BPE_MAX_TEXT) /* bytes a stretch may have once normalized */
+#define BPE_MAX_STEPS   4                  /* pre-tokenizers in a Sequence */
+#define BPE_MAX_NORMS   6                  /* normalizers in a Sequence, and Metaspace's */
+#define BPE_MAX_REPLACE 16                 /* bytes a Prepend or Replace string may have */
+#define BPE_MAX_ADDED   4096               /* added tokens: Llama 3 has 256 */
+#define BPE_MAX_AROUND  4 /* special tokens the post-processor puts before or after */
+
+enum { BPE_NFC, BPE_PREPEND, BPE_REPLACE, BPE_METASPACE };
+enum { BPE_ALWAYS, BPE_FIRST, BPE_NEVER }; /* where Metaspace puts a ▁ */
+
+typedef struct Bpe_Norm {
+    int kind;
+    int scheme;                     /* BPE_METASPACE: BPE_ALWAYS … */
+    char from[BPE_MAX_REPLACE + 1]; /* BPE_REPLACE: this string, */
+    char to[BPE_MAX_REPLACE + 1];   /* becomes this; BPE_PREPEND: this goes before */
+} Bpe_Norm;
 
 typedef struct Bpe {
     int32_t count;    /* tokens */
@@ -66,7 +96,12 @@ typedef struct Bpe {
     uint16_t *length; /* id → how many */
     int32_t *table;   /* bytes → id, open addressing; −1 empty */
     uint32_t table_mask;
-    int32_t byte_id[256]; /* the token of each single byte */
+    bool chars;  /* SentencePiece-style: tokens are text, not GPT-2's byte alphabet */
+    char *shown; /* chars: each token's text, ▁ a space and <0xNN> its byte; arena's offsets */
+    uint16_t *shown_length;
+    int32_t byte_id[256]; /* the token of each single byte (chars: <0xNN>, or −1) */
+    bool byte_fallback, fuse_unk;
+    int32_t unk; /* model.unk_token's id, or −1 */
     int32_t merges;
     uint64_t *pair_key;   /* (left id, right id) → */
     int32_t *pair_rank;   /* its rank, and */
@@ -74,7 +109,9 @@ typedef struct Bpe {
     uint32_t pair_mask;
     int32_t special;
     int32_t vocab_count; /* the model's vocabulary; ids from here on are added tokens */
-    bool nfc, ignore_merges;
+    bool ignore_merges;
+    int norms;
+    Bpe_Norm norm[BPE_MAX_NORMS]; /* the normalizers, then Metaspace's replacing */
     int steps;
     void *step[BPE_MAX_STEPS]; /* each pre-tokenizer's pattern: a pcre2_code (8-bit) */
     void *match;               /* pcre2_match_data for the patterns */

