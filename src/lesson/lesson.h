@@ -116,6 +116,7 @@ typedef enum Cond_Kind {
     /* the Model view (a real model): its open head's scores, real_lab.h */
     COND_HEAD_PREV,      /* weight on the token before */
     COND_HEAD_FIRST,     /* weight on the first token */
+    COND_HEAD_TURN,      /* the share of its weight RoPE's turn moves */
     COND_HEAD_PREFIX,    /* an induction head's prefix match */
     COND_WEIGHTED_FIRST, /* the first token's share of the value-weighted attention */
     COND_MODEL_CHANGE,   /* after a reorder: how far A is from moving with its tokens */

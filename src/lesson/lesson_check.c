@@ -55,6 +55,7 @@ bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_d
         return false;
     }
     int no_model = 0; /* goals that read a real model, with none attached */
+    int no_rope = 0;  /* goals that read RoPE's turn, with a model without RoPE */
     Lesson_Env env = {.m = m, .data_dir = data_dir, .train_now = true, .train_budget = budget};
     int skipped = 0; /* training goals not judged: the budget capped their training */
     bool ok = lesson_apply(l, l->setup_first, l->setup_count, &env, err, errsz);
@@ -68,8 +69,8 @@ bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_d
                      st->predict.line);
             ok = false;
         }
-        bool model_predict = st->predict.kind == PREDICT_YES &&
-                             lesson_goal_needs_model(&st->predict.cond) && !m->real.model;
+        bool model_predict =
+            st->predict.kind == PREDICT_YES && lesson_goal_unjudged(&st->predict.cond, &m->real);
         if (ok && st->predict.kind != PREDICT_NONE && !st->predict.later && !model_predict &&
             model_update(env.m)) {
             char answer[96];
@@ -80,8 +81,9 @@ bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_d
         for (int g = 0; ok && g < st->goal_count; g++) {
             const Lesson_Goal *goal = &st->goals[g];
             char why[300];
-            if (lesson_goal_needs_model(goal) && !m->real.model) { /* said below */
-                no_model++;
+            int unjudged = lesson_goal_unjudged(goal, &m->real);
+            if (unjudged) { /* said below */
+                *(unjudged == 1 ? &no_model : &no_rope) += 1;
                 continue;
             }
             if (env.capped_line && lesson_goal_trains(goal)) { /* cannot be judged: said below */
@@ -134,6 +136,11 @@ bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_d
                  "%s: note: %d goal%s read%s a real model, and none is open; not judged (give "
                  "one with --model)",
                  l->path, no_model, no_model == 1 ? "" : "s", no_model == 1 ? "s" : "");
+    else if (ok && no_rope)
+        snprintf(err, errsz,
+                 "%s: note: %d goal%s read%s RoPE's turn, and the model open has no RoPE; not "
+                 "judged (give a Llama or Qwen with --model)",
+                 l->path, no_rope, no_rope == 1 ? "" : "s", no_rope == 1 ? "s" : "");
     return ok;
 }
 

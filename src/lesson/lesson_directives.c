@@ -185,12 +185,13 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         snprintf(a->text, sizeof a->text, "%s", rest);
         break;
     case ACT_MODEL_HEAD: {
-        static const char *const kinds[] = {"prev", "first", "induction"}; /* Real_Head_Kind */
+        static const char *const kinds[] = {"prev", "first", "induction",
+                                            "turn"}; /* Real_Head_Kind */
         int64_t head;
         if (!(a = new_action(p, line))) return false;
         a->setting = -2;
         if (nw == 2 && !strcmp(w[1], "none")) a->setting = -1;
-        for (int q = 0; nw == 2 && q < 3; q++)
+        for (int q = 0; nw == 2 && q < 4; q++)
             if (!strcmp(w[1], kinds[q])) a->setting = 1 + q;
         if (nw == 3 && parse_long(w[1], 0, MODEL_MAX_LAYERS - 1, &v) &&
             parse_long(w[2], 0, MODEL_MAX_HEADS - 1, &head)) {
@@ -416,7 +417,8 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
         if (!parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "head-prev") || !strcmp(k, "head-first") || !strcmp(k, "head-prefix") ||
-               !strcmp(k, "weighted-first") || !strcmp(k, "model-change")) {
+               !strcmp(k, "head-turn") || !strcmp(k, "weighted-first") ||
+               !strcmp(k, "model-change")) {
         if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
         c->kind = (Cond_Kind)lesson_keyword_find(LESSON_KEYWORDS_CONDITIONS, k)->kind;
         if (!parse_cmp(w[1], &c->cmp))

@@ -159,6 +159,7 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
         case COND_HEAD_PREV:
         case COND_HEAD_FIRST:
         case COND_HEAD_PREFIX:
+        case COND_HEAD_TURN:
         case COND_WEIGHTED_FIRST:
         case COND_MODEL_CHANGE: {
             const Real_Lab *r = &m->real;
@@ -168,6 +169,7 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
                            : real_lab_head_score(r,
                                                  c->kind == COND_HEAD_PREV    ? REAL_HEAD_PREV
                                                  : c->kind == COND_HEAD_FIRST ? REAL_HEAD_FIRST
+                                                 : c->kind == COND_HEAD_TURN  ? REAL_HEAD_TURN
                                                                               : REAL_HEAD_PREFIX,
                                                  r->open_layer, r->open_head);
             ok = !isnan(v) && compare(v, c->cmp, c->value); /* no model, pass or head: not met */
@@ -295,12 +297,14 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         case COND_HEAD_PREV:
         case COND_HEAD_FIRST:
         case COND_HEAD_PREFIX:
+        case COND_HEAD_TURN:
         case COND_WEIGHTED_FIRST:
         case COND_MODEL_CHANGE:
             snprintf(one, sizeof one, "%s %s %g",
                      c->kind == COND_HEAD_PREV     ? "the open head's weight on the token before"
                      : c->kind == COND_HEAD_FIRST  ? "the open head's weight on the first token"
                      : c->kind == COND_HEAD_PREFIX ? "the open head's prefix match"
+                     : c->kind == COND_HEAD_TURN ? "the share of the open head's weight RoPE moves"
                      : c->kind == COND_WEIGHTED_FIRST
                          ? "the first token's share of the value-weighted attention"
                          : "the largest change of a weight after reordering",
@@ -309,6 +313,15 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         }
         used += (size_t)snprintf(buf + used, size - used, k ? " and %s" : "%s", one);
     }
+}
+
+int lesson_goal_unjudged(const Lesson_Goal *g, const Real_Lab *r) {
+    if (!lesson_goal_needs_model(g)) return 0;
+    if (!r->model) return 1;
+    for (int k = 0; k < g->cond_count; k++)
+        if (g->conds[k].kind == COND_HEAD_TURN && !(r->model->weights.model.rope_theta > 0))
+            return 2;
+    return 0;
 }
 
 bool lesson_goal_needs_model(const Lesson_Goal *g) {

@@ -48,9 +48,14 @@ bool tex_value_name(const char *s, size_t n, Tex_Value *v) {
     static const struct {
         const char *name;
         Tex_Value_Kind kind;
-    } model[] = {{"layers", TEX_VALUE_LAYERS},  {"heads", TEX_VALUE_HEADS},
-                 {"d_h", TEX_VALUE_DH},         {"d_{h}", TEX_VALUE_DH},
-                 {"d_model", TEX_VALUE_DMODEL}, {"d_{model}", TEX_VALUE_DMODEL}};
+    } model[] = {{"layers", TEX_VALUE_LAYERS},
+                 {"heads", TEX_VALUE_HEADS},
+                 {"kv_heads", TEX_VALUE_KV_HEADS},
+                 {"kv_{heads}", TEX_VALUE_KV_HEADS},
+                 {"d_h", TEX_VALUE_DH},
+                 {"d_{h}", TEX_VALUE_DH},
+                 {"d_model", TEX_VALUE_DMODEL},
+                 {"d_{model}", TEX_VALUE_DMODEL}};
     for (size_t k = 0; k < sizeof model / sizeof *model; k++)
         if (strlen(model[k].name) == n && !memcmp(s, model[k].name, n)) {
             *v = (Tex_Value){.kind = model[k].kind};

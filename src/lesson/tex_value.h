@@ -20,6 +20,7 @@ typedef enum Tex_Value_Kind {
     TEX_VALUE_D,
     TEX_VALUE_LAYERS, /* the open real model's, so lesson text is true to the model on screen */
     TEX_VALUE_HEADS,
+    TEX_VALUE_KV_HEADS, /* key/value heads (grouped-query attention: fewer than heads) */
     TEX_VALUE_DH,
     TEX_VALUE_DMODEL,
 } Tex_Value_Kind;

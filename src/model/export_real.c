@@ -99,6 +99,14 @@ void export_real_json(const Real_Model *m, const char *name, const int32_t *ids,
     per_head(f, r, c->layers, net_attn);
     fputs(",\n  \"scores\": ", f);
     per_head(f, r, c->layers, net_scores);
+    if (r->want_turn && c->rope_theta > 0) { /* RoPE: the share of each head's weight it moves */
+        fputs(",\n  \"turn_moved\": [", f);
+        for (int a = 0; a < c->layers; a++) {
+            fputs(a ? ", " : "", f);
+            row(f, r->turn_moved + (ptrdiff_t)a * c->heads, c->heads);
+        }
+        fputs("]", f);
+    }
     fputs(",\n  \"logits\": ", f);
     row(f, r->logits, c->vocab);
     int32_t top[EXPORT_REAL_TOP];

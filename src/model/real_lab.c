@@ -166,6 +166,9 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
     l->run_text[w] = l->texts;
     l->pass_done = false;
     l->fault[0] = '\0';
+    /* with RoPE, every head's share of weight the turn moves: a second QKᵀ
+     * and softmax a head, a few per cent of a pass at a class's lengths */
+    l->runs[w].want_turn = l->model->weights.model.rope_theta > 0;
     net_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
     return true;
 }
@@ -441,6 +444,8 @@ double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, in
     if (!r || n < 2 || layer < 0 || head < 0 || layer >= l->model->weights.model.layers ||
         head >= l->model->weights.model.heads)
         return NAN;
+    if (kind == REAL_HEAD_TURN)
+        return r->want_turn ? r->turn_moved[layer * l->model->weights.model.heads + head] : NAN;
     const float *A = net_attn(r, layer, head);
     const int32_t *ids = l->shown_ids;
     double sum = 0;

@@ -54,6 +54,9 @@
  *         REAL_HEAD_PREFIX  over the tokens that occurred earlier, the mean weight on the
  *                           tokens that followed those earlier copies (an induction head's
  *                           prefix match; NAN when no token repeats)
+ *         REAL_HEAD_TURN    with RoPE, the share of a row's weight RoPE's turn moves (the
+ *                           pass's turn_moved: how much the head's pattern depends on
+ *                           distance; NAN without RoPE)
  *       queries from the second token on, for the first token has only itself to look at
  *   bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head)
  *       the shown pass's head with the highest such score; false when no head has one
@@ -84,6 +87,7 @@ typedef enum Real_Head_Kind {
     REAL_HEAD_PREV,
     REAL_HEAD_FIRST,
     REAL_HEAD_PREFIX,
+    REAL_HEAD_TURN,
     REAL_HEAD_KINDS
 } Real_Head_Kind;
 

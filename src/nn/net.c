@@ -79,7 +79,8 @@ bool net_reserve(Net_Run *r, const Net_Model *m, int n) {
         !grow(&r->scores, L * H * N * N) || !grow(&r->attn, L * H * N * N) ||
         !grow(&r->logits, m->vocab) || !grow(&r->normed, N * W) || !grow(&r->qkv, N * qkv) ||
         !grow(&r->mixed, N * mixed) || !grow(&r->hidden, N * I) ||
-        !grow(&r->gate, m->mlp == NET_MLP_SWIGLU ? N * I : 1) || !grow(&r->rope, N * dim))
+        !grow(&r->gate, m->mlp == NET_MLP_SWIGLU ? N * I : 1) || !grow(&r->rope, N * dim) ||
+        !grow(&r->turn_moved, L * H) || !grow(&r->unturned, 2 * N * dim + N * N))
         return false;
     r->cap_n = n;
     r->cap_layers = m->layers;
@@ -106,6 +107,8 @@ void net_free(Net_Run *r) {
     free(r->hidden);
     free(r->gate);
     free(r->rope);
+    free(r->turn_moved);
+    free(r->unturned);
     memset(r, 0, sizeof *r);
 }
 
@@ -390,6 +393,47 @@ void net_begin(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
     mark(r, NET_PART_EMBED, &since);
 }
 
+/* Rows of a head's q or k (ld apart), turned back by each row's angle into
+ * out (d apart): RoPE's turn is a rotation, so its inverse is the turn by
+ * minus the angle. */
+static void turn_back(const Net_Model *m, const Net_Run *r, const float *x, int ld, float *out) {
+    int d = head_dim(m), half = d / 2;
+    for (int i = 0; i < r->n; i++) {
+        const float *v = x + (ptrdiff_t)i * ld, *cs = r->rope + (ptrdiff_t)i * d, *sn = cs + half;
+        float *o = out + (ptrdiff_t)i * d;
+        for (int c = 0; c < half; c++) {
+            float a = v[c], b = v[c + half];
+            o[c] = a * cs[c] + b * sn[c];
+            o[c + half] = b * cs[c] - a * sn[c];
+        }
+    }
+}
+
+/* The share of head h's weight (layer l, its A just made) that RoPE's turn
+ * moves: the same q and k turned back give A₀; half of Σ_j |a_ij − a₀_ij| a
+ * row, the mean over rows 1 … n − 1. */
+static float turn_moved(const Net_Model *m, Net_Run *r, int l, int h) {
+    int n = r->n, d = head_dim(m), ld = qkv_width(m), g = net_kv_head(m, h);
+    if (n < 2) return 0;
+    float *q0 = r->unturned, *k0 = q0 + (ptrdiff_t)n * d, *S = k0 + (ptrdiff_t)n * d;
+    turn_back(m, r, r->qkv + (ptrdiff_t)h * d, ld, q0);
+    turn_back(m, r, r->qkv + (ptrdiff_t)(m->heads + g) * d, ld, k0);
+    gemm_f32(false, true, n, n, d, 1 / sqrtf((float)d), q0, d, k0, d, 0, S, n);
+    const float *A = net_attn(r, l, h);
+    double moved = 0;
+    for (int i = 1; i < n; i++) {
+        const float *si = S + (ptrdiff_t)i * n, *ai = A + (ptrdiff_t)i * n;
+        float max = si[0];
+        for (int j = 1; j <= i; j++)
+            if (si[j] > max) max = si[j];
+        double sum = 0, apart = 0;
+        for (int j = 0; j <= i; j++) sum += exp_approx(si[j] - max);
+        for (int j = 0; j <= i; j++) apart += fabs(ai[j] - exp_approx(si[j] - max) / sum);
+        moved += apart / 2;
+    }
+    return (float)(moved / (n - 1));
+}
+
 /* Layer l: x_{l+1} from x_l. */
 static void layer(const Net_Model *m, int l, Net_Run *r, double *since) {
     int n = r->n, w = m->width, H = m->heads, d = head_dim(m), inner = m->inner;
@@ -402,6 +446,9 @@ static void layer(const Net_Model *m, int l, Net_Run *r, double *since) {
     add_rows(next, n, w, b->o_b);
     project_qkv(m, b, r, since);
     for (int h = 0; h < H; h++) head(m, r, h, net_scores(r, l, h), net_attn(r, l, h), since);
+    for (int h = 0; h < H; h++)
+        r->turn_moved[l * H + h] = r->want_turn && m->rope_theta > 0 ? turn_moved(m, r, l, h) : NAN;
+    if (r->want_turn) mark(r, NET_PART_OTHER, since);
     linear(m, r->mixed, n, H * d, w, b->o_w, next, w);
     mark(r, NET_PART_PRODUCTS, since);
     memcpy(r->mid + (ptrdiff_t)l * n * w, next, (size_t)n * w * sizeof *next);

@@ -58,6 +58,11 @@
  *                          float *K)
  *       the same q and k rows before RoPE's turn (normed, as the pass read them): what the
  *       head's scores would be without positions in the rule
+ *   r->want_turn (set before net_begin, for a RoPE model)
+ *       the pass also fills r->turn_moved[layer·heads + head]: the share of a row's weight
+ *       RoPE's turn puts elsewhere, half the sum over a row of |A − A₀|, where A₀ is the
+ *       softmax of the same q and k unturned, the mean over rows 1 … n − 1 (row 0 has one
+ *       key); NAN without RoPE or want_turn. It costs a second QKᵀ and softmax per head
  *   void net_products(const Net_Model *m, int n, Net_Run *r)
  *       only the matrix products a pass over n tokens makes, the same calls on the same
  *       buffers (whatever they hold): the bench's yardstick for the products' share
@@ -150,20 +155,23 @@ typedef struct Net_Fault {
 } Net_Fault;
 
 typedef struct Net_Run {
-    int n, heads;  /* tokens and heads per layer of the last pass */
-    int stage;     /* net_step's done so far: layers, then the logits */
-    float *stream; /* (layers + 1)×n×w: x₀ … x_L, what each layer reads, then the output */
-    float *mid;    /* layers×n×w: each layer's x' (after attention, before the MLP) */
-    float *scores; /* layers×heads×n×n */
-    float *attn;   /* layers×heads×n×n */
-    float *logits; /* vocab: the last position's, raw */
-    float *normed; /* n×w scratch: the norm's output */
-    float *qkv;    /* n×(H + 2G)·d */
-    float *mixed;  /* n×max(H·d, w): the heads' outputs side by side */
-    float *hidden; /* n×inner */
-    float *gate;   /* n×inner (SwiGLU) */
-    float *rope;   /* positions'×d: cos then sin of each pair's angle, per position */
-    int rope_rows; /* positions rope holds, for rope_for */
+    int n, heads;   /* tokens and heads per layer of the last pass */
+    int stage;      /* net_step's done so far: layers, then the logits */
+    float *stream;  /* (layers + 1)×n×w: x₀ … x_L, what each layer reads, then the output */
+    float *mid;     /* layers×n×w: each layer's x' (after attention, before the MLP) */
+    float *scores;  /* layers×heads×n×n */
+    float *attn;    /* layers×heads×n×n */
+    float *logits;  /* vocab: the last position's, raw */
+    float *normed;  /* n×w scratch: the norm's output */
+    float *qkv;     /* n×(H + 2G)·d */
+    float *mixed;   /* n×max(H·d, w): the heads' outputs side by side */
+    float *hidden;  /* n×inner */
+    float *gate;    /* n×inner (SwiGLU) */
+    float *rope;    /* positions'×d: cos then sin of each pair's angle, per position */
+    bool want_turn; /* RoPE: fill turn_moved too */
+    float *turn_moved; /* layers×heads: the share of weight the turn moves, or NAN */
+    float *unturned;   /* scratch: q and k turned back (2·n×d), then their n×n scores */
+    int rope_rows;     /* positions rope holds, for rope_for */
     double rope_for;
     const float *rope_freq_for;
     int cap_n; /* capacity, in tokens, for the shapes below */

@@ -498,6 +498,8 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
 static bool highlight_shown(Player *p) {
     const char *h = p->vs.session.highlight;
     if (!p->model.real.model && !strncmp(h, "model_", 6)) return true; /* its no-model page */
+    if (!strcmp(h, "model_unturned") && !(p->model.real.model->weights.model.rope_theta > 0))
+        return true; /* nothing is turned: the open head has no such picture (lesson 15 says so) */
     return !h[0] || find(p, "panel", h, -1) != NULL;
 }
 
@@ -535,7 +537,7 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         p->in.mx = p->in.my = -1000;
         input_frame(p);
     }
-    int skipped = 0, no_model = 0;
+    int skipped = 0, no_model = 0, no_rope = 0;
     for (int s = 0; ok && s < l->step_count; s++) {
         const Lesson_Step *st = &l->steps[s];
         if (p->vs.session.step != s || !p->vs.session.active) {
@@ -548,8 +550,9 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
         bool shown = screen->layout_only || highlight_shown(p);
         for (int g = 0; ok && !screen->layout_only && g < st->goal_count; g++) {
             const Lesson_Goal *goal = &st->goals[g];
-            if (lesson_goal_needs_model(goal) && !p->model.real.model) {
-                no_model++; /* not judged: said below */
+            int unjudged = lesson_goal_unjudged(goal, &p->model.real);
+            if (unjudged) { /* not judged: said below */
+                *(unjudged == 1 ? &no_model : &no_rope) += 1;
                 continue;
             }
             for (int k = 0; ok && k < goal->sol_count; k++)
@@ -607,6 +610,11 @@ bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_M
                  "%s: note: %d goal%s read%s a real model, and none is open; not met "
                  "by input (give one with --model)",
                  l->path, no_model, no_model == 1 ? "" : "s", no_model == 1 ? "s" : "");
+    else if (ok && no_rope)
+        snprintf(err, errsz,
+                 "%s: note: %d goal%s read%s RoPE's turn, and the model open has no RoPE; not "
+                 "met by input (give a Llama or Qwen with --model)",
+                 l->path, no_rope, no_rope == 1 ? "" : "s", no_rope == 1 ? "s" : "");
     model_free(&p->model);
     draw_free(&p->dl);
     free(p);

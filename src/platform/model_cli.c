@@ -40,6 +40,7 @@ int model_export(const Cli_Options *o) {
         fprintf(stderr, _("attnlab: out of memory for %d tokens of %s\n"), n, o->model);
         status = 1;
     } else {
+        run.want_turn = m->rope_theta > 0; /* exported as turn_moved */
         net_forward(m, ids, n, &run);
         if (run.fault.kind != NET_FAULT_NONE) { /* nothing printed: null means masked */
             char where[300];

@@ -312,14 +312,16 @@ static bool lesson_value(void *ctx, const Tex_Value *v, char *out, size_t outsz)
         return true;
     case TEX_VALUE_LAYERS:
     case TEX_VALUE_HEADS:
+    case TEX_VALUE_KV_HEADS:
     case TEX_VALUE_DH:
     case TEX_VALUE_DMODEL: {
         if (!tl->m->real.model) return false; /* no model open: "?" */
         const Net_Model *tm = &tl->m->real.model->weights.model;
-        int x = v->kind == TEX_VALUE_LAYERS  ? tm->layers
-                : v->kind == TEX_VALUE_HEADS ? tm->heads
-                : v->kind == TEX_VALUE_DH    ? tm->head_dim
-                                             : tm->width;
+        int x = v->kind == TEX_VALUE_LAYERS     ? tm->layers
+                : v->kind == TEX_VALUE_HEADS    ? tm->heads
+                : v->kind == TEX_VALUE_KV_HEADS ? (tm->kv_heads > 0 ? tm->kv_heads : tm->heads)
+                : v->kind == TEX_VALUE_DH       ? tm->head_dim
+                                                : tm->width;
         snprintf(out, outsz, "%d", x);
         return true;
     }

@@ -418,6 +418,10 @@ static void thumb_hover(View_State *vs, const Real_Lab *l, int layer, int head) 
         at += snprintf(vs->hover_text + at, sizeof vs->hover_text - (size_t)at, "%s %s %.2f",
                        k ? " ·" : "", _(kinds[order[k]].name), score[order[k]]);
     }
+    double turn = real_lab_head_score(l, REAL_HEAD_TURN, layer, head);
+    if (!isnan(turn) && at > 0 && (size_t)at < sizeof vs->hover_text)
+        snprintf(vs->hover_text + at, sizeof vs->hover_text - (size_t)at, " · %s %.2f",
+                 _("RoPE's turn moves"), turn);
 }
 
 /* A head into the compared set, or out of it if it is there; the oldest leaves a full set. */
@@ -436,12 +440,13 @@ static void compare_toggle(View_State *vs, int head) {
     vs->real_compare[vs->real_compare_n++] = head;
 }
 
-/* A head's mean weight on the first token as one cell of the weights'
+/* A head's score of that kind (its mean weight on the first token, or the
+ * share of its weight RoPE's turn moves) as one cell of the weights'
  * colours, with its value written in when it fits. */
-static void first_token_cell(Ui *ui, const View_State *vs, const Real_Lab *l, int layer, int head,
-                             Rect c) {
+static void score_cell(Ui *ui, const View_State *vs, const Real_Lab *l, Real_Head_Kind kind,
+                       int layer, int head, Rect c) {
     const Theme *t = ui->theme;
-    double v = real_lab_head_score(l, REAL_HEAD_FIRST, layer, head);
+    double v = real_lab_head_score(l, kind, layer, head);
     float value = isnan(v) ? 0 : (float)v;
     draw_heatmap(ui->dl, c, &value, 1, 1, 0, 1, vs->weight_map);
     char num[16];
@@ -453,35 +458,45 @@ static void first_token_cell(Ui *ui, const View_State *vs, const Real_Lab *l, in
 }
 
 /* Every head's A, small, a row a layer; a click opens one. In the first-token
- * mode each cell is that head's mean weight on the first token instead. */
+ * mode each cell is that head's mean weight on the first token instead; in
+ * the RoPE mode (a model with RoPE), the share of its weight the turn moves. */
 static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     const Net_Model *tm = &l->model->weights.model;
-    const char *titles[3] = {_("Every head: layers down, heads across"),
-                             _("The model, block by block"),
-                             _("Each head's weight on the first token")};
-    int mode = vs->real_grid_mode >= 0 && vs->real_grid_mode < 3 ? vs->real_grid_mode : 0;
+    const char *titles[4] = {
+        _("Every head: layers down, heads across"), _("The model, block by block"),
+        _("Each head's weight on the first token"), _("How much RoPE moves each head's weight")};
+    if (vs->real_grid_mode < 0 || vs->real_grid_mode >= 4) vs->real_grid_mode = 0;
+    int mode = vs->real_grid_mode;
     float title_h = ui_panel_wrapped(ui, r, titles[mode], lit(vs, "model_grid"));
     ui_record(ui, "panel", "model_grid", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
     Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
     rect_cut_top(&body, 6);
-    static const char *const mode_names[3] = {N_("heads"), N_("blocks"), N_("first token")};
-    model_button_row(ui, "model_grid_mode", mode_names, 3, modes, &vs->real_grid_mode);
+    static const char *const mode_names[4] = {N_("heads"), N_("blocks"), N_("first token"),
+                                              N_("RoPE")};
+    model_button_row(ui, "model_grid_mode", mode_names, 4, modes, &vs->real_grid_mode);
     if (vs->real_grid_mode == 1) {
         model_block_diagram(ui, vs, l, body);
         return;
     }
-    bool sinks = vs->real_grid_mode == 2;
+    bool turns = vs->real_grid_mode == 3, rope = tm->rope_theta > 0;
+    bool scores = vs->real_grid_mode == 2 || (turns && rope); /* else its pictures */
+    Real_Head_Kind kind = turns ? REAL_HEAD_TURN : REAL_HEAD_FIRST;
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
-    if (sinks) { /* what the cells are, in a line or two of their own */
-        const char *what = _("Mean weight of each query (but the first) on the first token: an "
-                             "attention sink where it is near 1");
+    if (vs->real_grid_mode >= 2) { /* what the cells are, in a line or two of their own */
+        const char *what =
+            !turns ? _("Mean weight of each query (but the first) on the first token: an "
+                       "attention sink where it is near 1")
+            : rope ? _("Share of each row's weight that RoPE's turn moves: near 0, distance "
+                       "plays no part; near 1, it decides")
+                   : _("This model has no RoPE: it adds a position vector to each token before "
+                       "the first layer, and turns nothing");
         float need = ui_text_wrapped(ui, body, FONT_SANS, t->small_size, t->text_dim, what, false);
         ui_text_wrapped(ui, rect_cut_top(&body, need + 4), FONT_SANS, t->small_size, t->text_dim,
                         what, true);
-        ui_record(ui, "panel", "model_sinks", -1, body);
+        ui_record(ui, "panel", kind == REAL_HEAD_FIRST ? "model_sinks" : "model_turns", -1, body);
     }
     int groups = tm->kv_heads > 0 && tm->kv_heads < tm->heads ? tm->kv_heads : 0;
     Rect kv_row = groups ? rect_cut_top(&body, lh + 4) : (Rect){0};
@@ -532,8 +547,8 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                 if (vs->real_tab == 0 && ui->w < 1000) vs->real_tab = 1;
             }
             if (ui_hit(ui, c)) thumb_hover(vs, l, a, h);
-            if (sinks) {
-                first_token_cell(ui, vs, l, a, h, rect_inset(c, open ? 3 : 1));
+            if (scores) {
+                score_cell(ui, vs, l, kind, a, h, rect_inset(c, open ? 3 : 1));
             } else if (T > 0) {
                 draw_heatmap(ui->dl, rect_inset(c, open ? 3 : 1),
                              l->thumbs + (ptrdiff_t)(a * tm->heads + h) * T * T, T, T, 0, 1,
@@ -635,10 +650,11 @@ static void follow_lesson(View_State *vs) {
     static const struct {
         const char *panel;
         int tab, grid_mode, head_mode; /* −1: as it is */
-    } follow[] = {
-        {"model_grid", 0, 0, -1},    {"model_blocks", 0, 1, -1},   {"model_sinks", 0, 2, -1},
-        {"model_open", 1, -1, -1},   {"model_lines", 1, -1, 1},    {"model_plane", 1, -1, 2},
-        {"model_compare", 1, -1, 3}, {"model_unturned", 1, -1, 4}, {"model_next", 2, -1, -1}};
+    } follow[] = {{"model_grid", 0, 0, -1},     {"model_blocks", 0, 1, -1},
+                  {"model_sinks", 0, 2, -1},    {"model_turns", 0, 3, -1},
+                  {"model_open", 1, -1, -1},    {"model_lines", 1, -1, 1},
+                  {"model_plane", 1, -1, 2},    {"model_compare", 1, -1, 3},
+                  {"model_unturned", 1, -1, 4}, {"model_next", 2, -1, -1}};
     for (size_t k = 0; k < sizeof follow / sizeof *follow; k++)
         if (!strcmp(h, follow[k].panel)) {
             vs->real_tab = follow[k].tab;
@@ -690,8 +706,13 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         const Net_Model *tm = &l->model->weights.model;
         Rect left = rect_cut_left(&r, r.w * 0.34f);
         rect_cut_left(&r, t->pad);
-        float grid_h = fminf(left.h * 0.55f,
-                             (left.w - 40) * (float)tm->layers / (float)tm->heads + 3 * lh + 60);
+        /* the cells as wide as the column allows, and room for a mode's caption (up to four
+         * small lines) and the key/value groups' marks */
+        float small = ui_line_height(ui, FONT_SANS, t->small_size);
+        float grid_h = fminf(left.h * 0.6f,
+                             (left.w - 40) * (float)tm->layers / (float)tm->heads + 3 * lh + 60 +
+                                 (vs->real_grid_mode >= 2 ? 4 * small + 4 : 0) +
+                                 (tm->kv_heads > 0 && tm->kv_heads < tm->heads ? small + 4 : 0));
         Rect grid = rect_cut_top(&left, grid_h);
         rect_cut_top(&left, t->pad);
         head_grid(ui, vs, l, grid);

@@ -138,22 +138,26 @@ Test(llama_family, every_broken_folder_is_one_line_naming_the_file) {
             "model.safetensors", NULL);
 }
 
-/* A tokenizer.json that asks for what attnlab does not do (TinyLlama's byte
- * fallback and Metaspace, another normalizer, ByteLevel's prefix space, a
- * pattern PCRE2 cannot compile, another post-processor) is refused by name:
- * its ids would not be the model's. What it does do is held to Hugging
- * Face's ids on real files in tests/tokenizers/check.mjs. */
+/* A tokenizer.json that asks for what attnlab does not do (another
+ * normalizer, a Replace of a regex, a Metaspace with another mark,
+ * ByteLevel's prefix space, a pattern PCRE2 cannot compile, another
+ * post-processor) is refused by name: its ids would not be the model's. A
+ * text with a character the vocabulary lacks, where the tokenizer has no
+ * fallback for it, is refused when typed. What it does do is held to
+ * Hugging Face's ids on real files in tests/tokenizers/check.mjs. */
 Test(llama_family, a_tokenizer_attnlab_does_not_read_is_named) {
     char good[300];
     snprintf(good, sizeof good, "%s", make("good", "--family qwen2 --seed 9"));
     static const struct {
         const char *name, *sed, *says;
     } bad[] = {
-        {"metaspace", "s/\"type\": \"ByteLevel\"/\"type\": \"Metaspace\"/",
-         "pre_tokenizer Metaspace"},
+        {"mark", "s/\"type\": \"ByteLevel\"/\"type\": \"Metaspace\", \"replacement\": \"_\"/",
+         "Metaspace replacement other than"},
+        {"regex",
+         "s/\"normalizer\": null/\"normalizer\": {\"type\": \"Replace\", \"pattern\": "
+         "{\"Regex\": \" \"}, \"content\": \"x\"}/",
+         "normalizer Replace of a Regex"},
         {"nfkc", "s/\"normalizer\": null/\"normalizer\": {\"type\": \"NFKC\"}/", "normalizer NFKC"},
-        {"fallback", "s/\"dropout\": null/\"dropout\": null, \"byte_fallback\": true/",
-         "model.byte_fallback"},
         {"prefix", "s/\"add_prefix_space\": false/\"add_prefix_space\": true/", "add_prefix_space"},
         {"pattern",
          "s/\"pre_tokenizer\": {/\"pre_tokenizer\": {\"type\": \"Sequence\", \"pretokenizers\": "
@@ -169,5 +173,78 @@ Test(llama_family, a_tokenizer_attnlab_does_not_read_is_named) {
         char how[600];
         snprintf(how, sizeof how, "sed -i '%s' tokenizer.json", bad[k].sed);
         refused(export_text(broken(good, bad[k].name, how), "hi"), "tokenizer.json", bad[k].says);
+    }
+    /* Metaspace without ByteLevel: the vocabulary is text, and has no ▁ */
+    const char *bare = broken(good, "metaspace",
+                              "sed -i 's/\"type\": \"ByteLevel\"/\"type\": \"Metaspace\"/' "
+                              "tokenizer.json");
+    refused(export_text(bare, "h i"), "--text",
+            "the character U+2581 is not in the tokenizer's vocabulary");
+}
+
+/* Lesson 15 on the hand-set Llama (llama_reference.py make --circuit): a
+ * previous-token head made by RoPE alone and an attention sink that share one
+ * key/value head. First the circuit's heads are what the lesson needs, from
+ * the export (and the float64 pass); then --check-lessons plays the lesson in
+ * English and its three translations, and --by-input meets its goals by clicks
+ * at projector sizes, presenter mode too. Without a model it passes with a
+ * note; with a model that has no RoPE (GPT-2's kind), its RoPE goal is not
+ * judged, and a note says so. */
+Test(llama_family, lesson_15_is_met_by_input_on_a_modern_model_and_skipped_without) {
+    const char *dir = make("circuit", "--circuit");
+    char cmd[1400], args[1600];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' --model . --text 'The cat sat on the mat, and the dog sat on the "
+             "rug by the door.' --export json > e.json && /usr/bin/python3 -c \"import json; "
+             "d = json.load(open('e.json')); A = d['attn'][0]; n = d['n']; "
+             "prev = sum(A[0][i][i - 1] for i in range(1, n)) / (n - 1); "
+             "first = sum(A[1][i][0] for i in range(1, n)) / (n - 1); t = d['turn_moved'][0]; "
+             "assert d['ids'][0] == 512 and prev > 0.8 and first > 0.95, (prev, first); "
+             "assert t[0] > 0.6 and t[1] < 0.01, t\"",
+             dir, test_env("ATTNLAB_BIN"));
+    sh(cmd);
+    matches(dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir '%s/l15' && cd '%s/lessons' && cp 15-a-modern-model.md '%s/l15/' && "
+             "for l in es de zh_CN; do mkdir '%s/l15/'$l && cp $l/15-a-modern-model.md "
+             "'%s/l15/'$l/; done",
+             top, test_env("ATTNLAB_DATA"), top, top, top);
+    sh(cmd);
+    static const char *const sizes[] = {"--size 1920x1080 --ui-scale 2 --presenter",
+                                        "--size 1024x768", "--size 1920x1080 --ui-scale 2",
+                                        "--size 1600x900",
+                                        "--size 1024x768 --presenter --theme light"};
+    size_t count = getenv("ATTNLAB_SANITIZED") ? 1 : sizeof sizes / sizeof *sizes;
+    for (size_t k = 0; k <= count; k++) {
+        snprintf(args, sizeof args, "--check-lessons '%s/l15' --model '%s' %s%s", top, dir,
+                 k ? "--by-input " : "", k ? sizes[k - 1] : "");
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+        cr_assert(strstr(r.out, "(4 steps, 2 goals") && strstr(r.out, "4 passed, 0 failed"), "%s",
+                  r.out);
+        cr_assert_null(strstr(r.err, "not judged"), "%s", r.err);
+        cr_assert_null(strstr(r.err, "not met by input"), "%s", r.err);
+        run_free(&r);
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "--check-lessons '%s/l15'%s", top,
+                 k ? " --by-input --size 1024x768" : "");
+        Run r = run_attnlab_env("HF_HUB_CACHE=/nonexistent", args);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cr_assert(strstr(r.out, "4 passed, 0 failed"), "%s", r.out);
+        cr_assert(strstr(r.err, "note: 2 goals read a real model, and none is open"), "%s", r.err);
+        run_free(&r);
+    }
+    /* GPT-2's kind: no RoPE, so the turn is not judged; the sink goal still is */
+    const char *gpt2 = ref_make("gpt2_reference.py", top, "gpt2", "--circuit");
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "--check-lessons '%s/l15' --model '%s'%s", top, gpt2,
+                 k ? " --by-input --size 1024x768" : "");
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cr_assert(strstr(r.out, "4 passed, 0 failed"), "%s", r.out);
+        cr_assert(strstr(r.err, "note: 1 goal reads RoPE's turn, and the model open has no RoPE"),
+                  "%s", r.err);
+        run_free(&r);
     }
 }

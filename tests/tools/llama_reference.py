@@ -6,7 +6,7 @@ reference of their forward pass written from the architecture.
                        [--kv-heads G] [--head-dim D] [--embd W] [--inner I] [--positions P]
                        [--dtype f32|f16|bf16|mixed] [--tied] [--shards N]
                        [--rope-scaling llama3] [--rope-parameters] [--attention-bias]
-                       [--theta T] [--seed S] [--tokenizer FILE] [--vocab N]
+                       [--theta T] [--seed S] [--tokenizer FILE] [--vocab N] [--circuit]
         a random checkpoint in DIR as transformers writes one: config.json (with
         rope_theta and rope_scaling, or with --rope-parameters transformers 5's
         rope_parameters), model.safetensors (or with --shards N, N files
@@ -15,15 +15,18 @@ reference of their forward pass written from the architecture.
         and the first 256 merges), which vocab_size 512 covers. --tied leaves lm_head out
         (tie_word_embeddings true). --tokenizer copies that tokenizer.json (a real
         model's) instead, and vocab_size covers its every id; --vocab N makes vocab_size N
-        (at least the tokenizer's 512): a model's shapes, for the bench
+        (at least the tokenizer's 512): a model's shapes, for the bench. --circuit: a Llama
+        whose weights are set by hand for lesson 15 (see circuit()), its tokenizer with
+        Llama 3's BOS <|begin_of_text|> (id 512) put first by its post-processor
     llama_reference.py check DIR EXPORT.json
         recomputes attnlab's export (its ids) in float64 from the stored weights, as the
         family's pass is defined (RMSNorm; q/k/v biases for Qwen2 and attention_bias;
         Qwen3's per-head q/k RMSNorm; RoPE rotate-half, Llama 3's scaled frequencies;
-        grouped-query heads; SwiGLU; tied or separate lm_head), and compares attn, scores
-        and logits. Prints the largest differences; exit 1 when one is past its tolerance
+        grouped-query heads; SwiGLU; tied or separate lm_head), and compares attn, scores,
+        logits and turn_moved (each head's share of weight RoPE's turn moves: half of
+        Σ_j |A − A₀| a row, A₀ from the same q and k unturned, the mean over rows 1 … n − 1). Prints the largest differences; exit 1 when one is past its tolerance
 
-Tolerances (float32 against float64): attention weights 1e-4 absolute; scores and logits
+Tolerances (float32 against float64): attention weights and turn_moved 1e-4 absolute; scores and logits
 1e-4 relative to the largest magnitude of each.
 """
 import argparse
@@ -39,14 +42,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpt2_reference import encode, read_safetensors, write_safetensors, GPT2_DATA  # noqa: E402
 
 VOCAB = 512
+TEXT_VOCAB = 512  # the generated tokenizer's: GPT-2's first 512 tokens
 
 
-def tokenizer(path):
+def tokenizer(path, bos=False):
     with open(os.path.join(GPT2_DATA, "vocab.json"), encoding="utf-8") as f:
-        vocab = {t: i for t, i in json.load(f).items() if i < VOCAB}
+        vocab = {t: i for t, i in json.load(f).items() if i < TEXT_VOCAB}
     with open(os.path.join(GPT2_DATA, "merges.txt"), encoding="utf-8") as f:
         lines = [l for l in f.read().split("\n") if l and not l.startswith("#version")]
-    merges = [l for l in lines[:VOCAB - 256]]
+    merges = [l for l in lines[:TEXT_VOCAB - 256]]
     for l in merges:
         a, b = l.split(" ")
         assert a in vocab and b in vocab and a + b in vocab, l
@@ -54,6 +58,16 @@ def tokenizer(path):
            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
                              "use_regex": True},
            "model": {"type": "BPE", "dropout": None, "vocab": vocab, "merges": merges}}
+    if bos:
+        tok["added_tokens"] = [{"id": TEXT_VOCAB, "content": "<|begin_of_text|>", "special": True,
+                                "normalized": False, "lstrip": False, "rstrip": False,
+                                "single_word": False}]
+        tok["post_processor"] = {
+            "type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "<|begin_of_text|>", "type_id": 0}},
+                       {"Sequence": {"id": "A", "type_id": 0}}],
+            "pair": [], "special_tokens": {"<|begin_of_text|>": {
+                "id": "<|begin_of_text|>", "ids": [TEXT_VOCAB], "tokens": ["<|begin_of_text|>"]}}}
     with open(path, "w", encoding="utf-8") as f:
         json.dump(tok, f, ensure_ascii=False)
 
@@ -89,10 +103,77 @@ def params(a):
     return t
 
 
+CIRCUIT = dict(family="llama", layers=2, heads=8, kv_heads=2, head_dim=32, embd=64, inner=64,
+               positions=128, tied=True, theta=10000.0)
+
+
+def circuit(a, rng):
+    """Weights set by hand so that two heads of one key/value group show what
+    lesson 15 teaches (CIRCUIT's shapes, the MLPs off, BOS id 512):
+      0.0  a previous-token head made by RoPE alone: its q and k are the same
+           for every token (read off a constant dim), so without the turn every
+           key scores alike; turned, pair c scores a²·cos((i − j − 1)·θ_c), which
+           all pairs make largest at j = i − 1;
+      0.1  an attention sink: it shares 0.0's keys (grouped-query attention),
+           but its query asks only for the BOS flag, on the slowest pair, whose
+           turn over a text is a few thousandths of a radian: distance plays no
+           part;
+      the other heads read the stream at random, small.
+    The stream: [0, 32) a token's code (a random unit vector), 32 a constant 1,
+    33 BOS's flag (BOS has no code: every row has norm² 2, so RMSNorm scales all
+    rows alike, by √(64/2))."""
+    W, H, G, D = a.embd, a.heads, a.kv_heads, a.head_dim
+    half, ONE, BOS = D // 2, 32, 33
+    w = {}
+    code = rng.normal(0, 1, (VOCAB, 32))
+    code /= np.linalg.norm(code, axis=1, keepdims=True)
+    emb = np.zeros((VOCAB, W))
+    emb[:, :32] = code
+    emb[:, ONE] = 1
+    emb[TEXT_VOCAB, :32] = 0
+    emb[TEXT_VOCAB, BOS] = 1
+    w["model.embed_tokens.weight"] = emb
+    scale = math.sqrt(W / 2)  # RMSNorm's factor on every row
+    inv = 1.0 / a.theta ** (np.arange(0, D, 2, dtype=np.float64) / D)
+    for l in range(a.layers):
+        p = f"model.layers.{l}."
+        q = rng.normal(0, 0.05, (H * D, W))
+        k = rng.normal(0, 0.05, (G * D, W))
+        v = rng.normal(0, 0.3, (G * D, W))
+        o = rng.normal(0, 0.05, (W, H * D))
+        if l == 0:
+            q[:2 * D] = 0
+            k[:D] = 0
+            amp = math.sqrt(4.0 * math.sqrt(D)) / scale  # a² = 4 a pair, after the norm
+            for c in range(8):  # the fast pairs: q = a·e^(−iθ_c), k = a
+                q[c, ONE] = amp * math.cos(inv[c])
+                q[c + half, ONE] = -amp * math.sin(inv[c])
+                k[c, ONE] = amp
+            slow = half - 1  # the slowest pair: BOS's flag against a constant query
+            bos = math.sqrt(9.0 * math.sqrt(D)) / scale
+            q[D + slow, ONE] = bos
+            k[slow, BOS] = bos
+        w[p + "input_layernorm.weight"] = np.ones(W)
+        w[p + "self_attn.q_proj.weight"] = q
+        w[p + "self_attn.k_proj.weight"] = k
+        w[p + "self_attn.v_proj.weight"] = v
+        w[p + "self_attn.o_proj.weight"] = o
+        w[p + "post_attention_layernorm.weight"] = np.ones(W)
+        w[p + "mlp.gate_proj.weight"] = np.zeros((a.inner, W))
+        w[p + "mlp.up_proj.weight"] = np.zeros((a.inner, W))
+        w[p + "mlp.down_proj.weight"] = np.zeros((W, a.inner))
+    w["model.norm.weight"] = np.ones(W)
+    return w
+
+
 def make(a):
     global VOCAB
     rng = np.random.default_rng(a.seed)
     os.makedirs(a.dir, exist_ok=True)
+    if a.circuit:
+        for key, value in CIRCUIT.items():
+            setattr(a, key, value)
+        VOCAB = TEXT_VOCAB + 1
     if a.tokenizer:
         with open(a.tokenizer, encoding="utf-8") as f:
             tok = json.load(f)
@@ -131,7 +212,7 @@ def make(a):
     if a.tokenizer:
         shutil.copy(a.tokenizer, os.path.join(a.dir, "tokenizer.json"))
     else:
-        tokenizer(os.path.join(a.dir, "tokenizer.json"))
+        tokenizer(os.path.join(a.dir, "tokenizer.json"), bos=a.circuit)
     dtypes, k = ["F32", "F16", "BF16"], [0]
 
     def dtype():
@@ -141,8 +222,9 @@ def make(a):
         return {"f32": "F32", "f16": "F16", "bf16": "BF16"}[a.dtype]
 
     tensors = []
+    hand = circuit(a, rng) if a.circuit else None
     for name, shape, std, offset in params(a):
-        arr = (offset + rng.normal(0, std, shape)).astype(np.float32)
+        arr = (hand[name] if hand else offset + rng.normal(0, std, shape)).astype(np.float32)
         dt = dtype()
         tensors.append((name, dt, shape, encode(arr, dt)))
     if a.shards <= 1:
@@ -212,7 +294,7 @@ def forward(c, w, ids):
     inv = frequencies(c)
     x = w["model.embed_tokens.weight"][ids]
     n = len(ids)
-    attn, scores = [], []
+    attn, scores, moved = [], [], []
     for l in range(L):
         p = f"model.layers.{l}."
         a = rms(x, w[p + "input_layernorm.weight"], eps)
@@ -225,15 +307,21 @@ def forward(c, w, ids):
             if part != "v" and fam == "qwen3":
                 y = rms(y, w[p + f"self_attn.{part}_norm.weight"], eps)
             if part != "v":
+                proj[part + "0"] = y
                 y = rope(y, inv)
             proj[part] = y
         la, ls, out = [], [], np.zeros((n, H * D))
         for h in range(H):
             g = h // (H // G)
-            s = proj["q"][h] @ proj["k"][g].T / math.sqrt(D)
-            s = np.where(np.tril(np.ones((n, n))) > 0, s, -np.inf)
-            e = np.exp(s - s.max(axis=1, keepdims=True))
-            A = e / e.sum(axis=1, keepdims=True)
+
+            def softmax(q, k):
+                s = q @ k.T / math.sqrt(D)
+                s = np.where(np.tril(np.ones((n, n))) > 0, s, -np.inf)
+                e = np.exp(s - s.max(axis=1, keepdims=True))
+                return s, e / e.sum(axis=1, keepdims=True)
+            s, A = softmax(proj["q"][h], proj["k"][g])
+            _, A0 = softmax(proj["q0"][h], proj["k0"][g])  # the same q and k, unturned
+            moved.append(np.abs(A - A0)[1:].sum(axis=1).mean() / 2 if n > 1 else 0.0)
             out[:, h * D:(h + 1) * D] = A @ proj["v"][g]
             la.append(A)
             ls.append(s)
@@ -248,6 +336,7 @@ def forward(c, w, ids):
         x = x + (gate / (1 + np.exp(-gate)) * up) @ w[p + "mlp.down_proj.weight"].T
     last = rms(x[-1], w["model.norm.weight"], eps)
     unembed = w.get("lm_head.weight", w["model.embed_tokens.weight"])
+    forward.turn_moved = np.array(moved).reshape(L, H)
     return attn, scores, last @ unembed.T
 
 
@@ -258,6 +347,8 @@ def check(a):
         got = json.load(f)
     attn, scores, logits = forward(c, weights(a.dir), got["ids"])
     worst = {"attn": 0.0, "scores": 0.0, "logits": 0.0}
+    if "turn_moved" in got:  # RoPE: the share of each head's weight the turn moves
+        worst["turn_moved"] = float(np.abs(np.array(got["turn_moved"]) - forward.turn_moved).max())
     top_s = max(np.abs(s[np.isfinite(s)]).max() for layer in scores for s in layer)
     for l, layer in enumerate(attn):
         for h, A in enumerate(layer):
@@ -307,6 +398,7 @@ def main():
     mk.add_argument("--seed", type=int, default=1)
     mk.add_argument("--tokenizer", default="")
     mk.add_argument("--vocab", type=int, default=0)
+    mk.add_argument("--circuit", action="store_true")
     ck = sub.add_parser("check")
     ck.add_argument("dir")
     ck.add_argument("export")
