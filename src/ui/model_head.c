@@ -19,21 +19,52 @@ static struct {
 /* A row of count buttons sharing r, one of them picked (*now): a click picks another. Each is
  * as wide as its label plus an equal share of what is left, so no label is set smaller while
  * the row has room for all of them. */
-void model_button_row(Ui *ui, const char *name, const char *const *names, int count, Rect r,
-                      int *now) {
+/* How many rows the buttons take at this width: as many as it takes for
+ * every label to show whole (a narrow panel, a longer language). */
+static int button_rows(Ui *ui, const char *const *names, int count, float width, float *want) {
     const Theme *t = ui->theme;
-    float want[8], total = 0;
+    int rows = 1;
+    float used = 0;
     for (int k = 0; k < count && k < 8; k++) {
         want[k] = ui_text_width(ui, FONT_SANS, t->text_size, _(names[k])) + t->text_size;
-        total += want[k];
+        if (used > 0 && used + want[k] > width) {
+            rows++;
+            used = 0;
+        }
+        used += want[k];
     }
-    float extra = (r.w - total) / (float)count, x = r.x;
-    for (int k = 0; k < count && k < 8; k++) {
-        float w = extra >= 0 ? want[k] + extra : r.w / (float)count;
-        if (ui_button(ui, name, k, (Rect){x + 2, r.y, w - 4, r.h}, _(names[k]), *now == k) &
-            UI_CLICKED)
-            *now = k;
-        x += w;
+    return rows;
+}
+
+float model_button_row_height(Ui *ui, const char *const *names, int count, float width) {
+    float want[8], line = ui_line_height(ui, FONT_SANS, ui->theme->text_size) + 10;
+    return (float)button_rows(ui, names, count, width, want) * (line + 4) - 4;
+}
+
+void model_button_row(Ui *ui, const char *name, const char *const *names, int count, Rect r,
+                      int *now) {
+    float want[8];
+    int rows = button_rows(ui, names, count, r.w, want), first = 0;
+    float row_h = rows > 1 ? (r.h + 4) / (float)rows - 4 : r.h;
+    if (rows > 1 && row_h < ui_line_height(ui, FONT_SANS, ui->theme->text_size))
+        rows = 1, row_h = r.h; /* no room for more rows: squeezed into one, as before */
+    for (int row = 0; row < rows; row++) {
+        /* the buttons of this row: as many as fit, the last row the rest */
+        int last = first;
+        float total = want[first];
+        while (last + 1 < count && last + 1 < 8 &&
+               (rows == 1 || row == rows - 1 || total + want[last + 1] <= r.w))
+            total += want[++last];
+        int n = last - first + 1;
+        float extra = (r.w - total) / (float)n, x = r.x, y = r.y + row * (row_h + 4);
+        for (int k = first; k <= last; k++) {
+            float w = extra >= 0 ? want[k] + extra : r.w / (float)n;
+            if (ui_button(ui, name, k, (Rect){x + 2, y, w - 4, row_h}, _(names[k]), *now == k) &
+                UI_CLICKED)
+                *now = k;
+            x += w;
+        }
+        first = last + 1;
     }
 }
 

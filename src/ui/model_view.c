@@ -472,10 +472,10 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     ui_record(ui, "panel", "model_grid", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
-    Rect modes = rect_cut_top(&body, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
-    rect_cut_top(&body, 6);
     static const char *const mode_names[4] = {N_("heads"), N_("blocks"), N_("first token"),
                                               N_("RoPE")};
+    Rect modes = rect_cut_top(&body, model_button_row_height(ui, mode_names, 4, body.w));
+    rect_cut_top(&body, 6);
     model_button_row(ui, "model_grid_mode", mode_names, 4, modes, &vs->real_grid_mode);
     if (vs->real_grid_mode == 1) {
         model_block_diagram(ui, vs, l, body);
