@@ -1,0 +1,129 @@
+/* The element-wise kernels of the forward pass, shared by the whole pass
+ * (net.c) and the one-token step on a KV cache (net_cache.c), so both compute
+ * each number the same way. Internal to src/nn. */
+#ifndef ATTN_NET_KERNELS_H
+#define ATTN_NET_KERNELS_H
+
+#include "net.h"
+#include "../core/gemm.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The sizes a model leaves at 0 take their defaults here, in one place. */
+static inline int kv_heads(const Net_Model *m) {
+    return m->kv_heads > 0 ? m->kv_heads : m->heads;
+}
+static inline int head_dim(const Net_Model *m) {
+    return m->head_dim > 0 ? m->head_dim : m->width / (m->heads > 0 ? m->heads : 1);
+}
+/* Columns of r->qkv: H·d of Q, then G·d of K, then G·d of V. */
+static inline int qkv_width(const Net_Model *m) {
+    return (m->heads + 2 * kv_heads(m)) * head_dim(m);
+}
+static inline int mixed_width(const Net_Model *m) {
+    int hd = m->heads * head_dim(m);
+    return hd > m->width ? hd : m->width;
+}
+
+/* dest (rows×out, ldd apart) += x (rows×in) · W, W stored as the layout says. */
+static inline void linear(const Net_Model *m, const float *x, int rows, int in, int out, const float *W,
+                   float *dest, int ldd) {
+    if (m->layout == NET_LAYOUT_OUT_IN)
+        gemm_f32(false, true, rows, out, in, 1, x, in, W, in, 1, dest, ldd);
+    else
+        gemm_f32(false, false, rows, out, in, 1, x, in, W, out, 1, dest, ldd);
+}
+
+/* dest = norm(x) row by row (w wide, rows ld apart in both, count rows):
+ * LayerNorm or RMSNorm by kind, or a copy without weights. */
+static inline void norm_rows(Net_Norm kind, const float *x, int count, int w, int ld, const float *g,
+                      const float *b, float eps, float *dest) {
+    for (int i = 0; i < count; i++) {
+        const float *xi = x + (ptrdiff_t)i * ld;
+        float *di = dest + (ptrdiff_t)i * ld;
+        if (!g || kind == NET_NORM_NONE) {
+            if (di != xi) memcpy(di, xi, (size_t)w * sizeof *di);
+            continue;
+        }
+        if (kind == NET_NORM_RMS) {
+            double sq = 0;
+            for (int j = 0; j < w; j++) sq += (double)xi[j] * xi[j];
+            float inv = (float)(1 / sqrt(sq / w + eps));
+            for (int j = 0; j < w; j++) di[j] = xi[j] * inv * g[j];
+            continue;
+        }
+        double sum = 0;
+        for (int j = 0; j < w; j++) sum += xi[j];
+        float mean = (float)(sum / w);
+        double var = 0;
+        for (int j = 0; j < w; j++) var += (double)(xi[j] - mean) * (xi[j] - mean);
+        float inv = (float)(1 / sqrt(var / w + eps));
+        for (int j = 0; j < w; j++) di[j] = (xi[j] - mean) * inv * g[j] + (b ? b[j] : 0);
+    }
+}
+
+/* Each of count rows of dest (w wide, ld apart) set to bias, or to 0 without one. */
+static inline void fill_rows(float *dest, int count, int w, int ld, const float *bias) {
+    for (int i = 0; i < count; i++) {
+        float *di = dest + (ptrdiff_t)i * ld;
+        if (bias)
+            memcpy(di, bias, (size_t)w * sizeof *di);
+        else
+            memset(di, 0, (size_t)w * sizeof *di);
+    }
+}
+
+/* Each row's bias added, count rows of w. */
+static inline void add_rows(float *dest, int count, int w, const float *bias) {
+    if (!bias) return;
+    for (int i = 0; i < count; i++) {
+        float *di = dest + (ptrdiff_t)i * w;
+        for (int j = 0; j < w; j++) di[j] += bias[j];
+    }
+}
+
+/* e^x in float32 for the softmax and GELU, written so compilers vectorise
+ * the loops that call it (libm's expf and tanhf are calls, one element at a
+ * time; they were 40 % of a 32-token pass). x = k·ln 2 + r with |r| ≤ ½ln 2,
+ * e^r by its Taylor polynomial to r⁶ (error below 2⁻²³ relative), 2^k put
+ * into the exponent bits. x is clamped to [−87, 88], where float32 holds e^x
+ * as a normal number: below, e^−87 ≈ 1.6·10⁻³⁸ stands for what is 0 next to
+ * the softmax's largest term, 1. */
+static inline float exp_approx(float x) {
+    /* NaN fails both tests and is clamped to −87: never a NaN converted to an
+     * integer (the pass reports the NaN where it arose, see net_fault_text) */
+    float low = x > -87.0f ? x : -87.0f, clamped = low < 88.0f ? low : 88.0f;
+    float t = clamped * 1.44269504f;
+    float kf = (t + 12582912.0f) - 12582912.0f; /* t rounded: 1.5·2²³ pushes out the fraction */
+    float r = clamped - kf * 0.693145752f - kf * 1.42860677e-6f; /* ln 2, hi + lo */
+    float p =
+        1.0f +
+        r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r / 720)))));
+    int32_t bits = ((int32_t)kf + 127) * (1 << 23);
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
+}
+
+/* GELU's tanh form, GPT-2's gelu_new: 0.5·z·(1 + tanh u) = z·(1 − 1/(e^{2u} + 1)). */
+static inline void gelu(float *x, int64_t count) {
+    const float c = 0.7978845608028654f; /* √(2/π) */
+    for (int64_t i = 0; i < count; i++) {
+        float z = x[i];
+        float e = exp_approx(2 * c * (z + 0.044715f * z * z * z));
+        x[i] = z - z / (e + 1);
+    }
+}
+
+/* SwiGLU's gate: hidden = silu(gate) ⊙ hidden, silu(u) = u/(1 + e^−u). */
+static inline void swiglu(float *hidden, const float *gate, int64_t count) {
+    for (int64_t i = 0; i < count; i++) {
+        float u = gate[i];
+        hidden[i] *= u / (1 + exp_approx(-u));
+    }
+}
+
+#endif
