@@ -274,7 +274,9 @@ int main(int argc, char **argv) {
 
     if (opts.mode == CLI_TRAIN) return stdout_written(train(&opts)); /* needs no data files */
     if (opts.model && (opts.mode == CLI_EXPORT || opts.mode == CLI_BENCH))
-        return stdout_written(opts.mode == CLI_BENCH ? model_bench(&opts) : model_export(&opts));
+        return stdout_written(opts.mode == CLI_BENCH ? model_bench(&opts)
+                              : opts.generate        ? model_generate(&opts)
+                                                     : model_export(&opts));
     char data_dir[4096], path[4200];
     if (!paths_find_data(data_dir, sizeof data_dir, err, sizeof err)) {
         cli_report("", err);

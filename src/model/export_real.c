@@ -125,3 +125,35 @@ void export_real_json(const Real_Model *m, const char *name, const int32_t *ids,
     }
     fputs("\n  ]\n}\n", f);
 }
+
+/* A token's text for the export: the tokenizer's, or "" for an id it has none for. */
+static void token_json(const Real_Model *m, int32_t id, FILE *f) {
+    char text[1024] = "";
+    if (id < m->bpe.count) real_model_token_text(m, id, text, sizeof text);
+    jw_string(f, text);
+}
+
+void export_real_step(const Real_Model *m, const Net_Cache *c, int step, int32_t chosen,
+                      const Net_Candidate *top, int count, FILE *f) {
+    const Net_Model *tm = &m->weights.model;
+    int t = c->n - 1;
+    fprintf(f, "    {\"step\": %d, \"position\": %d, \"id\": %d, \"token\": ", step, t,
+            (int)chosen);
+    token_json(m, chosen, f);
+    fputs(",\n     \"candidates\": [", f);
+    for (int k = 0; k < count; k++) {
+        fprintf(f, "%s{\"id\": %d, \"token\": ", k ? ", " : "", (int)top[k].id);
+        token_json(m, top[k].id, f);
+        fprintf(f, ", \"p\": %.9g}", top[k].p);
+    }
+    fputs("],\n     \"attn\": [", f);
+    for (int a = 0; a < tm->layers; a++) {
+        fputs(a ? ", [" : "[", f);
+        for (int h = 0; h < tm->heads; h++) {
+            if (h) fputs(", ", f);
+            row(f, net_cache_attn(c, a, h) + (ptrdiff_t)t * c->cap, t + 1);
+        }
+        fputs("]", f);
+    }
+    fputs("]}", f);
+}

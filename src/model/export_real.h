@@ -12,11 +12,18 @@
  *   void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
  *                         const Net_Run *r, FILE *f)
  *       after net_forward over ids; name is the model as given (--model)
+ *   void export_real_step(const Real_Model *m, const Net_Cache *c, int step, int32_t chosen,
+ *                         const Net_Candidate *top, int count, FILE *f)
+ *       one step of --generate as a JSON object: step, position (of the query that chose:
+ *       the cache's last token), id and token (the choice), candidates (the likeliest
+ *       count: id, token, p) and attn ([layer][head]: that query's row of weights over the
+ *       position + 1 cached keys)
  */
 #ifndef ATTN_EXPORT_REAL_H
 #define ATTN_EXPORT_REAL_H
 
 #include "../nn/net.h"
+#include "../nn/net_cache.h"
 #include "../checkpoint/real_model.h"
 
 #include <stdio.h>
@@ -27,5 +34,7 @@ void export_real_top(const float *logits, int vocab, int k, double temperature, 
                      double *p);
 void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,
                       const Net_Run *r, FILE *f);
+void export_real_step(const Real_Model *m, const Net_Cache *c, int step, int32_t chosen,
+                      const Net_Candidate *top, int count, FILE *f);
 
 #endif

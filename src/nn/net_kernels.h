@@ -29,8 +29,8 @@ static inline int mixed_width(const Net_Model *m) {
 }
 
 /* dest (rows×out, ldd apart) += x (rows×in) · W, W stored as the layout says. */
-static inline void linear(const Net_Model *m, const float *x, int rows, int in, int out, const float *W,
-                   float *dest, int ldd) {
+static inline void linear(const Net_Model *m, const float *x, int rows, int in, int out,
+                          const float *W, float *dest, int ldd) {
     if (m->layout == NET_LAYOUT_OUT_IN)
         gemm_f32(false, true, rows, out, in, 1, x, in, W, in, 1, dest, ldd);
     else
@@ -39,8 +39,8 @@ static inline void linear(const Net_Model *m, const float *x, int rows, int in, 
 
 /* dest = norm(x) row by row (w wide, rows ld apart in both, count rows):
  * LayerNorm or RMSNorm by kind, or a copy without weights. */
-static inline void norm_rows(Net_Norm kind, const float *x, int count, int w, int ld, const float *g,
-                      const float *b, float eps, float *dest) {
+static inline void norm_rows(Net_Norm kind, const float *x, int count, int w, int ld,
+                             const float *g, const float *b, float eps, float *dest) {
     for (int i = 0; i < count; i++) {
         const float *xi = x + (ptrdiff_t)i * ld;
         float *di = dest + (ptrdiff_t)i * ld;

@@ -117,6 +117,14 @@ void cli_usage(FILE *f) {
             "                        (--view model) with --text, --layer L and --head H; the\n"
             "                        families read: GPT-2, Llama (SmolLM2, TinyLlama, Llama 3),\n"
             "                        Qwen2 and Qwen3\n"
+            "  --model PATH|NAME --text TEXT --generate N --export json\n"
+            "                        the model writes N tokens (1 to 4096) after TEXT, one at a\n"
+            "                        time on its KV cache, and prints each step's choice, its 10\n"
+            "                        likeliest candidates and the new token's row of every\n"
+            "                        head's weights; greedy, or with --temperature F (0 to 100)\n"
+            "                        drawn from softmax(logits / F), cut by --top-k K and\n"
+            "                        --top-p P, with --seed S for the draws; it stops early at\n"
+            "                        the model's end-of-text token or its context length\n"
             "  --help                show this help and exit\n"
             "  --version             show the version and exit\n"
             "\n"
@@ -263,7 +271,8 @@ static const char *const valued[] = {
     "--scale",     "--background",    "--hide",         "--test-n",        "--layers",
     "--width",     "--vocab",         "--context",      "--repeat-min",    "--repeat-max",
     "--model",     "--text",          "--layer",        "--head",          "--lang",
-    "--jobs",      "--translations",  "--train-budget",
+    "--jobs",      "--translations",  "--train-budget", "--generate",      "--temperature",
+    "--top-k",     "--top-p",
 };
 static const char *const flags[] = {"--fullscreen", "--presenter", "--dump-ui", "--bench",
                                     "--help",       "--version",   "--by-input"};
@@ -317,6 +326,10 @@ static const struct {
     {"--samples", MODE(CLI_EXPERIMENT)},
     {"--model", MODE(CLI_EXPORT) | MODE(CLI_BENCH) | MODE(CLI_CHECK_LESSONS) | VIEW_MODES},
     {"--text", MODE(CLI_EXPORT) | VIEW_MODES},
+    {"--generate", MODE(CLI_EXPORT)},
+    {"--temperature", MODE(CLI_EXPORT)},
+    {"--top-k", MODE(CLI_EXPORT)},
+    {"--top-p", MODE(CLI_EXPORT)},
     {"--layer", VIEW_MODES},
     {"--head", VIEW_MODES},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
@@ -364,10 +377,28 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
         snprintf(err, errsz, "%s", _("attnlab: --export csv: the real model exports json only"));
         return false;
     }
+    static const char *const sampling[] = {"--temperature", "--top-k", "--top-p", "--seed"};
+    for (int k = 0; k < o->given_n; k++)
+        if (!o->generate && is_in(o->given[k], sampling, 4)) {
+            snprintf(err, errsz, _("attnlab: %s: needs --generate N, the tokens to write"),
+                     o->given[k]);
+            return false;
+        }
+    if (o->generate && !(o->temperature > 0))
+        for (int k = 0; k < o->given_n; k++)
+            if (!strcmp(o->given[k], "--top-k") || !strcmp(o->given[k], "--top-p") ||
+                !strcmp(o->given[k], "--seed")) {
+                snprintf(err, errsz,
+                         _("attnlab: %s: needs --temperature above 0 (at 0 the likeliest token "
+                           "is taken: nothing is drawn)"),
+                         o->given[k]);
+                return false;
+            }
     for (int k = 0; k < o->given_n; k++)
         if (strcmp(o->given[k], "--model") && strcmp(o->given[k], "--text") &&
             strcmp(o->given[k], "--export") && strcmp(o->given[k], "--bench") &&
-            strcmp(o->given[k], "--lang")) {
+            strcmp(o->given[k], "--lang") && strcmp(o->given[k], "--generate") &&
+            !is_in(o->given[k], sampling, 4)) {
             snprintf(err, errsz, _("attnlab: %s: not used with --model (the text is --text)"),
                      o->given[k]);
             return false;
@@ -377,6 +408,7 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
 
 bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
     memset(o, 0, sizeof *o);
+    o->top_p = 1;
     o->width = 1600;
     o->height = 900;
     o->ui_scale = 1.0f;
@@ -451,6 +483,16 @@ bool cli_parse(int argc, char **argv, Cli_Options *o, char *err, size_t errsz) {
             o->model = value;
         } else if (!strcmp(name, "--text")) {
             o->text = value;
+        } else if (!strcmp(name, "--generate")) {
+            if (!parse_int(name, value, 1, CLI_MAX_GENERATE, &iv, err, errsz)) return false;
+            o->generate = (int)iv;
+        } else if (!strcmp(name, "--temperature")) {
+            if (!parse_float(name, value, 0, 100, &o->temperature, err, errsz)) return false;
+        } else if (!strcmp(name, "--top-k")) {
+            if (!parse_int(name, value, 0, 1000000, &iv, err, errsz)) return false;
+            o->top_k = (int)iv;
+        } else if (!strcmp(name, "--top-p")) {
+            if (!parse_float(name, value, 0.000001, 1, &o->top_p, err, errsz)) return false;
         } else if (!strcmp(name, "--layer") || !strcmp(name, "--head")) {
             /* the model's own range is checked once it is open */
             if (!parse_int(name, value, 0, 1000, &iv, err, errsz)) return false;

@@ -56,10 +56,16 @@ typedef enum Figure_Background {
 
 typedef enum Cli_Export { EXPORT_JSON = 0, EXPORT_CSV } Cli_Export;
 
+#define CLI_MAX_GENERATE 4096 /* tokens --generate writes at most */
+
 typedef struct Cli_Options {
     Cli_Mode mode;
     const char *scene_path;
     const char *model, *text;  /* --model PATH|NAME --text TEXT: the real model */
+    int generate;              /* --generate N: tokens the model writes after the text; 0: none */
+    double temperature;        /* --temperature (0: greedy, the default) */
+    int top_k;                 /* --top-k (0: every token) */
+    double top_p;              /* --top-p (1: no cut) */
     int open_layer, open_head; /* --layer, --head + 1; 0: not given */
     const char *lesson_path;
     const char *tokens;

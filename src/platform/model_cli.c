@@ -6,6 +6,9 @@
 #include "../core/i18n.h"
 
 #include "../core/gemm.h"
+#include "../core/text.h"
+#include "../json/jsonw.h"
+#include "../nn/net_cache.h"
 #include "../model/export_real.h"
 #include "../model/real_lab.h"
 #include "checkpoint.h"
@@ -170,4 +173,153 @@ int model_bench(const Cli_Options *o) {
     net_free(&run);
     checkpoint_close(&ck);
     return 0;
+}
+
+/* The bytes of the written tokens as UTF-8 text: a cut or broken character
+ * becomes U+FFFD. */
+static void written_text(const Real_Model *rm, const int32_t *ids, int n, FILE *f) {
+    size_t size = 1, used = 0;
+    for (int k = 0; k < n; k++) {
+        const char *b;
+        size += bpe_token_bytes(&rm->bpe, ids[k], &b);
+    }
+    char *raw = malloc(size), *out = malloc(3 * size + 1);
+    if (!raw || !out) {
+        free(raw);
+        free(out);
+        jw_string(f, "");
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        const char *b;
+        size_t len = bpe_token_bytes(&rm->bpe, ids[k], &b);
+        memcpy(raw + used, b, len);
+        used += len;
+    }
+    size_t o = 0;
+    for (size_t at = 0; at < used;) {
+        uint32_t cp;
+        size_t step = text_utf8_next(raw + at, used - at, &cp);
+        if (step && cp != 0) {
+            memcpy(out + o, raw + at, step);
+            o += step;
+            at += step;
+        } else {
+            memcpy(out + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            at++;
+        }
+    }
+    out[o] = '\0';
+    jw_string(f, out);
+    free(raw);
+    free(out);
+}
+
+int model_generate(const Cli_Options *o) {
+    static Checkpoint ck;
+    char err[1024];
+    if (!checkpoint_open(o->model, &ck, err, sizeof err)) {
+        cli_report("attnlab: ", err);
+        return 2;
+    }
+    const Real_Model *rm = &ck.model;
+    const Net_Model *m = &rm->weights.model;
+    int context = m->positions, status = 0;
+    int32_t *ids = malloc(((size_t)context + 1) * sizeof *ids); /* the text, what is written */
+    Net_Cache c = {0};
+    int n = ids ? real_model_tokenize(rm, o->text, strlen(o->text), ids, err, sizeof err) : -1;
+    int cap = n + o->generate < context ? n + o->generate : context;
+    if (!ids) snprintf(err, sizeof err, "out of memory");
+    if (n < 0) {
+        cli_report("attnlab: --text: ", err);
+        status = 2;
+    } else if (n == 0) {
+        fprintf(stderr, "%s",
+                _("attnlab: --text: it gives no tokens, so the model has nothing "
+                  "to read\n"));
+        status = 2;
+    } else if (n >= context) {
+        fprintf(stderr,
+                _("attnlab: --text: its %d tokens fill the model's context (%d tokens): there is "
+                  "no room to write\n"),
+                n, context);
+        status = 2;
+    } else if (net_cache_bytes(m, cap) > NET_STORE_BUDGET) {
+        fprintf(stderr,
+                _("attnlab: %s: %d tokens of keys, values and weights would take %.1f GiB; at "
+                  "most %.0f GiB are kept (ask for fewer with --generate)\n"),
+                o->model, cap, (double)net_cache_bytes(m, cap) / (1 << 30),
+                (double)NET_STORE_BUDGET / (1 << 30));
+        status = 2;
+    } else if (!net_cache_reserve(&c, m, cap)) {
+        fprintf(stderr, _("attnlab: out of memory for %d tokens of %s\n"), cap, o->model);
+        status = 1;
+    }
+    for (int k = 0; status == 0 && k < n; k++) /* the text, a token at a time */
+        if (!net_cache_step(m, &c, ids[k])) status = 3;
+    const char *stop = "steps";
+    if (status == 0) {
+        Net_Choice how = {o->temperature, o->top_k, o->top_p};
+        Rng rng;
+        rng_seed(&rng, o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 0);
+        int32_t eos = rm->config.eos_id >= 0 ? rm->config.eos_id : bpe_special(&rm->bpe);
+        printf("{\n  \"model\": ");
+        jw_string(stdout, o->model);
+        printf(",\n  \"prompt\": [");
+        for (int k = 0; k < n; k++) printf(k ? ", %d" : "%d", (int)ids[k]);
+        printf("],\n  \"n_layer\": %d,\n  \"n_head\": %d,\n  \"temperature\": %.9g,\n"
+               "  \"top_k\": %d,\n  \"top_p\": %.9g,\n  \"seed\": %llu,\n  \"eos\": %d,\n"
+               "  \"steps\": [\n",
+               m->layers, m->heads, o->temperature, o->top_k, o->top_p,
+               (unsigned long long)(o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 0), (int)eos);
+        Net_Candidate top[EXPORT_REAL_TOP];
+        int written = 0;
+        for (int k = 0; k < o->generate; k++) {
+            int count;
+            int32_t id = net_choose(c.logits, m->vocab, &how, &rng, top, EXPORT_REAL_TOP, &count);
+            if (id < 0) {
+                status = 1;
+                stop = "out of memory";
+                break;
+            }
+            if (k) printf(",\n");
+            export_real_step(rm, &c, k, id, top, count, stdout);
+            ids[n + written++] = id;
+            if (id == eos) {
+                stop = "eos";
+                break;
+            }
+            if (k + 1 == o->generate) break;
+            if (c.n == context) {
+                stop = "context";
+                fprintf(stderr,
+                        _("attnlab: %s: the model's context is full at %d tokens: it wrote %d "
+                          "of the %d asked for\n"),
+                        o->model, context, written, o->generate);
+                break;
+            }
+            if (!net_cache_step(m, &c, id)) {
+                status = 3;
+                stop = "not finite";
+                break;
+            }
+        }
+        printf("\n  ],\n  \"ids\": [");
+        for (int k = 0; k < written; k++) printf(k ? ", %d" : "%d", (int)ids[n + k]);
+        printf("],\n  \"text\": ");
+        written_text(rm, ids + n, written, stdout);
+        printf(",\n  \"stop\": \"%s\"\n}\n", stop);
+    }
+    if (status == 3) { /* a number stopped being finite */
+        char where[300];
+        Net_Run fake = {.fault = c.fault};
+        net_fault_text(&fake, where, sizeof where);
+        fprintf(stderr, _("attnlab: %s: the pass is not finite: %s\n"), o->model, where);
+        status = 2;
+    }
+    net_cache_free(&c);
+    free(ids);
+    checkpoint_close(&ck);
+    return status;
 }

@@ -1,0 +1,277 @@
+/* Generation on a KV cache, and the next token's choice; see net_cache.h. */
+#include "net_cache.h"
+#include "net_kernels.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool grow(float **p, int64_t count) {
+    if (count <= 0) count = 1;
+    if ((uint64_t)count > SIZE_MAX / sizeof(float)) return false;
+    float *q = realloc(*p, (size_t)count * sizeof(float));
+    if (!q) return false;
+    *p = q;
+    return true;
+}
+
+int64_t net_cache_bytes(const Net_Model *m, int cap) {
+    int64_t kv = (int64_t)2 * m->layers * cap * kv_heads(m) * head_dim(m);
+    return (int64_t)sizeof(float) * (kv + (int64_t)m->layers * m->heads * cap * cap);
+}
+
+/* The cos and sin of each pair's angle at positions 0 … cap − 1, computed as
+ * the whole pass computes them (net.c's rope_table), so both turn alike. */
+static void rope_rows(const Net_Model *m, Net_Cache *c) {
+    int d = head_dim(m), half = d / 2;
+    for (int j = 0; j < half; j++) {
+        float f =
+            m->rope_freq ? m->rope_freq[j] : (float)(1 / pow(m->rope_theta, (double)(2 * j) / d));
+        for (int p = 0; p < c->cap; p++) {
+            float angle = (float)p * f;
+            c->rope[(ptrdiff_t)p * d + j] = (float)cos(angle);
+            c->rope[(ptrdiff_t)p * d + half + j] = (float)sin(angle);
+        }
+    }
+}
+
+bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap) {
+    int G = kv_heads(m), d = head_dim(m), inner = m->inner > 0 ? m->inner : 1;
+    bool fits = cap <= c->cap && m->layers <= c->cap_layers && m->heads <= c->cap_heads &&
+                G <= c->cap_kv && d <= c->cap_dim && m->width <= c->cap_width &&
+                inner <= c->cap_inner && m->vocab <= c->cap_vocab;
+    if (!fits) {
+        int64_t L = m->layers, C = cap, H = m->heads;
+        if (!grow(&c->k, L * C * G * d) || !grow(&c->v, L * C * G * d) ||
+            !grow(&c->attn, L * H * C * C) || !grow(&c->x, m->width) ||
+            !grow(&c->normed, m->width) || !grow(&c->qkv, qkv_width(m)) ||
+            !grow(&c->mixed, mixed_width(m)) || !grow(&c->hidden, inner) ||
+            !grow(&c->gate, inner) || !grow(&c->scores, C) || !grow(&c->logits, m->vocab) ||
+            !grow(&c->rope, C * d))
+            return false;
+        c->cap = cap;
+        c->cap_layers = m->layers;
+        c->cap_heads = m->heads;
+        c->cap_kv = G;
+        c->cap_dim = d;
+        c->cap_width = m->width;
+        c->cap_inner = inner;
+        c->cap_vocab = m->vocab;
+    }
+    if (m->rope_theta > 0) rope_rows(m, c);
+    net_cache_clear(c);
+    return true;
+}
+
+void net_cache_clear(Net_Cache *c) {
+    c->n = 0;
+    c->fault = (Net_Fault){0};
+}
+
+float *net_cache_attn(const Net_Cache *c, int layer, int head) {
+    return c->attn + ((ptrdiff_t)layer * c->cap_heads + head) * c->cap * c->cap;
+}
+
+/* The new token's q (every head) and k (every key/value head) at position t:
+ * each head's RMSNorm (Qwen3), then RoPE's turn by t, as the pass does it. */
+static void turn_row(const Net_Model *m, const Net_Cache *c, const Net_Block *b, int t) {
+    int d = head_dim(m), half = d / 2, H = m->heads, G = kv_heads(m);
+    const float *cs = c->rope + (ptrdiff_t)t * d, *sn = cs + half;
+    for (int h = 0; h < H + G; h++) {
+        float *v = c->qkv + (ptrdiff_t)h * d;
+        const float *g = h < H ? b->q_norm : b->k_norm;
+        if (g) norm_rows(NET_NORM_RMS, v, 1, d, d, g, NULL, m->eps, v);
+        if (m->rope_theta <= 0) continue;
+        for (int j = 0; j < half; j++) {
+            float a = v[j], e = v[j + half];
+            v[j] = a * cs[j] - e * sn[j];
+            v[j + half] = e * cs[j] + a * sn[j];
+        }
+    }
+}
+
+/* Layer l for the new token at t: its k and v kept, its rows of A, and x_{l+1}. */
+static void cached_layer(const Net_Model *m, Net_Cache *c, int l, int t) {
+    int w = m->width, H = m->heads, G = kv_heads(m), d = head_dim(m), ld = qkv_width(m);
+    int inner = m->inner, C = c->cap;
+    const Net_Block *b = &m->blocks[l];
+    float *x = c->x, *q = c->qkv, *k = q + (ptrdiff_t)H * d, *v = k + (ptrdiff_t)G * d;
+    norm_rows(m->norm, x, 1, w, w, b->norm1_w, b->norm1_b, m->eps, c->normed);
+    fill_rows(q, 1, H * d, ld, b->q_b);
+    fill_rows(k, 1, G * d, ld, b->k_b);
+    fill_rows(v, 1, G * d, ld, b->v_b);
+    if (b->qkv_w) {
+        gemm_f32(false, false, 1, ld, w, 1, c->normed, w, b->qkv_w, ld, 1, c->qkv, ld);
+    } else {
+        linear(m, c->normed, 1, w, H * d, b->q_w, q, ld);
+        linear(m, c->normed, 1, w, G * d, b->k_w, k, ld);
+        linear(m, c->normed, 1, w, G * d, b->v_w, v, ld);
+    }
+    if (b->q_norm || b->k_norm || m->rope_theta > 0) turn_row(m, c, b, t);
+    /* kept: this token's key and value, for every later token to read */
+    float *K = c->k + (ptrdiff_t)l * C * G * d, *V = c->v + (ptrdiff_t)l * C * G * d;
+    memcpy(K + (ptrdiff_t)t * G * d, k, (size_t)G * d * sizeof *k);
+    memcpy(V + (ptrdiff_t)t * G * d, v, (size_t)G * d * sizeof *v);
+    for (int h = 0; h < H; h++) {
+        int g = net_kv_head(m, h);
+        float *a = net_cache_attn(c, l, h) + (ptrdiff_t)t * C, *s = c->scores;
+        gemm_f32(false, true, 1, t + 1, d, 1 / sqrtf((float)d), q + (ptrdiff_t)h * d, d,
+                 K + (ptrdiff_t)g * d, G * d, 0, s, t + 1);
+        float slope = m->alibi ? m->alibi[h] : 0;
+        if (slope != 0)
+            for (int j = 0; j <= t; j++) s[j] -= slope * (float)(t - j);
+        float max = s[0];
+        for (int j = 1; j <= t; j++)
+            if (s[j] > max) max = s[j];
+        for (int j = 0; j <= t; j++) a[j] = exp_approx(s[j] - max);
+        float sum = 0;
+        for (int j = 0; j <= t; j++) sum += a[j];
+        float inv = 1 / sum;
+        for (int j = 0; j <= t; j++) a[j] *= inv;
+        memset(a + t + 1, 0, (size_t)(C - t - 1) * sizeof *a);
+        gemm_f32(false, false, 1, d, t + 1, 1, a, t + 1, V + (ptrdiff_t)g * d, G * d, 0,
+                 c->mixed + (ptrdiff_t)h * d, H * d);
+    }
+    add_rows(x, 1, w, b->o_b);
+    linear(m, c->mixed, 1, H * d, w, b->o_w, x, w);
+    if (m->mlp == NET_MLP_NONE || !b->up_w) return;
+    norm_rows(m->norm, x, 1, w, w, b->norm2_w, b->norm2_b, m->eps, c->normed);
+    fill_rows(c->hidden, 1, inner, inner, b->up_b);
+    if (m->mlp == NET_MLP_SWIGLU) fill_rows(c->gate, 1, inner, inner, NULL);
+    add_rows(x, 1, w, b->down_b);
+    linear(m, c->normed, 1, w, inner, b->up_w, c->hidden, inner);
+    if (m->mlp == NET_MLP_SWIGLU) {
+        linear(m, c->normed, 1, w, inner, b->gate_w, c->gate, inner);
+        swiglu(c->hidden, c->gate, inner);
+    } else {
+        gelu(c->hidden, inner);
+    }
+    linear(m, c->hidden, 1, inner, w, b->down_w, x, w);
+}
+
+static bool finite(const float *v, int64_t count, int64_t *at) {
+    for (int64_t i = 0; i < count; i++)
+        if (!isfinite(v[i])) {
+            *at = i;
+            return false;
+        }
+    return true;
+}
+
+bool net_cache_step(const Net_Model *m, Net_Cache *c, int32_t id) {
+    int t = c->n, w = m->width;
+    if (t >= c->cap || id < 0 || id >= m->vocab) return false;
+    for (int j = 0; j < w; j++)
+        c->x[j] = m->wte[(ptrdiff_t)id * w + j] + (m->wpe ? m->wpe[(ptrdiff_t)t * w + j] : 0);
+    int64_t at;
+    for (int l = 0; l < m->layers; l++) {
+        cached_layer(m, c, l, t);
+        if (!finite(c->x, w, &at)) {
+            c->fault = (Net_Fault){.kind = NET_FAULT_STREAM,
+                                   .layer = l,
+                                   .head = -1,
+                                   .row = t,
+                                   .col = (int)at,
+                                   .value = c->x[at]};
+            return false;
+        }
+    }
+    norm_rows(m->norm, c->x, 1, w, w, m->normf_w, m->normf_b, m->eps, c->normed);
+    gemm_f32(false, true, 1, m->vocab, w, 1, c->normed, w, m->unembed, w, 0, c->logits, m->vocab);
+    if (!finite(c->logits, m->vocab, &at)) {
+        c->fault = (Net_Fault){.kind = NET_FAULT_LOGIT,
+                               .layer = m->layers,
+                               .head = -1,
+                               .row = t,
+                               .col = (int)at,
+                               .value = c->logits[at]};
+        return false;
+    }
+    c->n = t + 1;
+    return true;
+}
+
+/* The products of one layer's rows for `rows` tokens: q, k, v, W_O and the MLP. */
+static int64_t row_madds(const Net_Model *m, int64_t rows) {
+    int64_t w = m->width, d = head_dim(m), H = m->heads, G = kv_heads(m);
+    int64_t mlp = m->mlp == NET_MLP_NONE ? 0 : (m->mlp == NET_MLP_SWIGLU ? 3 : 2) * w * m->inner;
+    return rows * (w * (H + 2 * G) * d + H * d * w + mlp);
+}
+
+int64_t net_cache_step_madds(const Net_Model *m, int t) {
+    int64_t keys = (int64_t)t + 1, d = head_dim(m);
+    return m->layers * (row_madds(m, 1) + 2 * m->heads * keys * d) + (int64_t)m->width * m->vocab;
+}
+
+int64_t net_pass_madds(const Net_Model *m, int n) {
+    int64_t N = n, d = head_dim(m);
+    return m->layers * (row_madds(m, N) + 2 * m->heads * N * N * d) + (int64_t)m->width * m->vocab;
+}
+
+void net_cache_free(Net_Cache *c) {
+    free(c->k);
+    free(c->v);
+    free(c->attn);
+    free(c->x);
+    free(c->normed);
+    free(c->qkv);
+    free(c->mixed);
+    free(c->hidden);
+    free(c->gate);
+    free(c->scores);
+    free(c->logits);
+    free(c->rope);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- the next token -------------------------------------------------------------- */
+
+typedef struct Ranked {
+    double p;
+    int32_t id;
+} Ranked;
+
+static int likelier(const void *a, const void *b) {
+    const Ranked *x = a, *y = b;
+    if (x->p != y->p) return x->p > y->p ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int net_choose(const float *logits, int vocab, const Net_Choice *how, Rng *rng, Net_Candidate *top,
+               int top_max, int *top_count) {
+    bool greedy = !(how->temperature > 0);
+    double T = greedy ? 1 : how->temperature, max = -INFINITY, sum = 0;
+    Ranked *r = malloc(sizeof *r * (size_t)vocab);
+    if (!r || vocab < 1) {
+        free(r);
+        return -1;
+    }
+    for (int i = 0; i < vocab; i++)
+        if (logits[i] > max) max = logits[i];
+    for (int i = 0; i < vocab; i++) sum += (r[i].p = exp((logits[i] - max) / T));
+    for (int i = 0; i < vocab; i++) {
+        r[i].p /= sum;
+        r[i].id = i;
+    }
+    qsort(r, (size_t)vocab, sizeof *r, likelier);
+    int shown = top_max < vocab ? top_max : vocab;
+    for (int k = 0; k < shown; k++) top[k] = (Net_Candidate){r[k].id, r[k].p};
+    if (top_count) *top_count = shown;
+    int32_t chosen = r[0].id; /* greedy: the likeliest, ties to the lower id */
+    if (!greedy) {
+        int keep = how->top_k > 0 && how->top_k < vocab ? how->top_k : vocab;
+        double p = how->top_p > 0 && how->top_p < 1 ? how->top_p : 1, cum = 0;
+        int cut = 0;
+        while (cut < keep && (cut == 0 || cum < p)) cum += r[cut++].p;
+        double u = rng_uniform(rng) * cum, walk = 0;
+        chosen = r[cut - 1].id;
+        for (int k = 0; k < cut; k++)
+            if ((walk += r[k].p) > u) {
+                chosen = r[k].id;
+                break;
+            }
+    }
+    free(r);
+    return chosen;
+}

@@ -1,0 +1,84 @@
+/* Generation: the forward pass one token at a time on a KV cache, and the
+ * choice of the next token.
+ *
+ * A model writes a text a token at a time. Under the causal mask token t's
+ * query reads only the keys and values of tokens 0 … t, and nothing after t
+ * changes them, so each layer's keys and values, once made, are kept: a step
+ * computes only the new token's row (its q, k and v, its scores against the
+ * t + 1 cached keys, its weights, the mixed values, the MLP) instead of the
+ * whole pass again. Its rows of A are kept too, row t written at step t and
+ * never again: what the Generate view scrubs through.
+ *
+ *   int64_t net_cache_bytes(const Net_Model *m, int cap)
+ *       what a cache for cap tokens holds (keys, values and every head's rows of A)
+ *   bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap)
+ *       room for cap tokens (kept if there is enough already); false when out of memory.
+ *       The cache starts empty
+ *   void net_cache_clear(Net_Cache *c)
+ *       empty again (its room kept)
+ *   bool net_cache_step(const Net_Model *m, Net_Cache *c, int32_t id)
+ *       token id appended at position c->n (below m->vocab; below c->cap and, with learned
+ *       positions, m->positions): each layer's k and v row kept, row c->n of every head's A,
+ *       c->logits for the next token; c->n grows by one. False, with c->fault, when a
+ *       number stops being finite (then the token is not added)
+ *   float *net_cache_attn(const Net_Cache *c, int layer, int head)
+ *       that head's rows of A, cap floats apart: row t has t + 1 weights, then zeros
+ *   int64_t net_cache_step_madds(const Net_Model *m, int t)
+ *   int64_t net_pass_madds(const Net_Model *m, int n)
+ *       the multiply-adds of the step that adds token t (t + 1 keys read), and of the whole
+ *       pass over n tokens (what recomputing everything each step costs)
+ *   void net_cache_free(Net_Cache *c)
+ *
+ *   int net_choose(const float *logits, int vocab, const Net_Choice *how, Rng *rng,
+ *                  Net_Candidate *top, int top_max, int *top_count)
+ *       the next token: the likeliest (temperature 0: greedy, ties to the lower id), or a
+ *       draw from softmax(logits / T) cut to the top_k likeliest (0: all) and then to the
+ *       fewest whose probabilities sum to top_p or more (1: all), renormalized; one
+ *       rng_uniform a draw, so a seed gives the same text on every machine that computes
+ *       the same logits. top gets the likeliest top_max candidates with their
+ *       probabilities before the cut (softmax(logits / T), or T = 1 when greedy), likeliest
+ *       first, ties to the lower id
+ */
+#ifndef ATTN_NET_CACHE_H
+#define ATTN_NET_CACHE_H
+
+#include "../core/rng.h"
+#include "net.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct Net_Cache {
+    int cap, n;   /* room, in tokens; tokens held */
+    float *k, *v; /* layers × cap × G·d: each token's key (normed, turned) and value */
+    float *attn;  /* layers × heads × cap × cap: row t is token t's weights */
+    float *x;     /* width: the new token's stream row */
+    float *normed, *qkv, *mixed, *hidden, *gate, *scores, *logits;
+    float *rope; /* cap × d: cos then sin of each pair's angle at each position */
+    int cap_layers, cap_heads, cap_kv, cap_dim, cap_width, cap_inner, cap_vocab;
+    Net_Fault fault;
+} Net_Cache;
+
+typedef struct Net_Choice {
+    double temperature; /* 0: greedy */
+    int top_k;          /* 0: every token */
+    double top_p;       /* 1: no cut */
+} Net_Choice;
+
+typedef struct Net_Candidate {
+    int32_t id;
+    double p;
+} Net_Candidate;
+
+int64_t net_cache_bytes(const Net_Model *m, int cap);
+bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap);
+void net_cache_clear(Net_Cache *c);
+bool net_cache_step(const Net_Model *m, Net_Cache *c, int32_t id);
+float *net_cache_attn(const Net_Cache *c, int layer, int head);
+int64_t net_cache_step_madds(const Net_Model *m, int t);
+int64_t net_pass_madds(const Net_Model *m, int n);
+void net_cache_free(Net_Cache *c);
+int net_choose(const float *logits, int vocab, const Net_Choice *how, Rng *rng, Net_Candidate *top,
+               int top_max, int *top_count);
+
+#endif

@@ -1,0 +1,228 @@
+/* Generation (`--generate`, nn/net_cache.h) on checkpoints the reference
+ * tools write, of every family (GPT-2; Llama with grouped-query heads; Qwen2's
+ * biases; Qwen3's q/k norms):
+ *   - greedy, 32 steps: each token written is the float64 pass's argmax, each
+ *     candidate's p its softmax within 1e-5, each step's row of weights the
+ *     float64 row within 1e-4 (tests/tools/generation_check.py);
+ *   - the cache against the whole pass recomputed at every step: the logits
+ *     within 1e-5 of the largest, every head's new row within 1e-5; and rows
+ *     written earlier never change (what scrubbing back shows is what was);
+ *   - a seed gives the same text again; top-k and top-p keep their cut;
+ *   - the context's end, the end-of-text token and misused options are one
+ *     line each. */
+#define _POSIX_C_SOURCE 200809L
+#include "nn/net_cache.h"
+#include "platform/checkpoint.h"
+#include "reference_run.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char top[] = "/tmp/attnlab-generate-XXXXXX";
+
+static void setup(void) {
+    cr_assert(mkdtemp(top));
+}
+
+static void teardown(void) {
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(generate, .init = setup, .fini = teardown, .timeout = 240);
+
+static const char *const families[][3] = {
+    {"gpt2_reference.py", "gpt2", "--layers 2 --heads 4 --embd 32 --positions 128 --seed 3"},
+    {"llama_reference.py", "llama", "--family llama --heads 4 --kv-heads 2 --seed 5"},
+    {"llama_reference.py", "qwen2", "--family qwen2 --heads 4 --kv-heads 1 --seed 6"},
+    {"llama_reference.py", "qwen3",
+     "--family qwen3 --heads 4 --kv-heads 2 --head-dim 16 "
+     "--seed 7"},
+};
+static const char text[] = "The cat sat on the mat";
+
+static Run generate(const char *dir, const char *options) {
+    char args[1200];
+    snprintf(args, sizeof args, "--model '%s' --text '%s' %s --export json", dir, text, options);
+    return run_attnlab(args);
+}
+
+Test(generate, greedy_steps_are_the_float64_pass_argmax_in_every_family) {
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+        const char *dir = ref_make(families[f][0], top, families[f][1], families[f][2]);
+        Run r = generate(dir, "--generate 32");
+        cr_assert_eq(r.status, 0, "%s: %s", families[f][1], r.err);
+        cJSON *root = cJSON_Parse(r.out);
+        cr_assert(root, "%s: not JSON", families[f][1]);
+        cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "steps")), 32, "%s: %s",
+                     families[f][1], cJSON_GetObjectItem(root, "stop")->valuestring);
+        cJSON_Delete(root);
+        char path[400], cmd[1200];
+        snprintf(path, sizeof path, "%s/%s.json", top, families[f][1]);
+        FILE *out = fopen(path, "w");
+        cr_assert(out);
+        fputs(r.out, out);
+        fclose(out);
+        snprintf(cmd, sizeof cmd, "%s '%s/../tools/generation_check.py' '%s' '%s'", python(),
+                 test_env("ATTNLAB_TESTDATA"), dir, path);
+        FILE *p = popen(cmd, "r");
+        char *said = slurp(p);
+        cr_assert_eq(pclose(p), 0, "%s: %s", families[f][1], said);
+        free(said);
+        run_free(&r);
+    }
+}
+
+/* The greedy choice from logits. */
+static int32_t argmax(const float *v, int n) {
+    int32_t best = 0;
+    for (int k = 1; k < n; k++)
+        if (v[k] > v[best]) best = k;
+    return best;
+}
+
+Test(generate, the_cache_gives_the_whole_pass_at_every_step_and_never_rewrites_a_row) {
+    enum { STEPS = 24 };
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+        static Checkpoint ck;
+        char err[600];
+        const char *dir = ref_make(families[f][0], top, families[f][1], families[f][2]);
+        cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+        const Net_Model *m = &ck.model.weights.model;
+        int32_t ids[64];
+        int n = real_model_tokenize(&ck.model, text, strlen(text), ids, err, sizeof err);
+        cr_assert(n > 0 && n + STEPS <= 64, "%s", err);
+        Net_Cache c = {0};
+        Net_Run full = {0};
+        cr_assert(net_cache_reserve(&c, m, n + STEPS));
+        cr_assert(net_reserve(&full, m, n + STEPS));
+        /* each step's row of layer 0, head 0, as it was written */
+        static float kept[64][64];
+        for (int k = 0; k < n + STEPS; k++) {
+            if (k >= n) ids[k] = argmax(c.logits, m->vocab); /* greedy, from the cache */
+            cr_assert(net_cache_step(m, &c, ids[k]));
+            memcpy(kept[k], net_cache_attn(&c, 0, 0) + (ptrdiff_t)k * c.cap,
+                   sizeof(float) * (size_t)(k + 1));
+            net_forward(m, ids, k + 1, &full); /* the whole pass, recomputed */
+            double top_logit = 0, worst = 0;
+            for (int v = 0; v < m->vocab; v++) top_logit = fmax(top_logit, fabs(full.logits[v]));
+            for (int v = 0; v < m->vocab; v++)
+                worst = fmax(worst, fabs(c.logits[v] - full.logits[v]));
+            cr_assert_leq(worst, 1e-5 * top_logit, "%s step %d: logits %g apart", families[f][1], k,
+                          worst);
+            for (int l = 0; l < m->layers; l++)
+                for (int h = 0; h < m->heads; h++) {
+                    const float *row = net_cache_attn(&c, l, h) + (ptrdiff_t)k * c.cap;
+                    const float *want = net_attn(&full, l, h) + (ptrdiff_t)k * (k + 1);
+                    for (int j = 0; j <= k; j++)
+                        cr_assert_leq(fabsf(row[j] - want[j]), 1e-5f,
+                                      "%s step %d layer %d head %d key %d", families[f][1], k, l, h,
+                                      j);
+                    for (int j = k + 1; j < c.cap; j++) cr_assert_eq(row[j], 0.0f);
+                }
+        }
+        /* scrubbed back: every earlier row is as it was written, bit for bit */
+        for (int k = 0; k < n + STEPS; k++)
+            cr_assert_arr_eq(kept[k], net_cache_attn(&c, 0, 0) + (ptrdiff_t)k * c.cap,
+                             sizeof(float) * (size_t)(k + 1), "%s row %d changed", families[f][1],
+                             k);
+        net_cache_free(&c);
+        net_free(&full);
+        checkpoint_close(&ck);
+    }
+}
+
+/* The "ids" array of a --generate export. */
+static void written(const char *json, int32_t *ids, int *count, cJSON **steps_out) {
+    cJSON *root = cJSON_Parse(json);
+    cr_assert(root);
+    cJSON *list = cJSON_GetObjectItem(root, "ids");
+    *count = 0;
+    for (cJSON *e = list->child; e; e = e->next) ids[(*count)++] = e->valueint;
+    *steps_out = root;
+}
+
+Test(generate, a_seed_repeats_its_text_and_the_cuts_hold) {
+    const char *dir = ref_make("llama_reference.py", top, "s", "--family llama --seed 11");
+    Run a = generate(dir, "--generate 24 --temperature 1.5 --seed 42");
+    Run b = generate(dir, "--generate 24 --temperature 1.5 --seed 42");
+    Run c = generate(dir, "--generate 24 --temperature 1.5 --seed 43");
+    cr_assert_eq(a.status, 0, "%s", a.err);
+    cr_assert_str_eq(a.out, b.out, "the same seed gave another run");
+    cr_assert_str_neq(a.out, c.out, "another seed gave the same run");
+    /* top-k 2: every token written is one of its step's two likeliest */
+    Run k2 = generate(dir, "--generate 24 --temperature 3 --top-k 2 --seed 5");
+    cJSON *root;
+    int32_t ids[64];
+    int count;
+    written(k2.out, ids, &count, &root);
+    int step = 0;
+    bool second = false;
+    for (cJSON *s = cJSON_GetObjectItem(root, "steps")->child; s; s = s->next, step++) {
+        cJSON *cand = cJSON_GetObjectItem(s, "candidates");
+        int id = cJSON_GetObjectItem(s, "id")->valueint;
+        int first = cJSON_GetArrayItem(cand, 0)->child->valueint;
+        int other = cJSON_GetArrayItem(cand, 1)->child->valueint;
+        cr_assert(id == first || id == other, "step %d wrote %d", step, id);
+        second |= id == other;
+    }
+    cr_assert(second, "at T = 3 the second likeliest is never drawn in 24 steps");
+    cJSON_Delete(root);
+    /* top-p that small keeps only the likeliest: the greedy text */
+    Run tiny = generate(dir, "--generate 24 --temperature 3 --top-p 0.000001 --seed 5");
+    Run greedy = generate(dir, "--generate 24");
+    int32_t g[64], t[64];
+    int gn, tn;
+    cJSON *gr, *tr;
+    written(greedy.out, g, &gn, &gr);
+    written(tiny.out, t, &tn, &tr);
+    cr_assert(gn == tn && !memcmp(g, t, sizeof *g * (size_t)gn));
+    cJSON_Delete(gr);
+    cJSON_Delete(tr);
+    run_free(&a);
+    run_free(&b);
+    run_free(&c);
+    run_free(&k2);
+    run_free(&tiny);
+    run_free(&greedy);
+}
+
+Test(generate, the_context_end_and_misused_options_are_one_line) {
+    /* 16 positions, the text 6 tokens: 10 more fill the context, and the
+     * token after them is the last one written, from a full context */
+    const char *dir = ref_make("gpt2_reference.py", top, "short",
+                               "--layers 1 --heads 2 --embd 16 --positions 16 --seed 4");
+    Run r = generate(dir, "--generate 40");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "the model's context is full at 16 tokens: it wrote 11 of the 40"),
+              "%s", r.err);
+    cJSON *root;
+    int32_t ids[64];
+    int count;
+    written(r.out, ids, &count, &root);
+    cr_assert_eq(count, 11);
+    cr_assert_str_eq(cJSON_GetObjectItem(root, "stop")->valuestring, "context");
+    cJSON_Delete(root);
+    run_free(&r);
+    static const struct {
+        const char *options, *says;
+    } bad[] = {
+        {"--generate 0", "--generate"},
+        {"--generate 5 --top-k 3", "--top-k: needs --temperature above 0"},
+        {"--generate 5 --seed 3", "--seed: needs --temperature above 0"},
+        {"--temperature 1", "--temperature: needs --generate N"},
+        {"--generate 5 --temperature -1", "--temperature"},
+        {"--generate 5 --temperature 1 --top-p 0", "--top-p"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        Run e = generate(dir, bad[k].options);
+        cr_assert_eq(e.status, 2, "%s: status %d", bad[k].options, e.status);
+        cr_assert_str_empty(e.out);
+        cr_assert(strstr(e.err, bad[k].says) && strchr(e.err, '\n') == e.err + strlen(e.err) - 1,
+                  "%s: %s", bad[k].options, e.err);
+        run_free(&e);
+    }
+}
