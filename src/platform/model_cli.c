@@ -167,6 +167,33 @@ int model_bench(const Cli_Options *o) {
                threaded ? "edit" : "edit_sliced", lab.n, times[4], frames + 1, opens[4]);
         real_lab_free(&lab);
     }
+    /* generation: one step on a KV cache holding 255 tokens (the 256th token's row), against
+     * the whole pass over 256 tokens that recomputing everything costs */
+    Net_Cache cache = {0};
+    if (m->positions >= 256 && net_cache_reserve(&cache, m, 256) && net_reserve(&run, m, 256)) {
+        int32_t ids[256];
+        for (int i = 0; i < 256; i++) ids[i] = (int32_t)((i * 7919 + 13) % m->vocab);
+        for (int i = 0; i < 255; i++) net_cache_step(m, &cache, ids[i]);
+        double step[41], whole[7];
+        for (int k = 0; k < 41; k++) {
+            cache.n = 255; /* the same step again: it rewrites row 255 alone */
+            double a = clock_ms();
+            net_cache_step(m, &cache, ids[255]);
+            step[k] = clock_ms() - a;
+        }
+        for (int k = 0; k < 7; k++) {
+            double a = clock_ms();
+            net_forward(m, ids, 256, &run);
+            whole[k] = clock_ms() - a;
+        }
+        qsort(step, 41, sizeof *step, cmp_double);
+        qsort(whole, 7, sizeof *whole, cmp_double);
+        printf("  \"cached_step\": {\"context\": 256, \"step_ms\": %.3f, \"recompute_ms\": %.3f, "
+               "\"step_madds\": %lld, \"recompute_madds\": %lld},\n",
+               step[20], whole[3], (long long)net_cache_step_madds(m, 255),
+               (long long)net_pass_madds(m, 256));
+    }
+    net_cache_free(&cache);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("  \"peak_rss_mb\": %.1f\n}\n", ru.ru_maxrss / 1024.0);

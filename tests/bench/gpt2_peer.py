@@ -5,6 +5,9 @@ LayerNorm and the last position's logits) over the same checkpoint's
 weights, with the thread count attnlab's OpenBLAS uses. Debian's
 python3-torch does its matrix products through the system's libblas.so.3,
 which is OpenBLAS when it is installed: the JSON says which library that is.
+It also times one generation step at 256 tokens of context on its own KV
+cache (each layer's keys and values kept in place), the peer of attnlab's
+cached step.
 
     python3 gpt2_peer.py DIR --threads N
 """
@@ -71,9 +74,46 @@ def main():
                 forward(ids)
                 times.append((time.perf_counter() - t0) * 1e3)
             rows.append({"n": n, "forward_ms": statistics.median(times)})
+    # generation: the 256th token's step on a KV cache of 255 (keys and values kept per
+    # layer, written in place), as attnlab's cached step does it
+    cached = None
+    if config["n_positions"] >= 256:
+        C = 256
+        K = torch.zeros(L, H, C, dh)
+        V = torch.zeros(L, H, C, dh)
+
+        def step(token, t):
+            x = w["wte.weight"][token] + w["wpe.weight"][t]
+            for l in range(L):
+                p = f"h.{l}."
+                a_ = F.layer_norm(x, (D,), w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
+                qkv = torch.addmv(w[p + "attn.c_attn.bias"], w[p + "attn.c_attn.weight"].t(), a_)
+                q, k, v = (u.view(H, dh) for u in qkv.split(D))
+                K[l, :, t] = k
+                V[l, :, t] = v
+                s = (K[l, :, :t + 1] @ q.unsqueeze(-1)).squeeze(-1) / dh ** 0.5
+                att = torch.softmax(s, dim=-1)
+                y = (att.unsqueeze(1) @ V[l, :, :t + 1]).reshape(D)
+                x = x + torch.addmv(w[p + "attn.c_proj.bias"], w[p + "attn.c_proj.weight"].t(), y)
+                m = F.layer_norm(x, (D,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
+                h = F.gelu(torch.addmv(w[p + "mlp.c_fc.bias"], w[p + "mlp.c_fc.weight"].t(), m),
+                           approximate="tanh")
+                x = x + torch.addmv(w[p + "mlp.c_proj.bias"], w[p + "mlp.c_proj.weight"].t(), h)
+            return unembed @ F.layer_norm(x, (D,), w["ln_f.weight"], w["ln_f.bias"], eps)
+
+        with torch.inference_mode():
+            ids = [(i * 7919 + 13) % vocab for i in range(C)]
+            for t in range(C - 1):
+                step(ids[t], t)
+            times = []
+            for _ in range(41):
+                t0 = time.perf_counter()
+                step(ids[C - 1], C - 1)
+                times.append((time.perf_counter() - t0) * 1e3)
+        cached = {"context": C, "step_ms": statistics.median(times)}
     blas = os.path.realpath("/etc/alternatives/libblas.so.3-x86_64-linux-gnu")
     print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(),
-                      "libblas.so.3": blas, "rows": rows}, indent=1))
+                      "libblas.so.3": blas, "rows": rows, "cached_step": cached}, indent=1))
 
 
 if __name__ == "__main__":

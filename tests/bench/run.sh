@@ -152,6 +152,15 @@ if edit:
           f"browser: {sliced['on_screen_ms']:.1f} ms, {sliced['frames']} frames; target: 100 ms, "
           f"{'met' if edit['on_screen_ms'] <= 100 else 'MISSED'}); "
           f"opening another head: {edit['open_head_ms']:.2f} ms (target: one frame)")
+cs, pcs = ours.get("cached_step"), peer.get("cached_step")
+if cs and pcs:
+    print(f"  generation, one step at {cs['context']} tokens of context on the KV cache: "
+          f"{cs['step_ms']:.1f} ms, the whole pass recomputed {cs['recompute_ms']:.0f} ms "
+          f"({cs['recompute_ms'] / cs['step_ms']:.0f}x faster, target >= 10x: "
+          f"{'met' if cs['recompute_ms'] >= 10 * cs['step_ms'] else 'MISSED'}; multiply-adds "
+          f"{cs['step_madds'] / 1e6:.0f} M against {cs['recompute_madds'] / 1e6:.0f} M); PyTorch's "
+          f"cached step {pcs['step_ms']:.1f} ms (PyTorch / attnlab {pcs['step_ms'] / cs['step_ms']:.2f}x, "
+          f"target >= 1: {'met' if pcs['step_ms'] >= cs['step_ms'] else 'MISSED'})")
 row32 = next(r for r in ours["rows"] if r["n"] == 32)
 print(f"  a 32-token pass: {row32['forward_ms']:.1f} ms (target <= 80 ms: "
       f"{'met' if row32['forward_ms'] <= 80 else 'MISSED'})")
