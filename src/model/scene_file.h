@@ -1,6 +1,6 @@
 /* Scene files: JSON read with cJSON, written atomically.
  *
- * The format is documented in README.md. Loading checks every field (type,
+ * The format is documented in docs/files.md. Loading checks every field (type,
  * range, finite numbers, row widths, unknown or duplicate keys) and reports
  * the first problem as "FILE:LINE:COL: message", where the position is where
  * JSON parsing stopped or the start of the offending value. On any error the

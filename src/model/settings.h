@@ -1,7 +1,7 @@
 /* Every setting of a scene, once: its name, type, range, default, command-line
  * flag, scene-file key, lesson keyword and help line. The command line, the
  * scene loader and saver, the lesson parser, --help and scene_default read
- * this table, and tests hold the README and the man page to it. Adding a
+ * this table, and tests hold the manual (README.md and docs/) and the man page to it. Adding a
  * setting is one line here plus what it means.
  *
  *   const Setting *setting(Setting_Id id)

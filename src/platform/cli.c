@@ -51,7 +51,7 @@ void cli_usage(FILE *f) {
             "Explore transformer self-attention by direct manipulation.\n"
             "\n"
             "Scene:\n"
-            "  --scene FILE          load a scene file (JSON; see README.md)\n"
+            "  --scene FILE          load a scene file (JSON; see docs/files.md)\n"
             "  --tokens \"w1 w2 ...\"  use these tokens (embedded from the vocabulary)\n"),
           f);
     for (int k = 0; k < SET_COUNT; k++) usage_setting(f, setting((Setting_Id)k));
@@ -70,7 +70,7 @@ void cli_usage(FILE *f) {
           "  --screenshot FILE.png render one frame of --view at --size and exit\n"
           "  --presenter           big panels, the lesson as a caption strip, hover callouts (P)\n"
           "  --hide NAME,NAME,...  hide these panels and controls for a class (plane, controls,\n"
-          "                        S, A, dk, mask, ...; README.md lists them)\n"
+          "                        S, A, dk, mask, ...; docs/command-line.md lists them)\n"
           "  --theme T             dark (default), light (pale projectors) or contrast; F2 cycles\n"
           "  --lang L              the interface's language: en, es, de or zh_CN (default: the\n"
           "                        environment's, as LANGUAGE, LC_ALL, LC_MESSAGES, LANG)\n"

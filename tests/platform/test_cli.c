@@ -110,14 +110,15 @@ Test(cli, bad_options_give_one_clear_line) {
 }
 
 /* The settings table is the one list of scene settings: --help shows each
- * with its range, and README.md and the man page document each flag. */
+ * with its range, and the command line's page of the manual
+ * (docs/command-line.md) and the man page document each flag. */
 Test(cli, every_setting_is_in_help_readme_and_man_page) {
     char *help = NULL;
     size_t hlen = 0;
     FILE *h = open_memstream(&help, &hlen);
     cli_usage(h);
     fclose(h);
-    const char *docs[] = {"README.md", "assets/attnlab.1"};
+    const char *docs[] = {"docs/command-line.md", "assets/attnlab.1"};
     char *doc_text[2];
     for (int k = 0; k < 2; k++) {
         char path[1024], err[256];
@@ -129,7 +130,7 @@ Test(cli, every_setting_is_in_help_readme_and_man_page) {
         const Setting *st = setting((Setting_Id)k);
         cr_assert(strstr(help, st->cli), "--help lacks %s", st->cli);
         cr_assert(strstr(help, st->help), "--help lacks the line for %s", st->cli);
-        cr_assert(strstr(doc_text[0], st->cli), "README.md lacks %s", st->cli);
+        cr_assert(strstr(doc_text[0], st->cli), "docs/command-line.md lacks %s", st->cli);
         /* groff writes every hyphen escaped: \-\-no\-scale */
         char man[64];
         size_t m = 0;
