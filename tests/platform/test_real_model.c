@@ -240,11 +240,12 @@ Test(real_model, the_options_are_in_help_readme_and_man_page) {
     Run r = run_attnlab("--help");
     cr_assert(strstr(r.out, "--model PATH|NAME --text TEXT --export json"));
     run_free(&r);
-    const char *docs[][2] = {{"docs/command-line.md", "--model PATH|NAME --text TEXT --export json"},
-                             {"docs/command-line.md", "--text TEXT --generate N [--temperature F]"},
-                             {"docs/model.md", "--generate N [--temperature F] [--top-k K]"},
-                             {"assets/attnlab.1", "\\-\\-model"},
-                             {"assets/attnlab.1", "\\-\\-generate"}};
+    const char *docs[][2] = {
+        {"docs/command-line.md", "--model PATH|NAME --text TEXT --export json"},
+        {"docs/command-line.md", "--text TEXT --generate N [--temperature F]"},
+        {"docs/model.md", "--generate N [--temperature F] [--top-k K]"},
+        {"assets/attnlab.1", "\\-\\-model"},
+        {"assets/attnlab.1", "\\-\\-generate"}};
     for (int k = 0; k < 5; k++) {
         char path[600], cmd[800];
         snprintf(path, sizeof path, "%s/%s", test_env("ATTNLAB_DATA"), docs[k][0]);
