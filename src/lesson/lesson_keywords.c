@@ -60,6 +60,8 @@ static const char *const panel_names[] = {
     "model_compare",
     "model_unturned",
     "model_next",
+    "model_write",
+    "model_cache",
     "none",
 };
 

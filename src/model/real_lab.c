@@ -118,6 +118,7 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz) {
     if (!l->model) return text_fail(err, errsz, _("no model is open"));
     stop_worker(l);
+    if (strlen(l->text) != len || memcmp(l->text, text, len)) real_gen_reset(&l->gen);
     if (len > BPE_MAX_TEXT)
         return text_fail(err, errsz, _("the text is %zu bytes; at most %d are read"), len,
                          BPE_MAX_TEXT);
@@ -520,6 +521,7 @@ void real_lab_settle(Real_Lab *l) {
         }
 #endif
     }
+    real_gen_settle(&l->gen); /* the model writing, too */
 }
 
 void real_lab_open(Real_Lab *l, int layer, int head) {
@@ -546,6 +548,7 @@ int real_lab_next(const Real_Lab *l, double temperature, int k, int32_t *ids, do
 void real_lab_free(Real_Lab *l) {
     stop_worker(l);
     free(l->worker);
+    real_gen_free(&l->gen);
     bool threaded = l->threaded;
     net_free(&l->runs[0]);
     net_free(&l->runs[1]);

@@ -76,6 +76,7 @@
 #define ATTN_REAL_LAB_H
 
 #include "../nn/net.h"
+#include "real_gen.h"
 #include "../checkpoint/bpe.h"
 #include "../checkpoint/real_model.h"
 
@@ -138,6 +139,7 @@ typedef struct Real_Lab {
     char fault[300]; /* the text's pass is not finite: where (net_fault_text), else "" */
     bool threaded;   /* the pass runs on a thread of its own (real_lab_threaded) */
     struct Real_Worker *worker;
+    Real_Gen gen; /* the model writing after the text (real_gen.h); emptied when it changes */
 } Real_Lab;
 
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz);

@@ -1,5 +1,6 @@
 /* The forward pass of an attention stack in float32; see net.h. */
 #include "net.h"
+#include "net_cache.h"
 #include "net_kernels.h"
 #include "../core/clock.h"
 #include "../core/gemm.h"
@@ -331,6 +332,7 @@ static void layer(const Net_Model *m, int l, Net_Run *r, double *since) {
     memcpy(next, x, (size_t)n * w * sizeof *x);
     add_rows(next, n, w, b->o_b);
     project_qkv(m, b, r, since);
+    if (r->keep) net_cache_keep(m, r->keep, l, r->qkv, qkv_width(m), n);
     for (int h = 0; h < H; h++) head(m, r, h, net_scores(r, l, h), net_attn(r, l, h), since);
     for (int h = 0; h < H; h++)
         r->turn_moved[l * H + h] = r->want_turn && m->rope_theta > 0 ? turn_moved(m, r, l, h) : NAN;

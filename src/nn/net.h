@@ -58,6 +58,9 @@
  *                          float *K)
  *       the same q and k rows before RoPE's turn (normed, as the pass read them): what the
  *       head's scores would be without positions in the rule
+ *   r->keep (set before net_begin: a Net_Cache with room for n tokens)
+ *       the pass also keeps each layer's k (normed, turned) and v rows in that cache, as its
+ *       one-token step would have: net_cache_prefill's way to fill a cache in one pass
  *   r->want_turn (set before net_begin, for a RoPE model)
  *       the pass also fills r->turn_moved[layer·heads + head]: the share of a row's weight
  *       RoPE's turn puts elsewhere, half the sum over a row of |A − A₀|, where A₀ is the
@@ -169,9 +172,10 @@ typedef struct Net_Run {
     float *gate;    /* n×inner (SwiGLU) */
     float *rope;    /* positions'×d: cos then sin of each pair's angle, per position */
     bool want_turn; /* RoPE: fill turn_moved too */
-    float *turn_moved; /* layers×heads: the share of weight the turn moves, or NAN */
-    float *unturned;   /* scratch: q and k turned back (2·n×d), then their n×n scores */
-    int rope_rows;     /* positions rope holds, for rope_for */
+    struct Net_Cache *keep; /* when set, each layer's k and v rows are kept in it (a prefill) */
+    float *turn_moved;      /* layers×heads: the share of weight the turn moves, or NAN */
+    float *unturned;        /* scratch: q and k turned back (2·n×d), then their n×n scores */
+    int rope_rows;          /* positions rope holds, for rope_for */
     double rope_for;
     const float *rope_freq_for;
     int cap_n; /* capacity, in tokens, for the shapes below */

@@ -66,6 +66,7 @@ bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap) {
 
 void net_cache_clear(Net_Cache *c) {
     c->n = 0;
+    c->stage = -1;
     c->fault = (Net_Fault){0};
 }
 
@@ -159,26 +160,38 @@ static bool finite(const float *v, int64_t count, int64_t *at) {
     return true;
 }
 
-bool net_cache_step(const Net_Model *m, Net_Cache *c, int32_t id) {
+bool net_cache_begin(const Net_Model *m, Net_Cache *c, int32_t id) {
     int t = c->n, w = m->width;
     if (t >= c->cap || id < 0 || id >= m->vocab) return false;
     for (int j = 0; j < w; j++)
         c->x[j] = m->wte[(ptrdiff_t)id * w + j] + (m->wpe ? m->wpe[(ptrdiff_t)t * w + j] : 0);
+    c->stage = 0;
+    c->fault = (Net_Fault){0};
+    return true;
+}
+
+bool net_cache_next(const Net_Model *m, Net_Cache *c) {
+    int t = c->n, w = m->width;
     int64_t at;
-    for (int l = 0; l < m->layers; l++) {
-        cached_layer(m, c, l, t);
+    if (c->stage < 0) return true;
+    if (c->stage < m->layers) {
+        cached_layer(m, c, c->stage, t);
         if (!finite(c->x, w, &at)) {
             c->fault = (Net_Fault){.kind = NET_FAULT_STREAM,
-                                   .layer = l,
+                                   .layer = c->stage,
                                    .head = -1,
                                    .row = t,
                                    .col = (int)at,
                                    .value = c->x[at]};
-            return false;
+            c->stage = -1;
+            return true;
         }
+        c->stage++;
+        return false;
     }
     norm_rows(m->norm, c->x, 1, w, w, m->normf_w, m->normf_b, m->eps, c->normed);
     gemm_f32(false, true, 1, m->vocab, w, 1, c->normed, w, m->unembed, w, 0, c->logits, m->vocab);
+    c->stage = -1;
     if (!finite(c->logits, m->vocab, &at)) {
         c->fault = (Net_Fault){.kind = NET_FAULT_LOGIT,
                                .layer = m->layers,
@@ -186,10 +199,56 @@ bool net_cache_step(const Net_Model *m, Net_Cache *c, int32_t id) {
                                .row = t,
                                .col = (int)at,
                                .value = c->logits[at]};
-        return false;
+        return true;
     }
     c->n = t + 1;
     return true;
+}
+
+bool net_cache_step(const Net_Model *m, Net_Cache *c, int32_t id) {
+    int t = c->n;
+    if (!net_cache_begin(m, c, id)) return false;
+    while (!net_cache_next(m, c)) {
+    }
+    return c->n == t + 1;
+}
+
+void net_cache_keep(const Net_Model *m, Net_Cache *c, int layer, const float *qkv, int ld, int n) {
+    int H = m->heads, G = kv_heads(m), d = head_dim(m), C = c->cap;
+    float *K = c->k + (ptrdiff_t)layer * C * G * d, *V = c->v + (ptrdiff_t)layer * C * G * d;
+    for (int i = 0; i < n && i < C; i++) {
+        memcpy(K + (ptrdiff_t)i * G * d, qkv + (ptrdiff_t)i * ld + H * d,
+               (size_t)G * d * sizeof *K);
+        memcpy(V + (ptrdiff_t)i * G * d, qkv + (ptrdiff_t)i * ld + (H + G) * d,
+               (size_t)G * d * sizeof *V);
+    }
+}
+
+bool net_cache_prefill_finish(const Net_Model *m, Net_Cache *c, Net_Run *r) {
+    int n = r->n, C = c->cap;
+    r->keep = NULL;
+    if (r->fault.kind != NET_FAULT_NONE) {
+        c->fault = r->fault;
+        return false;
+    }
+    for (int l = 0; l < m->layers; l++)
+        for (int h = 0; h < m->heads; h++)
+            for (int i = 0; i < n; i++) {
+                float *row = net_cache_attn(c, l, h) + (ptrdiff_t)i * C;
+                memcpy(row, net_attn(r, l, h) + (ptrdiff_t)i * n, (size_t)(i + 1) * sizeof *row);
+                memset(row + i + 1, 0, (size_t)(C - i - 1) * sizeof *row);
+            }
+    memcpy(c->logits, r->logits, (size_t)m->vocab * sizeof *c->logits);
+    c->n = n;
+    c->stage = -1;
+    return true;
+}
+
+bool net_cache_prefill(const Net_Model *m, Net_Cache *c, Net_Run *r, const int32_t *ids, int n) {
+    if (n > c->cap || n < 1) return false;
+    r->keep = c;
+    net_forward(m, ids, n, r);
+    return net_cache_prefill_finish(m, c, r);
 }
 
 /* The products of one layer's rows for `rows` tokens: q, k, v, W_O and the MLP. */

@@ -21,6 +21,23 @@
  *       positions, m->positions): each layer's k and v row kept, row c->n of every head's A,
  *       c->logits for the next token; c->n grows by one. False, with c->fault, when a
  *       number stops being finite (then the token is not added)
+ *   bool net_cache_begin(const Net_Model *m, Net_Cache *c, int32_t id)
+ *   bool net_cache_next(const Net_Model *m, Net_Cache *c)
+ *       the same step in slices, so a window never waits a whole step in one frame: begin
+ *       embeds the token (false when there is no room or the id is out of range); each next
+ *       runs one layer, the last one the logits, and returns true once the step is done
+ *       (c->n grown, or c->fault set). net_cache_step is begin, then next until done
+ *   bool net_cache_prefill(const Net_Model *m, Net_Cache *c, Net_Run *r, const int32_t *ids,
+ *                          int n)
+ *       the cache filled with n tokens by one whole pass (r reserved for n; n ≤ c->cap):
+ *       the same keys, values, rows of A and logits as n steps, at a pass's cost. In slices:
+ *       r->keep = c, net_begin, net_step until done, then net_cache_prefill_finish
+ *   bool net_cache_prefill_finish(const Net_Model *m, Net_Cache *c, Net_Run *r)
+ *       after such a pass: its rows of A and logits into the cache; false (c->fault) when the
+ *       pass was not finite
+ *   void net_cache_keep(const Net_Model *m, Net_Cache *c, int layer, const float *qkv, int ld,
+ *                       int n)
+ *       the pass's hook (r->keep): layer's k and v columns of n rows of qkv (ld apart) kept
  *   float *net_cache_attn(const Net_Cache *c, int layer, int head)
  *       that head's rows of A, cap floats apart: row t has t + 1 weights, then zeros
  *   int64_t net_cache_step_madds(const Net_Model *m, int t)
@@ -56,6 +73,7 @@ typedef struct Net_Cache {
     float *normed, *qkv, *mixed, *hidden, *gate, *scores, *logits;
     float *rope; /* cap × d: cos then sin of each pair's angle at each position */
     int cap_layers, cap_heads, cap_kv, cap_dim, cap_width, cap_inner, cap_vocab;
+    int stage; /* a sliced step: layers done, then the logits; −1 none running */
     Net_Fault fault;
 } Net_Cache;
 
@@ -74,6 +92,11 @@ int64_t net_cache_bytes(const Net_Model *m, int cap);
 bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap);
 void net_cache_clear(Net_Cache *c);
 bool net_cache_step(const Net_Model *m, Net_Cache *c, int32_t id);
+bool net_cache_begin(const Net_Model *m, Net_Cache *c, int32_t id);
+bool net_cache_next(const Net_Model *m, Net_Cache *c);
+bool net_cache_prefill(const Net_Model *m, Net_Cache *c, Net_Run *r, const int32_t *ids, int n);
+bool net_cache_prefill_finish(const Net_Model *m, Net_Cache *c, Net_Run *r);
+void net_cache_keep(const Net_Model *m, Net_Cache *c, int layer, const float *qkv, int ld, int n);
 float *net_cache_attn(const Net_Cache *c, int layer, int head);
 int64_t net_cache_step_madds(const Net_Model *m, int t);
 int64_t net_pass_madds(const Net_Model *m, int n);

@@ -9,6 +9,7 @@
 #include "../core/perm.h"
 #include "../core/text.h"
 #include "../model/action.h"
+#include "../model/real_gen.h"
 
 #include <errno.h>
 #include <math.h>
@@ -326,8 +327,8 @@ static const struct {
     {"--samples", MODE(CLI_EXPERIMENT)},
     {"--model", MODE(CLI_EXPORT) | MODE(CLI_BENCH) | MODE(CLI_CHECK_LESSONS) | VIEW_MODES},
     {"--text", MODE(CLI_EXPORT) | VIEW_MODES},
-    {"--generate", MODE(CLI_EXPORT)},
-    {"--temperature", MODE(CLI_EXPORT)},
+    {"--generate", MODE(CLI_EXPORT) | VIEW_MODES},
+    {"--temperature", MODE(CLI_EXPORT) | VIEW_MODES},
     {"--top-k", MODE(CLI_EXPORT)},
     {"--top-p", MODE(CLI_EXPORT)},
     {"--layer", VIEW_MODES},
@@ -359,6 +360,17 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
     if (o->text && !o->model) {
         snprintf(err, errsz, "%s",
                  _("attnlab: --text: needs --model PATH|NAME, the model that reads it"));
+        return false;
+    }
+    if (o->generate && !o->text) {
+        snprintf(err, errsz, "%s",
+                 _("attnlab: --generate: needs --model PATH|NAME and --text \"…\", the text the "
+                   "model writes after"));
+        return false;
+    }
+    if (o->generate > REAL_GEN_MAX && o->mode != CLI_EXPORT) {
+        snprintf(err, errsz, _("attnlab: --generate: the window writes at most %d tokens"),
+                 REAL_GEN_MAX);
         return false;
     }
     if ((o->open_layer || o->open_head) && !o->model) {

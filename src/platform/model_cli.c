@@ -283,8 +283,13 @@ int model_generate(const Cli_Options *o) {
         fprintf(stderr, _("attnlab: out of memory for %d tokens of %s\n"), cap, o->model);
         status = 1;
     }
-    for (int k = 0; status == 0 && k < n; k++) /* the text, a token at a time */
-        if (!net_cache_step(m, &c, ids[k])) status = 3;
+    Net_Run text = {0}; /* the text in one pass, its keys and values kept: as the window does */
+    if (status == 0 && !net_reserve(&text, m, n)) {
+        fprintf(stderr, _("attnlab: out of memory for %d tokens of %s\n"), n, o->model);
+        status = 1;
+    }
+    if (status == 0 && !net_cache_prefill(m, &c, &text, ids, n)) status = 3;
+    net_free(&text);
     const char *stop = "steps";
     if (status == 0) {
         Net_Choice how = {o->temperature, o->top_k, o->top_p};

@@ -6,6 +6,7 @@
 #include "edit_field.h"
 #include "labs.h"
 #include "model_blocks.h"
+#include "model_write.h"
 #include "model_head.h"
 #include "view.h"
 
@@ -96,8 +97,19 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
             }
         }
     }
+    if (l->model && q->write && l->n > 0) { /* the model writing after the text */
+        Real_Gen *g = &l->gen;
+        if (!g->model || q->write == 3) {
+            double temperature = vs->real_greedy ? 0 : vs->temperature;
+            if (!real_gen_start(g, l->model, l->input, l->n, temperature, 0, err, sizeof err))
+                view_set_status(vs, true, _("The model cannot write: %s"), err);
+        }
+        if (q->write == 1) real_gen_step(g);
+        if (q->write == 2) real_gen_play(g, !g->playing);
+    }
     *q = (Real_Request){.open = -1, .move_from = -1};
-    vs->real_busy = !real_lab_work(l, REAL_LAB_BUDGET_MS);
+    bool writing = !real_gen_work(&l->gen, REAL_LAB_BUDGET_MS);
+    vs->real_busy = !real_lab_work(l, REAL_LAB_BUDGET_MS) || writing;
 }
 
 /* ---- the panels ---------------------------------------------------------------- */
@@ -570,10 +582,20 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
 /* The ten likeliest next tokens, under a temperature. */
 static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    float title_h = ui_panel_wrapped(ui, r, _("Next token"), lit(vs, "model_next"));
+    bool writing = vs->real_next_mode == 1;
+    float title_h = ui_panel_wrapped(ui, r, writing ? _("The model writes") : _("Next token"),
+                                     lit(vs, writing ? "model_write" : "model_next"));
     ui_record(ui, "panel", "model_next", -1, r);
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
+    static const char *const modes[2] = {N_("next token"), N_("write")};
+    Rect mode_row = rect_cut_top(&body, model_button_row_height(ui, modes, 2, body.w));
+    model_button_row(ui, "model_next_mode", modes, 2, mode_row, &vs->real_next_mode);
+    rect_cut_top(&body, 6);
+    if (vs->real_next_mode == 1) {
+        model_write_panel(ui, vs, l, body);
+        return;
+    }
     Rect slider = rect_cut_top(&body, fminf(56, body.h * 0.25f));
     ui_slider(ui, "model_temperature", -1, slider, &vs->temperature,
               &(Slider_Desc){.min = 0.1f,
@@ -650,11 +672,13 @@ static void follow_lesson(View_State *vs) {
     static const struct {
         const char *panel;
         int tab, grid_mode, head_mode; /* −1: as it is */
-    } follow[] = {{"model_grid", 0, 0, -1},     {"model_blocks", 0, 1, -1},
-                  {"model_sinks", 0, 2, -1},    {"model_turns", 0, 3, -1},
-                  {"model_open", 1, -1, -1},    {"model_lines", 1, -1, 1},
-                  {"model_plane", 1, -1, 2},    {"model_compare", 1, -1, 3},
-                  {"model_unturned", 1, -1, 4}, {"model_next", 2, -1, -1}};
+    } follow[] = {
+        {"model_grid", 0, 0, -1},  {"model_blocks", 0, 1, -1},  {"model_sinks", 0, 2, -1},
+        {"model_turns", 0, 3, -1}, {"model_open", 1, -1, -1},   {"model_lines", 1, -1, 1},
+        {"model_plane", 1, -1, 2}, {"model_compare", 1, -1, 3}, {"model_unturned", 1, -1, 4},
+        {"model_next", 2, -1, -1}, {"model_write", 2, -1, -1},  {"model_cache", 2, -1, -1}};
+    if (!strcmp(h, "model_next")) vs->real_next_mode = 0;
+    if (!strcmp(h, "model_write") || !strcmp(h, "model_cache")) vs->real_next_mode = 1;
     for (size_t k = 0; k < sizeof follow / sizeof *follow; k++)
         if (!strcmp(h, follow[k].panel)) {
             vs->real_tab = follow[k].tab;

@@ -25,6 +25,8 @@ void view_init(View_State *vs) {
     vs->layers_req = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
     vs->real_req = (Real_Request){.open = -1, .move_from = -1};
     vs->temperature = 1;
+    vs->real_greedy = true;
+    vs->real_gen_shown = -1;
 }
 
 void view_set_status(View_State *vs, bool error, const char *fmt, ...) {

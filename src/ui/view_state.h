@@ -100,6 +100,7 @@ typedef struct Real_Request {
     int reorder;            /* 1 reverse, 2 shuffle, 3 the text's own order; 0 none */
     int move_from, move_to; /* a chip dragged from one slot to another; from −1: none */
     bool explore;           /* the open head into the explorer's panels */
+    int write;              /* the model writing: 1 a step, 2 play or stop, 3 again from the text */
 } Real_Request;
 
 /* The layers lab's controls (the Train view's "layers" model). */
@@ -241,6 +242,9 @@ typedef struct View_State {
     Layers_Request layers_req;
     Real_Request real_req;
     float temperature;   /* the Model view's next-token temperature */
+    int real_next_mode;  /* the next-token panel: 0 the ten likeliest, 1 the model writing */
+    bool real_greedy;    /* writing: the likeliest each step (else drawn under the temperature) */
+    int real_gen_shown;  /* writing: the step shown (scrubbed back), or −1: the latest */
     int real_tab;        /* low Model view: 0 every head, 1 the open head, 2 next token */
     int real_head_mode;  /* the open head as 0 heatmaps, 1 lines, 2 queries and keys, 3 beside
                             the heads it is compared with, 4 beside itself without RoPE */

@@ -11,6 +11,7 @@
  *   - the context's end, the end-of-text token and misused options are one
  *     line each. */
 #define _POSIX_C_SOURCE 200809L
+#include "model/real_gen.h"
 #include "nn/net_cache.h"
 #include "platform/checkpoint.h"
 #include "reference_run.h"
@@ -225,4 +226,127 @@ Test(generate, the_context_end_and_misused_options_are_one_line) {
                   "%s: %s", bad[k].options, e.err);
         run_free(&e);
     }
+}
+
+/* A prefill (the text's tokens in one pass, keys and values kept by the
+ * pass's hook) fills the cache as that many steps do: the same keys, values,
+ * rows of weights and logits, within float32's rounding of the two orders of
+ * products; and a step after it goes on as after the steps. */
+Test(generate, a_prefill_in_one_pass_fills_the_cache_as_the_steps_do) {
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+        static Checkpoint ck;
+        char err[600];
+        const char *dir = ref_make(families[f][0], top, families[f][1], families[f][2]);
+        cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+        const Net_Model *m = &ck.model.weights.model;
+        int32_t ids[64];
+        int n = real_model_tokenize(&ck.model, text, strlen(text), ids, err, sizeof err);
+        Net_Cache a = {0}, b = {0};
+        Net_Run r = {0};
+        cr_assert(net_cache_reserve(&a, m, n + 1) && net_cache_reserve(&b, m, n + 1));
+        cr_assert(net_reserve(&r, m, n));
+        for (int k = 0; k < n; k++) cr_assert(net_cache_step(m, &a, ids[k]));
+        cr_assert(net_cache_prefill(m, &b, &r, ids, n));
+        cr_assert_eq(b.n, n);
+        int G = m->kv_heads > 0 ? m->kv_heads : m->heads;
+        int d = m->head_dim > 0 ? m->head_dim : m->width / m->heads;
+        for (int64_t k = 0; k < (int64_t)m->layers * a.cap * G * d; k++) {
+            if ((k / (G * d)) % a.cap >= n) continue; /* rows past the text: not written */
+            cr_assert_leq(fabsf(a.k[k] - b.k[k]), 1e-5f * (1 + fabsf(a.k[k])), "%s k",
+                          families[f][1]);
+            cr_assert_leq(fabsf(a.v[k] - b.v[k]), 1e-5f * (1 + fabsf(a.v[k])), "%s v",
+                          families[f][1]);
+        }
+        for (int l = 0; l < m->layers; l++)
+            for (int h = 0; h < m->heads; h++)
+                for (int i = 0; i < n; i++)
+                    for (int j = 0; j < a.cap; j++)
+                        cr_assert_leq(fabsf(net_cache_attn(&a, l, h)[i * a.cap + j] -
+                                            net_cache_attn(&b, l, h)[i * b.cap + j]),
+                                      1e-5f);
+        double big = 0, worst = 0;
+        for (int v = 0; v < m->vocab; v++) {
+            big = fmax(big, fabs(a.logits[v]));
+            worst = fmax(worst, fabs(a.logits[v] - b.logits[v]));
+        }
+        cr_assert_leq(worst, 1e-5 * big);
+        int32_t next = argmax(a.logits, m->vocab);
+        cr_assert(net_cache_step(m, &a, next) && net_cache_step(m, &b, next));
+        for (int v = 0; v < m->vocab; v++)
+            cr_assert_leq(fabs(a.logits[v] - b.logits[v]), 1e-5 * (big + 1));
+        net_cache_free(&a);
+        net_cache_free(&b);
+        net_free(&r);
+        checkpoint_close(&ck);
+    }
+}
+
+/* The Model view's writing (model/real_gen.h): on its thread and in slices
+ * (the browser's way) it writes what --generate writes, step by step the same
+ * tokens and candidates; the text's pass goes in by a prefill. */
+Test(generate, the_window_writes_what_the_command_line_writes_on_a_thread_and_in_slices) {
+    for (size_t f = 0; f < 2; f++) {
+        static Checkpoint ck;
+        char err[600];
+        const char *dir = ref_make(families[f][0], top, families[f][1], families[f][2]);
+        Run r = generate(dir, "--generate 16");
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cJSON *root;
+        int32_t want[64];
+        int count;
+        written(r.out, want, &count, &root);
+        cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+        int32_t ids[64];
+        int n = real_model_tokenize(&ck.model, text, strlen(text), ids, err, sizeof err);
+        for (int threaded = 1; threaded >= 0; threaded--) {
+            static Real_Gen g;
+            cr_assert(real_gen_threaded(&g, threaded) || !threaded);
+            cr_assert(real_gen_start(&g, &ck.model, ids, n, 0, 0, err, sizeof err), "%s", err);
+            for (int k = 0; k < count; k++) real_gen_step(&g);
+            int frames = 0;
+            while (!real_gen_work(&g, 2)) frames++; /* a frame's slices, or the thread's turns */
+            cr_assert_eq(g.written, count, "%s, %s: %d written", families[f][1],
+                         threaded ? "thread" : "slices", g.written);
+            cJSON *s = cJSON_GetObjectItem(root, "steps")->child;
+            for (int k = 0; k < count; k++, s = s->next) {
+                cr_assert_eq(g.chosen[k], want[k], "%s step %d", families[f][1], k);
+                cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(s, "candidates"), 0);
+                cr_assert_eq(g.top[k][0].id, cJSON_GetObjectItem(c0, "id")->valueint);
+                cr_assert_float_eq(g.top[k][0].p, cJSON_GetObjectItem(c0, "p")->valuedouble, 1e-7);
+            }
+            if (!threaded) cr_assert_geq(frames, count - 1, "slices: one step a frame at most");
+            real_gen_free(&g);
+        }
+        cJSON_Delete(root);
+        run_free(&r);
+        checkpoint_close(&ck);
+    }
+}
+
+/* --generate in the window writes before the first picture: the write panel
+ * shows every token written as a chip, the cache beside it at 1920×1080 ×2
+ * presenting and 1600×900; more than the window writes is one line. */
+Test(generate, the_window_opens_writing_with_generate) {
+    const char *dir = ref_make("llama_reference.py", top, "w", "--family llama --seed 12");
+    static const char *const sizes[] = {"--size 1600x900",
+                                        "--size 1920x1080 --ui-scale 2 --presenter"};
+    for (int k = 0; k < 2; k++) {
+        char args[800];
+        snprintf(args, sizeof args,
+                 "--view model --model '%s' --text '%s' --generate 6 %s --dump-ui", dir, text,
+                 sizes[k]);
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        cr_assert(strstr(r.out, "\"id\": \"model_written\", \"index\": 5"), "%s", sizes[k]);
+        cr_assert_null(strstr(r.out, "\"id\": \"model_written\", \"index\": 6"));
+        cr_assert(strstr(r.out, "\"id\": \"model_cache\""), "%s: no cache picture", sizes[k]);
+        run_free(&r);
+    }
+    char args[800];
+    snprintf(args, sizeof args, "--view model --model '%s' --text '%s' --generate 200 --dump-ui",
+             dir, text);
+    Run r = run_attnlab(args);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "the window writes at most 128 tokens"), "%s", r.err);
+    run_free(&r);
 }

@@ -1,0 +1,246 @@
+/* The Model view's writing; see real_gen.h. */
+#include "real_gen.h"
+#include "../checkpoint/bpe.h"
+#include "../core/clock.h"
+#include "../core/i18n.h"
+#include "../core/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef __EMSCRIPTEN__ /* the browser build has no threads: a step runs in slices there */
+#include <stdatomic.h>
+#include <threads.h>
+#define REAL_GEN_THREADS 1
+
+/* A job on a thread of its own: the cache and the step's slots are the
+ * thread's until `done` is set; the frame reads only what earlier steps
+ * wrote. */
+struct Gen_Worker {
+    thrd_t thread;
+    bool running;
+    atomic_bool done;
+};
+#else
+struct Gen_Worker {
+    bool running;
+};
+#endif
+
+/* The job under way, run until done or past budget_ms; true when done. The
+ * text's pass (job_step −1), or step job_step: the choice from the last
+ * logits, then, unless it stops there, the token through the cache. */
+static bool job_run(Real_Gen *g, double budget_ms) {
+    const Net_Model *m = &g->model->weights.model;
+    double start = clock_ms();
+    Net_Cache *c = &g->cache;
+    if (g->job_step < 0) {
+        while (!net_step(m, &g->prefill))
+            if (clock_ms() - start >= budget_ms) return false;
+        return true;
+    }
+    int k = g->job_step;
+    if (c->stage < 0) { /* not begun: the choice */
+        Net_Choice how = {g->temperature, 0, 1};
+        g->chosen[k] =
+            net_choose(c->logits, m->vocab, &how, &g->rng, g->top[k], REAL_GEN_TOP, &g->top_n[k]);
+        int32_t id = g->chosen[k];
+        if (id < 0 || id == g->eos || c->n == c->cap || k + 1 == REAL_GEN_MAX) return true;
+        if (!net_cache_begin(m, c, id)) return true;
+        if (clock_ms() - start >= budget_ms) return false;
+    }
+    while (!net_cache_next(m, c))
+        if (clock_ms() - start >= budget_ms) return false;
+    return true;
+}
+
+#ifdef REAL_GEN_THREADS
+static int worker_main(void *arg) {
+    Real_Gen *g = arg;
+    job_run(g, INFINITY);
+    atomic_store(&g->worker->done, true);
+    return 0;
+}
+#endif
+
+/* The frame's side of a finished job. */
+static void job_done(Real_Gen *g) {
+    g->running = false;
+    if (g->job_step < 0) {
+        if (!net_cache_prefill_finish(&g->model->weights.model, &g->cache, &g->prefill)) {
+            Net_Run fake = {.fault = g->cache.fault};
+            net_fault_text(&fake, g->fault, sizeof g->fault);
+            g->stop = GEN_FAULT;
+        }
+        g->prefill_ms = clock_ms() - g->job_start;
+        g->ready = true;
+        net_free(&g->prefill); /* its scores and weights are the cache's now */
+        return;
+    }
+    int k = g->job_step;
+    const Net_Cache *c = &g->cache;
+    g->step_ms[k] = clock_ms() - g->job_start;
+    if (g->chosen[k] < 0) {
+        snprintf(g->fault, sizeof g->fault, "%s", _("out of memory"));
+        g->stop = GEN_FAULT;
+        return;
+    }
+    g->written = k + 1;
+    if (g->chosen[k] == g->eos)
+        g->stop = GEN_EOS;
+    else if (k + 1 == REAL_GEN_MAX)
+        g->stop = GEN_LIMIT;
+    else if (c->fault.kind != NET_FAULT_NONE) {
+        Net_Run fake = {.fault = c->fault};
+        net_fault_text(&fake, g->fault, sizeof g->fault);
+        g->stop = GEN_FAULT;
+    } else if (c->n < g->prompt_n + g->written)
+        g->stop = GEN_CONTEXT; /* written from a full context: no room for it */
+}
+
+static void start_job(Real_Gen *g, int step) {
+    g->job_step = step;
+    g->job_start = clock_ms();
+    g->running = true;
+#ifdef REAL_GEN_THREADS
+    if (g->threaded) {
+        if (!g->worker && !(g->worker = calloc(1, sizeof *g->worker))) {
+            g->threaded = false;
+        } else {
+            atomic_store(&g->worker->done, false);
+            if (thrd_create(&g->worker->thread, worker_main, g) == thrd_success) {
+                g->worker->running = true;
+                return;
+            }
+            g->threaded = false; /* no thread to be had: slices, as in the browser */
+        }
+    }
+#endif
+}
+
+void real_gen_stop(Real_Gen *g) {
+#ifdef REAL_GEN_THREADS
+    if (g->worker && g->worker->running) {
+        thrd_join(g->worker->thread, NULL);
+        g->worker->running = false;
+        job_done(g);
+    }
+#endif
+    g->asked = 0;
+    g->playing = false;
+}
+
+bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n, double temperature,
+                    uint64_t seed, char *err, size_t errsz) {
+    real_gen_stop(g);
+    g->running = false;
+    const Net_Model *tm = &m->weights.model;
+    int cap = n + REAL_GEN_MAX < tm->positions ? n + REAL_GEN_MAX : tm->positions;
+    if (n < 1 || n >= tm->positions)
+        return text_fail(err, errsz,
+                         _("the text fills the model's context: there is no room "
+                           "to write"));
+    if (net_cache_bytes(tm, cap) > NET_STORE_BUDGET || !net_cache_reserve(&g->cache, tm, cap) ||
+        !net_reserve(&g->prefill, tm, n))
+        return text_fail(err, errsz, _("out of memory for a pass over %d tokens"), cap);
+    if (!g->worker) g->threaded = true;
+#ifndef REAL_GEN_THREADS
+    g->threaded = false;
+#endif
+    g->model = m;
+    g->prompt_n = n;
+    g->written = 0;
+    g->temperature = temperature;
+    g->seed = seed;
+    rng_seed(&g->rng, seed);
+    g->eos = m->config.eos_id >= 0 ? m->config.eos_id : bpe_special(&m->bpe);
+    g->ready = false;
+    g->stop = GEN_GOING;
+    g->fault[0] = '\0';
+    g->prefill.keep = &g->cache;
+    net_begin(tm, ids, n, &g->prefill);
+    start_job(g, -1);
+    return true;
+}
+
+void real_gen_step(Real_Gen *g) {
+    if (g->model && g->stop == GEN_GOING) g->asked++;
+}
+
+void real_gen_play(Real_Gen *g, bool on) {
+    g->playing = on && g->model && g->stop == GEN_GOING;
+    g->next_play = clock_ms();
+}
+
+bool real_gen_work(Real_Gen *g, double budget_ms) {
+    if (!g->model) return true;
+    if (g->running) {
+        bool on_thread = false;
+#ifdef REAL_GEN_THREADS
+        if (g->worker && g->worker->running) {
+            if (!atomic_load(&g->worker->done)) return false;
+            thrd_join(g->worker->thread, NULL);
+            g->worker->running = false;
+            on_thread = true;
+        }
+#endif
+        if (!on_thread && !job_run(g, budget_ms)) return false;
+        job_done(g);
+    }
+    if (g->stop != GEN_GOING) {
+        g->asked = 0;
+        g->playing = false;
+        return true;
+    }
+    double now = clock_ms();
+    bool play = g->playing && now >= g->next_play;
+    if (g->ready && (g->asked > 0 || play)) {
+        if (g->asked > 0) g->asked--;
+        if (play) g->next_play = now + REAL_GEN_PLAY_MS;
+        start_job(g, g->written);
+        if (!g->threaded && job_run(g, budget_ms - (clock_ms() - now))) job_done(g);
+    }
+    return !g->running && g->asked == 0 && !g->playing;
+}
+
+void real_gen_settle(Real_Gen *g) {
+    while (!real_gen_work(g, 1e9)) {
+#ifdef REAL_GEN_THREADS
+        if (g->worker && g->worker->running) { /* waits for it, rather than asking in a loop */
+            thrd_join(g->worker->thread, NULL);
+            g->worker->running = false;
+            job_done(g);
+        }
+#endif
+        g->next_play = 0; /* playing: to its end, the steps at once */
+    }
+}
+
+void real_gen_reset(Real_Gen *g) {
+    real_gen_stop(g);
+    g->model = NULL;
+    g->written = 0;
+    g->ready = false;
+}
+
+bool real_gen_threaded(Real_Gen *g, bool on) {
+#ifdef REAL_GEN_THREADS
+    real_gen_stop(g);
+    g->threaded = on;
+    if (!g->worker) g->worker = calloc(1, sizeof *g->worker);
+    return true;
+#else
+    g->threaded = false;
+    return !on;
+#endif
+}
+
+void real_gen_free(Real_Gen *g) {
+    real_gen_stop(g);
+    net_cache_free(&g->cache);
+    net_free(&g->prefill);
+    free(g->worker);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,96 @@
+/* The Model view's writing: the model writes after the text, a token a step,
+ * on its KV cache (nn/net_cache.h), off the frame: each step on a thread of
+ * its own on the desktop, a layer a slice in the browser (no threads there),
+ * so a frame never waits for a step.
+ *
+ * The text goes into the cache by one pass (net_cache_prefill); then each
+ * step chooses the next token from the last logits (greedy, or drawn under a
+ * temperature from the seeded generator) and runs it through the cache.
+ * Every step keeps its candidates and its choice, and the cache keeps every
+ * row of weights as it was written: scrubbing back shows them unchanged.
+ *
+ *   bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
+ *                       double temperature, uint64_t seed, char *err, size_t errsz)
+ *       a new writing after these n ids (stops what ran); the text's pass is queued.
+ *       temperature 0 is greedy. False with a line when the cache cannot be had
+ *   void real_gen_step(Real_Gen *g)
+ *       one more token asked for (none once stopped)
+ *   void real_gen_play(Real_Gen *g, bool on)
+ *       a step every REAL_GEN_PLAY_MS while on, until it stops
+ *   bool real_gen_work(Real_Gen *g, double budget_ms)
+ *       the frame's turn: takes over a finished step, starts the next asked for; without
+ *       threads runs up to budget_ms of it. True when nothing runs or waits
+ *   void real_gen_settle(Real_Gen *g)
+ *       every step asked for done (a screenshot, a test)
+ *   void real_gen_stop(Real_Gen *g)
+ *       nothing running (a thread is joined), nothing asked for, playing off
+ *   void real_gen_reset(Real_Gen *g)
+ *       stopped and emptied: nothing written (the text changed)
+ *   void real_gen_free(Real_Gen *g)
+ *   bool real_gen_threaded(Real_Gen *g, bool on)
+ *       steps on a thread (the default on the desktop) or in slices; false where threads
+ *       are not to be had
+ */
+#ifndef ATTN_REAL_GEN_H
+#define ATTN_REAL_GEN_H
+
+#include "../checkpoint/real_model.h"
+#include "../core/rng.h"
+#include "../nn/net_cache.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define REAL_GEN_MAX     128 /* tokens the window writes after a text */
+#define REAL_GEN_TOP     10  /* candidates kept a step */
+#define REAL_GEN_PLAY_MS 350 /* between two steps while playing */
+
+typedef enum Real_Gen_Stop {
+    GEN_GOING = 0,
+    GEN_EOS,     /* the end-of-text token was written */
+    GEN_CONTEXT, /* the model's context is full */
+    GEN_LIMIT,   /* REAL_GEN_MAX written */
+    GEN_FAULT    /* a number stopped being finite: fault says where */
+} Real_Gen_Stop;
+
+typedef struct Real_Gen {
+    const Real_Model *model;
+    Net_Cache cache;
+    Net_Run prefill; /* the text's pass, its keys and values kept in the cache */
+    int prompt_n;    /* the text's tokens */
+    int written;     /* tokens written, shown */
+    int32_t chosen[REAL_GEN_MAX];
+    Net_Candidate top[REAL_GEN_MAX][REAL_GEN_TOP];
+    int top_n[REAL_GEN_MAX];
+    double step_ms[REAL_GEN_MAX]; /* each step's time */
+    double prefill_ms;
+    double temperature;
+    uint64_t seed;
+    Rng rng;
+    int32_t eos;
+    bool ready;   /* the text's pass is done */
+    int asked;    /* steps asked for and not yet begun */
+    bool running; /* a job (the text's pass or a step) is under way */
+    bool playing;
+    double next_play; /* when playing: clock_ms of the next step */
+    Real_Gen_Stop stop;
+    char fault[300];
+    /* the job under way */
+    int job_step; /* the step it writes, or −1: the text's pass */
+    double job_start;
+    bool threaded;
+    struct Gen_Worker *worker;
+} Real_Gen;
+
+bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n, double temperature,
+                    uint64_t seed, char *err, size_t errsz);
+void real_gen_step(Real_Gen *g);
+void real_gen_play(Real_Gen *g, bool on);
+bool real_gen_work(Real_Gen *g, double budget_ms);
+void real_gen_settle(Real_Gen *g);
+void real_gen_stop(Real_Gen *g);
+void real_gen_reset(Real_Gen *g);
+void real_gen_free(Real_Gen *g);
+bool real_gen_threaded(Real_Gen *g, bool on);
+
+#endif

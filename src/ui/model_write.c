@@ -1,0 +1,234 @@
+/* The Model view's writing panel; see model_write.h. */
+#include "model_write.h"
+#include "../core/i18n.h"
+#include "heatmap.h"
+#include "theme.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WRITE_ROWS 1280 /* rows of the cache drawn at most: the text and what is written */
+#define WRITE_DIM  512  /* a head's width drawn at most */
+
+/* A count of multiply-adds in a few characters: 950 k, 128 M, 2.9 G. */
+static void madds_text(char *buf, size_t size, int64_t n) {
+    double v = (double)n;
+    if (v >= 1e9)
+        snprintf(buf, size, "%.1f G", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, size, "%.0f M", v / 1e6);
+    else
+        snprintf(buf, size, "%.0f k", v / 1e3);
+}
+
+/* One row of buttons: step, play or stop, start again, greedy or drawn. */
+static void controls(Ui *ui, View_State *vs, const Real_Gen *g, Rect r) {
+    const Theme *t = ui->theme;
+    bool stopped = g->model && g->stop != GEN_GOING;
+    const char *labels[4] = {_("▸ step"), g->playing ? _("■ stop") : _("▶ play"), _("↺ again"),
+                             vs->real_greedy ? _("greedy") : _("drawn")};
+    float want[4], total = 0;
+    for (int k = 0; k < 4; k++)
+        total += want[k] = ui_text_width(ui, FONT_SANS, t->text_size, labels[k]) + t->text_size;
+    float extra = fmaxf(0, (r.w - total) / 4), x = r.x;
+    for (int k = 0; k < 4; k++) {
+        float w = total <= r.w ? want[k] + extra : r.w / 4;
+        Rect b = {x + 2, r.y, w - 4, r.h};
+        x += w;
+        if (k < 2 && stopped) {
+            ui_record(ui, "disabled", "model_write", k, b);
+            draw_round_rect(ui->dl, b, t->radius, t->panel);
+            ui_label(ui, b, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, labels[k]);
+            continue;
+        }
+        if (ui_button(ui, "model_write", k, b, labels[k], k == 1 && g->playing) & UI_CLICKED) {
+            if (k == 3) {
+                vs->real_greedy = !vs->real_greedy;
+                vs->real_req.write = 3; /* the choice changed: written again from the text */
+            } else {
+                vs->real_req.write = k + 1;
+            }
+            vs->real_gen_shown = -1;
+        }
+    }
+}
+
+/* The tokens written as chips, a click showing that step; the height they
+ * take (drawn only when draw). */
+static float written_chips(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, int shown,
+                           bool draw) {
+    const Theme *t = ui->theme;
+    const Real_Gen *g = &l->gen;
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size) + 6, x = r.x, y = r.y;
+    for (int k = 0; k < g->written; k++) {
+        char label[48];
+        real_model_token_label(l->model, g->chosen[k], label, sizeof label);
+        float w = fminf(ui_text_width(ui, FONT_SANS, t->small_size, label) + 10, r.w);
+        if (x + w > r.x + r.w && x > r.x) {
+            x = r.x;
+            y += lh + 3;
+        }
+        if (y + lh > r.y + r.h) break; /* the rest stay reachable by the latest step */
+        Rect chip = {x, y, w, lh};
+        if (!draw) {
+            x += w + 3;
+            continue;
+        }
+        if (ui_button(ui, "model_written", k, chip, "", k == shown) & UI_CLICKED)
+            vs->real_gen_shown = k;
+        ui_label_abbrev(ui, rect_inset(chip, 3), FONT_SANS, t->small_size, ALIGN_CENTER,
+                        k == shown ? t->on_bright : t->text, label);
+        x += w + 3;
+    }
+    return y + lh - r.y;
+}
+
+/* The candidates of step k, the chosen one marked. */
+static float candidates(Ui *ui, const Real_Lab *l, int k, Rect r) {
+    const Theme *t = ui->theme;
+    const Real_Gen *g = &l->gen;
+    float row = ui_line_height(ui, FONT_SANS, t->small_size) + 6;
+    int count = g->top_n[k] < (int)(r.h / row) ? g->top_n[k] : (int)(r.h / row);
+    for (int j = 0; j < count; j++) {
+        const Net_Candidate *c = &g->top[k][j];
+        bool chosen = c->id == g->chosen[k];
+        Rect line = {r.x, r.y + j * row, r.w, row - 2};
+        char label[48], pct[24];
+        real_model_token_label(l->model, c->id, label, sizeof label);
+        double q = 100 * c->p;
+        snprintf(pct, sizeof pct, q >= 9.95 ? "%.1f %%" : "%#.2g %%", q);
+        Rect name = rect_cut_left(&line, line.w * 0.4f);
+        ui_label_abbrev(ui, name, FONT_SANS, t->small_size, ALIGN_LEFT,
+                        chosen ? t->highlight : t->text, label);
+        Rect num = rect_cut_right(&line, ui_text_width(ui, FONT_MONO, t->small_size, "10.0 %") + 6);
+        ui_label(ui, num, FONT_MONO, t->small_size, ALIGN_RIGHT, t->text_dim, pct);
+        Rect bar = rect_inset(line, 2);
+        bar.w *= (float)c->p;
+        draw_rect(ui->dl, bar, chosen ? t->highlight : t->accent);
+        if (chosen) draw_rect_outline(ui->dl, (Rect){r.x, line.y, r.w, line.h}, 3, 1, t->highlight);
+    }
+    return count * row;
+}
+
+/* The open head's layer's cache: keys and values kept, a row a token up to
+ * the query that chose step k, beside that query's weights over them. */
+static void cache_picture(Ui *ui, const View_State *vs, const Real_Lab *l, int k, Rect r) {
+    const Theme *t = ui->theme;
+    const Real_Gen *g = &l->gen;
+    const Net_Model *m = &l->model->weights.model;
+    static float keys[WRITE_ROWS * 64], values[WRITE_ROWS * 64], weights[WRITE_ROWS];
+    int layer = l->open_layer >= 0 ? l->open_layer : 0, head = l->open_head >= 0 ? l->open_head : 0;
+    int G = m->kv_heads > 0 ? m->kv_heads : m->heads, d = m->head_dim;
+    int kv = net_kv_head(m, head), rows = g->prompt_n + k; /* keys 0 … the query */
+    int cols = d < 64 ? d : 64;                            /* the first 64 of a wider head */
+    if (rows > WRITE_ROWS || d > WRITE_DIM) return;
+    const Net_Cache *c = &g->cache;
+    const float *K = c->k + (ptrdiff_t)layer * c->cap * G * d + (ptrdiff_t)kv * d;
+    const float *V = c->v + (ptrdiff_t)layer * c->cap * G * d + (ptrdiff_t)kv * d;
+    float big_k = 1e-12f, big_v = 1e-12f;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            keys[i * cols + j] = K[(ptrdiff_t)i * G * d + j];
+            values[i * cols + j] = V[(ptrdiff_t)i * G * d + j];
+            big_k = fmaxf(big_k, fabsf(keys[i * cols + j]));
+            big_v = fmaxf(big_v, fabsf(values[i * cols + j]));
+        }
+    const float *a = net_cache_attn(c, layer, head) + (ptrdiff_t)(rows - 1) * c->cap;
+    memcpy(weights, a, (size_t)rows * sizeof *weights);
+    char title[200];
+    snprintf(title, sizeof title,
+             _("Layer %d's cache, key/value head %d: %d keys and values kept; head %d's new "
+               "query weighs them"),
+             layer, kv, rows, head);
+    float need = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, title, false);
+    ui_text_wrapped(ui, rect_cut_top(&r, need + 4), FONT_SANS, t->small_size, t->text_dim, title,
+                    true);
+    ui_record(ui, "panel", "model_cache", -1, r);
+    float lh = ui_line_height(ui, FONT_SANS, t->small_size);
+    Rect heads = rect_cut_top(&r, lh + 2);
+    if (r.h < 20) return;
+    Rect wcol = rect_cut_left(&r, fminf(24, r.w * 0.1f));
+    rect_cut_left(&r, 6);
+    Rect kr = rect_cut_left(&r, (r.w - 6) / 2);
+    rect_cut_left(&r, 6);
+    Rect vr = r;
+    ui_label(ui, (Rect){wcol.x - 4, heads.y, wcol.w + 8, lh}, FONT_SANS, t->small_size,
+             ALIGN_CENTER, t->text_dim, "a");
+    ui_label(ui, (Rect){kr.x, heads.y, kr.w, lh}, FONT_SANS, t->small_size, ALIGN_CENTER,
+             t->text_dim, "K");
+    ui_label(ui, (Rect){vr.x, heads.y, vr.w, lh}, FONT_SANS, t->small_size, ALIGN_CENTER,
+             t->text_dim, "V");
+    draw_heatmap(ui->dl, wcol, weights, rows, 1, 0, 1, vs->weight_map);
+    draw_heatmap(ui->dl, kr, keys, rows, cols, -big_k, big_k, COLORMAP_DIVERGING);
+    draw_heatmap(ui->dl, vr, values, rows, cols, -big_v, big_v, COLORMAP_DIVERGING);
+    /* the newest row: the token whose query chose this step */
+    float row_h = r.h / (float)rows;
+    Rect last = {wcol.x - 1, r.y + (rows - 1) * row_h - 1, vr.x + vr.w - wcol.x + 2, row_h + 2};
+    draw_rect_outline(ui->dl, last, 0, 1.5f, t->highlight);
+}
+
+void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    const Real_Gen *g = &l->gen;
+    ui_record(ui, "panel", "model_write", -1, r);
+    float line = ui_line_height(ui, FONT_SANS, t->text_size) + 10;
+    controls(ui, vs, g, rect_cut_top(&r, line));
+    rect_cut_top(&r, 6);
+    char state[400];
+    int shown = vs->real_gen_shown >= 0 && vs->real_gen_shown < g->written ? vs->real_gen_shown
+                                                                           : g->written - 1;
+    if (!g->model) {
+        snprintf(state, sizeof state, "%s",
+                 _("Press ▸ step or ▶ play: the model writes after your text, a token a step, "
+                   "reading its cache of keys and values instead of the whole text again"));
+    } else if (!g->ready) {
+        snprintf(state, sizeof state, _("Reading the text: %d tokens into the cache…"),
+                 g->prompt_n);
+    } else {
+        const char *how = g->temperature > 0 ? _("drawn at T = %.2f, seed %llu") : _("greedy");
+        char choice[80];
+        snprintf(choice, sizeof choice, how, g->temperature, (unsigned long long)g->seed);
+        const char *why = g->stop == GEN_EOS       ? _(" · stopped: the end-of-text token")
+                          : g->stop == GEN_CONTEXT ? _(" · stopped: the model's context is full")
+                          : g->stop == GEN_LIMIT   ? _(" · stopped: the window writes 128 at most")
+                          : g->stop == GEN_FAULT   ? _(" · stopped: a number is not finite")
+                                                   : "";
+        snprintf(state, sizeof state, _("%d written (%s)%s"), g->written, choice, why);
+    }
+    float need = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, state, false);
+    ui_text_wrapped(ui, rect_cut_top(&r, need + 4), FONT_SANS, t->small_size, t->text_dim, state,
+                    true);
+    if (!g->model || g->written == 0) return;
+    float chip_row = ui_line_height(ui, FONT_SANS, t->small_size) + 9;
+    Rect room = {r.x, r.y, r.w, fminf(r.h * 0.3f, 3 * chip_row)};
+    Rect chips = rect_cut_top(&r, written_chips(ui, vs, l, room, shown, false));
+    written_chips(ui, vs, l, chips, shown, true);
+    rect_cut_top(&r, 6);
+    /* what the shown step cost: the cache's one row against the whole pass again */
+    const Net_Model *m = &l->model->weights.model;
+    int position = g->prompt_n + shown;
+    char cost[300], cached[32], whole[32];
+    madds_text(cached, sizeof cached, net_cache_step_madds(m, position));
+    madds_text(whole, sizeof whole, net_pass_madds(m, position + 1));
+    snprintf(cost, sizeof cost,
+             _("Step %d, %.0f ms: %s multiply-adds with the cache; the whole pass over %d "
+               "tokens again: %s"),
+             shown + 1, g->step_ms[shown], cached, position + 1, whole);
+    need = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, cost, false);
+    ui_text_wrapped(ui, rect_cut_top(&r, need + 4), FONT_SANS, t->small_size, t->text_dim, cost,
+                    true);
+    /* the candidates, and below them the cache where there is room for both: with little
+     * room, fewer candidates, so the cache still shows */
+    float row = ui_line_height(ui, FONT_SANS, t->small_size) + 6;
+    int rows = (int)(r.h / row), listed = g->top_n[shown];
+    if (rows >= 8) {
+        int most = (int)(rows * 0.45f) > 3 ? (int)(rows * 0.45f) : 3;
+        listed = listed < most ? listed : most;
+    }
+    Rect list = rect_cut_top(&r, fminf(r.h, listed * row));
+    ui_record(ui, "panel", "model_candidates", -1, list);
+    candidates(ui, l, shown, list);
+    rect_cut_top(&r, 8);
+    if (r.h >= 4 * row) cache_picture(ui, vs, l, shown, r);
+}
