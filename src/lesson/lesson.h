@@ -71,6 +71,7 @@ typedef enum Directive_Kind {
     ACT_MODEL_HEAD,  /* the Model view's open head: setting −1 none, 0 head n of layer i,
                         1 + a Real_Head_Kind the best head of that kind */
     ACT_MODEL_ORDER, /* the Model view's tokens: i = 0 reversed, 1 shuffled, 2 as written */
+    ACT_MODEL_WRITE, /* the Model view's model writes i more tokens, greedily */
 } Directive_Kind;
 
 typedef struct Lesson_Action {
@@ -119,6 +120,7 @@ typedef enum Cond_Kind {
     COND_HEAD_TURN,      /* the share of its weight RoPE's turn moves */
     COND_HEAD_PREFIX,    /* an induction head's prefix match */
     COND_WEIGHTED_FIRST, /* the first token's share of the value-weighted attention */
+    COND_WRITTEN,        /* tokens the Model view's model has written after its text */
     COND_MODEL_CHANGE,   /* after a reorder: how far A is from moving with its tokens */
 } Cond_Kind;
 

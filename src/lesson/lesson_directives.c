@@ -7,6 +7,7 @@
 #include "../core/stack.h"
 #include "../core/text.h"
 #include "../model/limits.h"
+#include "../model/real_gen.h"
 #include "../model/settings.h"
 
 #include <ctype.h>
@@ -209,6 +210,15 @@ static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char
         a->i = !strcmp(w[1], "reverse") ? 0 : !strcmp(w[1], "shuffle") ? 1 : 2;
         if (a->i == 2 && strcmp(w[1], "original"))
             return lesson_fail(p, line, "model-order: expected '%s'", kw->usage), false;
+        break;
+    case ACT_MODEL_WRITE:
+        NEED(2);
+        if (!parse_long(w[1], 1, REAL_GEN_MAX, &v))
+            return lesson_fail(p, line, "model-write: '%s' is not a whole number from 1 to %d",
+                               w[1], REAL_GEN_MAX),
+                   false;
+        if (!(a = new_action(p, line))) return false;
+        a->i = (int)v;
         break;
     case ACT_STEPS:
         NEED(2);
@@ -418,7 +428,7 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "head-prev") || !strcmp(k, "head-first") || !strcmp(k, "head-prefix") ||
                !strcmp(k, "head-turn") || !strcmp(k, "weighted-first") ||
-               !strcmp(k, "model-change")) {
+               !strcmp(k, "model-change") || !strcmp(k, "written")) {
         if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
         c->kind = (Cond_Kind)lesson_keyword_find(LESSON_KEYWORDS_CONDITIONS, k)->kind;
         if (!parse_cmp(w[1], &c->cmp))

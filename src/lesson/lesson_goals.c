@@ -161,9 +161,11 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
         case COND_HEAD_PREFIX:
         case COND_HEAD_TURN:
         case COND_WEIGHTED_FIRST:
+        case COND_WRITTEN:
         case COND_MODEL_CHANGE: {
             const Real_Lab *r = &m->real;
-            double v = c->kind == COND_MODEL_CHANGE ? (r->has_change ? r->change_max : NAN)
+            double v = c->kind == COND_WRITTEN        ? (r->model ? r->gen.written : NAN)
+                       : c->kind == COND_MODEL_CHANGE ? (r->has_change ? r->change_max : NAN)
                        : c->kind == COND_WEIGHTED_FIRST
                            ? real_lab_weighted_first(r)
                            : real_lab_head_score(r,
@@ -299,6 +301,7 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
         case COND_HEAD_PREFIX:
         case COND_HEAD_TURN:
         case COND_WEIGHTED_FIRST:
+        case COND_WRITTEN:
         case COND_MODEL_CHANGE:
             snprintf(one, sizeof one, "%s %s %g",
                      c->kind == COND_HEAD_PREV     ? "the open head's weight on the token before"
@@ -307,7 +310,8 @@ void lesson_goal_describe(const Lesson_Goal *g, char *buf, size_t size) {
                      : c->kind == COND_HEAD_TURN ? "the share of the open head's weight RoPE moves"
                      : c->kind == COND_WEIGHTED_FIRST
                          ? "the first token's share of the value-weighted attention"
-                         : "the largest change of a weight after reordering",
+                     : c->kind == COND_WRITTEN ? "the tokens the model has written"
+                                               : "the largest change of a weight after reordering",
                      ops[c->cmp], c->value);
             break;
         }

@@ -102,6 +102,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"model-text", ACT_MODEL_TEXT, "model-text TEXT"},
     {"model-head", ACT_MODEL_HEAD, "model-head LAYER HEAD|prev|first|induction|turn|none"},
     {"model-order", ACT_MODEL_ORDER, "model-order reverse|shuffle|original"},
+    {"model-write", ACT_MODEL_WRITE, "model-write N"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
     {"predict", -1,
@@ -144,6 +145,7 @@ static const Lesson_Keyword cond_keywords[] = {
     {"head-turn", COND_HEAD_TURN, "head-turn CMP NUMBER"},
     {"weighted-first", COND_WEIGHTED_FIRST, "weighted-first CMP NUMBER"},
     {"model-change", COND_MODEL_CHANGE, "model-change CMP NUMBER"},
+    {"written", COND_WRITTEN, "written CMP N"},
 };
 
 #define COUNT(a) ((int)(sizeof a / sizeof *a))

@@ -60,6 +60,15 @@ static bool model_act(Real_Lab *r, const Lesson_Action *a, bool now, char *why, 
             real_lab_open(r, a->setting < 0 ? -1 : a->i, a->setting < 0 ? -1 : a->n);
         }
         break;
+    case ACT_MODEL_WRITE: /* greedily, as the window's panel starts */
+        if (r->n == 0) {
+            snprintf(why, whysz, "%s", "model-write: the Model view has no text to write after");
+            return false;
+        }
+        if (!r->gen.model && !real_gen_start(&r->gen, r->model, r->input, r->n, 0, 0, why, whysz))
+            return false;
+        for (int k = 0; k < a->i; k++) real_gen_step(&r->gen);
+        break;
     default:
         real_lab_rearrange(r, a->i, 1);
         break;
@@ -208,6 +217,7 @@ bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *
         case ACT_MODEL_TEXT:
         case ACT_MODEL_HEAD:
         case ACT_MODEL_ORDER:
+        case ACT_MODEL_WRITE:
             if (!model_act(&m->real, a, env->train_now, why, sizeof why)) {
                 snprintf(err, errsz, "%s:%d: %s", l->path, a->line, why);
                 return false;

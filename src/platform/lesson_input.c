@@ -298,6 +298,20 @@ static bool play_model(Player *p, const Lesson_Action *a, char *why, size_t whys
         key(p, KEY_CHAR, "rsi"[a->i], 0);
         return model_settles(p, why, whysz);
     }
+    if (a->kind == ACT_MODEL_WRITE) { /* the write mode, then ▸ step as many times */
+        const Ui_Record *mode = reveal(p, "button", "model_next_mode", 1);
+        if (!mode) return fail(why, whysz, "%s", "no write button on the next-token panel");
+        if (p->vs.real_next_mode != 1) click(p, mode->r);
+        for (int k = 0; k < a->i; k++) {
+            const Ui_Record *step = reveal(p, "button", "model_write", 0);
+            if (!step) return fail(why, whysz, "%s", "no ▸ step button on screen");
+            if (!p->vs.real_greedy)
+                return fail(why, whysz, "%s", "the panel does not write greedily");
+            click(p, step->r);
+            if (!model_settles(p, why, whysz)) return false;
+        }
+        return true;
+    }
     /* a head: the student looks over the grid for it, and clicks its picture */
     int layer = a->i, head = a->n, heads = l->model->weights.model.heads;
     if (a->setting < 0) return true; /* none open: nothing a student does */
@@ -479,6 +493,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     case ACT_MODEL_TEXT:
     case ACT_MODEL_HEAD:
     case ACT_MODEL_ORDER:
+    case ACT_MODEL_WRITE:
         return play_model(p, a, why, whysz);
     case ACT_SET:
         if (a->setting == SET_HEADS) return slide_to(p, "heads", SET_HEADS, a->value, why, whysz);

@@ -173,6 +173,11 @@ void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Real_Gen *g = &l->gen;
     ui_record(ui, "panel", "model_write", -1, r);
     float line = ui_line_height(ui, FONT_SANS, t->text_size) + 10;
+    /* wide and low (presenting, a lesson below): the candidates and the cache beside the
+     * rest rather than under it */
+    bool wide = r.w >= 2.2f * r.h && r.w >= 480;
+    Rect side = wide ? rect_cut_right(&r, r.w * 0.5f) : (Rect){0};
+    if (wide) rect_cut_right(&r, t->pad);
     controls(ui, vs, g, rect_cut_top(&r, line));
     rect_cut_top(&r, 6);
     char state[400];
@@ -220,9 +225,14 @@ void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                     true);
     /* the candidates, and below them the cache where there is room for both: with little
      * room, fewer candidates, so the cache still shows */
+    if (wide) r = side;
     float row = ui_line_height(ui, FONT_SANS, t->small_size) + 6;
     int rows = (int)(r.h / row), listed = g->top_n[shown];
-    if (rows >= 8) {
+    /* a lesson step about the cache: the cache first, two candidates above it */
+    bool cache_first = vs->session.active && !strcmp(vs->session.highlight, "model_cache");
+    if (cache_first) {
+        listed = rows >= 10 ? (listed < 2 ? listed : 2) : 0;
+    } else if (rows >= 8) {
         int most = (int)(rows * 0.45f) > 3 ? (int)(rows * 0.45f) : 3;
         listed = listed < most ? listed : most;
     }
@@ -230,5 +240,5 @@ void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     ui_record(ui, "panel", "model_candidates", -1, list);
     candidates(ui, l, shown, list);
     rect_cut_top(&r, 8);
-    if (r.h >= 4 * row) cache_picture(ui, vs, l, shown, r);
+    if (r.h >= (cache_first ? 3 : 4) * row) cache_picture(ui, vs, l, shown, r);
 }

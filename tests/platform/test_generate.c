@@ -350,3 +350,39 @@ Test(generate, the_window_opens_writing_with_generate) {
     cr_assert(strstr(r.err, "the window writes at most 128 tokens"), "%s", r.err);
     run_free(&r);
 }
+
+/* Lesson 16 on lesson 15's hand-set Llama: --check-lessons plays it in English
+ * and its three translations, and --by-input meets its goals (the write mode,
+ * ▸ step clicked, the cache on screen) at projector sizes, presenter mode too.
+ * Without a model it passes with a note. */
+Test(generate, lesson_16_is_met_by_input_and_skipped_without_a_model) {
+    const char *dir = ref_make("llama_reference.py", top, "circuit", "--circuit");
+    char cmd[1400], args[1600];
+    snprintf(cmd, sizeof cmd,
+             "mkdir '%s/l16' && cd '%s/lessons' && cp 16-writing-one-token-at-a-time.md '%s/l16/' "
+             "&& for l in es de zh_CN; do mkdir '%s/l16/'$l && cp "
+             "$l/16-writing-one-token-at-a-time.md '%s/l16/'$l/; done",
+             top, test_env("ATTNLAB_DATA"), top, top, top);
+    sh(cmd);
+    static const char *const sizes[] = {"--size 1920x1080 --ui-scale 2 --presenter",
+                                        "--size 1024x768", "--size 1920x1080 --ui-scale 2",
+                                        "--size 1600x900",
+                                        "--size 1024x768 --presenter --theme light"};
+    size_t count = getenv("ATTNLAB_SANITIZED") ? 1 : sizeof sizes / sizeof *sizes;
+    for (size_t k = 0; k <= count; k++) {
+        snprintf(args, sizeof args, "--check-lessons '%s/l16' --model '%s' %s%s", top, dir,
+                 k ? "--by-input " : "", k ? sizes[k - 1] : "");
+        Run r = run_attnlab(args);
+        cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+        cr_assert(strstr(r.out, "(3 steps, 2 goals") && strstr(r.out, "4 passed, 0 failed"), "%s",
+                  r.out);
+        cr_assert_null(strstr(r.err, "not judged"), "%s", r.err);
+        cr_assert_null(strstr(r.err, "not met by input"), "%s", r.err);
+        run_free(&r);
+    }
+    snprintf(args, sizeof args, "--check-lessons '%s/l16' --by-input --size 1024x768", top);
+    Run r = run_attnlab_env("HF_HUB_CACHE=/nonexistent", args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "note: 2 goals read a real model, and none is open"), "%s", r.err);
+    run_free(&r);
+}
