@@ -118,7 +118,6 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz) {
     if (!l->model) return text_fail(err, errsz, _("no model is open"));
     stop_worker(l);
-    if (strlen(l->text) != len || memcmp(l->text, text, len)) real_gen_reset(&l->gen);
     if (len > BPE_MAX_TEXT)
         return text_fail(err, errsz, _("the text is %zu bytes; at most %d are read"), len,
                          BPE_MAX_TEXT);
@@ -149,6 +148,7 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
 bool real_lab_reorder(Real_Lab *l, const int *order) {
     if (!l->model || l->n == 0) return false;
     stop_worker(l);
+    real_gen_reset(&l->gen); /* what it wrote followed the tokens in their old order */
     int n = l->n;
     if (order) { /* a permutation: each index once */
         for (int i = 0; i < n; i++) l->input[i] = 0;
