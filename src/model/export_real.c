@@ -1,9 +1,11 @@
 /* The real model's JSON export; see export_real.h. */
 #include "export_real.h"
 
+#include "../core/text.h"
 #include "../json/jsonw.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* [a, b, …]: each number with nine significant digits (float32 reads back exactly), or null.
@@ -156,4 +158,100 @@ void export_real_step(const Real_Model *m, const Net_Cache *c, int step, int32_t
         fputs("]", f);
     }
     fputs("]}", f);
+}
+
+/* The bytes of the written tokens as UTF-8 text: a cut or broken character
+ * becomes U+FFFD. */
+static void written_text(const Real_Model *rm, const int32_t *ids, int n, FILE *f) {
+    size_t size = 1, used = 0;
+    for (int k = 0; k < n; k++) {
+        const char *b;
+        size += bpe_token_bytes(&rm->bpe, ids[k], &b);
+    }
+    char *raw = malloc(size), *out = malloc(3 * size + 1);
+    if (!raw || !out) {
+        free(raw);
+        free(out);
+        jw_string(f, "");
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        const char *b;
+        size_t len = bpe_token_bytes(&rm->bpe, ids[k], &b);
+        memcpy(raw + used, b, len);
+        used += len;
+    }
+    size_t o = 0;
+    for (size_t at = 0; at < used;) {
+        uint32_t cp;
+        size_t step = text_utf8_next(raw + at, used - at, &cp);
+        if (step && cp != 0) {
+            memcpy(out + o, raw + at, step);
+            o += step;
+            at += step;
+        } else {
+            memcpy(out + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            at++;
+        }
+    }
+    out[o] = '\0';
+    jw_string(f, out);
+    free(raw);
+    free(out);
+}
+
+int export_real_generate(const Real_Model *m, const char *name, int32_t *ids, int n, int steps,
+                         const Net_Choice *how, uint64_t seed, Net_Cache *c, FILE *f,
+                         const char **stop) {
+    const Net_Model *tm = &m->weights.model;
+    Rng rng;
+    rng_seed(&rng, seed);
+    int32_t eos = m->config.eos_id >= 0 ? m->config.eos_id : bpe_special(&m->bpe);
+    fputs("{\n  \"model\": ", f);
+    jw_string(f, name);
+    fputs(",\n  \"prompt\": [", f);
+    for (int k = 0; k < n; k++) fprintf(f, k ? ", %d" : "%d", (int)ids[k]);
+    fprintf(f,
+            "],\n  \"n_layer\": %d,\n  \"n_head\": %d,\n  \"temperature\": %.9g,\n"
+            "  \"top_k\": %d,\n  \"top_p\": %.9g,\n  \"seed\": %llu,\n  \"eos\": %d,\n"
+            "  \"steps\": [\n",
+            tm->layers, tm->heads, how->temperature, how->top_k, how->top_p,
+            (unsigned long long)seed, (int)eos);
+    Net_Candidate top[EXPORT_REAL_TOP];
+    int written = 0;
+    bool failed = false;
+    *stop = "steps";
+    for (int k = 0; k < steps; k++) {
+        int count;
+        int32_t id = net_choose(c->logits, tm->vocab, how, &rng, top, EXPORT_REAL_TOP, &count);
+        if (id < 0) {
+            *stop = "out of memory";
+            failed = true;
+            break;
+        }
+        if (k) fputs(",\n", f);
+        export_real_step(m, c, k, id, top, count, f);
+        ids[n + written++] = id;
+        if (id == eos) {
+            *stop = "eos";
+            break;
+        }
+        if (k + 1 == steps) break;
+        if (c->n == c->cap) {
+            *stop = "context";
+            break;
+        }
+        if (!net_cache_step(tm, c, id)) {
+            *stop = "not finite";
+            failed = true;
+            break;
+        }
+    }
+    fputs("\n  ],\n  \"ids\": [", f);
+    for (int k = 0; k < written; k++) fprintf(f, k ? ", %d" : "%d", (int)ids[n + k]);
+    fputs("],\n  \"text\": ", f);
+    written_text(m, ids + n, written, f);
+    fprintf(f, ",\n  \"stop\": \"%s\"\n}\n", *stop);
+    return failed ? -1 : written;
 }

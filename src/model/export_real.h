@@ -18,6 +18,14 @@
  *       the cache's last token), id and token (the choice), candidates (the likeliest
  *       count: id, token, p) and attn ([layer][head]: that query's row of weights over the
  *       position + 1 cached keys)
+ *   int export_real_generate(const Real_Model *m, const char *name, int32_t *ids, int n,
+ *                            int steps, const Net_Choice *how, uint64_t seed, Net_Cache *c,
+ *                            FILE *f, const char **stop)
+ *       --generate's JSON: after the text's n ids are in c (net_cache_prefill), up to steps
+ *       tokens chosen (from the seeded generator) and written to ids[n …] (room for steps),
+ *       each step printed; then the ids and text written and why it stopped: *stop is
+ *       "steps", "eos", "context" (c full), "not finite" or "out of memory". The count
+ *       written, or −1 for the last two
  */
 #ifndef ATTN_EXPORT_REAL_H
 #define ATTN_EXPORT_REAL_H
@@ -36,5 +44,8 @@ void export_real_json(const Real_Model *m, const char *name, const int32_t *ids,
                       const Net_Run *r, FILE *f);
 void export_real_step(const Real_Model *m, const Net_Cache *c, int step, int32_t chosen,
                       const Net_Candidate *top, int count, FILE *f);
+int export_real_generate(const Real_Model *m, const char *name, int32_t *ids, int n, int steps,
+                         const Net_Choice *how, uint64_t seed, Net_Cache *c, FILE *f,
+                         const char **stop);
 
 #endif

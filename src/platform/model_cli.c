@@ -202,47 +202,6 @@ int model_bench(const Cli_Options *o) {
     return 0;
 }
 
-/* The bytes of the written tokens as UTF-8 text: a cut or broken character
- * becomes U+FFFD. */
-static void written_text(const Real_Model *rm, const int32_t *ids, int n, FILE *f) {
-    size_t size = 1, used = 0;
-    for (int k = 0; k < n; k++) {
-        const char *b;
-        size += bpe_token_bytes(&rm->bpe, ids[k], &b);
-    }
-    char *raw = malloc(size), *out = malloc(3 * size + 1);
-    if (!raw || !out) {
-        free(raw);
-        free(out);
-        jw_string(f, "");
-        return;
-    }
-    for (int k = 0; k < n; k++) {
-        const char *b;
-        size_t len = bpe_token_bytes(&rm->bpe, ids[k], &b);
-        memcpy(raw + used, b, len);
-        used += len;
-    }
-    size_t o = 0;
-    for (size_t at = 0; at < used;) {
-        uint32_t cp;
-        size_t step = text_utf8_next(raw + at, used - at, &cp);
-        if (step && cp != 0) {
-            memcpy(out + o, raw + at, step);
-            o += step;
-            at += step;
-        } else {
-            memcpy(out + o, "\xEF\xBF\xBD", 3);
-            o += 3;
-            at++;
-        }
-    }
-    out[o] = '\0';
-    jw_string(f, out);
-    free(raw);
-    free(out);
-}
-
 int model_generate(const Cli_Options *o) {
     static Checkpoint ck;
     char err[1024];
@@ -293,55 +252,16 @@ int model_generate(const Cli_Options *o) {
     const char *stop = "steps";
     if (status == 0) {
         Net_Choice how = {o->temperature, o->top_k, o->top_p};
-        Rng rng;
-        rng_seed(&rng, o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 0);
-        int32_t eos = rm->config.eos_id >= 0 ? rm->config.eos_id : bpe_special(&rm->bpe);
-        printf("{\n  \"model\": ");
-        jw_string(stdout, o->model);
-        printf(",\n  \"prompt\": [");
-        for (int k = 0; k < n; k++) printf(k ? ", %d" : "%d", (int)ids[k]);
-        printf("],\n  \"n_layer\": %d,\n  \"n_head\": %d,\n  \"temperature\": %.9g,\n"
-               "  \"top_k\": %d,\n  \"top_p\": %.9g,\n  \"seed\": %llu,\n  \"eos\": %d,\n"
-               "  \"steps\": [\n",
-               m->layers, m->heads, o->temperature, o->top_k, o->top_p,
-               (unsigned long long)(o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 0), (int)eos);
-        Net_Candidate top[EXPORT_REAL_TOP];
-        int written = 0;
-        for (int k = 0; k < o->generate; k++) {
-            int count;
-            int32_t id = net_choose(c.logits, m->vocab, &how, &rng, top, EXPORT_REAL_TOP, &count);
-            if (id < 0) {
-                status = 1;
-                stop = "out of memory";
-                break;
-            }
-            if (k) printf(",\n");
-            export_real_step(rm, &c, k, id, top, count, stdout);
-            ids[n + written++] = id;
-            if (id == eos) {
-                stop = "eos";
-                break;
-            }
-            if (k + 1 == o->generate) break;
-            if (c.n == context) {
-                stop = "context";
-                fprintf(stderr,
-                        _("attnlab: %s: the model's context is full at %d tokens: it wrote %d "
-                          "of the %d asked for\n"),
-                        o->model, context, written, o->generate);
-                break;
-            }
-            if (!net_cache_step(m, &c, id)) {
-                status = 3;
-                stop = "not finite";
-                break;
-            }
-        }
-        printf("\n  ],\n  \"ids\": [");
-        for (int k = 0; k < written; k++) printf(k ? ", %d" : "%d", (int)ids[n + k]);
-        printf("],\n  \"text\": ");
-        written_text(rm, ids + n, written, stdout);
-        printf(",\n  \"stop\": \"%s\"\n}\n", stop);
+        uint64_t seed = o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 0;
+        int written =
+            export_real_generate(rm, o->model, ids, n, o->generate, &how, seed, &c, stdout, &stop);
+        if (written < 0)
+            status = !strcmp(stop, "not finite") ? 3 : 1;
+        else if (!strcmp(stop, "context"))
+            fprintf(stderr,
+                    _("attnlab: %s: the model's context is full at %d tokens: it wrote %d "
+                      "of the %d asked for\n"),
+                    o->model, context, written, o->generate);
     }
     if (status == 3) { /* a number stopped being finite */
         char where[300];
