@@ -42,14 +42,30 @@ static bool job_run(Real_Gen *g, double budget_ms) {
         return true;
     }
     int k = g->job_step;
-    if (c->stage < 0) { /* not begun: the choice */
+    if (c->stage < 0 && !g->prefill.keep) { /* not begun: the choice */
         Net_Choice how = {g->temperature, 0, 1};
         g->chosen[k] =
             net_choose(c->logits, m->vocab, &how, &g->rng, g->top[k], REAL_GEN_TOP, &g->top_n[k]);
         int32_t id = g->chosen[k];
         if (id < 0 || id == g->eos || c->n == c->cap || k + 1 == REAL_GEN_MAX) return true;
-        if (!net_cache_begin(m, c, id)) return true;
+        g->tokens[c->n] = id;
+        if (g->recompute) { /* the whole pass over every token again, refilling the cache */
+            if (!net_reserve(&g->prefill, m, c->n + 1)) {
+                g->chosen[k] = -1;
+                return true;
+            }
+            g->prefill.keep = c;
+            net_begin(m, g->tokens, c->n + 1, &g->prefill);
+        } else if (!net_cache_begin(m, c, id)) {
+            return true;
+        }
         if (clock_ms() - start >= budget_ms) return false;
+    }
+    if (g->prefill.keep) {
+        while (!net_step(m, &g->prefill))
+            if (clock_ms() - start >= budget_ms) return false;
+        net_cache_prefill_finish(m, c, &g->prefill); /* a fault: c->fault, c->n unchanged */
+        return true;
     }
     while (!net_cache_next(m, c))
         if (clock_ms() - start >= budget_ms) return false;
@@ -149,6 +165,10 @@ bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
 #ifndef REAL_GEN_THREADS
     g->threaded = false;
 #endif
+    int32_t *tokens = realloc(g->tokens, sizeof *tokens * (size_t)cap);
+    if (!tokens) return text_fail(err, errsz, _("out of memory for a pass over %d tokens"), cap);
+    g->tokens = tokens;
+    memcpy(tokens, ids, sizeof *ids * (size_t)n);
     g->model = m;
     g->prompt_n = n;
     g->written = 0;
@@ -218,6 +238,16 @@ void real_gen_settle(Real_Gen *g) {
     }
 }
 
+bool real_gen_recompute(Real_Gen *g, bool on, char *err, size_t errsz) {
+    if (on && g->model) {
+        const Net_Model *m = &g->model->weights.model;
+        if (!net_store_fits(m, g->cache.cap, err, errsz)) return false;
+    }
+    real_gen_stop(g); /* the step under way finishes as it began */
+    g->recompute = on;
+    return true;
+}
+
 void real_gen_reset(Real_Gen *g) {
     real_gen_stop(g);
     g->model = NULL;
@@ -241,6 +271,7 @@ void real_gen_free(Real_Gen *g) {
     real_gen_stop(g);
     net_cache_free(&g->cache);
     net_free(&g->prefill);
+    free(g->tokens);
     free(g->worker);
     memset(g, 0, sizeof *g);
 }

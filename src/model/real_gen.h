@@ -24,6 +24,11 @@
  *       every step asked for done (a screenshot, a test)
  *   void real_gen_stop(Real_Gen *g)
  *       nothing running (a thread is joined), nothing asked for, playing off
+ *   bool real_gen_recompute(Real_Gen *g, bool on, char *err, size_t errsz)
+ *       each step from now on recomputes the whole pass over the text and what is written
+ *       (refilling the cache from it) instead of running one row through the cache: the
+ *       same tokens, at the cost the cache saves. False with a line when that pass's
+ *       weights would not fit (net_store_fits)
  *   void real_gen_reset(Real_Gen *g)
  *       stopped and emptied: nothing written (the text changed)
  *   void real_gen_free(Real_Gen *g)
@@ -72,6 +77,8 @@ typedef struct Real_Gen {
     int asked;    /* steps asked for and not yet begun */
     bool running; /* a job (the text's pass or a step) is under way */
     bool playing;
+    bool recompute;   /* each step runs the whole pass again (to compare), not the cache's row */
+    int32_t *tokens;  /* the text, then what is written: what a recompute reads */
     double next_play; /* when playing: clock_ms of the next step */
     Real_Gen_Stop stop;
     char fault[300];
@@ -89,6 +96,7 @@ void real_gen_play(Real_Gen *g, bool on);
 bool real_gen_work(Real_Gen *g, double budget_ms);
 void real_gen_settle(Real_Gen *g);
 void real_gen_stop(Real_Gen *g);
+bool real_gen_recompute(Real_Gen *g, bool on, char *err, size_t errsz);
 void real_gen_reset(Real_Gen *g);
 void real_gen_free(Real_Gen *g);
 bool real_gen_threaded(Real_Gen *g, bool on);

@@ -106,6 +106,8 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
         }
         if (q->write == 1) real_gen_step(g);
         if (q->write == 2) real_gen_play(g, !g->playing);
+        if (q->write == 4 && !real_gen_recompute(g, !g->recompute, err, sizeof err))
+            view_set_status(vs, true, _("The model cannot recompute every step: %s"), err);
     }
     *q = (Real_Request){.open = -1, .move_from = -1};
     bool writing = !real_gen_work(&l->gen, REAL_LAB_BUDGET_MS);

@@ -2,6 +2,7 @@
 #include "model_write.h"
 #include "../core/i18n.h"
 #include "heatmap.h"
+#include "model_head.h"
 #include "theme.h"
 
 #include <math.h>
@@ -22,36 +23,22 @@ static void madds_text(char *buf, size_t size, int64_t n) {
         snprintf(buf, size, "%.0f k", v / 1e3);
 }
 
-/* One row of buttons: step, play or stop, start again, greedy or drawn. */
-static void controls(Ui *ui, View_State *vs, const Real_Gen *g, Rect r) {
-    const Theme *t = ui->theme;
-    bool stopped = g->model && g->stop != GEN_GOING;
-    const char *labels[4] = {_("▸ step"), g->playing ? _("■ stop") : _("▶ play"), _("↺ again"),
-                             vs->real_greedy ? _("greedy") : _("drawn")};
-    float want[4], total = 0;
-    for (int k = 0; k < 4; k++)
-        total += want[k] = ui_text_width(ui, FONT_SANS, t->text_size, labels[k]) + t->text_size;
-    float extra = fmaxf(0, (r.w - total) / 4), x = r.x;
-    for (int k = 0; k < 4; k++) {
-        float w = total <= r.w ? want[k] + extra : r.w / 4;
-        Rect b = {x + 2, r.y, w - 4, r.h};
-        x += w;
-        if (k < 2 && stopped) {
-            ui_record(ui, "disabled", "model_write", k, b);
-            draw_round_rect(ui->dl, b, t->radius, t->panel);
-            ui_label(ui, b, FONT_SANS, t->text_size, ALIGN_CENTER, t->text_dim, labels[k]);
-            continue;
-        }
-        if (ui_button(ui, "model_write", k, b, labels[k], k == 1 && g->playing) & UI_CLICKED) {
-            if (k == 3) {
-                vs->real_greedy = !vs->real_greedy;
-                vs->real_req.write = 3; /* the choice changed: written again from the text */
-            } else {
-                vs->real_req.write = k + 1;
-            }
-            vs->real_gen_shown = -1;
-        }
-    }
+/* The buttons: step, play or stop, start again, greedy or drawn, and the
+ * whole pass recomputed each step (to compare) or the cache's one row; in as
+ * many rows as their labels need. */
+static void controls(Ui *ui, View_State *vs, const Real_Gen *g, Rect *r) {
+    const char *labels[5] = {_("▸ step"), g->playing ? _("■ stop") : _("▶ play"), _("↺ again"),
+                             vs->real_greedy ? _("greedy") : _("drawn"),
+                             g->recompute ? _("⟳ recomputing") : _("⟳ recompute")};
+    Rect row = rect_cut_top(r, model_button_row_height(ui, labels, 5, r->w));
+    int clicked = -1;
+    model_button_row(ui, "model_write", labels, 5, row, &clicked);
+    if (clicked < 0) return;
+    if (clicked == 3) vs->real_greedy = !vs->real_greedy;
+    /* 1 a step, 2 play or stop, 3 again from the text (also after greedy ↔ drawn), 4 the
+     * recompute toggle */
+    vs->real_req.write = clicked == 0 ? 1 : clicked == 1 ? 2 : clicked == 4 ? 4 : 3;
+    vs->real_gen_shown = -1;
 }
 
 /* The tokens written as chips, a click showing that step; the height they
@@ -172,13 +159,13 @@ void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     const Real_Gen *g = &l->gen;
     ui_record(ui, "panel", "model_write", -1, r);
-    float line = ui_line_height(ui, FONT_SANS, t->text_size) + 10;
+
     /* wide and low (presenting, a lesson below): the candidates and the cache beside the
      * rest rather than under it */
     bool wide = r.w >= 2.2f * r.h && r.w >= 480;
     Rect side = wide ? rect_cut_right(&r, r.w * 0.5f) : (Rect){0};
     if (wide) rect_cut_right(&r, t->pad);
-    controls(ui, vs, g, rect_cut_top(&r, line));
+    controls(ui, vs, g, &r);
     rect_cut_top(&r, 6);
     char state[400];
     int shown = vs->real_gen_shown >= 0 && vs->real_gen_shown < g->written ? vs->real_gen_shown
