@@ -77,8 +77,23 @@ static bool model_act(Real_Lab *r, const Lesson_Action *a, bool now, char *why, 
     return true;
 }
 
+/* Whether a goal or a prediction of the lesson reads RoPE's share (head-turn):
+ * then the Model view's passes compute it from the lesson's start. */
+static bool reads_turn(const Lesson *l) {
+    for (int s = 0; s < l->step_count; s++) {
+        const Lesson_Step *st = &l->steps[s];
+        for (int k = 0; k < st->predict.cond.cond_count; k++)
+            if (st->predict.cond.conds[k].kind == COND_HEAD_TURN) return true;
+        for (int g = 0; g < st->goal_count; g++)
+            for (int k = 0; k < st->goals[g].cond_count; k++)
+                if (st->goals[g].conds[k].kind == COND_HEAD_TURN) return true;
+    }
+    return false;
+}
+
 bool lesson_apply(const Lesson *l, int first, int count, Lesson_Env *env, char *err, size_t errsz) {
     Model *m = env->m;
+    if (m->real.model && !m->real.want_turn && reads_turn(l)) real_lab_want_turn(&m->real);
     for (int k = first; k < first + count; k++) {
         const Lesson_Action *a = &l->actions[k];
         const Scene *s = &m->scene;

@@ -167,9 +167,9 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
     l->run_text[w] = l->texts;
     l->pass_done = false;
     l->fault[0] = '\0';
-    /* with RoPE, every head's share of weight the turn moves: a second QKᵀ
-     * and softmax a head, a few per cent of a pass at a class's lengths */
-    l->runs[w].want_turn = l->model->weights.model.rope_theta > 0;
+    /* with RoPE, every head's share of weight the turn moves, when something shows it: a
+     * second QKᵀ and softmax a head, a fifth of a short pass */
+    l->runs[w].want_turn = l->want_turn && l->model->weights.model.rope_theta > 0;
     net_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
     return true;
 }
@@ -209,6 +209,11 @@ bool real_lab_move(Real_Lab *l, int from, int to) {
  * with their tokens. */
 static void measure_change(Real_Lab *l, int s) {
     int o = 1 - s, n = l->shown_n;
+    if (l->keep_change) { /* the same order again (real_lab_want_turn): what was measured stays */
+        l->keep_change = false;
+        l->has_change = true;
+        return;
+    }
     l->has_change = false;
     if (l->run_text[o] != l->run_text[s] || l->runs[o].n != n) return;
     int *where = l->qk_order; /* where each token stood in the earlier order */
@@ -489,7 +494,29 @@ bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int 
     return best >= 0;
 }
 
+void real_lab_want_turn(Real_Lab *l) {
+    if (l->want_turn || !l->model || !(l->model->weights.model.rope_theta > 0)) return;
+    l->want_turn = true;
+    /* the shown pass has none: the same tokens in the same order again, with it; what the
+     * last reorder changed stays as it was measured */
+    if (l->n > 0) {
+        bool had = l->has_change;
+        double mean = l->change_mean, max = l->change_max;
+        int *order = l->qk_order;
+        memcpy(order, l->order, (size_t)l->n * sizeof *order);
+        real_lab_reorder(l, order);
+        l->keep_change = had;
+        l->change_mean = mean;
+        l->change_max = max;
+    }
+}
+
 void real_lab_find(Real_Lab *l, Real_Head_Kind kind) {
+    if (kind == REAL_HEAD_TURN && !l->want_turn) {
+        real_lab_want_turn(l); /* the best head once that pass is shown */
+        l->find = 1 + (int)kind;
+        return;
+    }
     l->find = 1 + (int)kind;
     if (l->pass_done) {
         int a, h;

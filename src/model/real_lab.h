@@ -60,6 +60,10 @@
  *       queries from the second token on, for the first token has only itself to look at
  *   bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head)
  *       the shown pass's head with the highest such score; false when no head has one
+ *   void real_lab_want_turn(Real_Lab *l)
+ *       from now on, with RoPE, passes compute every head's share of weight the turn moves
+ *       (REAL_HEAD_TURN; a fifth more for a short pass, so only once something shows it);
+ *       the shown pass, which has none, is run again in the same order
  *   void real_lab_find(Real_Lab *l, Real_Head_Kind kind)
  *       opens that best head, once the pass under way is shown (now if it is)
  *   double real_lab_weighted_first(const Real_Lab *l)
@@ -103,8 +107,10 @@ typedef struct Real_Lab {
     int *run_order[2]; /* each run's order */
     long run_text[2];  /* each run's text (texts counts them) */
     long texts;
-    int *qk_order;   /* scratch: where each token stood in the earlier order */
-    bool has_change; /* the shown pass and the one before are one text in two orders */
+    int *qk_order;    /* scratch: where each token stood in the earlier order */
+    bool has_change;  /* the shown pass and the one before are one text in two orders */
+    bool keep_change; /* the next pass repeats the order: has_change and its numbers stay */
+    bool want_turn;   /* passes compute every head's RoPE share (real_lab_want_turn) */
     double change_mean, change_max; /* |A − A moved with its tokens|, over every head's cells */
     /* the block diagram's numbers, for the shown pass, means over its tokens: */
     float stream_norm[MODEL_MAX_LAYERS + 1]; /* ‖x_l‖ */
@@ -154,6 +160,7 @@ void real_lab_settle(Real_Lab *l);
 void real_lab_open(Real_Lab *l, int layer, int head);
 double real_lab_head_score(const Real_Lab *l, Real_Head_Kind kind, int layer, int head);
 bool real_lab_best_head(const Real_Lab *l, Real_Head_Kind kind, int *layer, int *head);
+void real_lab_want_turn(Real_Lab *l);
 void real_lab_find(Real_Lab *l, Real_Head_Kind kind);
 double real_lab_weighted_first(const Real_Lab *l);
 const Net_Run *real_lab_shown(const Real_Lab *l);

@@ -97,6 +97,7 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
             }
         }
     }
+    if (l->model && q->want_turn) real_lab_want_turn(l);
     if (l->model && q->write && l->n > 0) { /* the model writing after the text */
         Real_Gen *g = &l->gen;
         if (!g->model || q->write == 3) {
@@ -496,7 +497,8 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
         return;
     }
     bool turns = vs->real_grid_mode == 3, rope = tm->rope_theta > 0;
-    bool scores = vs->real_grid_mode == 2 || (turns && rope); /* else its pictures */
+    if (turns && rope && !l->want_turn) vs->real_req.want_turn = true; /* the next pass has it */
+    bool scores = vs->real_grid_mode == 2 || (turns && rope);          /* else its pictures */
     Real_Head_Kind kind = turns ? REAL_HEAD_TURN : REAL_HEAD_FIRST;
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
     if (vs->real_grid_mode >= 2) { /* what the cells are, in a line or two of their own */

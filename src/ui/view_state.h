@@ -100,6 +100,7 @@ typedef struct Real_Request {
     int reorder;            /* 1 reverse, 2 shuffle, 3 the text's own order; 0 none */
     int move_from, move_to; /* a chip dragged from one slot to another; from −1: none */
     bool explore;           /* the open head into the explorer's panels */
+    bool want_turn;         /* a panel shows every head's RoPE share: passes compute it */
     int write; /* the model writing: 1 a step, 2 play or stop, 3 again from the text, 4 the
                   whole pass recomputed each step, or not */
 } Real_Request;
