@@ -48,14 +48,15 @@
  *       continuing-subword prefix or word suffix, added token ids that leave a gap after the
  *       vocabulary
  *   void bpe_free(Bpe *b)
- *   int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
- *                  size_t errsz)
- *       the ids of text (at most BPE_MAX_TEXT bytes of UTF-8), or BPE_TOO_MANY (more than max
- *       tokens) or −1 (not UTF-8, at which byte; too long; a character neither the vocabulary
- *       nor its fallbacks have) with a one-line err
  *   size_t bpe_token_bytes(const Bpe *b, int32_t id, const char **bytes)
  *       the bytes of text a token stands for (not NUL-terminated; may end inside a
  *       character): a SentencePiece-style token's ▁ is a space and <0xNN> its byte
+ *   int32_t bpe_lookup(const Bpe *b, const char *s, size_t n)
+ *       the id of the token with these bytes (as the vocabulary writes them), or −1
+ *   int32_t *bpe_pair_slot(const Bpe *b, uint64_t key, bool *found)
+ *       the merge table's slot of the pair key (left id << 32 | right id): its join, with
+ *       found; or the empty slot where it would go. These two are what encoding
+ *       (bpe_encode.c) reads of what loading (bpe.c) built
  *   int32_t bpe_special(const Bpe *b)
  *       the id of <|endoftext|>, or −1 if the vocabulary has none
  */
@@ -128,9 +129,11 @@ bool bpe_load(Bpe *b, const char *vocab, size_t vocab_len, const char *vocab_nam
 bool bpe_load_tokenizer_json(Bpe *b, const char *text, size_t len, const char *name, char *err,
                              size_t errsz);
 void bpe_free(Bpe *b);
-int bpe_encode(const Bpe *b, const char *text, size_t len, int32_t *ids, int max, char *err,
-               size_t errsz);
 size_t bpe_token_bytes(const Bpe *b, int32_t id, const char **bytes);
 int32_t bpe_special(const Bpe *b);
+int32_t bpe_lookup(const Bpe *b, const char *s, size_t n);
+int32_t *bpe_pair_slot(const Bpe *b, uint64_t key, bool *found);
+
+#include "bpe_encode.h" /* encoding a text, in a file of its own */
 
 #endif

@@ -22,16 +22,6 @@ static void mark(Net_Run *r, Net_Part part, double *since) {
     *since = t;
 }
 
-/* Grow *p to count floats; the old contents need not be kept. */
-static bool grow(float **p, int64_t count) {
-    if (count <= 0) count = 1;
-    if ((uint64_t)count > SIZE_MAX / sizeof(float)) return false;
-    float *q = realloc(*p, (size_t)count * sizeof(float));
-    if (!q) return false;
-    *p = q;
-    return true;
-}
-
 int net_kv_head(const Net_Model *m, int head) {
     return head / (m->heads / kv_heads(m));
 }

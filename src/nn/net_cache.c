@@ -7,15 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool grow(float **p, int64_t count) {
-    if (count <= 0) count = 1;
-    if ((uint64_t)count > SIZE_MAX / sizeof(float)) return false;
-    float *q = realloc(*p, (size_t)count * sizeof(float));
-    if (!q) return false;
-    *p = q;
-    return true;
-}
-
 int64_t net_cache_bytes(const Net_Model *m, int cap) {
     int64_t kv = (int64_t)2 * m->layers * cap * kv_heads(m) * head_dim(m);
     return (int64_t)sizeof(float) * (kv + (int64_t)m->layers * m->heads * cap * cap);
