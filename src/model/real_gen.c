@@ -77,6 +77,7 @@ static int worker_main(void *arg) {
     Real_Gen *g = arg;
     job_run(g, INFINITY);
     atomic_store(&g->worker->done, true);
+    if (g->wake) g->wake(g->wake_ctx);
     return 0;
 }
 #endif
@@ -255,6 +256,16 @@ void real_gen_reset(Real_Gen *g) {
     g->ready = false;
 }
 
+bool real_gen_on_thread(const Real_Gen *g) {
+#ifdef REAL_GEN_THREADS
+    return g->running && g->worker && g->worker->running && !atomic_load(&g->worker->done) &&
+           !g->playing && g->asked == 0;
+#else
+    (void)g;
+    return false;
+#endif
+}
+
 bool real_gen_threaded(Real_Gen *g, bool on) {
 #ifdef REAL_GEN_THREADS
     real_gen_stop(g);
@@ -273,5 +284,9 @@ void real_gen_free(Real_Gen *g) {
     net_free(&g->prefill);
     free(g->tokens);
     free(g->worker);
+    void (*wake)(void *) = g->wake; /* the window's, not the run's */
+    void *wake_ctx = g->wake_ctx;
     memset(g, 0, sizeof *g);
+    g->wake = wake;
+    g->wake_ctx = wake_ctx;
 }

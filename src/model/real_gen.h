@@ -35,6 +35,10 @@
  *   bool real_gen_threaded(Real_Gen *g, bool on)
  *       steps on a thread (the default on the desktop) or in slices; false where threads
  *       are not to be had
+ *   bool real_gen_on_thread(const Real_Gen *g)
+ *       a step runs on the thread and nothing else is owed (not playing, no step asked for):
+ *       the frame can wait for it. g->wake(g->wake_ctx), if set, is called on the thread as
+ *       the step finishes
  */
 #ifndef ATTN_REAL_GEN_H
 #define ATTN_REAL_GEN_H
@@ -87,6 +91,8 @@ typedef struct Real_Gen {
     double job_start;
     bool threaded;
     struct Gen_Worker *worker;
+    void (*wake)(void *ctx); /* called on the thread as a step finishes (real_lab_on_wake) */
+    void *wake_ctx;
 } Real_Gen;
 
 bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n, double temperature,
@@ -100,5 +106,6 @@ bool real_gen_recompute(Real_Gen *g, bool on, char *err, size_t errsz);
 void real_gen_reset(Real_Gen *g);
 void real_gen_free(Real_Gen *g);
 bool real_gen_threaded(Real_Gen *g, bool on);
+bool real_gen_on_thread(const Real_Gen *g);
 
 #endif

@@ -31,6 +31,8 @@ struct Real_Worker {
     atomic_int stage;
     const Net_Model *model;
     Net_Run *run;
+    void (*wake)(void *ctx);
+    void *wake_ctx;
 };
 
 static int worker_main(void *arg) {
@@ -40,6 +42,7 @@ static int worker_main(void *arg) {
         atomic_store(&w->stage, w->run->stage);
         if (finished) {
             atomic_store(&w->done, true);
+            if (w->wake) w->wake(w->wake_ctx);
             break;
         }
     }
@@ -101,10 +104,13 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
     memcpy(fresh.text, l->text, sizeof fresh.text);
     long generation = l->generation;
     bool threaded = l->threaded;
+    void (*wake)(void *) = l->wake;
+    void *wake_ctx = l->wake_ctx;
     real_lab_free(l);
     *l = fresh;
     l->generation = generation;
     l->threaded = threaded;
+    real_lab_on_wake(l, wake, wake_ctx);
     real_lab_open(l, l->open_layer, l->open_head);
     /* the text read again by this model's tokenizer; one it cannot read leaves none */
     char why[600];
@@ -395,6 +401,8 @@ static bool work_on_thread(Real_Lab *l) {
     if (!w->running) {
         w->model = &l->model->weights.model;
         w->run = &l->runs[l->work];
+        w->wake = l->wake;
+        w->wake_ctx = l->wake_ctx;
         atomic_store(&w->cancel, false);
         atomic_store(&w->done, false);
         atomic_store(&w->stage, w->run->stage);
@@ -406,6 +414,27 @@ static bool work_on_thread(Real_Lab *l) {
         pass_complete(l);
     }
     return true;
+#else
+    (void)l;
+    return false;
+#endif
+}
+
+void real_lab_on_wake(Real_Lab *l, void (*wake)(void *ctx), void *ctx) {
+    l->wake = l->gen.wake = wake;
+    l->wake_ctx = l->gen.wake_ctx = ctx;
+}
+
+bool real_lab_on_threads(const Real_Lab *l) {
+#ifdef REAL_LAB_THREADS
+    if (!l->model) return false;
+    bool pass_running = l->worker && l->worker->running && !atomic_load(&l->worker->done);
+    bool pass_ok = l->n == 0 || l->pass_done || pass_running;
+    bool head_ok = !l->has_shown || l->head_done || l->open_layer < 0;
+    const Real_Gen *g = &l->gen;
+    bool gen_running = real_gen_on_thread(g);
+    bool gen_ok = !g->model || gen_running || (!g->running && !g->playing && g->asked == 0);
+    return (pass_running || gen_running) && pass_ok && head_ok && gen_ok;
 #else
     (void)l;
     return false;
@@ -600,8 +629,11 @@ void real_lab_free(Real_Lab *l) {
     char text[sizeof l->text];
     memcpy(text, l->text, sizeof text);
     long generation = l->generation;
+    void (*wake)(void *) = l->wake;
+    void *wake_ctx = l->wake_ctx;
     memset(l, 0, sizeof *l);
     memcpy(l->text, text, sizeof text); /* the text outlives the model: the next one reads it */
     l->generation = generation;
     l->threaded = threaded;
+    real_lab_on_wake(l, wake, wake_ctx); /* the window's, as threaded is */
 }

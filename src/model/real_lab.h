@@ -28,6 +28,12 @@
  *       (a new text or order stops the thread between two layers first). Off by default (the
  *       tests' and the checker's passes are sliced); false where there are no threads (the
  *       browser build)
+ *   void real_lab_on_wake(Real_Lab *l, void (*wake)(void *ctx), void *ctx)
+ *       wake(ctx) is called on the pass's thread (and the writing's) as it finishes, so a
+ *       window asleep in its event loop draws the result at once, not at its next frame
+ *   bool real_lab_on_threads(const Real_Lab *l)
+ *       something is owed and all of it runs on threads: no frame is needed until one
+ *       finishes (and wakes the window), bar one now and then for the progress shown
  *   int real_lab_stage(const Real_Lab *l)
  *       the pass under way: how many of its layers (then the logits) are done
  *   bool real_lab_reorder(Real_Lab *l, const int *order)
@@ -145,6 +151,8 @@ typedef struct Real_Lab {
     char fault[300]; /* the text's pass is not finite: where (net_fault_text), else "" */
     bool threaded;   /* the pass runs on a thread of its own (real_lab_threaded) */
     struct Real_Worker *worker;
+    void (*wake)(void *ctx); /* real_lab_on_wake */
+    void *wake_ctx;
     Real_Gen gen; /* the model writing after the text (real_gen.h); emptied when it changes */
 } Real_Lab;
 
@@ -155,6 +163,8 @@ bool real_lab_rearrange(Real_Lab *l, int how, unsigned shuffle);
 bool real_lab_move(Real_Lab *l, int from, int to);
 bool real_lab_work(Real_Lab *l, double budget_ms);
 bool real_lab_threaded(Real_Lab *l, bool on);
+void real_lab_on_wake(Real_Lab *l, void (*wake)(void *ctx), void *ctx);
+bool real_lab_on_threads(const Real_Lab *l);
 int real_lab_stage(const Real_Lab *l);
 void real_lab_settle(Real_Lab *l);
 void real_lab_open(Real_Lab *l, int layer, int head);

@@ -143,10 +143,27 @@ static App_Frame_Result step(Sdl_App *s) {
     return r;
 }
 
+/* The Model view's pass and writing run on threads; the one that finishes
+ * wakes the loop with an event of this type, so the window draws its result
+ * at once instead of polling for it every frame. */
+static Uint32 wake_type = (Uint32)-1;
+
+static void wake_window(void *ctx) {
+    (void)ctx;
+    SDL_Event e = {.type = wake_type};
+    SDL_PushEvent(&e); /* safe from any thread */
+}
+
+static bool handle(Sdl_App *s, const SDL_Event *e) {
+    return e->type == wake_type || sdl_events_handle(&s->app, e, &s->quit);
+}
+
 static int window_loop(Sdl_App *s) {
     bool redraw = true;
     double wake_in = -1; /* seconds until the app wants a frame by itself, or -1 */
     s->t0 = SDL_GetPerformanceCounter();
+    wake_type = SDL_RegisterEvents(1);
+    if (wake_type != (Uint32)-1) real_lab_on_wake(&s->app.model.real, wake_window, NULL);
     while (!s->quit) {
         SDL_Event e;
         /* sleep until something happens, unless a frame is already owed;
@@ -160,13 +177,13 @@ static int window_loop(Sdl_App *s) {
             }
             int got = timeout >= 0 ? SDL_WaitEventTimeout(&e, timeout) : SDL_WaitEvent(&e);
             if (got)
-                redraw |= sdl_events_handle(&s->app, &e, &s->quit);
+                redraw |= handle(s, &e);
             else if (timeout >= 0)
                 redraw = true;
             else
                 break;
         }
-        while (SDL_PollEvent(&e)) redraw |= sdl_events_handle(&s->app, &e, &s->quit);
+        while (SDL_PollEvent(&e)) redraw |= handle(s, &e);
         if (s->quit) break;
         if (!redraw) continue;
         App_Frame_Result r = step(s);

@@ -113,6 +113,7 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
     *q = (Real_Request){.open = -1, .move_from = -1};
     bool writing = !real_gen_work(&l->gen, REAL_LAB_BUDGET_MS);
     vs->real_busy = !real_lab_work(l, REAL_LAB_BUDGET_MS) || writing;
+    vs->real_on_threads = vs->real_busy && real_lab_on_threads(l);
 }
 
 /* ---- the panels ---------------------------------------------------------------- */

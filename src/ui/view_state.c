@@ -46,9 +46,14 @@ void view_set_status(View_State *vs, bool error, const char *fmt, ...) {
 }
 
 double view_wake_in(const View_State *vs) {
-    if (!vs->status[0] || vs->status_error) return -1;
-    if (isnan(vs->status_time)) return VIEW_STATUS_SECONDS;
-    return fmax(vs->status_time + VIEW_STATUS_SECONDS - vs->now, 0);
+    /* a pass on a thread: its progress now and then (the thread wakes the window when done) */
+    double progress =
+        vs->view == VIEW_MODEL && vs->real_busy && vs->real_on_threads ? VIEW_PROGRESS_SECONDS : -1;
+    double status = -1;
+    if (vs->status[0] && !vs->status_error)
+        status = isnan(vs->status_time) ? VIEW_STATUS_SECONDS
+                                        : fmax(vs->status_time + VIEW_STATUS_SECONDS - vs->now, 0);
+    return progress < 0 ? status : status < 0 ? progress : fmin(progress, status);
 }
 
 bool view_hides(const View_State *vs, const char *panel) {
@@ -61,8 +66,8 @@ bool view_wants_frames(const View_State *vs) {
     return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->view_asked ||
            vs->chip_autoscroll || (vs->view == VIEW_TRAIN && vs->train_running) ||
            vs->train_queued ||
-           (vs->view == VIEW_MODEL &&
-            (vs->real_busy || vs->real_req.text || vs->real_req.open >= 0));
+           (vs->view == VIEW_MODEL && ((vs->real_busy && !vs->real_on_threads) ||
+                                       vs->real_req.text || vs->real_req.open >= 0));
 }
 
 void view_act(View_State *vs, Action a) {

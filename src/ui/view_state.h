@@ -8,7 +8,8 @@
  *       with the next change to the scene; one that is not an error also after
  *       VIEW_STATUS_SECONDS
  *   double view_wake_in(const View_State *vs)
- *       seconds until the view changes by itself (a message expires), or -1
+ *       seconds until the view changes by itself (a message expires: 0 once it has), or
+ *       -1; VIEW_PROGRESS_SECONDS while the Model view's work runs on threads alone
  *   bool view_hides(const View_State *vs, const char *panel)
  *       the teacher hides that panel or control (vs->teacher_hidden), or the open lesson's
  *       step does (`hide`)
@@ -37,9 +38,10 @@
 #include "math_layout.h"
 #include "ui.h"
 
-#define VIEW_ANIM_SECONDS   0.25
-#define VIEW_EDIT_BYTES     2048
-#define VIEW_STATUS_SECONDS 6.0
+#define VIEW_ANIM_SECONDS     0.25
+#define VIEW_EDIT_BYTES       2048
+#define VIEW_STATUS_SECONDS   6.0
+#define VIEW_PROGRESS_SECONDS 0.1
 
 typedef struct Plane_Map {
     Rect r;       /* plot area in logical units */
@@ -252,9 +254,11 @@ typedef struct View_State {
                             the heads it is compared with, 4 beside itself without RoPE */
     int real_compare[4]; /* heads side by side (layer·heads + head), oldest first */
     int real_compare_n;
-    int real_grid_mode; /* the left panel: 0 every head, 1 the block diagram, 2 the first token */
-    bool real_looked;   /* the platform looked for a model once (the view asked) */
-    bool real_busy;     /* the pass (or the open head) is not done: frames keep coming */
+    int real_grid_mode;   /* the left panel: 0 every head, 1 the block diagram, 2 the first token */
+    bool real_looked;     /* the platform looked for a model once (the view asked) */
+    bool real_busy;       /* the pass (or the open head) is not done: frames keep coming */
+    bool real_on_threads; /* ... but all of it runs on threads, which wake the window when
+                             done: a frame now and then shows their progress */
     char real_before[VIEW_EDIT_BYTES];    /* the text when editing began: Esc puts it back */
     bool real_typing_path;                /* the field holds a model's folder or name */
     char real_open_path[VIEW_EDIT_BYTES]; /* asked for (Open model…): the platform opens it */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Render every golden state of states.tsv into OUTDIR as NAME.png and
 # NAME.json (the --dump-ui layout).   render.sh BIN OUTDIR
+# With GOLDEN_ONLY set (names, space-separated), only those states.
 # `make golden` runs it with OUTDIR = tests/golden; the test renders into a
 # temporary folder and compares.
 set -euo pipefail
@@ -17,6 +18,7 @@ py=python3
     --positions 128 --seed 5
 grep -v '^#' "$here/states.tsv" | while IFS=$'\t' read -r name args; do
   [ -n "$name" ] || continue
+  [ -z "${GOLDEN_ONLY:-}" ] || [[ " $GOLDEN_ONLY " == *" $name "* ]] || continue
   eval "set -- $args"
   "$bin" "$@" --screenshot "$out/$name.png"
   "$bin" "$@" --dump-ui > "$out/$name.json"

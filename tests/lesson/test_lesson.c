@@ -675,6 +675,8 @@ Test(lesson, a_which_key_prediction_must_have_one_right_position) {
 /* Every shipped prediction, judged in the state its step opens with (as the
  * checker plays the lessons): the answers the lessons' explanations state. */
 Test(lesson, the_shipped_predictions_have_the_answers_their_explanations_give) {
+    /* numbers: the lesson stage plays these states under the sanitizers */
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("the answers are judged in the normal pass");
     static const struct {
         const char *file;
         int step;

@@ -79,6 +79,9 @@ Test(stack_lab, a_full_curve_thins_by_halves) {
  * the whole model's numbers exactly, and training goes on for every head
  * while one is zeroed: the same parameters as a lab that never zeroed one. */
 Test(stack_lab, zeroing_a_head_is_a_view_and_training_trains_every_head) {
+    /* a learning outcome and an identity of numbers; the zeroing's memory is the buttons'
+     * test's (ui) under the sanitizers */
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("a learning outcome: judged in the normal pass");
     Stack_Desc d = stack_lab_desc(2, 1, TRAIN_POS_LEARNED, 1);
     cr_assert(stack_lab_reset(&lab, &d));
     cr_assert(stack_lab_reset(&other, &d));

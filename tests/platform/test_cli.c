@@ -765,11 +765,11 @@ Test(cli, check_lessons_bounds_training_and_says_so, .timeout = 400) {
               "%s", r.err);
     run_free(&r);
     /* --train-budget sets the bound (the sanitizer pass's lessons use 2000), by input too */
-    snprintf(args, sizeof args, "--check-lessons '%s/long-training' --train-budget 1000 --by-input",
+    snprintf(args, sizeof args, "--check-lessons '%s/long-training' --train-budget 100 --by-input",
              test_env("ATTNLAB_TESTDATA"));
     r = run_attnlab(args);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "long-training.md:14: note: training by input capped at 1000 steps"),
+    cr_assert(strstr(r.err, "long-training.md:14: note: training by input capped at 100 steps"),
               "%s", r.err);
     run_free(&r);
     r = run_attnlab("--check-lessons lessons --train-budget 10");

@@ -301,10 +301,11 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
     };
     /* every language: German is the longest, Chinese the one with a second
      * font and its own line breaking; the sanitizer build, slower tenfold,
-     * lays out those two at one size (what fits is judged here, in the
-     * normal pass; what the layout reads and writes, there) */
-    static const char *const langs[] = {"--lang de", "--lang zh_CN", "--lang en", "--lang es"};
-    size_t lang_n = getenv("ATTNLAB_SANITIZED") ? 2 : 4;
+     * lays out Chinese at one size (what fits is judged here, in the normal
+     * pass; what the layout reads and writes, there: the second font's paths
+     * are Chinese's alone, the others' are English's) */
+    static const char *const langs[] = {"--lang zh_CN", "--lang de", "--lang en", "--lang es"};
+    size_t lang_n = getenv("ATTNLAB_SANITIZED") ? 1 : 4;
     size_t size_n = getenv("ATTNLAB_SANITIZED") ? 1 : sizeof sizes / sizeof *sizes;
     int failures = 0;
     char report[4096] = "";
@@ -375,6 +376,9 @@ static int token_count(const char *text) {
 }
 
 Test(dump_ui, every_token_of_the_text_is_a_chip_at_every_size) {
+    /* where chips go is judged here; what laying them out reads and writes, in the layout
+     * test above under the sanitizers (its long text state) */
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("the normal pass lays the chips out");
     static const char *const sizes[] = {"--size 1024x768", "--size 1600x900",
                                         "--size 1920x1080 --ui-scale 2 --presenter",
                                         "--size 1920x1080 --ui-scale 2", "--size 1280x720"};

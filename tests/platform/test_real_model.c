@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdatomic.h>
 #include <threads.h>
 
 static char top[] = "/tmp/attnlab-real-XXXXXX";
@@ -550,10 +551,18 @@ Test(real_model, lesson_14_is_met_by_input_with_a_model_and_skipped_without) {
     }
 }
 
+static atomic_int wakes;
+static void count_wake(void *ctx) {
+    (void)ctx;
+    atomic_fetch_add(&wakes, 1);
+}
+
 /* The window's pass on a thread of its own: the same numbers as the pass at
  * once; real_lab_work only starts it and takes it over (it never computes in
  * the frame); a new text while it runs stops it between two layers, and the
- * text shown is the new one. Off again, the pass is sliced as before. */
+ * text shown is the new one; the thread wakes the window as it finishes (so
+ * the window draws it at once, not at its next frame). Off again, the pass is
+ * sliced as before. */
 Test(real_model, the_pass_on_a_thread_gives_the_same_numbers_and_a_new_text_stops_it) {
     static Checkpoint ck;
     static Real_Lab lab;
@@ -567,12 +576,19 @@ Test(real_model, the_pass_on_a_thread_gives_the_same_numbers_and_a_new_text_stop
     cr_assert(real_lab_set_text(&lab, first, strlen(first), err, sizeof err));
     cr_assert_not(real_lab_work(&lab, 1e9), "the frame only starts the thread");
     cr_assert(real_lab_set_text(&lab, second, strlen(second), err, sizeof err));
+    /* the window sleeps while the thread works, and the thread wakes it as it finishes */
+    real_lab_on_wake(&lab, count_wake, NULL);
     int polls = 0;
     while (!real_lab_work(&lab, 0) && polls < 100000) {
+        cr_assert(real_lab_on_threads(&lab) || atomic_load(&wakes) == 1,
+                  "all that is owed runs on the thread, until it wakes the window");
         thrd_sleep(&(struct timespec){.tv_nsec = 100000}, NULL);
         polls++;
     }
     cr_assert(lab.pass_done && lab.has_shown, "%d polls", polls);
+    cr_assert_not(real_lab_on_threads(&lab), "nothing is owed");
+    cr_assert_eq(atomic_load(&wakes), 1, "the second text's pass woke the window once: %d",
+                 atomic_load(&wakes));
     cr_assert_eq(lab.generation, 1, "the first text's pass was stopped, never shown");
     Net_Run once = {0};
     const Net_Model *m = &ck.model.weights.model;
