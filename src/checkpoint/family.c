@@ -89,7 +89,7 @@ bool model_config_parse(const char *text, size_t len, const char *name, Model_Co
     cJSON_Delete(root);
     if (!row) return false;
     Model_Config out = {0};
-    out.bos_id = out.eos_id = -1;
+    out.bos_id = -1;
     if (!row->config(text, len, name, &out, err, errsz)) return false;
     out.family = row;
     *c = out;

@@ -51,6 +51,7 @@
  * 131072, but every head's scores for that many would take terabytes; the
  * store budget (net.h) stops far shorter texts anyway. */
 #define MODEL_MAX_CONTEXT 8192
+#define MODEL_MAX_EOS     16 /* end-of-text ids a config lists */
 
 struct Model_Family;
 
@@ -61,8 +62,10 @@ typedef struct Model_Config {
     bool tied;     /* the unembedding is wte */
     bool rope_scaled;
     float rope_freq[MODEL_MAX_HEAD_DIM / 2]; /* each pair's frequency, when scaled (Llama 3) */
-    int bos_id, eos_id;                      /* −1: none given */
-    bool attention_bias;                     /* Llama's q, k, v and o biases */
+    int bos_id;                              /* −1: none given */
+    int eos_n;                               /* eos_token_id's ids (0: none given) */
+    int32_t eos_ids[MODEL_MAX_EOS];
+    bool attention_bias; /* Llama's q, k, v and o biases */
 } Model_Config;
 
 typedef struct Model_Weights {

@@ -136,14 +136,37 @@ static bool rope(const cJSON *root, const Variant *v, const char *name, Model_Co
     return true;
 }
 
-/* bos_token_id, eos_token_id: a number, or a list (its first), or none. */
-static int token_id(const cJSON *root, const char *key, int vocab) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-    if (cJSON_IsArray(v)) v = v->child;
+/* A token id of the vocabulary, or −1. */
+static int whole_id(const cJSON *v, int vocab) {
     if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < vocab) ||
         v->valuedouble != floor(v->valuedouble))
         return -1;
     return (int)v->valuedouble;
+}
+
+/* bos_token_id: a number, or a list (its first), or none. */
+static int token_id(const cJSON *root, const char *key, int vocab) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    return whole_id(cJSON_IsArray(v) ? v->child : v, vocab);
+}
+
+/* eos_token_id: a number or a list of them (Llama 3's instruct models end a
+ * turn with any of three). An entry that is no id of the vocabulary can never
+ * be written, so it stops nothing and is passed over. */
+static bool eos_ids(const cJSON *root, const char *name, Model_Config *c, int vocab, char *err,
+                    size_t errsz) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "eos_token_id");
+    c->eos_n = 0;
+    if (cJSON_IsArray(v) && cJSON_GetArraySize(v) > MODEL_MAX_EOS)
+        return text_fail(err, errsz,
+                         _("%s: eos_token_id lists %d tokens: attnlab takes %d at most"), name,
+                         cJSON_GetArraySize(v), MODEL_MAX_EOS);
+    const cJSON *e = cJSON_IsArray(v) ? v->child : v;
+    for (; e; e = cJSON_IsArray(v) ? e->next : NULL) {
+        int id = whole_id(e, vocab);
+        if (id >= 0) c->eos_ids[c->eos_n++] = id;
+    }
+    return true;
 }
 
 static bool llama_config(const char *text, size_t len, const char *name, Model_Config *c, char *err,
@@ -228,7 +251,7 @@ static bool llama_config(const char *text, size_t len, const char *name, Model_C
     c->positions = positions;
     m->positions = positions < MODEL_MAX_CONTEXT ? positions : MODEL_MAX_CONTEXT;
     c->bos_id = token_id(root, "bos_token_id", m->vocab);
-    c->eos_id = token_id(root, "eos_token_id", m->vocab);
+    if (!eos_ids(root, name, c, m->vocab, err, errsz)) goto done;
     c->attention_bias = attention_bias;
     ok = true;
 done:

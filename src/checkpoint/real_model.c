@@ -162,3 +162,20 @@ size_t real_model_token_label(const Real_Model *m, int32_t id, char *dest, size_
     dest[used] = '\0';
     return used;
 }
+
+int real_model_eos(const Real_Model *m, int32_t ids[MODEL_MAX_EOS]) {
+    if (m->config.eos_n > 0) {
+        memcpy(ids, m->config.eos_ids, sizeof *ids * (size_t)m->config.eos_n);
+        return m->config.eos_n;
+    }
+    ids[0] = bpe_special(&m->bpe);
+    return ids[0] >= 0;
+}
+
+bool real_model_is_eos(const Real_Model *m, int32_t id) {
+    int32_t ids[MODEL_MAX_EOS];
+    int n = real_model_eos(m, ids);
+    for (int k = 0; k < n; k++)
+        if (ids[k] == id) return true;
+    return false;
+}

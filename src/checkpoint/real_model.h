@@ -23,6 +23,10 @@
  *       the token as a chip shows it: a space as ␣, a line break as ↵, a tab as ⇥, another
  *       control character or a byte that is not whole UTF-8 as ‹hex› (a fragment of a
  *       character shows its bytes, never U+FFFD); NUL-terminated, returns its length
+ *   int real_model_eos(const Real_Model *m, int32_t ids[MODEL_MAX_EOS])
+ *       the tokens that end a text: the config's eos_token_id (every one it lists), else the
+ *       tokenizer's end-of-text token; how many (0: none, writing stops only at its limits)
+ *   bool real_model_is_eos(const Real_Model *m, int32_t id)
  */
 #ifndef ATTN_REAL_MODEL_H
 #define ATTN_REAL_MODEL_H
@@ -73,5 +77,7 @@ int real_model_tokenize(const Real_Model *m, const char *text, size_t len, int32
                         size_t errsz);
 size_t real_model_token_text(const Real_Model *m, int32_t id, char *dest, size_t size);
 size_t real_model_token_label(const Real_Model *m, int32_t id, char *dest, size_t size);
+int real_model_eos(const Real_Model *m, int32_t ids[MODEL_MAX_EOS]);
+bool real_model_is_eos(const Real_Model *m, int32_t id);
 
 #endif

@@ -65,7 +65,8 @@ static bool model_act(Real_Lab *r, const Lesson_Action *a, bool now, char *why, 
             snprintf(why, whysz, "%s", "model-write: the Model view has no text to write after");
             return false;
         }
-        if (!r->gen.model && !real_gen_start(&r->gen, r->model, r->input, r->n, 0, 0, why, whysz))
+        if (!r->gen.model && !real_gen_start(&r->gen, r->model, r->input, r->n,
+                                             &(Net_Choice){0, 0, 1}, 0, why, whysz))
             return false;
         for (int k = 0; k < a->i; k++) real_gen_step(&r->gen);
         break;

@@ -207,17 +207,19 @@ int export_real_generate(const Real_Model *m, const char *name, int32_t *ids, in
     const Net_Model *tm = &m->weights.model;
     Rng rng;
     rng_seed(&rng, seed);
-    int32_t eos = m->config.eos_id >= 0 ? m->config.eos_id : bpe_special(&m->bpe);
+    int32_t eos[MODEL_MAX_EOS];
+    int eos_n = real_model_eos(m, eos);
     fputs("{\n  \"model\": ", f);
     jw_string(f, name);
     fputs(",\n  \"prompt\": [", f);
     for (int k = 0; k < n; k++) fprintf(f, k ? ", %d" : "%d", (int)ids[k]);
     fprintf(f,
             "],\n  \"n_layer\": %d,\n  \"n_head\": %d,\n  \"temperature\": %.9g,\n"
-            "  \"top_k\": %d,\n  \"top_p\": %.9g,\n  \"seed\": %llu,\n  \"eos\": %d,\n"
-            "  \"steps\": [\n",
+            "  \"top_k\": %d,\n  \"top_p\": %.9g,\n  \"seed\": %llu,\n  \"eos\": [",
             tm->layers, tm->heads, how->temperature, how->top_k, how->top_p,
-            (unsigned long long)seed, (int)eos);
+            (unsigned long long)seed);
+    for (int k = 0; k < eos_n; k++) fprintf(f, k ? ", %d" : "%d", (int)eos[k]);
+    fputs("],\n  \"steps\": [\n", f);
     Net_Candidate top[EXPORT_REAL_TOP];
     int written = 0;
     bool failed = false;
@@ -233,7 +235,7 @@ int export_real_generate(const Real_Model *m, const char *name, int32_t *ids, in
         if (k) fputs(",\n", f);
         export_real_step(m, c, k, id, top, count, f);
         ids[n + written++] = id;
-        if (id == eos) {
+        if (real_model_is_eos(m, id)) {
             *stop = "eos";
             break;
         }

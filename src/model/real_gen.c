@@ -43,11 +43,11 @@ static bool job_run(Real_Gen *g, double budget_ms) {
     }
     int k = g->job_step;
     if (c->stage < 0 && !g->prefill.keep) { /* not begun: the choice */
-        Net_Choice how = {g->temperature, 0, 1};
-        g->chosen[k] =
-            net_choose(c->logits, m->vocab, &how, &g->rng, g->top[k], REAL_GEN_TOP, &g->top_n[k]);
+        g->chosen[k] = net_choose(c->logits, m->vocab, &g->how, &g->rng, g->top[k], REAL_GEN_TOP,
+                                  &g->top_n[k]);
         int32_t id = g->chosen[k];
-        if (id < 0 || id == g->eos || c->n == c->cap || k + 1 == REAL_GEN_MAX) return true;
+        if (id < 0 || real_model_is_eos(g->model, id) || c->n == c->cap || k + 1 == REAL_GEN_MAX)
+            return true;
         g->tokens[c->n] = id;
         if (g->recompute) { /* the whole pass over every token again, refilling the cache */
             if (!net_reserve(&g->prefill, m, c->n + 1)) {
@@ -105,7 +105,7 @@ static void job_done(Real_Gen *g) {
         return;
     }
     g->written = k + 1;
-    if (g->chosen[k] == g->eos)
+    if (real_model_is_eos(g->model, g->chosen[k]))
         g->stop = GEN_EOS;
     else if (k + 1 == REAL_GEN_MAX)
         g->stop = GEN_LIMIT;
@@ -149,8 +149,8 @@ void real_gen_stop(Real_Gen *g) {
     g->playing = false;
 }
 
-bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n, double temperature,
-                    uint64_t seed, char *err, size_t errsz) {
+bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
+                    const Net_Choice *how, uint64_t seed, char *err, size_t errsz) {
     real_gen_stop(g);
     g->running = false;
     const Net_Model *tm = &m->weights.model;
@@ -172,11 +172,10 @@ bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
     memcpy(tokens, ids, sizeof *ids * (size_t)n);
     g->model = m;
     g->prompt_n = n;
-    g->written = 0;
-    g->temperature = temperature;
+    g->written = g->wanted = 0;
+    g->how = *how;
     g->seed = seed;
     rng_seed(&g->rng, seed);
-    g->eos = m->config.eos_id >= 0 ? m->config.eos_id : bpe_special(&m->bpe);
     g->ready = false;
     g->stop = GEN_GOING;
     g->fault[0] = '\0';
@@ -187,7 +186,10 @@ bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
 }
 
 void real_gen_step(Real_Gen *g) {
-    if (g->model && g->stop == GEN_GOING) g->asked++;
+    if (g->model && g->stop == GEN_GOING) {
+        g->asked++;
+        g->wanted++;
+    }
 }
 
 void real_gen_play(Real_Gen *g, bool on) {
@@ -218,8 +220,11 @@ bool real_gen_work(Real_Gen *g, double budget_ms) {
     double now = clock_ms();
     bool play = g->playing && now >= g->next_play;
     if (g->ready && (g->asked > 0 || play)) {
-        if (g->asked > 0) g->asked--;
-        if (play) g->next_play = now + REAL_GEN_PLAY_MS;
+        if (g->asked > 0)
+            g->asked--;
+        else
+            g->wanted++; /* played */
+        if (play) g->next_play = now + (g->play_ms > 0 ? g->play_ms : REAL_GEN_PLAY_MS);
         start_job(g, g->written);
         if (!g->threaded && job_run(g, budget_ms - (clock_ms() - now))) job_done(g);
     }

@@ -5,18 +5,21 @@
  *
  * The text goes into the cache by one pass (net_cache_prefill); then each
  * step chooses the next token from the last logits (greedy, or drawn under a
- * temperature from the seeded generator) and runs it through the cache.
+ * temperature, cut to top-k and top-p, from the seeded generator) and runs it
+ * through the cache.
  * Every step keeps its candidates and its choice, and the cache keeps every
  * row of weights as it was written: scrubbing back shows them unchanged.
  *
  *   bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
- *                       double temperature, uint64_t seed, char *err, size_t errsz)
+ *                       const Net_Choice *how, uint64_t seed, char *err, size_t errsz)
  *       a new writing after these n ids (stops what ran); the text's pass is queued.
- *       temperature 0 is greedy. False with a line when the cache cannot be had
+ *       how->temperature 0 is greedy; the draws start from seed. It stops at any of the
+ *       model's end-of-text tokens (real_model_eos). False with a line when the cache cannot
+ *       be had
  *   void real_gen_step(Real_Gen *g)
  *       one more token asked for (none once stopped)
  *   void real_gen_play(Real_Gen *g, bool on)
- *       a step every REAL_GEN_PLAY_MS while on, until it stops
+ *       a step every g->play_ms (REAL_GEN_PLAY_MS unless set) while on, until it stops
  *   bool real_gen_work(Real_Gen *g, double budget_ms)
  *       the frame's turn: takes over a finished step, starts the next asked for; without
  *       threads runs up to budget_ms of it. True when nothing runs or waits
@@ -73,13 +76,14 @@ typedef struct Real_Gen {
     int top_n[REAL_GEN_MAX];
     double step_ms[REAL_GEN_MAX]; /* each step's time */
     double prefill_ms;
-    double temperature;
+    Net_Choice how; /* greedy (temperature 0) or drawn, cut to top-k and top-p */
     uint64_t seed;
     Rng rng;
-    int32_t eos;
-    bool ready;   /* the text's pass is done */
-    int asked;    /* steps asked for and not yet begun */
-    bool running; /* a job (the text's pass or a step) is under way */
+    double play_ms; /* between two steps while playing (0: REAL_GEN_PLAY_MS) */
+    bool ready;     /* the text's pass is done */
+    int asked;      /* steps asked for and not yet begun */
+    int wanted;     /* steps asked for, or begun while playing, since the start */
+    bool running;   /* a job (the text's pass or a step) is under way */
     bool playing;
     bool recompute;   /* each step runs the whole pass again (to compare), not the cache's row */
     int32_t *tokens;  /* the text, then what is written: what a recompute reads */
@@ -95,8 +99,8 @@ typedef struct Real_Gen {
     void *wake_ctx;
 } Real_Gen;
 
-bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n, double temperature,
-                    uint64_t seed, char *err, size_t errsz);
+bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
+                    const Net_Choice *how, uint64_t seed, char *err, size_t errsz);
 void real_gen_step(Real_Gen *g);
 void real_gen_play(Real_Gen *g, bool on);
 bool real_gen_work(Real_Gen *g, double budget_ms);

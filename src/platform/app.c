@@ -89,14 +89,26 @@ bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, s
         return false;
     }
     if (o->generate > 0 && m->real.n > 0) { /* the window writes as many tokens, then shows them */
-        if (!real_gen_start(&m->real.gen, m->real.model, m->real.input, m->real.n, o->temperature,
-                            0, why, sizeof why)) {
+        Net_Choice how = {o->temperature, o->top_k, o->top_p};
+        uint64_t seed = o->has[SET_SEED] ? (uint64_t)o->value[SET_SEED] : 0;
+        if (!real_gen_start(&m->real.gen, m->real.model, m->real.input, m->real.n, &how, seed, why,
+                            sizeof why)) {
             snprintf(err, errsz, "attnlab: --generate: %s", why);
             return false;
         }
         for (int k = 0; k < o->generate; k++) real_gen_step(&m->real.gen);
     }
     return real_pick_head(m, o->open_layer - 1, o->open_head - 1, err, errsz);
+}
+
+void app_writing_from_options(View_State *vs, const Cli_Options *o) {
+    vs->real_next_mode = o->generate > 0;  /* the model writing, --generate's */
+    if (o->generate > 0) vs->real_tab = 2; /* its tab, where panels are tabs */
+    vs->real_greedy = !(o->temperature > 0);
+    if (o->temperature > 0) vs->temperature = (float)o->temperature;
+    vs->gen_top_k = (float)o->top_k;
+    vs->gen_top_p = (float)o->top_p;
+    if (o->has[SET_SEED]) vs->gen_seed = (unsigned)o->value[SET_SEED];
 }
 
 bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
@@ -123,10 +135,7 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
     a->ui.records = a->records; /* Shift+F12 finds the panel under the mouse */
     view_init(&a->vs);
     a->vs.view = a->desc->opts->view;
-    a->vs.real_next_mode = a->desc->opts->generate > 0;  /* the model writing, --generate's */
-    if (a->desc->opts->generate > 0) a->vs.real_tab = 2; /* its tab, where panels are tabs */
-    a->vs.real_greedy = !(a->desc->opts->temperature > 0);
-    if (a->desc->opts->temperature > 0) a->vs.temperature = (float)a->desc->opts->temperature;
+    app_writing_from_options(&a->vs, a->desc->opts);
     a->vs.theme = a->desc->opts->theme; /* dark unless --theme (or the saved settings) say */
     a->vs.presenter = a->desc->opts->presenter;
     a->vs.lang = lang_current();

@@ -12,6 +12,9 @@
  *
  *   bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz)
  *       once a GL context is current; false (err set) if anything is missing
+ *   void app_writing_from_options(View_State *vs, const Cli_Options *o)
+ *       the Model view's writing as --generate, --temperature, --top-k, --top-p and --seed
+ *       ask: the write mode shown, greedy or drawn, the panel's sliders and seed
  *   bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err,
  *                      size_t errsz)
  *       --model, --text, --layer and --head into the Model view's lab (nothing without
@@ -150,6 +153,7 @@ typedef struct App {
 
 bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz);
 bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, size_t errsz);
+void app_writing_from_options(View_State *vs, const Cli_Options *o);
 void app_shutdown(App *a);
 void app_event(App *a, const App_Event *e);
 void app_paste(App *a, const char *text);

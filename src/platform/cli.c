@@ -125,7 +125,10 @@ void cli_usage(FILE *f) {
             "                        head's weights; greedy, or with --temperature F (0 to 100)\n"
             "                        drawn from softmax(logits / F), cut by --top-k K and\n"
             "                        --top-p P, with --seed S for the draws; it stops early at\n"
-            "                        the model's end-of-text token or its context length\n"
+            "                        any of the model's end-of-text tokens or its context\n"
+            "                        length; in the window (--view model, N up to 128) the\n"
+            "                        writing panel opens with N tokens written, drawn as these\n"
+            "                        options say\n"
             "  --help                show this help and exit\n"
             "  --version             show the version and exit\n"
             "\n"
@@ -329,8 +332,8 @@ static const struct {
     {"--text", MODE(CLI_EXPORT) | VIEW_MODES},
     {"--generate", MODE(CLI_EXPORT) | VIEW_MODES},
     {"--temperature", MODE(CLI_EXPORT) | VIEW_MODES},
-    {"--top-k", MODE(CLI_EXPORT)},
-    {"--top-p", MODE(CLI_EXPORT)},
+    {"--top-k", MODE(CLI_EXPORT) | VIEW_MODES},
+    {"--top-p", MODE(CLI_EXPORT) | VIEW_MODES},
     {"--layer", VIEW_MODES},
     {"--head", VIEW_MODES},
     {"--by-input", MODE(CLI_CHECK_LESSONS)},
@@ -373,6 +376,16 @@ static bool real_model_options(const Cli_Options *o, char *err, size_t errsz) {
                  REAL_GEN_MAX);
         return false;
     }
+    /* the window: top-k and top-p cut what the writing draws (--seed is the scene's too) */
+    for (int k = 0; k < o->given_n && o->mode != CLI_EXPORT; k++)
+        if ((!strcmp(o->given[k], "--top-k") || !strcmp(o->given[k], "--top-p")) &&
+            !(o->generate && o->temperature > 0)) {
+            snprintf(err, errsz,
+                     _("attnlab: %s: needs --generate N and --temperature above 0, the writing "
+                       "it cuts"),
+                     o->given[k]);
+            return false;
+        }
     if ((o->open_layer || o->open_head) && !o->model) {
         snprintf(err, errsz, "%s", _("attnlab: --layer and --head: need --model PATH|NAME"));
         return false;

@@ -515,8 +515,7 @@ int headless_dump_ui(const App_Desc *desc) {
         ui_init(ui, dl, font_text_metrics(atlas, z));
         ui->records = records;
         vs->view = o->view;
-        vs->real_next_mode = o->generate > 0;
-        if (o->generate > 0) vs->real_tab = 2;
+        app_writing_from_options(vs, o);
         vs->theme = o->theme;
         vs->presenter = o->presenter;
         snprintf(vs->teacher_hidden, sizeof vs->teacher_hidden, "%s", o->hide);

@@ -100,10 +100,16 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
     if (l->model && q->want_turn) real_lab_want_turn(l);
     if (l->model && q->write && l->n > 0) { /* the model writing after the text */
         Real_Gen *g = &l->gen;
-        if (!g->model || q->write == 3) {
-            double temperature = vs->real_greedy ? 0 : vs->temperature;
-            if (!real_gen_start(g, l->model, l->input, l->n, temperature, 0, err, sizeof err))
+        if (!g->model || q->write == 3 || q->write == 5) {
+            /* 5: as many tokens asked for again, under the panel's new sampling */
+            int again = q->write == 5 && g->model ? g->wanted : 0;
+            Net_Choice how = {vs->real_greedy ? 0 : vs->temperature,
+                              vs->real_greedy ? 0 : (int)vs->gen_top_k,
+                              vs->real_greedy ? 1 : vs->gen_top_p};
+            if (!real_gen_start(g, l->model, l->input, l->n, &how, vs->gen_seed, err, sizeof err))
                 view_set_status(vs, true, _("The model cannot write: %s"), err);
+            else
+                for (int k = 0; k < again; k++) real_gen_step(g);
         }
         if (q->write == 1) real_gen_step(g);
         if (q->write == 2) real_gen_play(g, !g->playing);
@@ -111,6 +117,7 @@ void real_update(const Ui *ui, View_State *vs, Model *m) {
             view_set_status(vs, true, _("The model cannot recompute every step: %s"), err);
     }
     *q = (Real_Request){.open = -1, .move_from = -1};
+    l->gen.play_ms = 1000.0 / (vs->gen_speed > 0 ? vs->gen_speed : 3);
     bool writing = !real_gen_work(&l->gen, REAL_LAB_BUDGET_MS);
     vs->real_busy = !real_lab_work(l, REAL_LAB_BUDGET_MS) || writing;
     vs->real_on_threads = vs->real_busy && real_lab_on_threads(l);
@@ -594,11 +601,23 @@ static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
     Rect body = rect_inset(r, t->pad);
     rect_cut_top(&body, title_h + 4);
     static const char *const modes[2] = {N_("next token"), N_("write")};
-    Rect mode_row = rect_cut_top(&body, model_button_row_height(ui, modes, 2, body.w));
+    /* writing in a wide, low panel (presenting, a lesson below, the bottom at 1024 wide): the
+     * candidates and the cache beside the rest rather than under it */
+    Rect side = {0};
+    if (writing && model_write_wide(t, body)) {
+        side = rect_cut_right(&body, body.w * 0.5f);
+        rect_cut_right(&body, t->pad);
+    }
+    Rect mode_row;
+    if (side.w > 0) { /* the modes in the title's band, over the candidates: a line saved */
+        mode_row = (Rect){side.x, r.y + 4, side.w, title_h};
+    } else {
+        mode_row = rect_cut_top(&body, model_button_row_height(ui, modes, 2, body.w));
+        rect_cut_top(&body, 6);
+    }
     model_button_row(ui, "model_next_mode", modes, 2, mode_row, &vs->real_next_mode);
-    rect_cut_top(&body, 6);
     if (vs->real_next_mode == 1) {
-        model_write_panel(ui, vs, l, body);
+        model_write_panel(ui, vs, l, body, side);
         return;
     }
     Rect slider = rect_cut_top(&body, fminf(56, body.h * 0.25f));
@@ -727,6 +746,18 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     rect_cut_top(&r, t->pad);
     if (l->fault[0]) {
         not_finite(ui, l, r);
+        return;
+    }
+    if (r.w >= 1000 && r.w < 1400 && r.h >= 420 && vs->real_next_mode == 1) {
+        /* writing: the model's writing along the bottom, wide enough for its candidates and
+         * cache beside the tokens, under the grid and the open head */
+        Rect bottom = rect_cut_bottom(&r, r.h * 0.43f);
+        rect_cut_bottom(&r, t->pad);
+        Rect grid = rect_cut_left(&r, r.w * 0.34f);
+        rect_cut_left(&r, t->pad);
+        head_grid(ui, vs, l, grid);
+        model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
+        next_tokens(ui, vs, l, bottom);
         return;
     }
     if (r.w >= 1000 && r.w < 1400 && r.h >= 420) {

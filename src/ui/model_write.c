@@ -35,10 +35,88 @@ static void controls(Ui *ui, View_State *vs, const Real_Gen *g, Rect *r) {
     model_button_row(ui, "model_write", labels, 5, row, &clicked);
     if (clicked < 0) return;
     if (clicked == 3) vs->real_greedy = !vs->real_greedy;
-    /* 1 a step, 2 play or stop, 3 again from the text (also after greedy ↔ drawn), 4 the
-     * recompute toggle */
-    vs->real_req.write = clicked == 0 ? 1 : clicked == 1 ? 2 : clicked == 4 ? 4 : 3;
+    /* 1 a step, 2 play or stop, 3 again from the text, 4 the recompute toggle, 5 greedy ↔
+     * drawn: as many tokens again from the text */
+    vs->real_req.write = clicked == 0   ? 1
+                         : clicked == 1 ? 2
+                         : clicked == 3 ? 5
+                         : clicked == 4 ? 4
+                                        : 3;
     vs->real_gen_shown = -1;
+}
+
+/* Whether a slider's change is done: let go, or a key (not every step of a drag). */
+static bool settled(const Ui *ui, int res) {
+    return (res & UI_RELEASED) || ((res & UI_CHANGED) && !ui->in.down);
+}
+
+/* How fast ▶ play writes and, when drawn, how the next token is drawn: the
+ * temperature, top-k, top-p and the seed (⟳ the next one), in as many rows as
+ * the width needs. A change of how it is drawn writes again from the text, as
+ * many tokens as there were: the run on screen is always the one its settings
+ * give, so a class can repeat it, and two seeds can be compared at once. */
+static void sampling(Ui *ui, View_State *vs, Rect *r) {
+    const Theme *t = ui->theme;
+    int count = vs->real_greedy ? 1 : 5;
+    float least = ui_text_width(ui, FONT_SANS, t->text_size, "top-k 100") + 70;
+    int across = (int)(r->w / least) < 1 ? 1 : (int)(r->w / least);
+    if (across > count) across = count;
+    float h = ui_line_height(ui, FONT_SANS, t->text_size) + 12, w = r->w / (float)across;
+    int rows = (count + across - 1) / across;
+    Rect area = rect_cut_top(r, rows * h);
+    ui_record(ui, "panel", "model_sampling", -1, area);
+    bool again = false;
+    for (int k = 0; k < count; k++) {
+        Rect cell = {area.x + (float)(k % across) * w, area.y + (float)(k / across) * h, w, h};
+        cell = rect_inset(cell, 3);
+        if (k % across != across - 1 && k != count - 1)
+            cell.w -= 12; /* a value apart from the
+                              next label */
+        if (k == 0)
+            ui_slider(ui, "model_speed", -1, cell, &vs->gen_speed,
+                      &(Slider_Desc){.min = 0.5f,
+                                     .max = 10,
+                                     .log = true,
+                                     .label = _("steps a second"),
+                                     .short_label = _("steps/s"),
+                                     .format = "%.1f"});
+        else if (k == 1)
+            again |= settled(ui, ui_slider(ui, "model_write_t", -1, cell, &vs->temperature,
+                                           &(Slider_Desc){.min = 0.1f,
+                                                          .max = 4,
+                                                          .log = true,
+                                                          .label = _("temperature"),
+                                                          .short_label = "T",
+                                                          .format = "%.2f"}));
+        else if (k == 2)
+            again |= settled(ui, ui_slider(ui, "model_top_k", -1, cell, &vs->gen_top_k,
+                                           &(Slider_Desc){.min = 0,
+                                                          .max = 100,
+                                                          .integer = true,
+                                                          .label = "top-k",
+                                                          .short_label = "top-k",
+                                                          .format = "%.0f",
+                                                          .at_min = _("off")}));
+        else if (k == 3)
+            again |= settled(ui, ui_slider(ui, "model_top_p", -1, cell, &vs->gen_top_p,
+                                           &(Slider_Desc){.min = 0.05f,
+                                                          .max = 1,
+                                                          .label = "top-p",
+                                                          .short_label = "top-p",
+                                                          .format = "%.2f"}));
+        else {
+            char label[48];
+            snprintf(label, sizeof label, _("seed %u ⟳"), vs->gen_seed);
+            if (ui_button(ui, "model_seed", -1, cell, label, false) & UI_CLICKED) {
+                vs->gen_seed = vs->gen_seed == 0xFFFFFFFFu ? 0 : vs->gen_seed + 1;
+                again = true;
+            }
+        }
+    }
+    if (again) {
+        vs->real_req.write = 5;
+        vs->real_gen_shown = -1;
+    }
 }
 
 /* The tokens written as chips, a click showing that step; the height they
@@ -123,11 +201,17 @@ static void cache_picture(Ui *ui, const View_State *vs, const Real_Lab *l, int k
         }
     const float *a = net_cache_attn(c, layer, head) + (ptrdiff_t)(rows - 1) * c->cap;
     memcpy(weights, a, (size_t)rows * sizeof *weights);
-    char title[200];
-    snprintf(title, sizeof title,
-             _("Layer %d's cache, key/value head %d: %d keys and values kept; head %d's new "
-               "query weighs them"),
-             layer, kv, rows, head);
+    char title[400];
+    if (k < g->written - 1) /* scrubbed back: why what shows is what was */
+        snprintf(title, sizeof title,
+                 _("Layer %d's cache at step %d, key/value head %d: as it was written. Under "
+                   "the causal mask (lesson 9) no later token changes an earlier row"),
+                 layer, k + 1, kv);
+    else
+        snprintf(title, sizeof title,
+                 _("Layer %d's cache, key/value head %d: %d keys and values kept; head %d's new "
+                   "query weighs them"),
+                 layer, kv, rows, head);
     float need = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, title, false);
     ui_text_wrapped(ui, rect_cut_top(&r, need + 4), FONT_SANS, t->small_size, t->text_dim, title,
                     true);
@@ -155,18 +239,19 @@ static void cache_picture(Ui *ui, const View_State *vs, const Real_Lab *l, int k
     draw_rect_outline(ui->dl, last, 0, 1.5f, t->highlight);
 }
 
-void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
+bool model_write_wide(const Theme *t, Rect r) {
+    (void)t;
+    return r.w >= 2.2f * r.h && r.w >= 480;
+}
+
+void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, Rect side) {
     const Theme *t = ui->theme;
     const Real_Gen *g = &l->gen;
     ui_record(ui, "panel", "model_write", -1, r);
-
-    /* wide and low (presenting, a lesson below): the candidates and the cache beside the
-     * rest rather than under it */
-    bool wide = r.w >= 2.2f * r.h && r.w >= 480;
-    Rect side = wide ? rect_cut_right(&r, r.w * 0.5f) : (Rect){0};
-    if (wide) rect_cut_right(&r, t->pad);
+    bool wide = side.w > 0;
     controls(ui, vs, g, &r);
-    rect_cut_top(&r, 6);
+    sampling(ui, vs, &r);
+    rect_cut_top(&r, 4);
     char state[400];
     int shown = vs->real_gen_shown >= 0 && vs->real_gen_shown < g->written ? vs->real_gen_shown
                                                                            : g->written - 1;
@@ -178,9 +263,12 @@ void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
         snprintf(state, sizeof state, _("Reading the text: %d tokens into the cache…"),
                  g->prompt_n);
     } else {
-        const char *how = g->temperature > 0 ? _("drawn at T = %.2f, seed %llu") : _("greedy");
-        char choice[80];
-        snprintf(choice, sizeof choice, how, g->temperature, (unsigned long long)g->seed);
+        /* drawn: the sliders above say how; the seed is what a class repeats a run by */
+        char choice[160];
+        if (g->how.temperature > 0)
+            snprintf(choice, sizeof choice, _("drawn, seed %llu"), (unsigned long long)g->seed);
+        else
+            snprintf(choice, sizeof choice, "%s", _("greedy"));
         const char *why = g->stop == GEN_EOS       ? _(" · stopped: the end-of-text token")
                           : g->stop == GEN_CONTEXT ? _(" · stopped: the model's context is full")
                           : g->stop == GEN_LIMIT   ? _(" · stopped: the window writes 128 at most")

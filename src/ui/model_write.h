@@ -6,14 +6,19 @@
  * cache of the open head's layer: the keys and values kept, a row a token,
  * beside the step's row of weights over them.
  *
- *   void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r)
- *       the panel's body in r; clicks go to vs->real_req.write and vs->real_gen_shown
+ *   void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, Rect side)
+ *       the panel's body in r, and where side has a width (a wide, low panel) the candidates
+ *       and the cache there, beside the rest; clicks go to vs->real_req.write and
+ *       vs->real_gen_shown
+ *   bool model_write_wide(const Theme *t, Rect r)
+ *       whether a body this shape puts the candidates and the cache beside the rest
  */
 #ifndef ATTN_MODEL_WRITE_H
 #define ATTN_MODEL_WRITE_H
 
 #include "view_state.h"
 
-void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r);
+void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, Rect side);
+bool model_write_wide(const Theme *t, Rect r);
 
 #endif

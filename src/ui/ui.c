@@ -393,6 +393,7 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
     Rect row = r;
     char vbuf[48];
     snprintf(vbuf, sizeof vbuf, d->format ? d->format : "%g", (double)*value);
+    if (d->at_min && *value <= d->min) snprintf(vbuf, sizeof vbuf, "%s", d->at_min);
     float lh = ui_line_height(ui, FONT_SANS, t->text_size);
     if (r.h < 2 * lh + 4) {
         const char *label = d->short_label ? d->short_label : d->label;
@@ -403,8 +404,9 @@ int ui_slider(Ui *ui, const char *name, int index, Rect r, float *value, const S
         /* room for the widest value, so the track does not move as the value changes */
         char widest[48];
         snprintf(widest, sizeof widest, d->format ? d->format : "%g", (double)d->max);
-        float vw = fmaxf(ui_text_width(ui, FONT_MONO, t->text_size, vbuf),
-                         ui_text_width(ui, FONT_MONO, t->text_size, widest)) +
+        float vw = fmaxf(fmaxf(ui_text_width(ui, FONT_MONO, t->text_size, vbuf),
+                               ui_text_width(ui, FONT_MONO, t->text_size, widest)),
+                         d->at_min ? ui_text_width(ui, FONT_MONO, t->text_size, d->at_min) : 0) +
                    8;
         if (label)
             ui_label_fit(ui, rect_cut_left(&row, lw), FONT_SANS, ls, ALIGN_LEFT, t->text, label);

@@ -192,6 +192,7 @@ typedef struct Slider_Desc {
     const char *label;
     const char *short_label; /* when the row is too low for the label over the track */
     const char *format;      /* printf format for the value, default "%g" */
+    const char *at_min;      /* the value's text at min, if not a number ("all": no cut) */
 } Slider_Desc;
 
 void ui_init(Ui *ui, Draw_List *dl, Text_Metrics tm);

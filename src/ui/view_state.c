@@ -26,6 +26,8 @@ void view_init(View_State *vs) {
     vs->real_req = (Real_Request){.open = -1, .move_from = -1};
     vs->temperature = 1;
     vs->real_greedy = true;
+    vs->gen_top_p = 1;
+    vs->gen_speed = 3;
     vs->real_gen_shown = -1;
 }
 

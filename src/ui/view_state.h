@@ -104,7 +104,8 @@ typedef struct Real_Request {
     bool explore;           /* the open head into the explorer's panels */
     bool want_turn;         /* a panel shows every head's RoPE share: passes compute it */
     int write; /* the model writing: 1 a step, 2 play or stop, 3 again from the text, 4 the
-                  whole pass recomputed each step, or not */
+                  whole pass recomputed each step, or not, 5 again from the text as many
+                  tokens as were written (the sampling changed) */
 } Real_Request;
 
 /* The layers lab's controls (the Train view's "layers" model). */
@@ -248,6 +249,10 @@ typedef struct View_State {
     float temperature;   /* the Model view's next-token temperature */
     int real_next_mode;  /* the next-token panel: 0 the ten likeliest, 1 the model writing */
     bool real_greedy;    /* writing: the likeliest each step (else drawn under the temperature) */
+    float gen_top_k;     /* writing, drawn: the likeliest kept (0: all), a whole number */
+    float gen_top_p;     /* writing, drawn: the fewest kept whose p reach this (1: no cut) */
+    unsigned gen_seed;   /* writing, drawn: the draws' seed */
+    float gen_speed;     /* writing: steps a second while playing */
     int real_gen_shown;  /* writing: the step shown (scrubbed back), or −1: the latest */
     int real_tab;        /* low Model view: 0 every head, 1 the open head, 2 next token */
     int real_head_mode;  /* the open head as 0 heatmaps, 1 lines, 2 queries and keys, 3 beside

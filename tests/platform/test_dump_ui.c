@@ -295,9 +295,9 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
         "--view model --model '%1$.0s%2$s/ck' --layer 3 --head 2 --text 'The quick brown fox jumps "
         "over the lazy dog. Then the quick brown fox jumps over the lazy dog again, and again, "
         "until every head has seen it twice: café, 東京, naïve.'",
-        /* the model writing after the text: its panel, its chips, its cache */
+        /* the model writing after the text, drawn: its panel, its sliders, its chips, its cache */
         "--view model --model '%1$.0s%2$s/ck' --text 'The quick brown fox jumps over the lazy "
-        "dog.' --generate 12",
+        "dog.' --generate 12 --temperature 0.9 --top-k 40 --top-p 0.95 --seed 7",
     };
     /* every language: German is the longest, Chinese the one with a second
      * font and its own line breaking; the sanitizer build, slower tenfold,

@@ -229,6 +229,69 @@ Test(generate, the_context_end_and_misused_options_are_one_line) {
     }
 }
 
+/* eos_token_id as a list (Llama 3's instruct models list three): any of
+ * them ends the writing, not only the first, on the command line and in the
+ * window; a list longer than attnlab takes is one line. The list is made to
+ * name the token the greedy run writes fourth. */
+static void set_eos(const char *dir, const char *list) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c 'import json, sys; p = sys.argv[1]; c = json.load(open(p)); "
+             "c[\"eos_token_id\"] = json.loads(sys.argv[2]); json.dump(c, open(p, \"w\"))' "
+             "'%s/config.json' '%s'",
+             dir, list);
+    sh(cmd);
+}
+
+Test(generate, every_end_of_text_token_of_the_config_stops_the_writing) {
+    const char *dir = ref_make("llama_reference.py", top, "eos", "--family llama --seed 13");
+    Run r = generate(dir, "--generate 8");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cJSON *root;
+    int32_t ids[64];
+    int count;
+    written(r.out, ids, &count, &root);
+    cJSON_Delete(root);
+    run_free(&r);
+    cr_assert_eq(count, 8, "the reference's own ends came first");
+    int fourth = ids[3];
+    for (int k = 0; k < 3; k++) cr_assert_neq(ids[k], fourth, "the fourth token came earlier");
+    char list[64];
+    snprintf(list, sizeof list, "[2, 3, %d]", fourth);
+    set_eos(dir, list);
+    r = generate(dir, "--generate 8");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    written(r.out, ids, &count, &root);
+    cr_assert_eq(count, 4);
+    cr_assert_str_eq(cJSON_GetObjectItem(root, "stop")->valuestring, "eos");
+    cJSON *eos = cJSON_GetObjectItem(root, "eos");
+    cr_assert(cJSON_GetArraySize(eos) == 3 && cJSON_GetArrayItem(eos, 2)->valueint == fourth);
+    cJSON_Delete(root);
+    run_free(&r);
+    /* the window: ▸ step eight times, four written, stopped at the end-of-text token */
+    static Checkpoint ck;
+    static Real_Gen g;
+    char err[600];
+    cr_assert(checkpoint_open(dir, &ck, err, sizeof err), "%s", err);
+    int32_t in[64];
+    int n = real_model_tokenize(&ck.model, text, strlen(text), in, err, sizeof err);
+    cr_assert(real_gen_start(&g, &ck.model, in, n, &(Net_Choice){0, 0, 1}, 0, err, sizeof err));
+    for (int k = 0; k < 8; k++) real_gen_step(&g);
+    real_gen_settle(&g);
+    cr_assert(g.written == 4 && g.stop == GEN_EOS && g.chosen[3] == fourth, "%d written",
+              g.written);
+    real_gen_free(&g);
+    checkpoint_close(&ck);
+    /* seventeen is one more than attnlab takes */
+    set_eos(dir, "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]");
+    r = generate(dir, "--generate 8");
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "eos_token_id lists 17 tokens: attnlab takes 16 at most") &&
+                  strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+              "%s", r.err);
+    run_free(&r);
+}
+
 /* A prefill (the text's tokens in one pass, keys and values kept by the
  * pass's hook) fills the cache as that many steps do: the same keys, values,
  * rows of weights and logits, within float32's rounding of the two orders of
@@ -304,7 +367,9 @@ Test(generate, the_window_writes_what_the_command_line_writes_on_a_thread_and_in
             static Real_Gen g;
             int threaded = way != 1;
             cr_assert(real_gen_threaded(&g, threaded) || !threaded);
-            cr_assert(real_gen_start(&g, &ck.model, ids, n, 0, 0, err, sizeof err), "%s", err);
+            cr_assert(
+                real_gen_start(&g, &ck.model, ids, n, &(Net_Choice){0, 0, 1}, 0, err, sizeof err),
+                "%s", err);
             if (way == 2) cr_assert(real_gen_recompute(&g, true, err, sizeof err), "%s", err);
             for (int k = 0; k < count; k++) real_gen_step(&g);
             int frames = 0;
@@ -329,13 +394,16 @@ Test(generate, the_window_writes_what_the_command_line_writes_on_a_thread_and_in
 }
 
 /* --generate in the window writes before the first picture: the write panel
- * shows every token written as a chip, the cache beside it at 1920×1080 ×2
- * presenting and 1600×900; more than the window writes is one line. */
+ * shows every token written as a chip, the candidates and the cache beside
+ * them at 1920×1080 ×2 presenting, 1600×900 and 1024×768; drawn, the panel's
+ * sliders and seed take the command line's settings; more than the window
+ * writes is one line. */
 Test(generate, the_window_opens_writing_with_generate) {
     const char *dir = ref_make("llama_reference.py", top, "w", "--family llama --seed 12");
-    static const char *const sizes[] = {"--size 1600x900",
-                                        "--size 1920x1080 --ui-scale 2 --presenter"};
-    for (int k = 0; k < 2; k++) {
+    static const char *const sizes[] = {
+        "--size 1600x900", "--size 1920x1080 --ui-scale 2 --presenter",
+        "--size 1024x768 --temperature 1.5 --top-k 5 --top-p 0.9 --seed 3"};
+    for (int k = 0; k < 3; k++) {
         char args[800];
         snprintf(args, sizeof args,
                  "--view model --model '%s' --text '%s' --generate 6 %s --dump-ui", dir, text,
@@ -345,6 +413,10 @@ Test(generate, the_window_opens_writing_with_generate) {
         cr_assert(strstr(r.out, "\"id\": \"model_written\", \"index\": 5"), "%s", sizes[k]);
         cr_assert_null(strstr(r.out, "\"id\": \"model_written\", \"index\": 6"));
         cr_assert(strstr(r.out, "\"id\": \"model_cache\""), "%s: no cache picture", sizes[k]);
+        cr_assert(strstr(r.out, "\"id\": \"model_candidates\""), "%s: no candidates", sizes[k]);
+        /* drawn: the sliders and the seed, at the command line's settings */
+        cr_assert(!strstr(r.out, "\"id\": \"model_top_k\"") == (k < 2), "%s", sizes[k]);
+        if (k == 2) cr_assert(strstr(r.out, "seed 3 ⟳"), "%s", r.out);
         run_free(&r);
     }
     char args[800];

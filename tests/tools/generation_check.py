@@ -81,7 +81,7 @@ def main():
                     return 1
         ids.append(step["id"])
     stop = got["stop"]
-    if got["steps"] and got["steps"][-1]["id"] == got["eos"] and stop != "eos":
+    if got["steps"] and got["steps"][-1]["id"] in got["eos"] and stop != "eos":
         print(f"the end-of-text token was written but the run stopped for {stop}")
         return 1
     print(json.dumps({"steps": len(got["steps"]), "ties": ties, **worst}))

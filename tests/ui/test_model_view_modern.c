@@ -5,12 +5,15 @@
  * (never LayerNorm or GELU), and the first-token mode gives each head's mean
  * weight on the first token, as the pass's own A has it. */
 #define _POSIX_C_SOURCE 200809L
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "harness.h"
+#include "model/export_real.h"
 #include "model/real_lab.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static Harness h;
@@ -203,4 +206,121 @@ Test(model_view_modern, without_rope_shows_the_same_head_unturned) {
     char share[16];
     snprintf(share, sizeof share, "%.0f %%", 100 * l->turn_moves);
     cr_assert(drew_words(share), "the caption gives %s", share);
+}
+
+/* Frames until the writing has nothing under way or asked for. */
+static void settle(void) {
+    /* a step runs on a thread, in its own time: frames for up to 20 s */
+    double until = clock_ms() + 20000;
+    while ((h.vs.real_busy || h.m.real.gen.running || h.m.real.gen.asked) && clock_ms() < until) {
+        harness_frame(&h);
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    cr_assert(!h.m.real.gen.running && h.m.real.gen.asked == 0, "the writing never settled");
+}
+
+static void press(const char *kind, const char *name, int index) {
+    const Ui_Record *b = harness_find(&h, kind, name, index);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    harness_frame(&h);
+    settle();
+}
+
+static void key(Ui_Key k) {
+    harness_key(&h, k, 0, false, false);
+    harness_frame(&h);
+    settle();
+}
+
+/* The ids the command line writes with these settings: its own path
+ * (export_real_generate after one pass over the text), into memory. */
+static int command_line_ids(const Net_Choice *how, uint64_t seed, int steps, int32_t *out) {
+    const Real_Lab *l = &h.m.real;
+    const Net_Model *tm = &rm.weights.model;
+    static Net_Cache c;
+    static Net_Run text;
+    int32_t ids[128];
+    memcpy(ids, l->input, sizeof *ids * (size_t)l->n);
+    cr_assert(net_cache_reserve(&c, tm, l->n + steps) && net_reserve(&text, tm, l->n));
+    cr_assert(net_cache_prefill(tm, &c, &text, ids, l->n));
+    char *json = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&json, &len);
+    const char *stop;
+    int written = export_real_generate(&rm, "test", ids, l->n, steps, how, seed, &c, f, &stop);
+    fclose(f);
+    free(json);
+    memcpy(out, ids + l->n, sizeof *out * (size_t)(written > 0 ? written : 0));
+    net_free(&text);
+    net_cache_free(&c);
+    return written;
+}
+
+/* The writing panel's controls: drawn, the temperature, top-k and top-p
+ * sliders and the seed run the window's writing as the command line runs it
+ * with the same settings; a change writes as many tokens again from the text;
+ * top-k at 1 keeps only the likeliest, so whatever the temperature it writes
+ * the greedy text; the speed slider sets the time between two played steps;
+ * scrubbed back, the cache's caption points to lesson 9's mask. */
+Test(model_view_modern, the_sampling_controls_write_what_the_command_line_writes) {
+    attach("The cat sat on the mat. The cat sat on the");
+    const Real_Gen *g = &h.m.real.gen;
+    press("button", "model_next_mode", 1);
+    cr_assert_null(harness_find_maybe(&h, "slider", "model_top_k", -1), "greedy: nothing drawn");
+    for (int k = 0; k < 6; k++) press("button", "model_write", 0); /* ▸ step */
+    cr_assert_eq(g->written, 6);
+    int32_t greedy[6];
+    memcpy(greedy, g->chosen, sizeof greedy);
+
+    press("button", "model_write", 3); /* greedy → drawn: six again, drawn */
+    cr_assert(!h.vs.real_greedy && g->written == 6 && g->how.temperature == 1 &&
+              g->how.top_k == 0 && g->how.top_p == 1 && g->seed == 0);
+    cr_assert(harness_drew_text(&h, "off"), "top-k 0 reads as off");
+    /* top-k: Home is every token, then one step right keeps one */
+    press("slider", "model_top_k", -1);
+    key(KEY_HOME);
+    cr_assert_eq(g->how.top_k, 0);
+    key(KEY_RIGHT);
+    cr_assert_eq(g->how.top_k, 1);
+    press("slider", "model_write_t", -1); /* a temperature; End: the highest, 4 */
+    key(KEY_END);
+    cr_assert(g->how.temperature == 4 && g->how.top_k == 1 && g->written == 6);
+    for (int k = 0; k < 6; k++) cr_assert_eq(g->chosen[k], greedy[k], "top-k 1, step %d", k);
+
+    /* every token, top-p 0.905 (End, then ten steps of 0.0095 left), seed 0 then 1; each
+     * run as long as the command line's with the same settings (an end-of-text token may
+     * stop both before the sixth) */
+    press("slider", "model_top_k", -1);
+    key(KEY_HOME);
+    press("slider", "model_top_p", -1);
+    key(KEY_END);
+    for (int k = 0; k < 10; k++) key(KEY_LEFT);
+    cr_assert(fabs(g->how.top_p - 0.905) < 1e-5 && g->how.top_k == 0, "top-p %g", g->how.top_p);
+    int32_t want[6], seed0[6];
+    int seed0_n = g->written;
+    memcpy(seed0, g->chosen, sizeof seed0);
+    cr_assert_eq(command_line_ids(&g->how, 0, 6, want), seed0_n);
+    for (int k = 0; k < seed0_n; k++) cr_assert_eq(g->chosen[k], want[k], "seed 0, step %d", k);
+    press("button", "model_seed", -1);
+    cr_assert(h.vs.gen_seed == 1 && g->seed == 1 && g->wanted == 6);
+    cr_assert_eq(command_line_ids(&g->how, 1, 6, want), g->written);
+    for (int k = 0; k < g->written; k++) cr_assert_eq(g->chosen[k], want[k], "seed 1, step %d", k);
+    cr_assert(seed0_n != g->written || memcmp(seed0, g->chosen, sizeof *seed0 * (size_t)seed0_n),
+              "at T = 4 two seeds wrote the same");
+    char said[64];
+    snprintf(said, sizeof said, "%d written (drawn, seed 1)", g->written);
+    cr_assert(drew_words(said), "no \"%s\"", said);
+
+    /* the speed: End is 10 steps a second */
+    double times[REAL_GEN_MAX];
+    memcpy(times, g->step_ms, sizeof times);
+    press("slider", "model_speed", -1);
+    key(KEY_END);
+    cr_assert(h.vs.gen_speed == 10 && fabs(g->play_ms - 100) < 1e-9, "%g ms", g->play_ms);
+    cr_assert(!memcmp(times, g->step_ms, sizeof times), "the speed wrote the tokens again");
+    /* scrubbed back to step 2, the cache's caption says why it is as it was: lesson 9's mask */
+    cr_assert_gt(g->written, 2);
+    press("button", "model_written", 1);
+    cr_assert_eq(h.vs.real_gen_shown, 1);
+    cr_assert(drew_words("at step 2") && drew_words("causal mask (lesson 9)"));
 }
