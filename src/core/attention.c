@@ -1,5 +1,6 @@
 /* Scaled dot-product self-attention; see attention.h. */
 #include "attention.h"
+#include "grow.h"
 
 #include "matrix.h"
 #include "posenc.h"
@@ -9,33 +10,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool grow(float **buf, long need) {
-    float *p = realloc(*buf, (size_t)need * sizeof **buf);
-    if (!p) return false;
-    *buf = p;
-    return true;
-}
-
 bool attn_reserve(Attn *attn, int n, int d, int d_k, int d_v) {
     long nd = (long)n * d, nk = (long)n * d_k, nv = (long)n * d_v, nn = (long)n * n;
     /* A capacity is raised only after every buffer of that shape has grown;
      * a failed realloc leaves the old buffers valid and the old capacity. */
     if (nd > attn->cap_nd) {
-        if (!grow(&attn->Xp, nd)) return false;
+        if (!grow_floats(&attn->Xp, nd)) return false;
         attn->cap_nd = nd;
     }
     if (nk > attn->cap_nk) {
-        if (!grow(&attn->Q, nk) || !grow(&attn->K, nk) || !grow(&attn->Kt, nk) ||
-            !grow(&attn->Qr, nk) || !grow(&attn->Kr, nk))
+        if (!grow_floats(&attn->Q, nk) || !grow_floats(&attn->K, nk) ||
+            !grow_floats(&attn->Kt, nk) || !grow_floats(&attn->Qr, nk) ||
+            !grow_floats(&attn->Kr, nk))
             return false;
         attn->cap_nk = nk;
     }
     if (nv > attn->cap_nv) {
-        if (!grow(&attn->V, nv) || !grow(&attn->O, nv)) return false;
+        if (!grow_floats(&attn->V, nv) || !grow_floats(&attn->O, nv)) return false;
         attn->cap_nv = nv;
     }
     if (nn > attn->cap_nn) {
-        if (!grow(&attn->S, nn) || !grow(&attn->A, nn)) return false;
+        if (!grow_floats(&attn->S, nn) || !grow_floats(&attn->A, nn)) return false;
         attn->cap_nn = nn;
     }
     return true;

@@ -1,5 +1,6 @@
 /* Data behind the labs; see labs.h. */
 #include "labs.h"
+#include "../core/grow.h"
 
 #include "../core/matrix.h"
 #include "../core/perm.h"
@@ -155,13 +156,6 @@ static uint64_t perm_key(const Scene *s) {
     return hash_bytes(h, s->origin, sizeof(int) * (size_t)s->n);
 }
 
-static bool grow(float **p, long need) {
-    float *q = realloc(*p, sizeof(float) * (size_t)need);
-    if (!q) return false;
-    *p = q;
-    return true;
-}
-
 bool labs_permutation(Labs *labs, const Scene *s, const Derived *now) {
     Lab_Permutation *p = &labs->perm;
     uint64_t key = perm_key(s);
@@ -170,11 +164,11 @@ bool labs_permutation(Labs *labs, const Scene *s, const Derived *now) {
     long nn = (long)n * n, nv = (long)n * dv;
     if (!p->base && !(p->base = malloc(sizeof *p->base))) return false;
     if (nn > p->cap_nn) {
-        if (!grow(&p->pA, nn) || !grow(&p->dA, nn)) return false;
+        if (!grow_floats(&p->pA, nn) || !grow_floats(&p->dA, nn)) return false;
         p->cap_nn = nn;
     }
     if (nv > p->cap_nv) {
-        if (!grow(&p->pO, nv) || !grow(&p->dO, nv)) return false;
+        if (!grow_floats(&p->pO, nv) || !grow_floats(&p->dO, nv)) return false;
         p->cap_nv = nv;
     }
     /* X: the tokens back in their original order. origin[i] is where the

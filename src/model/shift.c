@@ -1,5 +1,6 @@
 /* The shift lab's data; see shift.h. */
 #include "shift.h"
+#include "../core/grow.h"
 
 #include "settings.h"
 
@@ -87,15 +88,6 @@ double shift_pair_score(const Scene *s, const Derived *dv, Pos_Mode mode, const 
     return dot;
 }
 
-static bool grow(float **p, long *cap, long need) {
-    if (need <= *cap && *p) return true;
-    float *q = realloc(*p, sizeof(float) * (size_t)need);
-    if (!q) return false;
-    *p = q;
-    *cap = need;
-    return true;
-}
-
 static double max_abs_finite(const float *m, long count) {
     double mx = 0;
     for (long k = 0; k < count; k++)
@@ -111,8 +103,8 @@ bool shift_update(Lab_Shift *sh, const Scene *s, const Derived *dv, int query, i
     if (sh->valid && sh->key == hk) return true;
     sh->valid = false;
     long nn = (long)n * n, nd = (long)n * d;
-    if (!grow(&sh->S0, &sh->cap_s0, nn) || !grow(&sh->S1, &sh->cap_s1, nn) ||
-        !grow(&sh->x2, &sh->cap_x2, nd) || !grow(&sh->P, &sh->cap_p, nd) ||
+    if (!grow_floats_to(&sh->S0, &sh->cap_s0, nn) || !grow_floats_to(&sh->S1, &sh->cap_s1, nn) ||
+        !grow_floats_to(&sh->x2, &sh->cap_x2, nd) || !grow_floats_to(&sh->P, &sh->cap_p, nd) ||
         !attn_reserve(&sh->a, n, d, s->d_k, s->d_v) || !attn_reserve(&sh->b, n, d, s->d_k, s->d_v))
         return false;
     /* the permutation probe: base order X and p with now row i = base row p[i] */

@@ -51,12 +51,14 @@ bool net_reserve(Net_Run *r, const Net_Model *m, int n) {
         return true;
     int64_t N = n, L = m->layers, H = m->heads, W = m->width;
     int64_t I = m->inner > 0 ? m->inner : 1;
-    if (!grow(&r->stream, (L + 1) * N * W) || !grow(&r->mid, L * N * W) ||
-        !grow(&r->scores, L * H * N * N) || !grow(&r->attn, L * H * N * N) ||
-        !grow(&r->logits, m->vocab) || !grow(&r->normed, N * W) || !grow(&r->qkv, N * qkv) ||
-        !grow(&r->mixed, N * mixed) || !grow(&r->hidden, N * I) ||
-        !grow(&r->gate, m->mlp == NET_MLP_SWIGLU ? N * I : 1) || !grow(&r->rope, N * dim) ||
-        !grow(&r->turn_moved, L * H) || !grow(&r->unturned, 2 * N * dim + N * N))
+    if (!grow_floats(&r->stream, (L + 1) * N * W) || !grow_floats(&r->mid, L * N * W) ||
+        !grow_floats(&r->scores, L * H * N * N) || !grow_floats(&r->attn, L * H * N * N) ||
+        !grow_floats(&r->logits, m->vocab) || !grow_floats(&r->normed, N * W) ||
+        !grow_floats(&r->qkv, N * qkv) || !grow_floats(&r->mixed, N * mixed) ||
+        !grow_floats(&r->hidden, N * I) ||
+        !grow_floats(&r->gate, m->mlp == NET_MLP_SWIGLU ? N * I : 1) ||
+        !grow_floats(&r->rope, N * dim) || !grow_floats(&r->turn_moved, L * H) ||
+        !grow_floats(&r->unturned, 2 * N * dim + N * N))
         return false;
     r->cap_n = n;
     r->cap_layers = m->layers;

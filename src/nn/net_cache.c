@@ -34,12 +34,12 @@ bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap) {
                 inner <= c->cap_inner && m->vocab <= c->cap_vocab;
     if (!fits) {
         int64_t L = m->layers, C = cap, H = m->heads;
-        if (!grow(&c->k, L * C * G * d) || !grow(&c->v, L * C * G * d) ||
-            !grow(&c->attn, L * H * C * C) || !grow(&c->x, m->width) ||
-            !grow(&c->normed, m->width) || !grow(&c->qkv, qkv_width(m)) ||
-            !grow(&c->mixed, mixed_width(m)) || !grow(&c->hidden, inner) ||
-            !grow(&c->gate, inner) || !grow(&c->scores, C) || !grow(&c->logits, m->vocab) ||
-            !grow(&c->rope, C * d))
+        if (!grow_floats(&c->k, L * C * G * d) || !grow_floats(&c->v, L * C * G * d) ||
+            !grow_floats(&c->attn, L * H * C * C) || !grow_floats(&c->x, m->width) ||
+            !grow_floats(&c->normed, m->width) || !grow_floats(&c->qkv, qkv_width(m)) ||
+            !grow_floats(&c->mixed, mixed_width(m)) || !grow_floats(&c->hidden, inner) ||
+            !grow_floats(&c->gate, inner) || !grow_floats(&c->scores, C) ||
+            !grow_floats(&c->logits, m->vocab) || !grow_floats(&c->rope, C * d))
             return false;
         c->cap = cap;
         c->cap_layers = m->layers;

@@ -7,22 +7,14 @@
 #include "net.h"
 #include "../core/gemm.h"
 
+#include "../core/grow.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Grow *p to count floats; the old contents need not be kept. */
-static inline bool grow(float **p, int64_t count) {
-    if (count <= 0) count = 1;
-    if ((uint64_t)count > SIZE_MAX / sizeof(float)) return false;
-    float *q = realloc(*p, (size_t)count * sizeof(float));
-    if (!q) return false;
-    *p = q;
-    return true;
-}
 
 /* The sizes a model leaves at 0 take their defaults here, in one place. */
 static inline int kv_heads(const Net_Model *m) {
