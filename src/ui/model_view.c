@@ -748,21 +748,30 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         not_finite(ui, l, r);
         return;
     }
-    if (r.w >= 1000 && r.w < 1400 && r.h >= 420 && vs->real_next_mode == 1) {
-        /* writing: the model's writing along the bottom, wide enough for its candidates and
-         * cache beside the tokens, under the grid and the open head */
-        Rect bottom = rect_cut_bottom(&r, r.h * 0.43f);
-        rect_cut_bottom(&r, t->pad);
+    bool mid = r.w < 1400; /* not wide enough for three readable columns */
+    if (r.w >= 1000 && r.h >= 420 && (!mid || vs->real_next_mode == 1)) {
+        /* three columns: the grid, the open head, the next tokens; or, writing at a middle
+         * width, the writing along the bottom, wide enough for its candidates and cache
+         * beside the tokens, under the grid and the open head */
+        Rect next = {0};
+        if (mid) {
+            next = rect_cut_bottom(&r, r.h * 0.43f);
+            rect_cut_bottom(&r, t->pad);
+        }
         Rect grid = rect_cut_left(&r, r.w * 0.34f);
         rect_cut_left(&r, t->pad);
+        if (!mid) {
+            next = rect_cut_right(&r, r.w * 0.3f);
+            rect_cut_right(&r, t->pad);
+        }
         head_grid(ui, vs, l, grid);
         model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
-        next_tokens(ui, vs, l, bottom);
+        next_tokens(ui, vs, l, next);
         return;
     }
-    if (r.w >= 1000 && r.w < 1400 && r.h >= 420) {
-        /* not wide enough for three readable columns: the grid over the next tokens on the
-         * left, so the open head has two thirds of the width for its pictures */
+    if (r.w >= 1000 && r.h >= 420) {
+        /* the grid over the next tokens on the left, so the open head has two thirds of the
+         * width for its pictures */
         const Net_Model *tm = &l->model->weights.model;
         Rect left = rect_cut_left(&r, r.w * 0.34f);
         rect_cut_left(&r, t->pad);
@@ -778,16 +787,6 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         head_grid(ui, vs, l, grid);
         next_tokens(ui, vs, l, left);
         model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
-        return;
-    }
-    if (r.w >= 1000 && r.h >= 420) {
-        Rect grid = rect_cut_left(&r, r.w * 0.34f);
-        rect_cut_left(&r, t->pad);
-        Rect next = rect_cut_right(&r, r.w * 0.3f);
-        rect_cut_right(&r, t->pad);
-        head_grid(ui, vs, l, grid);
-        model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
-        next_tokens(ui, vs, l, next);
         return;
     }
     /* low or narrow: one panel at a time */
