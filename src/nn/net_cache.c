@@ -180,8 +180,19 @@ bool net_cache_next(const Net_Model *m, Net_Cache *c) {
         c->stage++;
         return false;
     }
-    norm_rows(m->norm, c->x, 1, w, w, m->normf_w, m->normf_b, m->eps, c->normed);
-    gemm_f32(false, true, 1, m->vocab, w, 1, c->normed, w, m->unembed, w, 0, c->logits, m->vocab);
+    /* the logits, a slice of the vocabulary's rows at a time: each row's dot product is
+     * the same whichever slice holds it */
+    int rows = c->logit_rows > 0 ? c->logit_rows : NET_CACHE_SLICE_MADDS / w;
+    if (rows < 1) rows = 1;
+    int64_t first = (int64_t)(c->stage - m->layers) * rows;
+    if (first == 0) norm_rows(m->norm, c->x, 1, w, w, m->normf_w, m->normf_b, m->eps, c->normed);
+    if (first + rows > m->vocab) rows = (int)(m->vocab - first);
+    gemm_f32(false, true, 1, rows, w, 1, c->normed, w, m->unembed + first * w, w, 0,
+             c->logits + first, rows);
+    if (first + rows < m->vocab) {
+        c->stage++;
+        return false;
+    }
     c->stage = -1;
     if (!finite(c->logits, m->vocab, &at)) {
         c->fault = (Net_Fault){.kind = NET_FAULT_LOGIT,

@@ -15,6 +15,7 @@
  * key/value heads. */
 #include "core/stack.h"
 #include "nn/net.h"
+#include "nn/net_cache.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -212,6 +213,37 @@ Test(net, the_pass_in_slices_is_the_pass_at_once) {
     cr_assert(!memcmp(a.logits, b.logits, sizeof(float) * 10));
     net_free(&a);
     net_free(&b);
+}
+
+/* A cached step's logits come a slice of the vocabulary at a time (so a
+ * browser frame never computes 39 M multiply-adds at once): with 3 rows a
+ * slice, a step is 2 layers and then 4 slices (10 rows), and its logits are
+ * the whole pass's over the same tokens within float32 rounding. */
+Test(net, a_cached_step_computes_its_logits_in_slices) {
+    static Small s;
+    small_model(&s);
+    int32_t ids[5] = {3, 1, 4, 1, 5};
+    Net_Run whole = {0};
+    cr_assert(net_reserve(&whole, &s.m, 5));
+    net_forward(&s.m, ids, 5, &whole);
+    for (int rows = 0; rows <= 3; rows += 3) {
+        static Net_Cache c;
+        cr_assert(net_cache_reserve(&c, &s.m, 8));
+        c.logit_rows = rows;
+        for (int t = 0; t < 4; t++) cr_assert(net_cache_step(&s.m, &c, ids[t]));
+        cr_assert(net_cache_begin(&s.m, &c, ids[4]));
+        int calls = 1;
+        while (!net_cache_next(&s.m, &c)) calls++;
+        cr_assert_eq(calls, rows ? 2 + 4 : 2 + 1, "rows %d: %d slices", rows, calls);
+        cr_assert_eq(c.n, 5);
+        float big = 0;
+        for (int v = 0; v < 10; v++) big = fmaxf(big, fabsf(whole.logits[v]));
+        for (int v = 0; v < 10; v++)
+            cr_assert(fabsf(c.logits[v] - whole.logits[v]) <= 1e-6f * big, "rows %d, logit %d",
+                      rows, v);
+        net_cache_free(&c);
+    }
+    net_free(&whole);
 }
 
 /* A head's q, k and v, recomputed from the stream its layer read, give the
