@@ -93,6 +93,7 @@ typedef struct Real_Gen {
     /* the job under way */
     int job_step; /* the step it writes, or −1: the text's pass */
     double job_start;
+    double slice_ms; /* the last slice's time: the guess of the next one's (sliced steps) */
     bool threaded;
     struct Gen_Worker *worker;
     void (*wake)(void *ctx); /* called on the thread as a step finishes (real_lab_on_wake) */

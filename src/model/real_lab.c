@@ -177,6 +177,8 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
      * second QKᵀ and softmax a head, a fifth of a short pass */
     l->runs[w].want_turn = l->want_turn && l->model->weights.model.rope_theta > 0;
     net_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
+    /* in slices (the browser): the logits too, so no frame computes them all */
+    l->runs[w].logit_rows = l->threaded ? 0 : net_slice_rows(&l->model->weights.model);
     return true;
 }
 

@@ -261,6 +261,7 @@ void net_begin(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
     r->n = n;
     r->heads = m->heads;
     r->stage = 0;
+    r->logit_at = 0;
     float *x = r->stream;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < w; j++)
@@ -363,18 +364,30 @@ bool net_step(const Net_Model *m, Net_Run *r) {
             return true;
         }
     } else {
-        /* the last position's logits */
-        int n = r->n, w = m->width;
-        const float *x = r->stream + ((ptrdiff_t)m->layers * n + n - 1) * w;
-        norm(m, x, 1, m->normf_w, m->normf_b, r->normed);
-        mark(r, NET_PART_NORM, &since);
-        gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits,
-                 m->vocab);
+        /* the last position's logits, a slice of the vocabulary's rows a step: each row's
+         * dot product is the same whichever slice holds it */
+        int n = r->n, w = m->width, rows = r->logit_rows > 0 ? r->logit_rows : m->vocab;
+        int64_t first = r->logit_at;
+        if (first == 0) {
+            const float *x = r->stream + ((ptrdiff_t)m->layers * n + n - 1) * w;
+            norm(m, x, 1, m->normf_w, m->normf_b, r->normed);
+            mark(r, NET_PART_NORM, &since);
+        }
+        if (first + rows > m->vocab) rows = (int)(m->vocab - first);
+        gemm_f32(false, true, 1, rows, w, 1, r->normed, w, m->unembed + first * w, w, 0,
+                 r->logits + first, rows);
         mark(r, NET_PART_PRODUCTS, &since);
+        r->logit_at = (int)(first + rows);
+        if (r->logit_at < m->vocab) return false;
+        r->logit_at = 0;
         fault_at(r, NET_FAULT_LOGIT, m->layers, -1, r->logits, m->vocab, m->vocab);
     }
     r->stage++;
     return r->stage > m->layers;
+}
+
+int net_slice_rows(const Net_Model *m) {
+    return NET_SLICE_MADDS / m->width > 0 ? NET_SLICE_MADDS / m->width : 1;
 }
 
 void net_forward(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {

@@ -25,9 +25,9 @@
  *   bool net_cache_next(const Net_Model *m, Net_Cache *c)
  *       the same step in slices, so a window never waits a whole step in one frame: begin
  *       embeds the token (false when there is no room or the id is out of range); each next
- *       runs one layer, then the logits a slice of rows at a time (c->logit_rows, or as many
- *       as NET_CACHE_SLICE_MADDS multiply-adds: a vocabulary of 50,257 by 768 is 39 M, more
- *       than a 60 Hz frame has in the browser), and returns true once the step is done
+ *       runs one layer, then the logits: all at once, or with c->logit_rows set
+ *       (net_slice_rows, for a step that shares a browser's frames) that many rows at a time,
+ *       and returns true once the step is done
  *       (c->n grown, or c->fault set). net_cache_step is begin, then next until done
  *   bool net_cache_prefill(const Net_Model *m, Net_Cache *c, Net_Run *r, const int32_t *ids,
  *                          int n)
@@ -67,8 +67,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define NET_CACHE_SLICE_MADDS (4 << 20) /* a slice of the logits, about 2 ms in the browser */
-
 typedef struct Net_Cache {
     int cap, n;   /* room, in tokens; tokens held */
     float *k, *v; /* layers × cap × G·d: each token's key (normed, turned) and value */
@@ -78,7 +76,7 @@ typedef struct Net_Cache {
     float *rope; /* cap × d: cos then sin of each pair's angle at each position */
     int cap_layers, cap_heads, cap_kv, cap_dim, cap_width, cap_inner, cap_vocab;
     int stage;      /* a sliced step: layers done, then slices of the logits; −1 none running */
-    int logit_rows; /* rows of the unembedding a slice computes; 0: NET_CACHE_SLICE_MADDS' worth */
+    int logit_rows; /* rows of the logits a slice computes; 0: all at once */
     Net_Fault fault;
 } Net_Cache;
 

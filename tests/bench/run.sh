@@ -223,6 +223,16 @@ for r in web["results"]:
     d = desk.get((r["kind"], r["n"]))
     print(f"  {r['kind']:6s} {r['n']:4d}   {r['frame_median_ms']:10.1f}   {d:10.2f}" if d else "")
 PY
+    # the Model view writing on GPT-2 small's shapes: the page's frames while it writes
+    node tests/web/test.mjs build/web --writing build/bench/gpt2-random > build/bench/web-writing.json
+    python3 - <<'PY'
+import json
+w = json.load(open("build/bench/web-writing.json"))
+print(f"  writing on GPT-2 small's shapes, 8 s of play at 1920x1080: frames median "
+      f"{w['frame_median_ms']:.1f} ms, 95th percentile {w['frame_p95_ms']:.1f} ms, longest "
+      f"{w['frame_max_ms']:.0f} ms; {w['over_20_ms']} of {w['frames']} over 20 ms (target: none; "
+      f"they ended at {w['over_20_at_ms']} ms after play), {w['written']} tokens written")
+PY
 else
     echo "browser build unavailable (make web failed); skipped"
 fi

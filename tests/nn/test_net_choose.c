@@ -6,6 +6,7 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static const float logits[5] = {1.0f, 3.0f, 3.0f, 2.0f, -1.0f};
 
@@ -69,4 +70,67 @@ Test(net_choose, draws_follow_the_cut_and_renormalized_softmax) {
     count_draws(&all, 7, DRAWS, again);
     count_draws(&all, 7, DRAWS, seen);
     for (int k = 0; k < 5; k++) cr_assert_eq(again[k], seen[k]);
+}
+
+/* The order a draw walks (likeliest first, ties to the lower id) on a
+ * vocabulary as large as GPT-2's, with many ties and tiny probabilities: the
+ * ten candidates and 300 seeded draws under each cut are those of the same
+ * walk over a qsort of the same probabilities. */
+typedef struct Ref {
+    double p;
+    int32_t id;
+} Ref;
+
+static int ref_likelier(const void *a, const void *b) {
+    const Ref *x = a, *y = b;
+    if (x->p != y->p) return x->p > y->p ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+Test(net_choose, the_order_is_likeliest_first_ties_to_the_lower_id_on_a_large_vocabulary) {
+    enum { V = 50257 };
+    static float big[V];
+    static Ref ref[V];
+    Rng fill;
+    rng_seed(&fill, 3);
+    for (int i = 0; i < V; i++) /* 40 distinct values: ties everywhere; some far below */
+        big[i] = (float)((int)(rng_uniform(&fill) * 40) - 20) * (i % 7 == 0 ? 3.0f : 0.25f);
+    static const Net_Choice hows[4] = {{0, 0, 1}, {1.5, 0, 1}, {1, 40, 1}, {0.8, 0, 0.6}};
+    for (int h = 0; h < 4; h++) {
+        const Net_Choice *how = &hows[h];
+        double T = how->temperature > 0 ? how->temperature : 1, max = -INFINITY, sum = 0;
+        for (int i = 0; i < V; i++) max = fmax(max, big[i]);
+        for (int i = 0; i < V; i++) sum += (ref[i].p = exp((big[i] - max) / T));
+        for (int i = 0; i < V; i++) {
+            ref[i].p /= sum;
+            ref[i].id = i;
+        }
+        qsort(ref, V, sizeof *ref, ref_likelier);
+        Rng a, b;
+        rng_seed(&a, 11);
+        rng_seed(&b, 11);
+        for (int draw = 0; draw < (how->temperature > 0 ? 300 : 1); draw++) {
+            Net_Candidate top[10];
+            int count;
+            int got = net_choose(big, V, how, &a, top, 10, &count);
+            cr_assert_eq(count, 10);
+            for (int k = 0; k < 10; k++)
+                cr_assert(top[k].id == ref[k].id && top[k].p == ref[k].p, "how %d, candidate %d", h,
+                          k);
+            int want = ref[0].id;
+            if (how->temperature > 0) {
+                int keep = how->top_k > 0 ? how->top_k : V, cut = 0;
+                double cum = 0, walk = 0;
+                while (cut < keep && (cut == 0 || cum < how->top_p)) cum += ref[cut++].p;
+                double u = rng_uniform(&b) * cum;
+                want = ref[cut - 1].id;
+                for (int k = 0; k < cut; k++)
+                    if ((walk += ref[k].p) > u) {
+                        want = ref[k].id;
+                        break;
+                    }
+            }
+            cr_assert_eq(got, want, "how %d, draw %d", h, draw);
+        }
+    }
 }

@@ -81,6 +81,18 @@ async function open(query = '', { width = 1280, height = 720, scale = 1 } = {}) 
 const describe = (page) =>
   page.evaluate(() => JSON.parse(Module.ccall('web_describe', 'string', [], [])));
 
+// what a drop from the file manager gives the page: a DataTransfer of Files
+const drop = (page, names) => page.evaluate(async (names) => {
+  const dt = new DataTransfer();
+  for (const name of names) {
+    const blob = await (await fetch('/ck/' + name)).blob();
+    dt.items.add(new File([blob], name.split('/').pop()));
+  }
+  dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+}, names);
+const waitStatus = (page, re) => page.waitForFunction((src) => new RegExp(src).test(
+  JSON.parse(Module.ccall('web_describe', 'string', [], [])).status), { timeout: 30000 }, re.source);
+
 async function idle(page) { // a few animation frames: the app's queued actions land
   await page.evaluate(() => new Promise((ok) => {
     let n = 0;
@@ -237,6 +249,57 @@ if (process.argv.includes('--frames')) {
     await page.close();
   }
   console.log(JSON.stringify({ browser: 'headless chromium, SwiftShader WebGL2', results: rows }, null, 2));
+  await browser.close();
+  server.close();
+  process.exit(0);
+}
+
+// ---- make bench: frames while the model writes ------------------------------------------
+// node tests/web/test.mjs build/web --writing DIR: DIR's checkpoint (make bench gives one
+// of GPT-2 small's shapes) dropped on the page at 1920x1080, its text read, then the write
+// panel playing at 10 steps a second for 8 s: the time between the page's animation
+// frames (a slice of a step that runs long delays the next frame), and the tokens written.
+if (process.argv.includes('--writing')) {
+  const dir = path.resolve(process.argv[process.argv.indexOf('--writing') + 1]);
+  const names = fs.readdirSync(dir).filter((f) => /\.(json|txt|safetensors)$/.test(f));
+  for (const f of names) fs.symlinkSync(path.join(dir, f), path.join(checkpoint, f));
+  const { page } = await open('?view=model', { width: 1920, height: 1080 });
+  await drop(page, names);
+  await page.waitForFunction(() => /^Opened the model/.test(
+    JSON.parse(Module.ccall('web_describe', 'string', [], [])).status), { timeout: 300000 });
+  await page.waitForFunction(() => {
+    const d = JSON.parse(Module.ccall('web_describe', 'string', [], []));
+    return !d.model_busy && d.model_passes >= 1;
+  }, { timeout: 300000 });
+  await click(page, item(await describe(page), 'button', 'model_next_mode', 1));
+  await idle(page);
+  await click(page, item(await describe(page), 'slider', 'model_speed'));
+  await page.keyboard.press('End'); // 10 steps a second
+  await idle(page);
+  await click(page, item(await describe(page), 'button', 'model_write', 1)); // ▶ play
+  const before = (await describe(page)).model_written;
+  const gaps = await page.evaluate((ms) => new Promise((ok) => {
+    const gaps = [], start = performance.now();
+    let last = start;
+    const tick = (now) => {
+      gaps.push(now - last);
+      last = now;
+      if (now - start < ms) requestAnimationFrame(tick); else ok(gaps);
+    };
+    requestAnimationFrame(tick);
+  }), 8000);
+  const written = (await describe(page)).model_written - before;
+  gaps.shift(); // from the evaluate's start to the first frame
+  const sorted = [...gaps].sort((a, b) => a - b), at = (q) => sorted[Math.floor(q * (sorted.length - 1))];
+  console.log(JSON.stringify({
+    browser: 'headless chromium, SwiftShader WebGL2', width: 1920, height: 1080, frames: gaps.length,
+    frame_median_ms: at(0.5), frame_p95_ms: at(0.95), frame_max_ms: sorted[sorted.length - 1],
+    over_20_ms: gaps.filter((g) => g > 20).length, written,
+    // when each of those ended, from the press of play: the text's pass and the cache's
+    // memory come first
+    over_20_at_ms: gaps.map((g, i) => [g, gaps.slice(0, i + 1).reduce((a, b) => a + b, 0)])
+      .filter(([g]) => g > 20).map(([, t]) => Math.round(t)),
+  }, null, 2));
   await browser.close();
   server.close();
   process.exit(0);
@@ -558,18 +621,6 @@ execFileSync(fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3',
   [path.join(top, 'tests/tools/gpt2_reference.py'), 'make', checkpoint, '--layers', '12', '--heads', '12',
    '--embd', '48', '--positions', '64', '--seed', '9']);
 const heads = (d) => d.items.filter((it) => it.id === 'model_head').length;
-// what a drop from the file manager gives the page: a DataTransfer of Files
-const drop = (page, names) => page.evaluate(async (names) => {
-  const dt = new DataTransfer();
-  for (const name of names) {
-    const blob = await (await fetch('/ck/' + name)).blob();
-    dt.items.add(new File([blob], name.split('/').pop()));
-  }
-  dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
-}, names);
-const waitStatus = (page, re) => page.waitForFunction((src) => new RegExp(src).test(
-  JSON.parse(Module.ccall('web_describe', 'string', [], [])).status), { timeout: 30000 }, re.source);
-
 await check('the Model view opens a checkpoint from dropped files, and a bad set keeps it', async () => {
   const { page, errors } = await open('?view=model');
   let d = await describe(page);

@@ -204,7 +204,8 @@ EMSCRIPTEN_KEEPALIVE const char *web_share(void) {
 }
 
 /* What the page shows, as JSON: the view, the open lesson, the status line,
- * whether the Model view's pass is under way and how many it has shown,
+ * whether the Model view's pass is under way and how many it has shown, the
+ * tokens its writing panel has written,
  * and every widget of the last frame with its rectangle in CSS pixels (what
  * --dump-ui prints on the desktop), so a test can aim its clicks. */
 EMSCRIPTEN_KEEPALIVE const char *web_describe(void) {
@@ -223,9 +224,10 @@ EMSCRIPTEN_KEEPALIVE const char *web_describe(void) {
     if (ls->active && ls->lesson) json_string(lesson, sizeof lesson, ls->lesson->title);
     json_string(status, sizeof status, a->vs.status);
     PUT("{\"view\": \"%s\", \"lang\": \"%s\", \"lesson\": %s, \"step\": %d, \"status\": %s, "
-        "\"model_busy\": %s, \"model_passes\": %ld, \"items\": [",
+        "\"model_busy\": %s, \"model_passes\": %ld, \"model_written\": %d, \"items\": [",
         view_name(a->vs.view), lang_code(lang_current()), lesson, ls->active ? ls->step : -1,
-        status, a->vs.real_busy ? "true" : "false", a->model.real.generation);
+        status, a->vs.real_busy ? "true" : "false", a->model.real.generation,
+        a->model.real.gen.written);
     for (int k = 0; k < a->ui.record_count; k++) {
         const Ui_Record *r = &a->ui.records[k];
         PUT("%s{\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, %.1f, "
