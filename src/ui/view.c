@@ -25,18 +25,36 @@
 
 /* ---- top bar ------------------------------------------------------------ */
 
+/* The views, a row each (in View's order): the tab's label, whose first
+ * character is its key; the frame that lays it out; the work it runs before
+ * the layout, if any (a slice of training, of the real model's pass); and
+ * whether it shows the scene's sentence (its chips on top, R, S and I reorder
+ * it), where the Train and Model views read texts of their own. */
+typedef struct View_Row {
+    const char *tab;
+    void (*frame)(Ui *ui, View_State *vs, const Model *m, Rect r);
+    void (*update)(const Ui *ui, View_State *vs, Model *m);
+    bool sentence;
+} View_Row;
+
+static const View_Row views[VIEW_COUNT] = {
+    [VIEW_EXPLORER] = {N_("1 Explorer"), explorer_frame, NULL, true},
+    [VIEW_SCALING] = {N_("2 Scaling"), scaling_frame, NULL, true},
+    [VIEW_PERMUTATION] = {N_("3 Permutation"), permutation_frame, NULL, true},
+    [VIEW_TRAIN] = {N_("4 Train"), train_frame, train_update, false},
+    [VIEW_SHIFT] = {N_("5 Shift"), shift_frame, NULL, true},
+    [VIEW_MODEL] = {N_("6 Model"), real_frame, real_update, false},
+};
+
 static void top_bar(Ui *ui, View_State *vs, Rect r) {
     const Theme *t = ui->theme;
     draw_rect(ui->dl, r, t->panel);
     Rect row = rect_inset(r, 8);
-    static const char *const tabs[VIEW_COUNT] = {N_("1 Explorer"),    N_("2 Scaling"),
-                                                 N_("3 Permutation"), N_("4 Train"),
-                                                 N_("5 Shift"),       N_("6 Model")};
     /* Every language must fit at 1024 wide: the buttons on the right give up
      * their words for their icons first, then the title goes. */
     float pad = t->text_size * 1.2f, tabs_w = 0;
     for (int v = 0; v < VIEW_COUNT; v++)
-        tabs_w += ui_text_width(ui, FONT_SANS, t->text_size, _(tabs[v])) + pad + 6;
+        tabs_w += ui_text_width(ui, FONT_SANS, t->text_size, _(views[v].tab)) + pad + 6;
     const char *undo_l = _("↶ Undo"), *redo_l = _("↷ Redo"), *lessons_l = _("☰ Lessons");
     float words_w = ui_text_width(ui, FONT_SANS, t->text_size, undo_l) +
                     ui_text_width(ui, FONT_SANS, t->text_size, redo_l) +
@@ -50,11 +68,12 @@ static void top_bar(Ui *ui, View_State *vs, Rect r) {
         ui_label(ui, title, FONT_BOLD, t->title_size + 3, ALIGN_LEFT, t->text, "attnlab");
     }
     for (int v = 0; v < VIEW_COUNT; v++) {
-        Rect b = rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, _(tabs[v])) + pad);
+        Rect b =
+            rect_cut_left(&row, ui_text_width(ui, FONT_SANS, t->text_size, _(views[v].tab)) + pad);
         rect_cut_left(&row, 6);
         /* the next frame switches, after deriving the new view's data: this
          * frame's panels were derived for the view it shows */
-        if (ui_button(ui, "tab", v, b, _(tabs[v]), vs->view == (View)v) & UI_CLICKED)
+        if (ui_button(ui, "tab", v, b, _(views[v].tab), vs->view == (View)v) & UI_CLICKED)
             vs->view_asked = 1 + v;
     }
     float wl = words ? ui_text_width(ui, FONT_SANS, t->text_size, lessons_l) + pad : 44;
@@ -412,15 +431,11 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     if (ui_shortcut(ui, 'z', UI_MOD_CTRL | UI_MOD_SHIFT) || ui_shortcut(ui, 'y', UI_MOD_CTRL))
         view_act(vs, action_of(ACTION_REDO));
     if (ui_shortcut(ui, 's', UI_MOD_CTRL)) vs->want_save = true;
-    if (ui_key_char(ui, '1')) vs->view = VIEW_EXPLORER;
-    if (ui_key_char(ui, '2')) vs->view = VIEW_SCALING;
-    if (ui_key_char(ui, '3')) vs->view = VIEW_PERMUTATION;
-    if (ui_key_char(ui, '4')) vs->view = VIEW_TRAIN;
-    if (ui_key_char(ui, '5')) vs->view = VIEW_SHIFT;
-    if (ui_key_char(ui, '6')) vs->view = VIEW_MODEL;
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (ui_key_char(ui, views[v].tab[0])) vs->view = (View)v;
     /* the Train view trains its own toy sentences: the scene's order is not
      * on screen there, so its keys would change what nobody sees */
-    bool sentence = vs->view != VIEW_TRAIN && vs->view != VIEW_MODEL;
+    bool sentence = views[vs->view].sentence;
     if (vs->view == VIEW_MODEL) { /* the real model's tokens: reorder them */
         if (ui_key_char(ui, 'r')) vs->real_req.reorder = 1;
         if (ui_key_char(ui, 's')) vs->real_req.reorder = 2;
@@ -559,7 +574,7 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
      * next frame; keep last frame's hover for their colours */
     vs->hover_row = prev_row;
     vs->hover_col = prev_col;
-    if (vs->view != VIEW_TRAIN && vs->view != VIEW_MODEL) { /* those read their own text */
+    if (views[vs->view].sentence) { /* the others read their own text */
         token_chips(ui, vs, m, rect_cut_top(&r, 48));
         rect_cut_top(&r, t->pad);
     }
@@ -576,28 +591,7 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
         rect_cut_right(&r, t->pad);
         lesson_frame(ui, vs, m, lr);
     }
-    switch (vs->view) {
-    case VIEW_EXPLORER:
-        explorer_frame(ui, vs, m, r);
-        break;
-    case VIEW_SCALING:
-        scaling_frame(ui, vs, m, r);
-        break;
-    case VIEW_PERMUTATION:
-        permutation_frame(ui, vs, m, r);
-        break;
-    case VIEW_TRAIN:
-        train_frame(ui, vs, m, r);
-        break;
-    case VIEW_SHIFT:
-        shift_frame(ui, vs, m, r);
-        break;
-    case VIEW_MODEL:
-        real_frame(ui, vs, m, r);
-        break;
-    default:
-        break;
-    }
+    if (vs->view >= 0 && vs->view < VIEW_COUNT) views[vs->view].frame(ui, vs, m, r);
     if (vs->presenter) {
         callout_hover(ui, vs, m);
         status_note(ui, vs);
@@ -628,8 +622,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
         vs->view_asked = 0;
     }
     view_apply(vs, m); /* what last frame's widgets and this frame's keys asked for */
-    if (vs->view == VIEW_TRAIN) train_update(ui, vs, m); /* a slice of training, if playing */
-    if (vs->view == VIEW_MODEL) real_update(ui, vs, m);  /* a slice of the real model's pass */
+    if (views[vs->view].update) views[vs->view].update(ui, vs, m); /* a slice of its work */
     train_drain(ui, vs, m);   /* steps a lesson or "+100" asked for: a slice a frame */
     lesson_update(ui, vs, m); /* a lesson step or _("show me") acts on the model */
     if (!model_update(m)) view_set_status(vs, true, _("Out of memory computing attention"));
