@@ -591,100 +591,6 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
                              fmaxf(fminf(cell * tm->heads, 360), 160), lh + 6});
 }
 
-/* The ten likeliest next tokens, under a temperature. */
-static void next_tokens(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
-    const Theme *t = ui->theme;
-    bool writing = vs->real_next_mode == 1;
-    float title_h = ui_panel_wrapped(ui, r, writing ? _("The model writes") : _("Next token"),
-                                     lit(vs, writing ? "model_write" : "model_next"));
-    ui_record(ui, "panel", "model_next", -1, r);
-    Rect body = rect_inset(r, t->pad);
-    rect_cut_top(&body, title_h + 4);
-    static const char *const modes[2] = {N_("next token"), N_("write")};
-    /* writing in a wide, low panel (presenting, a lesson below, the bottom at 1024 wide): the
-     * candidates and the cache beside the rest rather than under it */
-    Rect side = {0};
-    if (writing && model_write_wide(t, body)) {
-        side = rect_cut_right(&body, body.w * 0.5f);
-        rect_cut_right(&body, t->pad);
-    }
-    Rect mode_row;
-    if (side.w > 0) { /* the modes in the title's band, over the candidates: a line saved */
-        mode_row = (Rect){side.x, r.y + 4, side.w, title_h};
-    } else {
-        mode_row = rect_cut_top(&body, model_button_row_height(ui, modes, 2, body.w));
-        rect_cut_top(&body, 6);
-    }
-    model_button_row(ui, "model_next_mode", modes, 2, mode_row, &vs->real_next_mode);
-    if (vs->real_next_mode == 1) {
-        model_write_panel(ui, vs, l, body, side);
-        return;
-    }
-    Rect slider = rect_cut_top(&body, fminf(56, body.h * 0.25f));
-    ui_slider(ui, "model_temperature", -1, slider, &vs->temperature,
-              &(Slider_Desc){.min = 0.1f,
-                             .max = 4,
-                             .log = true,
-                             .label = _("temperature"),
-                             .short_label = "T",
-                             .format = "%.2f"});
-    rect_cut_top(&body, 6);
-    /* softmax over the whole vocabulary: again only when the pass or T changes */
-    static struct {
-        long generation;
-        const Real_Model *model;
-        float temperature;
-        int k;
-        int32_t ids[10];
-        double p[10];
-    } next = {.generation = -1};
-    if (next.generation != l->generation || next.model != l->model ||
-        next.temperature != vs->temperature) {
-        next.k = real_lab_next(l, vs->temperature, 10, next.ids, next.p);
-        next.generation = l->generation;
-        next.model = l->model;
-        next.temperature = vs->temperature;
-    }
-    int k = next.k;
-    const int32_t *ids = next.ids;
-    const double *p = next.p;
-    /* as many of the ten as have a line of their own: a low panel shows fewer, never ten
-     * printed over each other */
-    float least = ui_line_height(ui, FONT_SANS, t->text_size) + 2;
-    if (k > (int)(body.h / least)) k = (int)(body.h / least);
-    if (k <= 0) return;
-    float row = fminf(body.h / k, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
-    float label_w = body.w * 0.45f;
-    char label[10][REAL_LABEL];
-    float fs = t->text_size; /* smaller type before any label is shortened */
-    for (int j = 0; j < k; j++) {
-        if (ids[j] < l->model->bpe.count)
-            real_model_token_label(l->model, ids[j], label[j], sizeof label[j]);
-        else
-            snprintf(label[j], sizeof label[j], "#%d", (int)ids[j]);
-        if (ui_text_width(ui, FONT_SANS, fs, label[j]) > label_w - 4) fs = t->small_size;
-    }
-    for (int j = 0; j < k; j++) {
-        Rect line = rect_cut_top(&body, row);
-        char pct[24]; /* two significant digits below 10 %: ten rows of "0.0 %" say nothing */
-        double q = 100 * p[j];
-        if (q >= 9.95)
-            snprintf(pct, sizeof pct, "%.1f %%", q);
-        else if (q >= 0.001)
-            snprintf(pct, sizeof pct, "%#.2g %%", q);
-        else
-            snprintf(pct, sizeof pct, "%.1e %%", q);
-        Rect name = rect_cut_left(&line, label_w);
-        ui_label_abbrev(ui, name, FONT_SANS, fs, ALIGN_LEFT, t->text, label[j]);
-        Rect num =
-            rect_cut_right(&line, ui_text_width(ui, FONT_MONO, t->small_size, "1.0e-05 %") + 6);
-        ui_label(ui, num, FONT_MONO, t->small_size, ALIGN_RIGHT, t->text_dim, pct);
-        Rect bar = rect_inset(line, 3);
-        bar.w *= (float)p[j];
-        draw_rect(ui->dl, bar, t->accent);
-    }
-}
-
 /* A lesson step names the panel it is about: the Model view turns to it (its
  * tab, its mode) when the step opens and when the highlight changes. */
 static void follow_lesson(View_State *vs) {
@@ -766,7 +672,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         }
         head_grid(ui, vs, l, grid);
         model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
-        next_tokens(ui, vs, l, next);
+        model_next_panel(ui, vs, l, next);
         return;
     }
     if (r.w >= 1000 && r.h >= 420) {
@@ -785,7 +691,7 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect grid = rect_cut_top(&left, grid_h);
         rect_cut_top(&left, t->pad);
         head_grid(ui, vs, l, grid);
-        next_tokens(ui, vs, l, left);
+        model_next_panel(ui, vs, l, left);
         model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
         return;
     }
@@ -806,5 +712,5 @@ void real_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     } else if (vs->real_tab == 1)
         model_open_head(ui, vs, m, labels.ptr, labels.n, lit(vs, "model_head"), r);
     else
-        next_tokens(ui, vs, l, r);
+        model_next_panel(ui, vs, l, r);
 }

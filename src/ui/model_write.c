@@ -1,4 +1,4 @@
-/* The Model view's writing panel; see model_write.h. */
+/* The Model view's next-token panel and its writing mode; see model_write.h. */
 #include "model_write.h"
 #include "../core/i18n.h"
 #include "heatmap.h"
@@ -239,12 +239,16 @@ static void cache_picture(Ui *ui, const View_State *vs, const Real_Lab *l, int k
     draw_rect_outline(ui->dl, last, 0, 1.5f, t->highlight);
 }
 
-bool model_write_wide(const Theme *t, Rect r) {
+/* Whether a body this shape puts the candidates and the cache beside the rest. */
+static bool model_write_wide(const Theme *t, Rect r) {
     (void)t;
     return r.w >= 2.2f * r.h && r.w >= 480;
 }
 
-void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, Rect side) {
+/* The writing mode's body in r, and where side has a width (a wide, low
+ * panel) the candidates and the cache there, beside the rest; clicks go to
+ * vs->real_req.write and vs->real_gen_shown. */
+static void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, Rect side) {
     const Theme *t = ui->theme;
     const Real_Gen *g = &l->gen;
     ui_record(ui, "panel", "model_write", -1, r);
@@ -316,4 +320,102 @@ void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, Rect s
     candidates(ui, l, shown, list);
     rect_cut_top(&r, 8);
     if (r.h >= (cache_first ? 3 : 4) * row) cache_picture(ui, vs, l, shown, r);
+}
+
+static bool lit(const View_State *vs, const char *name) {
+    return vs->session.active && !strcmp(vs->session.highlight, name);
+}
+
+/* The ten likeliest next tokens, under a temperature. */
+void model_next_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
+    const Theme *t = ui->theme;
+    bool writing = vs->real_next_mode == 1;
+    float title_h = ui_panel_wrapped(ui, r, writing ? _("The model writes") : _("Next token"),
+                                     lit(vs, writing ? "model_write" : "model_next"));
+    ui_record(ui, "panel", "model_next", -1, r);
+    Rect body = rect_inset(r, t->pad);
+    rect_cut_top(&body, title_h + 4);
+    static const char *const modes[2] = {N_("next token"), N_("write")};
+    /* writing in a wide, low panel (presenting, a lesson below, the bottom at 1024 wide): the
+     * candidates and the cache beside the rest rather than under it */
+    Rect side = {0};
+    if (writing && model_write_wide(t, body)) {
+        side = rect_cut_right(&body, body.w * 0.5f);
+        rect_cut_right(&body, t->pad);
+    }
+    Rect mode_row;
+    if (side.w > 0) { /* the modes in the title's band, over the candidates: a line saved */
+        mode_row = (Rect){side.x, r.y + 4, side.w, title_h};
+    } else {
+        mode_row = rect_cut_top(&body, model_button_row_height(ui, modes, 2, body.w));
+        rect_cut_top(&body, 6);
+    }
+    model_button_row(ui, "model_next_mode", modes, 2, mode_row, &vs->real_next_mode);
+    if (vs->real_next_mode == 1) {
+        model_write_panel(ui, vs, l, body, side);
+        return;
+    }
+    Rect slider = rect_cut_top(&body, fminf(56, body.h * 0.25f));
+    ui_slider(ui, "model_temperature", -1, slider, &vs->temperature,
+              &(Slider_Desc){.min = 0.1f,
+                             .max = 4,
+                             .log = true,
+                             .label = _("temperature"),
+                             .short_label = "T",
+                             .format = "%.2f"});
+    rect_cut_top(&body, 6);
+    /* softmax over the whole vocabulary: again only when the pass or T changes */
+    static struct {
+        long generation;
+        const Real_Model *model;
+        float temperature;
+        int k;
+        int32_t ids[10];
+        double p[10];
+    } next = {.generation = -1};
+    if (next.generation != l->generation || next.model != l->model ||
+        next.temperature != vs->temperature) {
+        next.k = real_lab_next(l, vs->temperature, 10, next.ids, next.p);
+        next.generation = l->generation;
+        next.model = l->model;
+        next.temperature = vs->temperature;
+    }
+    int k = next.k;
+    const int32_t *ids = next.ids;
+    const double *p = next.p;
+    /* as many of the ten as have a line of their own: a low panel shows fewer, never ten
+     * printed over each other */
+    float least = ui_line_height(ui, FONT_SANS, t->text_size) + 2;
+    if (k > (int)(body.h / least)) k = (int)(body.h / least);
+    if (k <= 0) return;
+    float row = fminf(body.h / k, ui_line_height(ui, FONT_SANS, t->text_size) + 10);
+    float label_w = body.w * 0.45f;
+    char label[10][48];
+    float fs = t->text_size; /* smaller type before any label is shortened */
+    for (int j = 0; j < k; j++) {
+        if (ids[j] < l->model->bpe.count)
+            real_model_token_label(l->model, ids[j], label[j], sizeof label[j]);
+        else
+            snprintf(label[j], sizeof label[j], "#%d", (int)ids[j]);
+        if (ui_text_width(ui, FONT_SANS, fs, label[j]) > label_w - 4) fs = t->small_size;
+    }
+    for (int j = 0; j < k; j++) {
+        Rect line = rect_cut_top(&body, row);
+        char pct[24]; /* two significant digits below 10 %: ten rows of "0.0 %" say nothing */
+        double q = 100 * p[j];
+        if (q >= 9.95)
+            snprintf(pct, sizeof pct, "%.1f %%", q);
+        else if (q >= 0.001)
+            snprintf(pct, sizeof pct, "%#.2g %%", q);
+        else
+            snprintf(pct, sizeof pct, "%.1e %%", q);
+        Rect name = rect_cut_left(&line, label_w);
+        ui_label_abbrev(ui, name, FONT_SANS, fs, ALIGN_LEFT, t->text, label[j]);
+        Rect num =
+            rect_cut_right(&line, ui_text_width(ui, FONT_MONO, t->small_size, "1.0e-05 %") + 6);
+        ui_label(ui, num, FONT_MONO, t->small_size, ALIGN_RIGHT, t->text_dim, pct);
+        Rect bar = rect_inset(line, 3);
+        bar.w *= (float)p[j];
+        draw_rect(ui->dl, bar, t->accent);
+    }
 }
