@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lesson_input.h"
 
+#include "../core/clock.h"
 #include "../lesson/lesson_goals.h"
 #include "../model/scene_file.h"
 #include "../ui/plane.h"
@@ -276,7 +277,10 @@ static bool drag_chip(Player *p, int a, int b, char *why, size_t whysz) {
 
 /* The Model view's pass runs a slice a frame: the student waits for it. */
 static bool model_settles(Player *p, char *why, size_t whysz) {
-    for (int k = 0; k < 2000 && p->vs.real_busy; k++) frame(p);
+    /* a step of the writing runs on a thread of its own, in its own time: frames until it is
+     * done, up to a minute (a count of frames ran out first on a loaded machine) */
+    double until = clock_ms() + 60000;
+    while (p->vs.real_busy && clock_ms() < until) frame(p);
     return !p->vs.real_busy || fail(why, whysz, "%s", "the model's pass never finished");
 }
 
