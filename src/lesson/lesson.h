@@ -194,6 +194,7 @@ typedef struct Lesson_Step {
     Lesson_Goal goals[LESSON_MAX_GOALS];
     int goal_count;
     Lesson_Predict predict;
+    char see[96]; /* `see FILE.md`: another lesson of the folder, linked under the text */
 } Lesson_Step;
 
 typedef struct Lesson {

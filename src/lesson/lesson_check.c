@@ -24,6 +24,21 @@ bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_d
         snprintf(err, errsz, "%s", l->tex_problem);
         return false;
     }
+    /* a step's link (`see`) leads to a lesson of the same folder */
+    for (int s = 0; s < l->step_count; s++) {
+        if (!l->steps[s].see[0]) continue;
+        char target[1200];
+        const char *slash = strrchr(l->path, '/');
+        int dir = slash ? (int)(slash - l->path + 1) : 0;
+        snprintf(target, sizeof target, "%.*s%s", dir, l->path, l->steps[s].see);
+        FILE *f = fopen(target, "rb");
+        if (!f) {
+            snprintf(err, errsz, "%s:%d: see: no lesson %s in this folder", l->path,
+                     l->steps[s].line, l->steps[s].see);
+            return false;
+        }
+        fclose(f);
+    }
     /* Play the lesson from the default scene, step after step, the way a
      * student who always succeeds would. */
     Model *mp = calloc(1, sizeof *mp);
@@ -186,6 +201,7 @@ static const char *step_differs(const Lesson *o, const Lesson *t, int s) {
                           b->goals[g].sol_count))
             return _("a goal's solution differs");
     }
+    if (strcmp(a->see, b->see)) return _("its link (see) differs");
     const Lesson_Predict *p = &a->predict, *q = &b->predict;
     if (p->kind != q->kind || p->later != q->later || strcmp(p->token, q->token) ||
         !same_conds(&p->cond, &q->cond) ||

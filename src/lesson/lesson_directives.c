@@ -716,6 +716,29 @@ void lesson_directive_line(Lesson_Parse *p, int line, char *text) {
         parse_predict(p, line, rest);
         return;
     }
+    if (!strncmp(text, "see", 3) && (text[3] == ' ' || text[3] == '\t' || text[3] == '\0')) {
+        /* see FILE.md: a link under the step's text to another lesson of this folder */
+        if (p->cur_step < 0) {
+            lesson_fail(p, line, "see: a link belongs to a step: put it after a '## Step' heading");
+            return;
+        }
+        Lesson_Step *st = &l->steps[p->cur_step];
+        size_t len = strlen(rest);
+        bool plain = len > 3 && len < sizeof st->see && !strcmp(rest + len - 3, ".md") &&
+                     rest[strspn(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789-_.")] == '\0';
+        if (!plain) {
+            lesson_fail(p, line,
+                        "see: expected 'see FILE.md', a lesson's file name in this folder");
+            return;
+        }
+        if (st->see[0]) {
+            lesson_fail(p, line, "see: one link per step");
+            return;
+        }
+        snprintf(st->see, sizeof st->see, "%s", rest);
+        return;
+    }
     char rest_copy[LESSON_MAX_LINE + 1];
     snprintf(rest_copy, sizeof rest_copy, "%s", rest);
     int nw = split(text, words, LESSON_MAX_WORDS);

@@ -67,7 +67,7 @@ static const char *const panel_names[] = {
 
 /* Every directive keyword, once: what it makes and how it is written.
  * lessons/README.md documents exactly these (a test holds the two together);
- * goal, solution and predict are the keywords that are not actions. */
+ * goal, solution, see and predict are the keywords that are not actions. */
 
 static const Lesson_Keyword action_keywords[] = {
     {"scene", ACT_SCENE, "scene FILE"},
@@ -105,6 +105,7 @@ static const Lesson_Keyword action_keywords[] = {
     {"model-write", ACT_MODEL_WRITE, "model-write N"},
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
+    {"see", -1, "see FILE.md"},
     {"predict", -1,
      "predict key TOKEN | [later] yes if CONDITION [after ACTIONS] : QUESTION | WHY"},
 };

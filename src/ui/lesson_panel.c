@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- entering, stepping, leaving ------------------------------------------- */
@@ -165,6 +166,21 @@ void lesson_update(const Ui *ui, View_State *vs, Model *m) {
     if (ls->leave) {
         ls->leave = false;
         lesson_leave(vs, m);
+    }
+    if (ls->open_path[0] && ls->lesson) { /* a link: the lesson it names */
+        char path[sizeof ls->open_path], err[700];
+        snprintf(path, sizeof path, "%s", ls->open_path);
+        ls->open_path[0] = '\0';
+        Lesson *next = malloc(sizeof *next);
+        if (!next) {
+            view_set_status(vs, true, "%s", _("Not opened — out of memory"));
+        } else if (!lesson_load(next, path, err, sizeof err)) {
+            view_set_status(vs, true, _("Not opened — %.400s"), err);
+        } else {
+            *ls->lesson = *next;
+            if (!lesson_enter(vs, m, err, sizeof err)) view_set_status(vs, true, "%s", err);
+        }
+        free(next);
     }
     ls->hide_row = -1;
     ls->hide_verdict = false;
@@ -709,6 +725,27 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
                                    : rect_cut_bottom(&body, fminf(need, room));
         if (holder == &body) rect_cut_bottom(&body, t->pad);
         lesson_predict_box(ui, vs, m, &st->predict, box, true);
+    }
+    if (st->see[0]) { /* a link to another lesson, under the text */
+        char label[200];
+        const char *title = st->see;
+        const Lesson_Index *ix = ls->index;
+        for (int k = 0; ix && k < ix->count; k++) {
+            const char *base = strrchr(ix->path[k], '/');
+            if (!strcmp(base ? base + 1 : ix->path[k], st->see) && !ix->error[k][0])
+                title = ix->title[k];
+        }
+        snprintf(label, sizeof label, "→ %s", title);
+        float lh = ui_line_height(ui, FONT_SANS, t->text_size);
+        Rect link = rect_cut_bottom(&body, lh + 12);
+        rect_cut_bottom(&body, t->pad * 0.5f);
+        link.w = fminf(link.w, ui_text_width(ui, FONT_SANS, t->text_size, label) + 24);
+        if (ui_button(ui, "lesson_see", -1, link, label, false) & UI_CLICKED) {
+            /* the same folder as this lesson: a translation links the translation */
+            const char *slash = strrchr(l->path, '/');
+            int dir = slash ? (int)(slash - l->path + 1) : 0;
+            snprintf(ls->open_path, sizeof ls->open_path, "%.*s%s", dir, l->path, st->see);
+        }
     }
     step_text(ui, vs, m, st, body);
     for (int k = 0; k < st->goal_count; k++)

@@ -178,7 +178,18 @@ static float candidates(Ui *ui, const Real_Lab *l, int k, Rect r) {
 
 /* The open head's layer's cache: keys and values kept, a row a token up to
  * the query that chose step k, beside that query's weights over them. */
-static void cache_picture(Ui *ui, const View_State *vs, const Real_Lab *l, int k, Rect r) {
+/* The lesson of the menu's index in this file (its translation, where the
+ * index is localized), or −1. */
+static int lesson_named(const View_State *vs, const char *file) {
+    const Lesson_Index *ix = vs->session.index;
+    for (int k = 0; ix && k < ix->count; k++) {
+        const char *base = strrchr(ix->path[k], '/');
+        if (!strcmp(base ? base + 1 : ix->path[k], file) && !ix->error[k][0]) return k;
+    }
+    return -1;
+}
+
+static void cache_picture(Ui *ui, View_State *vs, const Real_Lab *l, int k, Rect r) {
     const Theme *t = ui->theme;
     const Real_Gen *g = &l->gen;
     const Net_Model *m = &l->model->weights.model;
@@ -215,6 +226,18 @@ static void cache_picture(Ui *ui, const View_State *vs, const Real_Lab *l, int k
     float need = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, title, false);
     ui_text_wrapped(ui, rect_cut_top(&r, need + 4), FONT_SANS, t->small_size, t->text_dim, title,
                     true);
+    int mask_lesson = k < g->written - 1 ? lesson_named(vs, "09-causal-mask.md") : -1;
+    if (mask_lesson >= 0 && vs->session.lesson && vs->session.saved) {
+        /* scrubbed back: lesson 9, a click away */
+        char label[200];
+        snprintf(label, sizeof label, "→ %s", vs->session.index->title[mask_lesson]);
+        Rect link = rect_cut_top(&r, ui_line_height(ui, FONT_SANS, t->small_size) + 10);
+        rect_cut_top(&r, 4);
+        link.w = fminf(link.w, ui_text_width(ui, FONT_SANS, t->text_size, label) + 24);
+        if (ui_button(ui, "model_lesson_mask", -1, link, label, false) & UI_CLICKED)
+            snprintf(vs->session.open_path, sizeof vs->session.open_path, "%s",
+                     vs->session.index->path[mask_lesson]);
+    }
     ui_record(ui, "panel", "model_cache", -1, r);
     float lh = ui_line_height(ui, FONT_SANS, t->small_size);
     Rect heads = rect_cut_top(&r, lh + 2);

@@ -142,11 +142,12 @@ typedef struct Lesson_Session {
     const Lesson_Index *index;
     const char *data_dir; /* lesson scenes come from data_dir/assets/scenes */
     bool active, menu;
-    bool progress_full; /* said that the progress list is full */
-    char hidden[128];   /* panels the step hides (lesson `hide`), space-separated */
-    bool pending;       /* enter the loaded lesson before the next layout */
-    bool leave;         /* leave it before the next layout */
-    Lesson_Go go;       /* a step asked for by the panel's buttons */
+    bool progress_full;  /* said that the progress list is full */
+    char hidden[128];    /* panels the step hides (lesson `hide`), space-separated */
+    bool pending;        /* enter the loaded lesson before the next layout */
+    bool leave;          /* leave it before the next layout */
+    char open_path[512]; /* a link clicked (a step's `see`, the writing panel's): open it next */
+    Lesson_Go go;        /* a step asked for by the panel's buttons */
     int step;
     /* a step's text longer than its panel is shown a page at a time (→ turns
      * the page, then the step); no line is ever cut across two pages */

@@ -809,3 +809,52 @@ Test(lesson, a_translation_must_keep_its_originals_steps_and_directives) {
         cr_assert(strstr(err, bad[k].says), "case %zu: '%s' lacks '%s'", k, err, bad[k].says);
     }
 }
+
+/* `see FILE.md` links a step to another lesson of its folder: one plain file
+ * name a step, never a path; a translation keeps its original's links; and
+ * the checker refuses a link to a file the folder does not hold. */
+Test(lesson, a_step_links_another_lesson_of_its_folder) {
+    static Lesson linked, other;
+    char err[600];
+    const char *good = "# T\n\n## One\n\n```attnlab\nsee 16-writing-one-token-at-a-time.md\n```\n\n"
+                       "Text.\n\n## Two\n\nMore.\n";
+    cr_assert(lesson_parse(&linked, good, strlen(good), "/nowhere/l.md", err, sizeof err), "%s",
+              err);
+    cr_assert_str_eq(linked.steps[0].see, "16-writing-one-token-at-a-time.md");
+    cr_assert_str_empty(linked.steps[1].see);
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"# T\n\n```attnlab\nsee a.md\n```\n\n## One\n\nText.\n",
+         "b.md:4: see: a link belongs to a step: put it after a '## Step' heading"},
+        {"# T\n\n## One\n\n```attnlab\nsee ../a.md\n```\n",
+         "b.md:6: see: expected 'see FILE.md', a lesson's file name in this folder"},
+        {"# T\n\n## One\n\n```attnlab\nsee a.txt\n```\n",
+         "b.md:6: see: expected 'see FILE.md', a lesson's file name in this folder"},
+        {"# T\n\n## One\n\n```attnlab\nsee\n```\n",
+         "b.md:6: see: expected 'see FILE.md', a lesson's file name in this folder"},
+        {"# T\n\n## One\n\n```attnlab\nsee a.md\nsee b.md\n```\n",
+         "b.md:7: see: one link per step"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        cr_assert_not(
+            lesson_parse(&other, bad[k].text, strlen(bad[k].text), "b.md", err, sizeof err), "%s",
+            bad[k].text);
+        cr_assert_str_eq(err, bad[k].says);
+    }
+    /* a translation with another link, or none, differs */
+    const char *none = "# T\n\n## Eins\n\nText.\n\n## Zwei\n\nMehr.\n";
+    cr_assert(lesson_parse(&other, none, strlen(none), "de.md", err, sizeof err), "%s", err);
+    cr_assert_not(lesson_same_shape(&linked, &other, err, sizeof err));
+    cr_assert(strstr(err, "its link (see) differs"), "%s", err);
+    /* the checker: no such file beside it */
+    cr_assert_not(lesson_check(&linked, &vocab, test_env("ATTNLAB_DATA"), NULL, err, sizeof err));
+    cr_assert_str_eq(err, "/nowhere/l.md:3: see: no lesson 16-writing-one-token-at-a-time.md in "
+                          "this folder");
+    /* … and beside the shipped lessons it is there */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/lessons/l.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_parse(&linked, good, strlen(good), path, err, sizeof err), "%s", err);
+    cr_assert(lesson_check(&linked, &vocab, test_env("ATTNLAB_DATA"), NULL, err, sizeof err), "%s",
+              err);
+}

@@ -313,6 +313,35 @@ Test(lesson_panel, a_key_prediction_is_judged_by_position_not_by_word) {
     cr_assert(h.vs.session.predict_right, "the first “the” is the key it sees");
 }
 
+/* Lesson 9's step on the zero of a masked weight links lesson 16, where that
+ * zero lets a model keep its KV cache: the link, under the text, bears the
+ * lesson's title from the menu's index, and a click opens it at its first
+ * step; the student's own scene stays the one kept for when they leave. */
+Test(lesson_panel, a_steps_link_opens_the_lesson_it_names) {
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/lessons/09-causal-mask.md", test_env("ATTNLAB_DATA"));
+    cr_assert(lesson_load(&lesson, path, err, sizeof err), "%s", err);
+    static Lesson_Index index;
+    index.count = 1;
+    snprintf(index.path[0], sizeof index.path[0], "%s/lessons/16-writing-one-token-at-a-time.md",
+             test_env("ATTNLAB_DATA"));
+    snprintf(index.title[0], sizeof index.title[0], "16 · Writing one token at a time");
+    h.vs.session.index = &index;
+    unsigned seed = h.m.scene.seed;
+    cr_assert(lesson_enter(&h.vs, &h.m, err, sizeof err));
+    while (!lesson.steps[h.vs.session.step].see[0]) next_step();
+    cr_assert_str_eq(lesson.steps[h.vs.session.step].see, "16-writing-one-token-at-a-time.md");
+    harness_frame(&h);
+    cr_assert(harness_drew_text(&h, "→ 16 · Writing one token at a time"));
+    const Ui_Record *b = harness_find(&h, "button", "lesson_see", -1);
+    harness_click(&h, rect_cx(b), rect_cy(b));
+    run_frames(2);
+    cr_assert(h.vs.session.active && h.vs.session.step == 0);
+    cr_assert(strstr(lesson.path, "16-writing-one-token-at-a-time.md"), "%s", lesson.path);
+    cr_assert_eq(saved.seed, seed, "the kept scene is still the student's");
+    cr_assert_null(harness_find_maybe(&h, "button", "lesson_see", -1), "its first step links none");
+}
+
 /* A step is done when its goals are met (or it has none); the menu then
  * says how far the lesson went, and marks it when every step is done. */
 Test(lesson_panel, progress_marks_done_steps_and_the_menu_shows_it) {

@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "model/export_real.h"
 #include "model/real_lab.h"
+#include "ui/lesson_panel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -323,4 +324,22 @@ Test(model_view_modern, the_sampling_controls_write_what_the_command_line_writes
     press("button", "model_written", 1);
     cr_assert_eq(h.vs.real_gen_shown, 1);
     cr_assert(drew_words("at step 2") && drew_words("causal mask (lesson 9)"));
+    /* … and, where the lessons are at hand, a link opens lesson 9 */
+    static Lesson_Index index;
+    static Lesson lesson;
+    static Scene kept;
+    static Math_Scratch math;
+    index.count = 1;
+    snprintf(index.path[0], sizeof index.path[0], "%s/lessons/09-causal-mask.md",
+             test_env("ATTNLAB_DATA"));
+    snprintf(index.title[0], sizeof index.title[0], "9 · the causal mask");
+    h.vs.session = (Lesson_Session){.index = &index,
+                                    .lesson = &lesson,
+                                    .saved = &kept,
+                                    .math = &math,
+                                    .data_dir = test_env("ATTNLAB_DATA")};
+    harness_frame(&h);
+    press("button", "model_lesson_mask", -1);
+    cr_assert(h.vs.session.active && strstr(lesson.path, "09-causal-mask.md"), "%s", lesson.path);
+    lesson_leave(&h.vs, &h.m);
 }
