@@ -27,11 +27,6 @@ static const char *entry(const Catalog *c, uint32_t table, uint32_t i, uint32_t 
     return c->data + off;
 }
 
-static bool fail(char *err, size_t errsz, const char *name, const char *what) {
-    snprintf(err, errsz, "%s: %s", name, what);
-    return false;
-}
-
 /* gettext's hash of a string (hashpjw), as glibc computes it */
 static uint32_t hash_string(const char *str) {
     uint32_t hval = 0;
@@ -157,9 +152,9 @@ static bool read_plurals(Catalog *c, const char *name, char *err, size_t errsz) 
     if (!strcmp(rule, "nplurals=1;plural=0;"))
         c->nplurals = 1;
     else if (strcmp(rule, "nplurals=2;plural=(n!=1);") && strcmp(rule, "nplurals=2;plural=n!=1;"))
-        return fail(err, errsz, name,
-                    _("Plural-Forms is not one this reader knows (nplurals=1; "
-                      "plural=0 or nplurals=2; plural=(n != 1))"));
+        return text_fail(err, errsz, "%s: %s", name,
+                         _("Plural-Forms is not one this reader knows (nplurals=1; "
+                           "plural=0 or nplurals=2; plural=(n != 1))"));
     return true;
 }
 
@@ -175,7 +170,7 @@ bool catalog_parse(Catalog *c, char *data, size_t size, const char *name, char *
         goto bad_free;
     if (word(c, 4) >> 16 != 0) {
         catalog_free(c);
-        return fail(err, errsz, name, _("a .mo revision this reader does not know"));
+        return text_fail(err, errsz, "%s: %s", name, _("a .mo revision this reader does not know"));
     }
     c->count = word(c, 8);
     c->originals = word(c, 12);
@@ -184,7 +179,8 @@ bool catalog_parse(Catalog *c, char *data, size_t size, const char *name, char *
         (uint64_t)c->originals + (uint64_t)c->count * 8 > size ||
         (uint64_t)c->translations + (uint64_t)c->count * 8 > size) {
         catalog_free(c);
-        return fail(err, errsz, name, _("its tables reach past the end of the file"));
+        return text_fail(err, errsz, "%s: %s", name,
+                         _("its tables reach past the end of the file"));
     }
     const char *prev = NULL;
     for (uint32_t i = 0; i < c->count; i++) {
@@ -194,12 +190,13 @@ bool catalog_parse(Catalog *c, char *data, size_t size, const char *name, char *
         if (o) entry(c, c->originals, i, &olen);
         if (!o || !t) {
             catalog_free(c);
-            return fail(err, errsz, name, _("a string reaches past the end of the file"));
+            return text_fail(err, errsz, "%s: %s", name,
+                             _("a string reaches past the end of the file"));
         }
         if (prev && strcmp(prev, o) >= 0) {
             catalog_free(c);
-            return fail(err, errsz, name,
-                        _("its messages are not sorted (not written by msgfmt?)"));
+            return text_fail(err, errsz, "%s: %s", name,
+                             _("its messages are not sorted (not written by msgfmt?)"));
         }
         /* a plural entry's forms are NUL-separated: each must be UTF-8 */
         bool utf8 = true;
@@ -215,14 +212,14 @@ bool catalog_parse(Catalog *c, char *data, size_t size, const char *name, char *
                           : _("the translation of \"%.60s\" is not valid UTF-8"),
                      o);
             catalog_free(c);
-            return fail(err, errsz, name, what);
+            return text_fail(err, errsz, "%s: %s", name, what);
         }
         prev = o;
     }
     const char *hash = check_hash(c);
     if (hash) {
         catalog_free(c);
-        return fail(err, errsz, name, hash);
+        return text_fail(err, errsz, "%s: %s", name, hash);
     }
     if (!read_plurals(c, name, err, errsz)) {
         catalog_free(c);
@@ -231,7 +228,7 @@ bool catalog_parse(Catalog *c, char *data, size_t size, const char *name, char *
     return true;
 bad_free:
     catalog_free(c);
-    return fail(err, errsz, name, _("not a message catalog (.mo)"));
+    return text_fail(err, errsz, "%s: %s", name, _("not a message catalog (.mo)"));
 }
 
 bool catalog_load(Catalog *c, const char *path, char *err, size_t errsz) {

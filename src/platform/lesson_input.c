@@ -3,6 +3,7 @@
 #include "lesson_input.h"
 
 #include "../core/clock.h"
+#include "../core/text.h"
 #include "../lesson/lesson_goals.h"
 #include "../model/scene_file.h"
 #include "../ui/plane.h"
@@ -110,17 +111,12 @@ static void type(Player *p, const char *text) {
     }
 }
 
-static bool fail(char *why, size_t whysz, const char *fmt, const char *what) {
-    snprintf(why, whysz, fmt, what);
-    return false;
-}
-
 /* A slider to an exact value: a click to take it, then arrows (ten at a time with
  * PageUp and PageDown) until the model has the value. */
 static bool slide_to(Player *p, const char *name, Setting_Id id, double want, char *why,
                      size_t whysz) {
     const Ui_Record *r = reveal(p, "slider", name, -1);
-    if (!r) return fail(why, whysz, "no '%s' slider on screen", name);
+    if (!r) return text_fail(why, whysz, "no '%s' slider on screen", name);
     click_at(p, r->r.x + r->r.w * 0.5f, r->r.y + r->r.h * 0.75f);
     double step = setting(id)->type == SETTING_FLOAT ? 0.1 : 1;
     for (int k = 0; k < 4000; k++) {
@@ -129,15 +125,15 @@ static bool slide_to(Player *p, const char *name, Setting_Id id, double want, ch
         bool up = now < want, far = fabs(now - want) >= 10 * step;
         key(p, far ? (up ? KEY_PAGEUP : KEY_PAGEDOWN) : (up ? KEY_RIGHT : KEY_LEFT), 0, 0);
         if (setting_get(&p->model.scene, id) == now)
-            return fail(why, whysz, "the '%s' slider does not move with the arrow keys", name);
+            return text_fail(why, whysz, "the '%s' slider does not move with the arrow keys", name);
     }
-    return fail(why, whysz, "the '%s' slider never reached the value", name);
+    return text_fail(why, whysz, "the '%s' slider never reached the value", name);
 }
 
 static bool toggle_to(Player *p, const char *name, bool on, bool now, char *why, size_t whysz) {
     if (on == now) return true;
     const Ui_Record *r = reveal(p, "toggle", name, -1);
-    if (!r) return fail(why, whysz, "no '%s' switch on screen", name);
+    if (!r) return text_fail(why, whysz, "no '%s' switch on screen", name);
     click(p, r->r);
     return true;
 }
@@ -152,29 +148,30 @@ static void pick_head(Player *p, int id) {
  * counts, the scheme (its button, or ▶ until it shows), then ⟲. */
 static bool train_layers(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     const Ui_Record *sw = reveal(p, "button", "train_model", 1);
-    if (!sw) return fail(why, whysz, "%s", "no layers switch on screen (is the Train view open?)");
+    if (!sw)
+        return text_fail(why, whysz, "%s", "no layers switch on screen (is the Train view open?)");
     if (!p->model.layers) click(p, sw->r);
     const Stack_Desc *d = &p->model.stack.stack.desc;
     if (d->layers != a->n) {
         const Ui_Record *r = reveal(p, "button", "layers_count", a->n);
-        if (!r) return fail(why, whysz, "%s", "no layer-count button on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no layer-count button on screen");
         click(p, r->r);
     }
     if (d->heads != (int)a->y) {
         const Ui_Record *r = reveal(p, "button", "layers_heads", (int)a->y);
-        if (!r) return fail(why, whysz, "%s", "no head-count button on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no head-count button on screen");
         click(p, r->r);
     }
     for (int k = 0; k < 4 && (int)d->pos != (int)a->x; k++) {
         const Ui_Record *b = find(p, "button", "layers_pos", (int)a->x);
         if (!b) b = reveal(p, "button", "layers_pos_next", -1);
-        if (!b) return fail(why, whysz, "%s", "no positions control for the layers");
+        if (!b) return text_fail(why, whysz, "%s", "no positions control for the layers");
         click(p, b->r);
     }
     if ((int)d->pos != (int)a->x || d->layers != a->n || d->heads != (int)a->y)
-        return fail(why, whysz, "%s", "the layers lab never reached that set-up");
+        return text_fail(why, whysz, "%s", "the layers lab never reached that set-up");
     const Ui_Record *reset = reveal(p, "button", "layers_reset", -1);
-    if (!reset) return fail(why, whysz, "%s", "no reset button on screen");
+    if (!reset) return text_fail(why, whysz, "%s", "no reset button on screen");
     click(p, reset->r);
     return true;
 }
@@ -187,13 +184,13 @@ static bool run_steps(Player *p, const Lesson_Action *a, const char *more, const
                       const long *steps, long cost, char *why, size_t whysz) {
     for (int k = 0; k < a->i / 100; k++) {
         const Ui_Record *r = reveal(p, "button", more, -1);
-        if (!r) return fail(why, whysz, "%s", "no +100 steps button on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no +100 steps button on screen");
         click(p, r->r);
     }
     while (*queued > 0) {
         if (p->train_spent >= p->budget) {
             key(p, KEY_ESCAPE, 0, 0);
-            if (*queued > 0) return fail(why, whysz, "%s", "Esc did not stop the training");
+            if (*queued > 0) return text_fail(why, whysz, "%s", "Esc did not stop the training");
             if (!p->capped_line) p->capped_line = a->line;
             break;
         }
@@ -201,7 +198,7 @@ static bool run_steps(Player *p, const Lesson_Action *a, const char *more, const
         frame(p);
         p->train_spent += (*steps - before) * cost;
         if (*steps == before && *queued > 0)
-            return fail(why, whysz, "%s", "the asked-for steps do not run");
+            return text_fail(why, whysz, "%s", "the asked-for steps do not run");
     }
     return true;
 }
@@ -216,10 +213,10 @@ static bool drag_point(Player *p, int i, float x, float y, char *why, size_t why
         if (fabsf(s->X[i * s->d] - x) < 1e-3f && fabsf(s->X[i * s->d + c1] - y) < 1e-3f)
             return true;
         const Ui_Record *r = reveal(p, "point", "token", i);
-        if (!r) return fail(why, whysz, "the point of '%s' is not on screen", s->tokens[i]);
+        if (!r) return text_fail(why, whysz, "the point of '%s' is not on screen", s->tokens[i]);
         const Plane_Map *pm = &p->vs.explorer.plane;
         if (pm->axis0 != 0 || pm->axis1 != c1)
-            return fail(why, whysz, "%s", "the plane does not show x[0] and x[1]");
+            return text_fail(why, whysz, "%s", "the plane does not show x[0] and x[1]");
         float tx, ty;
         plane_to_screen(pm, x, c1 ? y : x, &tx, &ty);
         float sx = r->r.x + r->r.w * 0.5f, sy = r->r.y + r->r.h * 0.5f;
@@ -255,10 +252,10 @@ static bool drag_point(Player *p, int i, float x, float y, char *why, size_t why
 /* Drag the chip in slot a onto slot b. */
 static bool drag_chip(Player *p, int a, int b, char *why, size_t whysz) {
     const Ui_Record *to = reveal(p, "chip", "token", b);
-    if (!to) return fail(why, whysz, "%s", "a chip cannot be reached");
+    if (!to) return text_fail(why, whysz, "%s", "a chip cannot be reached");
     float tx = to->r.x + 2;
     const Ui_Record *from = reveal(p, "chip", "token", a);
-    if (!from) return fail(why, whysz, "%s", "a chip cannot be reached");
+    if (!from) return text_fail(why, whysz, "%s", "a chip cannot be reached");
     float sx = from->r.x + from->r.w * 0.5f, y = from->r.y + from->r.h * 0.5f;
     p->in.mx = sx;
     p->in.my = y;
@@ -281,7 +278,7 @@ static bool model_settles(Player *p, char *why, size_t whysz) {
      * done, up to a minute (a count of frames ran out first on a loaded machine) */
     double until = clock_ms() + 60000;
     while (p->vs.real_busy && clock_ms() < until) frame(p);
-    return !p->vs.real_busy || fail(why, whysz, "%s", "the model's pass never finished");
+    return !p->vs.real_busy || text_fail(why, whysz, "%s", "the model's pass never finished");
 }
 
 /* The Model view's directives: its text field, its grid of heads, its reorder buttons. */
@@ -291,7 +288,7 @@ static bool play_model(Player *p, const Lesson_Action *a, char *why, size_t whys
     if (!model_settles(p, why, whysz)) return false;
     if (a->kind == ACT_MODEL_TEXT) {
         const Ui_Record *r = reveal(p, "button", "model_edit", -1);
-        if (!r) return fail(why, whysz, "%s", "no ✎ Edit text button on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no ✎ Edit text button on screen");
         click(p, r->r);
         key(p, KEY_CHAR, 'a', UI_MOD_CTRL);
         type(p, a->text);
@@ -304,13 +301,13 @@ static bool play_model(Player *p, const Lesson_Action *a, char *why, size_t whys
     }
     if (a->kind == ACT_MODEL_WRITE) { /* the write mode, then ▸ step as many times */
         const Ui_Record *mode = reveal(p, "button", "model_next_mode", 1);
-        if (!mode) return fail(why, whysz, "%s", "no write button on the next-token panel");
+        if (!mode) return text_fail(why, whysz, "%s", "no write button on the next-token panel");
         if (p->vs.real_next_mode != 1) click(p, mode->r);
         for (int k = 0; k < a->i; k++) {
             const Ui_Record *step = reveal(p, "button", "model_write", 0);
-            if (!step) return fail(why, whysz, "%s", "no ▸ step button on screen");
+            if (!step) return text_fail(why, whysz, "%s", "no ▸ step button on screen");
             if (!p->vs.real_greedy)
-                return fail(why, whysz, "%s", "the panel does not write greedily");
+                return text_fail(why, whysz, "%s", "the panel does not write greedily");
             click(p, step->r);
             if (!model_settles(p, why, whysz)) return false;
         }
@@ -320,14 +317,14 @@ static bool play_model(Player *p, const Lesson_Action *a, char *why, size_t whys
     int layer = a->i, head = a->n, heads = l->model->weights.model.heads;
     if (a->setting < 0) return true; /* none open: nothing a student does */
     if (a->setting > 0 && !real_lab_best_head(l, (Real_Head_Kind)(a->setting - 1), &layer, &head))
-        return fail(why, whysz, "%s", "no head of that kind in the model's pass");
+        return text_fail(why, whysz, "%s", "no head of that kind in the model's pass");
     const Ui_Record *grid = find(p, "button", "model_grid_mode", 0);
     if (grid && p->vs.real_grid_mode != 0) click(p, grid->r);
     const Ui_Record *r = reveal(p, "button", "model_head", layer * heads + head);
-    if (!r) return fail(why, whysz, "%s", "that head's picture is not on screen");
+    if (!r) return text_fail(why, whysz, "%s", "that head's picture is not on screen");
     click(p, r->r);
     if (l->open_layer != layer || l->open_head != head)
-        return fail(why, whysz, "%s", "clicking the head's picture did not open it");
+        return text_fail(why, whysz, "%s", "clicking the head's picture did not open it");
     return model_settles(p, why, whysz);
 }
 
@@ -338,21 +335,22 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
     case ACT_SELECT: {
         int i = lesson_find_token(s, a->text);
         const Ui_Record *r = i >= 0 ? reveal(p, "chip", "token", i) : NULL;
-        if (!r) return fail(why, whysz, "no chip for '%s'", a->text);
+        if (!r) return text_fail(why, whysz, "no chip for '%s'", a->text);
         click(p, r->r);
         return true;
     }
     case ACT_MOVE: {
         int i = lesson_find_token(s, a->text);
-        if (i < 0) return fail(why, whysz, "no token '%s'", a->text);
+        if (i < 0) return text_fail(why, whysz, "no token '%s'", a->text);
         return drag_point(p, i, a->x, a->y, why, whysz);
     }
     case ACT_DK: {
         /* click the number, type it, Enter */
         const Ui_Record *r = reveal(p, "slider", "dk", -1);
-        if (!r) return fail(why, whysz, "%s", "no d_k slider on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no d_k slider on screen");
         click_at(p, r->r.x + r->r.w - 20, r->r.y + r->r.h * 0.25f);
-        if (!p->vs.typing_dk) return fail(why, whysz, "%s", "clicking d_k's number opens no field");
+        if (!p->vs.typing_dk)
+            return text_fail(why, whysz, "%s", "clicking d_k's number opens no field");
         char digits[16];
         snprintf(digits, sizeof digits, "%d", a->i);
         type(p, digits);
@@ -372,7 +370,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
             if (r) click(p, r->r);
             for (int k = 0; !r && k < POS_MODE_COUNT && (int)s->pos != a->i; k++) {
                 const Ui_Record *next = reveal(p, "button", "pos_next", -1);
-                if (!next) return fail(why, whysz, "%s", "no positions control on screen");
+                if (!next) return text_fail(why, whysz, "%s", "no positions control on screen");
                 click(p, next->r);
             }
         }
@@ -380,7 +378,7 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
                slide_to(p, "pos_strength", SET_POS_STRENGTH, a->x, why, whysz);
     case ACT_VIEW: {
         const Ui_Record *r = find(p, "button", "tab", a->i);
-        if (!r) return fail(why, whysz, "%s", "no view tab on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no view tab on screen");
         click(p, r->r);
         return true;
     }
@@ -402,13 +400,13 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
             int j = i;
             while (j < s->n && s->origin[j] != a->order[i]) j++;
             if (j == s->n)
-                return fail(why, whysz, "%s", "the order names a token that is not there");
+                return text_fail(why, whysz, "%s", "the order names a token that is not there");
             if (j != i && !drag_chip(p, j, i, why, whysz)) return false;
         }
         return true;
     case ACT_TOKENS: {
         const Ui_Record *r = reveal(p, "button", "edit", -1);
-        if (!r) return fail(why, whysz, "%s", "no ✎ Edit button on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no ✎ Edit button on screen");
         click(p, r->r);
         key(p, KEY_CHAR, 'a', UI_MOD_CTRL);
         type(p, a->text);
@@ -419,14 +417,15 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         uint32_t want = a->seed;
         for (int k = 0; k < 100 && p->model.scene.seed != want; k++) {
             const Ui_Record *r = reveal(p, "button", "reroll", -1);
-            if (!r) return fail(why, whysz, "%s", "no ⟳ seed button on screen");
+            if (!r) return text_fail(why, whysz, "%s", "no ⟳ seed button on screen");
             click(p, r->r);
         }
         if (p->model.scene.seed == want) return true;
-        return fail(why, whysz, "%s", "the seed is more than 100 ⟳ clicks away");
+        return text_fail(why, whysz, "%s", "the seed is more than 100 ⟳ clicks away");
     }
     case ACT_SCENE:
-        return fail(why, whysz, "scene %s: a scene file cannot be opened from the window", a->text);
+        return text_fail(why, whysz, "scene %s: a scene file cannot be opened from the window",
+                         a->text);
     case ACT_HIDE:
     case ACT_HIGHLIGHT:
         return true;
@@ -435,54 +434,57 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         const Ui_Record *sw = find(p, "button", "train_model", 0);
         if (sw && p->model.layers) click(p, sw->r); /* back to the one head */
         const Ui_Record *r = reveal(p, "button", "train_task", a->i);
-        if (!r) return fail(why, whysz, "%s", "no task button on screen (is the Train view open?)");
+        if (!r)
+            return text_fail(why, whysz, "%s",
+                             "no task button on screen (is the Train view open?)");
         click(p, r->r);
         for (int k = 0; k < 5 && (int)p->model.train.trainer.pos != (int)a->x; k++) {
             /* the scheme's button, or ▶ until it shows */
             const Ui_Record *b = find(p, "button", "train_pos", (int)a->x);
             if (!b) b = reveal(p, "button", "train_pos_next", -1);
-            if (!b) return fail(why, whysz, "%s", "no positions control in the Train view");
+            if (!b) return text_fail(why, whysz, "%s", "no positions control in the Train view");
             click(p, b->r);
         }
         if ((int)p->model.train.trainer.pos != (int)a->x)
-            return fail(why, whysz, "%s", "the Train view never reached that scheme");
+            return text_fail(why, whysz, "%s", "the Train view never reached that scheme");
         if (!toggle_to(p, "train_compare", a->y != 0, p->model.train.compare, why, whysz))
             return false;
         if (a->n > 0) { /* d_k: the slider, by its arrow keys */
             const Ui_Record *dk = reveal(p, "slider", "train_dk", -1);
-            if (!dk) return fail(why, whysz, "%s", "no d_k slider on screen");
+            if (!dk) return text_fail(why, whysz, "%s", "no d_k slider on screen");
             click_at(p, dk->r.x + dk->r.w * 0.5f, dk->r.y + dk->r.h * 0.75f);
             for (int k = 0; k < 600 && p->model.train.trainer.d_k != a->n; k++)
                 key(p, p->model.train.trainer.d_k < a->n ? KEY_RIGHT : KEY_LEFT, 0, 0);
             if (p->model.train.trainer.d_k != a->n)
-                return fail(why, whysz, "%s", "the d_k slider never reached the value");
+                return text_fail(why, whysz, "%s", "the d_k slider never reached the value");
         }
         const Ui_Record *reset = reveal(p, "button", "train_reset", -1);
-        if (!reset) return fail(why, whysz, "%s", "no reset button on screen");
+        if (!reset) return text_fail(why, whysz, "%s", "no reset button on screen");
         click(p, reset->r);
         return true;
     }
     case ACT_EXPLORE: {
         pick_head(p, a->i * STACK_MAX_HEADS + a->n);
         const Ui_Record *r = reveal(p, "button", "layers_explore", a->i * STACK_MAX_HEADS + a->n);
-        if (!r) return fail(why, whysz, "%s", "no 'explore' button for that head on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no 'explore' button for that head on screen");
         click(p, r->r);
         if (!p->model.scene.learned || p->vs.view != VIEW_EXPLORER)
-            return fail(why, whysz, "%s", "'explore' did not open the head in the explorer");
+            return text_fail(why, whysz, "%s", "'explore' did not open the head in the explorer");
         return true;
     }
     case ACT_ZERO: {
         pick_head(p, a->i * STACK_MAX_HEADS + a->n);
         const Ui_Record *r = reveal(p, "button", "layers_ablate", a->i * STACK_MAX_HEADS + a->n);
-        if (!r) return fail(why, whysz, "%s", "no 'zero it' button for that head on screen");
+        if (!r) return text_fail(why, whysz, "%s", "no 'zero it' button for that head on screen");
         bool was = p->model.stack.ablated[a->i][a->n];
         click(p, r->r);
         if (p->model.stack.ablated[a->i][a->n] == was)
-            return fail(why, whysz, "%s", "clicking 'zero it' did not zero the head");
+            return text_fail(why, whysz, "%s", "clicking 'zero it' did not zero the head");
         return true;
     }
     case ACT_STEPS: {
-        if (a->i % 100) return fail(why, whysz, "%s", "steps come 100 at a time from the window");
+        if (a->i % 100)
+            return text_fail(why, whysz, "%s", "steps come 100 at a time from the window");
         if (p->model.layers) {
             const Stack_Lab *l = &p->model.stack;
             return run_steps(p, a, "layers_more", &l->queued, &l->stack.steps,
@@ -508,9 +510,9 @@ static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
         if (a->setting == SET_MASK)
             return toggle_to(p, "mask", a->value == MASK_CAUSAL, s->mask == MASK_CAUSAL, why,
                              whysz);
-        return fail(why, whysz, "%s", "no control for that setting");
+        return text_fail(why, whysz, "%s", "no control for that setting");
     }
-    return fail(why, whysz, "%s", "unknown directive");
+    return text_fail(why, whysz, "%s", "unknown directive");
 }
 
 /* The panel a step points at must be on screen once the step has turned to it. */
