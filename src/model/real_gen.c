@@ -77,6 +77,7 @@ static bool job_run(Real_Gen *g, double budget_ms) {
             g->prefill.keep = c;
             net_begin(m, g->tokens, c->n + 1, &g->prefill);
             g->prefill.logit_rows = c->logit_rows;
+            g->prefill.halves = !g->threaded;
         } else if (!net_cache_begin(m, c, id)) {
             return true;
         }
@@ -143,6 +144,7 @@ static void start_job(Real_Gen *g, int step) {
     /* in slices (the browser): the logits too, so no frame computes them all */
     int rows = g->threaded ? 0 : net_slice_rows(&g->model->weights.model);
     g->cache.logit_rows = g->prefill.logit_rows = rows;
+    g->prefill.halves = !g->threaded;
     g->job_start = clock_ms();
     g->running = true;
 #ifdef REAL_GEN_THREADS

@@ -179,6 +179,7 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
     net_begin(&l->model->weights.model, l->input, n, &l->runs[w]);
     /* in slices (the browser): the logits too, so no frame computes them all */
     l->runs[w].logit_rows = l->threaded ? 0 : net_slice_rows(&l->model->weights.model);
+    l->runs[w].halves = !l->threaded;
     return true;
 }
 

@@ -262,6 +262,7 @@ void net_begin(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
     r->heads = m->heads;
     r->stage = 0;
     r->logit_at = 0;
+    r->in_mlp = false;
     float *x = r->stream;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < w; j++)
@@ -315,10 +316,13 @@ static float turn_moved(const Net_Model *m, Net_Run *r, int l, int h) {
 }
 
 /* Layer l: x_{l+1} from x_l. */
-static void layer(const Net_Model *m, int l, Net_Run *r, double *since) {
+/* Layer l's attention (part 0) or its MLP (part 1): stream l into stream
+ * l + 1 and mid. */
+static void layer(const Net_Model *m, int l, int part, Net_Run *r, double *since) {
     int n = r->n, w = m->width, H = m->heads, d = head_dim(m), inner = m->inner;
     const Net_Block *b = &m->blocks[l];
     float *x = r->stream + (ptrdiff_t)l * n * w, *next = x + (ptrdiff_t)n * w;
+    if (part == 1) goto mlp;
     /* attention */
     norm(m, x, n, b->norm1_w, b->norm1_b, r->normed);
     mark(r, NET_PART_NORM, since);
@@ -334,6 +338,8 @@ static void layer(const Net_Model *m, int l, Net_Run *r, double *since) {
     mark(r, NET_PART_PRODUCTS, since);
     memcpy(r->mid + (ptrdiff_t)l * n * w, next, (size_t)n * w * sizeof *next);
     mark(r, NET_PART_OTHER, since);
+    if (part == 0) return;
+mlp:
     if (m->mlp == NET_MLP_NONE || !b->up_w) return;
     /* MLP */
     norm(m, next, n, b->norm2_w, b->norm2_b, r->normed);
@@ -358,7 +364,16 @@ bool net_step(const Net_Model *m, Net_Run *r) {
     if (r->stage > m->layers) return true;
     double since = r->profile ? clock_ms() : 0;
     if (r->stage < m->layers) {
-        layer(m, r->stage, r, &since);
+        const Net_Block *b = &m->blocks[r->stage];
+        bool mlp = m->mlp != NET_MLP_NONE && b->up_w;
+        if (r->halves && mlp && !r->in_mlp) { /* a sliced pass: the attention now, the MLP next */
+            layer(m, r->stage, 0, r, &since);
+            r->in_mlp = true;
+            return false;
+        }
+        if (!r->in_mlp) layer(m, r->stage, 0, r, &since);
+        layer(m, r->stage, 1, r, &since);
+        r->in_mlp = false;
         if (layer_faulted(m, r->stage, r)) {
             r->stage = m->layers + 1; /* the pass ends here: r->fault says why */
             return true;

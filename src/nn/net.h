@@ -42,10 +42,11 @@
  *   void net_begin(const Net_Model *m, const int32_t *ids, int n, Net_Run *r)
  *   bool net_step(const Net_Model *m, Net_Run *r)
  *       the same pass in slices, so a window never waits a whole pass in one frame: begin
- *       embeds; each step runs one layer, then the logits: all at once, or with r->logit_rows
- *       set (net_slice_rows: a pass that shares a browser's frames, where GPT-2's 39 M at once
- *       took 48 ms) that many rows a step; true once all is done (r->stage counts the layers
- *       run). net_forward is begin, then steps until done
+ *       embeds; each step runs one layer (with r->halves, its attention, then its MLP, in two
+ *       steps), then the logits: all at once, or with r->logit_rows set (net_slice_rows: a pass
+ *       that shares a browser's frames, where GPT-2's 39 M at once took 48 ms) that many rows a
+ *       step; true once all is done (r->stage counts the layers run). The numbers are the same
+ *       however it is sliced. net_forward is begin, then steps until done
  *   int net_slice_rows(const Net_Model *m)
  *       rows of the logits in NET_SLICE_MADDS multiply-adds (1 at least)
  *   float *net_scores(const Net_Run *r, int layer, int head)
@@ -169,6 +170,8 @@ typedef struct Net_Run {
     int n, heads;   /* tokens and heads per layer of the last pass */
     int stage;      /* net_step's done so far: layers, then the logits */
     int logit_rows; /* rows of the logits a step computes; 0: all at once */
+    bool halves;    /* a step runs half a layer: its attention, then its MLP */
+    bool in_mlp;    /* halves: the layer's attention is done, its MLP is next */
     int logit_at;   /* the logits' rows done, while stage is the layers' count */
     float *stream;  /* (layers + 1)×n×w: x₀ … x_L, what each layer reads, then the output */
     float *mid;     /* layers×n×w: each layer's x' (after attention, before the MLP) */

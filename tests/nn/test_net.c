@@ -211,13 +211,17 @@ Test(net, the_pass_in_slices_is_the_pass_at_once) {
     cr_assert(net_step(&s.m, &b), "done stays done");
     cr_assert(!memcmp(a.attn, b.attn, sizeof(float) * 2 * 2 * 81));
     cr_assert(!memcmp(a.logits, b.logits, sizeof(float) * 10));
-    /* the logits 3 rows a step (as a browser's frames take them): 4 more steps, the same
-     * logits within float32 rounding */
+    /* as a browser's frames take it: half a layer a step (the attention, then the MLP),
+     * the same numbers bit for bit; the logits 3 rows a step, within float32 rounding */
     net_begin(&s.m, ids, 9, &b);
     b.logit_rows = 3;
+    b.halves = true;
     steps = 0;
     while (!net_step(&s.m, &b)) steps++;
-    cr_assert_eq(steps, 2 + 3, "a step per layer, then 4 of the logits");
+    cr_assert_eq(steps, 2 * 2 + 3, "two steps a layer, then 4 of the logits");
+    cr_assert(!memcmp(a.attn, b.attn, sizeof(float) * 2 * 2 * 81));
+    cr_assert(!memcmp(a.stream, b.stream, sizeof(float) * 3 * 9 * s.m.width));
+    cr_assert(!memcmp(a.mid, b.mid, sizeof(float) * 2 * 9 * s.m.width));
     float big = 0;
     for (int v = 0; v < 10; v++) big = fmaxf(big, fabsf(a.logits[v]));
     for (int v = 0; v < 10; v++)

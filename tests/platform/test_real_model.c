@@ -272,7 +272,9 @@ Test(real_model, the_lab_runs_the_pass_in_slices_and_keeps_its_text) {
     cr_assert(real_lab_set_text(&lab, text, strlen(text), err, sizeof err), "%s", err);
     int slices = 0;
     while (!real_lab_work(&lab, 0)) slices++;
-    cr_assert_eq(slices, 3, "3 layers then the logits: %d slices before the last", slices);
+    /* sliced, a step is half a layer: its attention, then its MLP */
+    cr_assert_eq(slices, 6, "3 layers in halves, then the logits: %d slices before the last",
+                 slices);
     cr_assert_eq(lab.generation, 1);
     cr_assert(lab.head_done, "the open head (0, 0) is derived with the pass");
     /* the same numbers as the pass at once */
@@ -600,12 +602,12 @@ Test(real_model, the_pass_on_a_thread_gives_the_same_numbers_and_a_new_text_stop
     for (long k = 0; k < 6L * 2 * lab.n * lab.n; k++)
         worst = fmax(worst, fabs(once.attn[k] - shown->attn[k]));
     cr_assert_lt(worst, 1e-6, "the thread's weights differ by %g", worst);
-    /* off: sliced again, a layer a call */
+    /* off: sliced again, half a layer a call */
     cr_assert(real_lab_threaded(&lab, false));
     cr_assert(real_lab_set_text(&lab, first, strlen(first), err, sizeof err));
     int slices = 0;
     while (!real_lab_work(&lab, 0)) slices++;
-    cr_assert_eq(slices, 6, "6 layers, then the logits with the last call: %d", slices);
+    cr_assert_eq(slices, 12, "6 layers in halves, then the logits with the last call: %d", slices);
     net_free(&once);
     real_lab_free(&lab);
     checkpoint_close(&ck);
