@@ -11,6 +11,7 @@
 #include "lesson_text.h"
 
 #include <md4c.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,4 +342,10 @@ bool lesson_load(Lesson *l, const char *path, char *err, size_t errsz) {
     bool ok = lesson_parse(l, text, len, path, err, errsz);
     free(text);
     return ok;
+}
+
+void lesson_sibling(const Lesson *l, const char *file, char *out, size_t size) {
+    const char *slash = strrchr(l->path, '/');
+    int dir = slash ? (int)(slash - l->path + 1) : 0;
+    snprintf(out, size, "%.*s%s", dir, l->path, file);
 }

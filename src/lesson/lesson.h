@@ -17,6 +17,8 @@
  *   bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name,
  *                     char *err, size_t errsz)      fill a (heap-allocated) Lesson
  *   bool lesson_load(Lesson *l, const char *path, char *err, size_t errsz)
+ *   void lesson_sibling(const Lesson *l, const char *file, char *out, size_t size)
+ *       the path of file in l's folder (a step's `see`)
  */
 #ifndef ATTN_LESSON_H
 #define ATTN_LESSON_H
@@ -217,5 +219,6 @@ typedef struct Lesson {
 bool lesson_parse(Lesson *l, const char *text, size_t len, const char *name, char *err,
                   size_t errsz);
 bool lesson_load(Lesson *l, const char *path, char *err, size_t errsz);
+void lesson_sibling(const Lesson *l, const char *file, char *out, size_t size);
 
 #endif

@@ -28,9 +28,7 @@ bool lesson_check_within(const Lesson *l, const Vocab *vocab, const char *data_d
     for (int s = 0; s < l->step_count; s++) {
         if (!l->steps[s].see[0]) continue;
         char target[1200];
-        const char *slash = strrchr(l->path, '/');
-        int dir = slash ? (int)(slash - l->path + 1) : 0;
-        snprintf(target, sizeof target, "%.*s%s", dir, l->path, l->steps[s].see);
+        lesson_sibling(l, l->steps[s].see, target, sizeof target);
         FILE *f = fopen(target, "rb");
         if (!f) {
             snprintf(err, errsz, "%s:%d: see: no lesson %s in this folder", l->path,

@@ -3,11 +3,16 @@
  * error, so the menu can show it greyed out: one bad file never stops the
  * app. Filled by platform/lesson_scan.h (reading folders is the platform's
  * job); read by the lesson menu and --check-lessons.
+ *
+ *   int lesson_index_find(const Lesson_Index *ix, const char *file)
+ *       the entry of that file name (its folder aside) that loads, or −1 (ix may be NULL)
  */
 #ifndef ATTN_LESSON_INDEX_H
 #define ATTN_LESSON_INDEX_H
 
 #include "lesson.h"
+
+#include <string.h>
 
 typedef struct Lesson_Index {
     int count;
@@ -18,5 +23,13 @@ typedef struct Lesson_Index {
     int steps[LESSON_INDEX_MAX];       /* how many steps the lesson has */
     char error[LESSON_INDEX_MAX][400]; /* "" when the lesson loads */
 } Lesson_Index;
+
+static inline int lesson_index_find(const Lesson_Index *ix, const char *file) {
+    for (int k = 0; ix && k < ix->count; k++) {
+        const char *base = strrchr(ix->path[k], '/');
+        if (!strcmp(base ? base + 1 : ix->path[k], file) && !ix->error[k][0]) return k;
+    }
+    return -1;
+}
 
 #endif

@@ -162,9 +162,8 @@ typedef struct Net_Fault {
     float value;
 } Net_Fault;
 
-#define NET_SLICE_MADDS                                                                            \
-    (4 << 20) /* the logits of a slice (net_step, net_cache_next): ~2 ms in                        \
-                 the browser */
+/* A slice of the logits (net_step, net_cache_next): about 2 ms in the browser. */
+#define NET_SLICE_MADDS (4 << 20)
 
 typedef struct Net_Run {
     int n, heads;   /* tokens and heads per layer of the last pass */

@@ -728,24 +728,15 @@ void lesson_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     }
     if (st->see[0]) { /* a link to another lesson, under the text */
         char label[200];
-        const char *title = st->see;
-        const Lesson_Index *ix = ls->index;
-        for (int k = 0; ix && k < ix->count; k++) {
-            const char *base = strrchr(ix->path[k], '/');
-            if (!strcmp(base ? base + 1 : ix->path[k], st->see) && !ix->error[k][0])
-                title = ix->title[k];
-        }
-        snprintf(label, sizeof label, "→ %s", title);
+        int k = lesson_index_find(ls->index, st->see);
+        snprintf(label, sizeof label, "→ %s", k >= 0 ? ls->index->title[k] : st->see);
         float lh = ui_line_height(ui, FONT_SANS, t->text_size);
         Rect link = rect_cut_bottom(&body, lh + 12);
         rect_cut_bottom(&body, t->pad * 0.5f);
         link.w = fminf(link.w, ui_text_width(ui, FONT_SANS, t->text_size, label) + 24);
-        if (ui_button(ui, "lesson_see", -1, link, label, false) & UI_CLICKED) {
-            /* the same folder as this lesson: a translation links the translation */
-            const char *slash = strrchr(l->path, '/');
-            int dir = slash ? (int)(slash - l->path + 1) : 0;
-            snprintf(ls->open_path, sizeof ls->open_path, "%.*s%s", dir, l->path, st->see);
-        }
+        /* the same folder as this lesson: a translation links the translation */
+        if (ui_button(ui, "lesson_see", -1, link, label, false) & UI_CLICKED)
+            lesson_sibling(l, st->see, ls->open_path, sizeof ls->open_path);
     }
     step_text(ui, vs, m, st, body);
     for (int k = 0; k < st->goal_count; k++)

@@ -178,17 +178,6 @@ static float candidates(Ui *ui, const Real_Lab *l, int k, Rect r) {
 
 /* The open head's layer's cache: keys and values kept, a row a token up to
  * the query that chose step k, beside that query's weights over them. */
-/* The lesson of the menu's index in this file (its translation, where the
- * index is localized), or −1. */
-static int lesson_named(const View_State *vs, const char *file) {
-    const Lesson_Index *ix = vs->session.index;
-    for (int k = 0; ix && k < ix->count; k++) {
-        const char *base = strrchr(ix->path[k], '/');
-        if (!strcmp(base ? base + 1 : ix->path[k], file) && !ix->error[k][0]) return k;
-    }
-    return -1;
-}
-
 static void cache_picture(Ui *ui, View_State *vs, const Real_Lab *l, int k, Rect r) {
     const Theme *t = ui->theme;
     const Real_Gen *g = &l->gen;
@@ -226,7 +215,8 @@ static void cache_picture(Ui *ui, View_State *vs, const Real_Lab *l, int k, Rect
     float need = ui_text_wrapped(ui, r, FONT_SANS, t->small_size, t->text_dim, title, false);
     ui_text_wrapped(ui, rect_cut_top(&r, need + 4), FONT_SANS, t->small_size, t->text_dim, title,
                     true);
-    int mask_lesson = k < g->written - 1 ? lesson_named(vs, "09-causal-mask.md") : -1;
+    int mask_lesson =
+        k < g->written - 1 ? lesson_index_find(vs->session.index, "09-causal-mask.md") : -1;
     if (mask_lesson >= 0 && vs->session.lesson && vs->session.saved) {
         /* scrubbed back: lesson 9, a click away */
         char label[200];
