@@ -352,7 +352,7 @@ WEB_CFLAGS := $(WARN) -O2 -msimd128 -MMD -MP -DATTNLAB_DATADIR='"/attnlab"' -I$(
               -I$(WEB_DEPS)/include/SDL2 -I$(WEB_DEPS)/include/cjson
 WEB_LDFLAGS := -O2 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 \
                -sALLOW_MEMORY_GROWTH=1 -sTOTAL_STACK=1048576 \
-               -sEXPORTED_FUNCTIONS=_main,_web_open,_web_share,_web_notice,_web_describe,_web_time_frames,_web_frame_ms,_web_frames,_web_repaint,_web_open_model \
+               -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_web_open,_web_share,_web_notice,_web_describe,_web_time_frames,_web_frame_ms,_web_frames,_web_repaint,_web_open_model,_web_landing,_web_gen_land,_web_landed,_web_stage \
                -sEXPORTED_RUNTIME_METHODS=ccall,FS,addRunDependency,removeRunDependency \
                --js-library src/platform/web/library.js \
                $(foreach d,$(WEB_DATA),--preload-file $(d)@/attnlab/$(d)) --exclude-file '*/fallback/*' \
@@ -366,8 +366,8 @@ WEB_FONTS := $(patsubst assets/fonts/fallback/%,$(WEB)/fonts/%,$(wildcard assets
 web: deps-web
 	@tests/web/build-deps.sh $(CURDIR)/$(WEB_DEPS)
 	@$(MAKE) --no-print-directory -j$(NPROC) web-site
-web-site: $(WEB)/attnlab.js $(WEB)/index.html $(WEB_FONTS) $(WEB)/model_check.js
-	@du -ch $(WEB)/index.html $(WEB)/attnlab.js $(WEB)/attnlab.wasm $(WEB)/attnlab.data | tail -1 | \
+web-site: $(WEB)/attnlab.js $(WEB)/attnlab-worker.js $(WEB)/index.html $(WEB_FONTS) $(WEB)/model_check.js
+	@du -ch $(WEB)/index.html $(WEB)/attnlab*.js $(WEB)/attnlab*.wasm $(WEB)/attnlab.data | tail -1 | \
 	  sed 's/total/in build\/web, and fonts\/ fetched when needed (try: python3 -m http.server -d build\/web)/'
 
 $(WEB)/fonts/%: assets/fonts/fallback/%
@@ -382,6 +382,17 @@ build/web-obj/%.o: %.c $(WEB_DEPS)/.manifest
 $(WEB)/attnlab.js: $(WEB_OBJ) src/platform/web/library.js $(shell find $(WEB_DATA) -type f) $(MO)
 	@mkdir -p $(WEB)
 	emcc -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
+
+# The page's Web Worker: the Model view's passes and steps, on the worker's own
+# copy of the model (src/platform/web/worker.c and worker.js).
+WEB_WORKER_OBJ := $(patsubst %.c,build/web-obj/%.o,$(SRC_CORE) $(SRC_JSON) $(SRC_MODEL) \
+                  src/platform/checkpoint.c src/platform/web/worker.c)
+$(WEB)/attnlab-worker.js: $(WEB_WORKER_OBJ) src/platform/web/worker.js
+	@mkdir -p $(WEB)
+	emcc -O2 -sENVIRONMENT=worker -sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 -lworkerfs.js \
+	  -sEXPORTED_FUNCTIONS=_worker_open,_worker_error,_worker_ids,_worker_begin,_worker_next,_worker_stage,_worker_chunks,_worker_field,_worker_floats,_worker_held,_worker_fault \
+	  -sEXPORTED_RUNTIME_METHODS=ccall,FS,UTF8ToString --post-js src/platform/web/worker.js \
+	  -o $@ $(WEB_WORKER_OBJ) -L$(WEB_DEPS)/lib -lcjson -lmd4c -lpcre2-8 -lutf8proc
 
 # The real model's pass alone, for Node.js: tests/web/model_check.sh holds it
 # to the float64 reference and to the desktop's OpenBLAS pass. SINGLE_FILE: the

@@ -52,6 +52,21 @@ static bool room(const Real_Gen *g, double start, double budget_ms) {
  * at least); true when done. The text's pass (job_step −1), or step job_step:
  * the choice from the last logits, then, unless it stops there, the token
  * through the cache. */
+/* Step job_step's choice from the last logits; false when the writing stops there (the job
+ * is then done: nothing to run). */
+static bool choose(Real_Gen *g) {
+    const Net_Model *m = &g->model->weights.model;
+    Net_Cache *c = &g->cache;
+    int k = g->job_step;
+    g->chosen[k] =
+        net_choose(c->logits, m->vocab, &g->how, &g->rng, g->top[k], REAL_GEN_TOP, &g->top_n[k]);
+    int32_t id = g->chosen[k];
+    if (id < 0 || real_model_is_eos(g->model, id) || c->n == c->cap || k + 1 == REAL_GEN_MAX)
+        return false;
+    g->tokens[c->n] = id;
+    return true;
+}
+
 static bool job_run(Real_Gen *g, double budget_ms) {
     const Net_Model *m = &g->model->weights.model;
     double start = clock_ms();
@@ -63,12 +78,8 @@ static bool job_run(Real_Gen *g, double budget_ms) {
     }
     int k = g->job_step;
     if (c->stage < 0 && !g->prefill.keep) { /* not begun: the choice */
-        g->chosen[k] = net_choose(c->logits, m->vocab, &g->how, &g->rng, g->top[k], REAL_GEN_TOP,
-                                  &g->top_n[k]);
+        if (!choose(g)) return true;
         int32_t id = g->chosen[k];
-        if (id < 0 || real_model_is_eos(g->model, id) || c->n == c->cap || k + 1 == REAL_GEN_MAX)
-            return true;
-        g->tokens[c->n] = id;
         if (g->recompute) { /* the whole pass over every token again, refilling the cache */
             if (!net_reserve(&g->prefill, m, c->n + 1)) {
                 g->chosen[k] = -1;
@@ -108,7 +119,10 @@ static int worker_main(void *arg) {
 static void job_done(Real_Gen *g) {
     g->running = false;
     if (g->job_step < 0) {
-        if (!net_cache_prefill_finish(&g->model->weights.model, &g->cache, &g->prefill)) {
+        bool ok = g->remote_on
+                      ? g->cache.fault.kind == NET_FAULT_NONE /* landed whole */
+                      : net_cache_prefill_finish(&g->model->weights.model, &g->cache, &g->prefill);
+        if (!ok) {
             Net_Run fake = {.fault = g->cache.fault};
             net_fault_text(&fake, g->fault, sizeof g->fault);
             g->stop = GEN_FAULT;
@@ -139,6 +153,27 @@ static void job_done(Real_Gen *g) {
         g->stop = GEN_CONTEXT; /* written from a full context: no room for it */
 }
 
+/* The job posted to the platform's worker (real_remote.h): the choice is made here, as the
+ * thread would make it, and the worker runs the token through its copy of the cache (or the
+ * whole pass again). False when the worker cannot take it. */
+static bool post_job(Real_Gen *g) {
+    Net_Cache *c = &g->cache;
+    int job = real_remote_job(), step = g->job_step;
+    if (step >= 0 && !choose(g)) { /* it stops here: done, nothing posted */
+        g->wait = (Remote_Wait){.running = true, .landed = true, .job = job};
+        return true;
+    }
+    bool whole = step < 0 || g->recompute;
+    int n = step < 0 ? g->prompt_n : c->n + 1;
+    g->land_r0 = whole ? 0 : c->n;
+    g->land_r1 = n;
+    bool posted =
+        whole ? g->remote->post(g->remote->ctx, REMOTE_PREFILL, job, g->tokens, n, c->cap)
+              : g->remote->post(g->remote->ctx, REMOTE_STEP, job, g->tokens + c->n, 1, c->n);
+    if (posted) g->wait = (Remote_Wait){.running = true, .job = job};
+    return posted;
+}
+
 static void start_job(Real_Gen *g, int step) {
     g->job_step = step;
     /* in slices (the browser): the logits too, so no frame computes them all */
@@ -147,6 +182,15 @@ static void start_job(Real_Gen *g, int step) {
     g->prefill.halves = !g->threaded;
     g->job_start = clock_ms();
     g->running = true;
+    if (g->remote_on && !post_job(g)) {
+        if (step >= 0) { /* the worker holds the cache, and it is gone */
+            g->chosen[step] = -1;
+            g->wait = (Remote_Wait){.running = true, .landed = true, .job = 0};
+            return;
+        }
+        g->remote_on = false; /* the text's pass in slices, and every step after it */
+    }
+    if (g->remote_on) return;
 #ifdef REAL_GEN_THREADS
     if (g->threaded) {
         if (!g->worker && !(g->worker = calloc(1, sizeof *g->worker))) {
@@ -161,6 +205,50 @@ static void start_job(Real_Gen *g, int step) {
         }
     }
 #endif
+}
+
+/* Where the worker's answer to job lands, in this cache's layout: the rows the job wrote. */
+bool real_gen_land(Real_Gen *g, int job, int field, int index, const float *src, int64_t floats) {
+    if (!g->model || !remote_awaits(&g->wait, job)) return false;
+    const Net_Model *m = &g->model->weights.model;
+    Net_Cache *c = &g->cache;
+    int64_t r0 = g->land_r0, r1 = g->land_r1, rows = r1 - r0, gd = remote_kv_width(m);
+    switch (field) {
+    case REMOTE_CACHE_K:
+    case REMOTE_CACHE_V:
+        if (index < 0 || index >= m->layers || floats != rows * gd) return false;
+        memcpy((field == REMOTE_CACHE_K ? c->k : c->v) + ((int64_t)index * c->cap + r0) * gd, src,
+               (size_t)floats * sizeof *src);
+        return true;
+    case REMOTE_CACHE_ATTN:
+        if (index < 0 || index >= m->layers * m->heads || floats != rows * r1) return false;
+        for (int64_t i = 0; i < rows; i++) {
+            float *row = net_cache_attn(c, index / m->heads, index % m->heads) + (r0 + i) * c->cap;
+            memcpy(row, src + i * r1, (size_t)r1 * sizeof *row);
+            memset(row + r1, 0, (size_t)(c->cap - r1) * sizeof *row);
+        }
+        return true;
+    case REMOTE_CACHE_LOGITS:
+        if (floats != m->vocab) return false;
+        memcpy(c->logits, src, (size_t)floats * sizeof *src);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void real_gen_landed(Real_Gen *g, int job, int held, const Net_Fault *fault) {
+    if (!remote_done(&g->wait, job)) return;
+    Net_Cache *c = &g->cache;
+    if (!fault) { /* the worker could not run it */
+        if (g->job_step >= 0) g->chosen[g->job_step] = -1;
+        c->fault = (Net_Fault){0};
+        if (g->job_step < 0) g->remote_on = false;
+        return;
+    }
+    c->fault = *fault;
+    if (fault->kind == NET_FAULT_NONE) c->n = held;
+    c->stage = -1;
 }
 
 void real_gen_stop(Real_Gen *g) {
@@ -192,6 +280,8 @@ bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
 #ifndef REAL_GEN_THREADS
     g->threaded = false;
 #endif
+    g->wait.stale = true; /* an answer to the writing before lands nowhere */
+    g->remote_on = g->remote && !g->threaded;
     int32_t *tokens = realloc(g->tokens, sizeof *tokens * (size_t)cap);
     if (!tokens) return text_fail(err, errsz, _("out of memory for a pass over %d tokens"), cap);
     g->tokens = tokens;
@@ -235,7 +325,12 @@ bool real_gen_work(Real_Gen *g, double budget_ms) {
             on_thread = true;
         }
 #endif
-        if (!on_thread && !job_run(g, budget_ms)) return false;
+        if (g->remote_on) { /* the worker's answer */
+            if (!g->wait.landed) return false;
+            g->wait.running = false;
+        } else if (!on_thread && !job_run(g, budget_ms)) {
+            return false;
+        }
         job_done(g);
     }
     if (g->stop != GEN_GOING) {
@@ -252,7 +347,8 @@ bool real_gen_work(Real_Gen *g, double budget_ms) {
             g->wanted++; /* played */
         if (play) g->next_play = now + (g->play_ms > 0 ? g->play_ms : REAL_GEN_PLAY_MS);
         start_job(g, g->written);
-        if (!g->threaded && job_run(g, budget_ms - (clock_ms() - now))) job_done(g);
+        if (!g->threaded && !g->remote_on && job_run(g, budget_ms - (clock_ms() - now)))
+            job_done(g);
     }
     return !g->running && g->asked == 0 && !g->playing;
 }
@@ -282,17 +378,19 @@ bool real_gen_recompute(Real_Gen *g, bool on, char *err, size_t errsz) {
 
 void real_gen_reset(Real_Gen *g) {
     real_gen_stop(g);
+    g->wait.stale = true;
+    g->running = false;
     g->model = NULL;
     g->written = 0;
     g->ready = false;
 }
 
 bool real_gen_on_thread(const Real_Gen *g) {
+    if (!g->running || g->playing || g->asked > 0) return false;
+    if (g->remote_on) return g->wait.running && !g->wait.landed; /* on the platform's worker */
 #ifdef REAL_GEN_THREADS
-    return g->running && g->worker && g->worker->running && !atomic_load(&g->worker->done) &&
-           !g->playing && g->asked == 0;
+    return g->worker && g->worker->running && !atomic_load(&g->worker->done);
 #else
-    (void)g;
     return false;
 #endif
 }
@@ -317,7 +415,9 @@ void real_gen_free(Real_Gen *g) {
     free(g->worker);
     void (*wake)(void *) = g->wake; /* the window's, not the run's */
     void *wake_ctx = g->wake_ctx;
+    const Real_Remote *remote = g->remote;
     memset(g, 0, sizeof *g);
     g->wake = wake;
     g->wake_ctx = wake_ctx;
+    g->remote = remote;
 }

@@ -1,7 +1,8 @@
 /* The Model view's writing: the model writes after the text, a token a step,
  * on its KV cache (nn/net_cache.h), off the frame: each step on a thread of
- * its own on the desktop, a layer a slice in the browser (no threads there),
- * so a frame never waits for a step.
+ * its own on the desktop, in the page's Web Worker in the browser (no threads
+ * there; real_gen_land), or, without either, a layer a slice, so a frame never
+ * waits for a step.
  *
  * The text goes into the cache by one pass (net_cache_prefill); then each
  * step chooses the next token from the last logits (greedy, or drawn under a
@@ -38,10 +39,20 @@
  *   bool real_gen_threaded(Real_Gen *g, bool on)
  *       steps on a thread (the default on the desktop) or in slices; false where threads
  *       are not to be had
+ *   bool real_gen_land(Real_Gen *g, int job, int field, int index, const float *src,
+ *                      int64_t floats)
+ *   void real_gen_landed(Real_Gen *g, int job, int held, const Net_Fault *fault)
+ *       where threads are not to be had but a worker is (real_lab_remote: the browser's), a
+ *       writing's jobs go to it: its text's pass, and each step (the choice made here, as a
+ *       thread would). Its answer to job lands piece by piece (real_serve_field's pieces;
+ *       false for a stale job or a piece that does not fit), then the job is done: the cache
+ *       holds `held` tokens, or fault says where a number stopped being finite; fault NULL
+ *       when the worker could not run it (out of its memory): the text's pass then runs here
+ *       in slices, a step stops the writing
  *   bool real_gen_on_thread(const Real_Gen *g)
- *       a step runs on the thread and nothing else is owed (not playing, no step asked for):
- *       the frame can wait for it. g->wake(g->wake_ctx), if set, is called on the thread as
- *       the step finishes
+ *       a step runs on the thread (or the platform's worker) and nothing else is owed (not
+ *       playing, no step asked for): the frame can wait for it. g->wake(g->wake_ctx), if set, is
+ * called on the thread as the step finishes
  */
 #ifndef ATTN_REAL_GEN_H
 #define ATTN_REAL_GEN_H
@@ -49,6 +60,7 @@
 #include "../checkpoint/real_model.h"
 #include "../core/rng.h"
 #include "../nn/net_cache.h"
+#include "real_remote.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -98,6 +110,10 @@ typedef struct Real_Gen {
     struct Gen_Worker *worker;
     void (*wake)(void *ctx); /* called on the thread as a step finishes (real_lab_on_wake) */
     void *wake_ctx;
+    const Real_Remote *remote; /* the platform's worker (real_lab_remote), or NULL */
+    bool remote_on;            /* this writing's jobs go to it: it holds the cache's twin */
+    Remote_Wait wait;          /* the job posted to it */
+    int land_r0, land_r1;      /* the cache's rows that job writes */
 } Real_Gen;
 
 bool real_gen_start(Real_Gen *g, const Real_Model *m, const int32_t *ids, int n,
@@ -112,5 +128,7 @@ void real_gen_reset(Real_Gen *g);
 void real_gen_free(Real_Gen *g);
 bool real_gen_threaded(Real_Gen *g, bool on);
 bool real_gen_on_thread(const Real_Gen *g);
+bool real_gen_land(Real_Gen *g, int job, int field, int index, const float *src, int64_t floats);
+void real_gen_landed(Real_Gen *g, int job, int held, const Net_Fault *fault);
 
 #endif

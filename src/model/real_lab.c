@@ -66,6 +66,84 @@ static void stop_worker(Real_Lab *l) {
 }
 #endif
 
+void real_lab_remote(Real_Lab *l, const Real_Remote *remote) {
+    l->remote = l->gen.remote = remote;
+}
+
+static void pass_complete(Real_Lab *l);
+
+/* A pass posted to the platform's worker (real_remote.h) is not stopped by a
+ * new text or order, for a worker cannot be interrupted: it goes stale, and
+ * the next pass is posted once its answer is in, so passes never queue up
+ * behind each other. */
+static void stale_remote(Real_Lab *l) {
+    if (l->wait.running) l->wait.stale = true;
+}
+
+/* Where a pass's field lands: runs[work]'s, when the job is the one awaited and the size is
+ * what its shapes hold. */
+float *real_lab_landing(Real_Lab *l, int job, int field, int64_t floats) {
+    if (!l->model || !remote_awaits(&l->wait, job)) return NULL;
+    const Net_Model *m = &l->model->weights.model;
+    Net_Run *r = &l->runs[l->work];
+    int64_t n = r->n, lh = (int64_t)m->layers * m->heads, want = -1;
+    float *dest = NULL;
+    switch (field) {
+    case REMOTE_RUN_STREAM:
+        want = (m->layers + 1) * n * m->width, dest = r->stream;
+        break;
+    case REMOTE_RUN_MID:
+        want = m->layers * n * m->width, dest = r->mid;
+        break;
+    case REMOTE_RUN_SCORES:
+        want = lh * n * n, dest = r->scores;
+        break;
+    case REMOTE_RUN_ATTN:
+        want = lh * n * n, dest = r->attn;
+        break;
+    case REMOTE_RUN_LOGITS:
+        want = m->vocab, dest = r->logits;
+        break;
+    case REMOTE_RUN_TURN:
+        want = r->want_turn ? lh : -1, dest = r->turn_moved;
+        break;
+    default:
+        break;
+    }
+    return floats == want ? dest : NULL;
+}
+
+void real_lab_landed(Real_Lab *l, int job, const Net_Fault *fault) {
+    if (!remote_done(&l->wait, job)) return;
+    if (!fault) { /* the worker could not: this pass runs here, in slices */
+        l->wait = (Remote_Wait){0};
+        l->refused = true;
+        return;
+    }
+    Net_Run *r = &l->runs[l->work];
+    r->fault = *fault;
+    r->stage = l->model->weights.model.layers + 1;
+}
+
+/* The pass on the platform's worker: posted if nothing is awaited, taken over once it has
+ * landed. False when it cannot be posted (the caller slices). */
+static bool work_remote(Real_Lab *l) {
+    Remote_Wait *w = &l->wait;
+    if (!w->running) {
+        if (l->refused) return false;
+        Net_Run *r = &l->runs[l->work];
+        if (r->stage > 0 || r->in_mlp) return false; /* begun in slices: it ends there */
+        int job = real_remote_job();
+        if (!l->remote->post(l->remote->ctx, REMOTE_PASS, job, l->input, l->n, r->want_turn))
+            return false;
+        *w = (Remote_Wait){.running = true, .job = job};
+    } else if (w->landed) {
+        w->running = false;
+        pass_complete(l);
+    }
+    return true;
+}
+
 bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *err, size_t errsz) {
     if (!m) {
         real_lab_free(l);
@@ -107,7 +185,9 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
     void (*wake)(void *) = l->wake;
     void *wake_ctx = l->wake_ctx;
     real_lab_free(l);
+    const Real_Remote *remote = l->remote;
     *l = fresh;
+    real_lab_remote(l, remote);
     l->generation = generation;
     l->threaded = threaded;
     real_lab_on_wake(l, wake, wake_ctx);
@@ -124,6 +204,7 @@ bool real_lab_attach(Real_Lab *l, const Real_Model *m, const char *name, char *e
 bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, size_t errsz) {
     if (!l->model) return text_fail(err, errsz, _("no model is open"));
     stop_worker(l);
+    stale_remote(l);
     if (len > BPE_MAX_TEXT)
         return text_fail(err, errsz, _("the text is %zu bytes; at most %d are read"), len,
                          BPE_MAX_TEXT);
@@ -154,6 +235,7 @@ bool real_lab_set_text(Real_Lab *l, const char *text, size_t len, char *err, siz
 bool real_lab_reorder(Real_Lab *l, const int *order) {
     if (!l->model || l->n == 0) return false;
     stop_worker(l);
+    stale_remote(l);
     real_gen_reset(&l->gen); /* what it wrote followed the tokens in their old order */
     int n = l->n;
     if (order) { /* a permutation: each index once */
@@ -172,6 +254,7 @@ bool real_lab_reorder(Real_Lab *l, const int *order) {
     memcpy(l->run_order[w], l->order, (size_t)n * sizeof *l->order);
     l->run_text[w] = l->texts;
     l->pass_done = false;
+    l->refused = false;
     l->fault[0] = '\0';
     /* with RoPE, every head's share of weight the turn moves, when something shows it: a
      * second QKᵀ and softmax a head, a fifth of a short pass */
@@ -429,22 +512,25 @@ void real_lab_on_wake(Real_Lab *l, void (*wake)(void *ctx), void *ctx) {
 }
 
 bool real_lab_on_threads(const Real_Lab *l) {
-#ifdef REAL_LAB_THREADS
     if (!l->model) return false;
-    bool pass_running = l->worker && l->worker->running && !atomic_load(&l->worker->done);
+    bool pass_running = l->wait.running && !l->wait.landed; /* on the platform's worker */
+#ifdef REAL_LAB_THREADS
+    pass_running |= l->worker && l->worker->running && !atomic_load(&l->worker->done);
+#endif
     bool pass_ok = l->n == 0 || l->pass_done || pass_running;
     bool head_ok = !l->has_shown || l->head_done || l->open_layer < 0;
     const Real_Gen *g = &l->gen;
     bool gen_running = real_gen_on_thread(g);
     bool gen_ok = !g->model || gen_running || (!g->running && !g->playing && g->asked == 0);
     return (pass_running || gen_running) && pass_ok && head_ok && gen_ok;
-#else
-    (void)l;
-    return false;
-#endif
+}
+
+void real_lab_remote_stage(Real_Lab *l, int job, int stage) {
+    if (remote_awaits(&l->wait, job)) l->wait.stage = stage;
 }
 
 int real_lab_stage(const Real_Lab *l) {
+    if (l->wait.running && !l->wait.landed) return l->wait.stage;
 #ifdef REAL_LAB_THREADS
     if (l->worker && l->worker->running) return atomic_load(&l->worker->stage);
 #endif
@@ -466,7 +552,8 @@ bool real_lab_work(Real_Lab *l, double budget_ms) {
     if (!l->model) return true;
     const Net_Model *tm = &l->model->weights.model;
     double start = clock_ms();
-    if (l->n > 0 && !l->pass_done && !(l->threaded && work_on_thread(l)))
+    if (l->n > 0 && !l->pass_done && !(l->threaded && work_on_thread(l)) &&
+        !(!l->threaded && l->remote && work_remote(l)))
         while (l->n > 0 && !l->pass_done) {
             if (net_step(tm, &l->runs[l->work])) pass_complete(l);
             if (clock_ms() - start >= budget_ms) break;
@@ -634,7 +721,9 @@ void real_lab_free(Real_Lab *l) {
     long generation = l->generation;
     void (*wake)(void *) = l->wake;
     void *wake_ctx = l->wake_ctx;
+    const Real_Remote *remote = l->remote;
     memset(l, 0, sizeof *l);
+    real_lab_remote(l, remote);
     memcpy(l->text, text, sizeof text); /* the text outlives the model: the next one reads it */
     l->generation = generation;
     l->threaded = threaded;

@@ -32,8 +32,20 @@
  *       wake(ctx) is called on the pass's thread (and the writing's) as it finishes, so a
  *       window asleep in its event loop draws the result at once, not at its next frame
  *   bool real_lab_on_threads(const Real_Lab *l)
- *       something is owed and all of it runs on threads: no frame is needed until one
- *       finishes (and wakes the window), bar one now and then for the progress shown
+ *       something is owed and all of it runs on threads (or the platform's worker): no frame
+ *       is needed until one finishes (and wakes the window), bar one now and then for the
+ *       progress shown
+ *   void real_lab_remote(Real_Lab *l, const Real_Remote *remote)
+ *       passes (and the writing's jobs) posted to the platform's worker (real_remote.h)
+ *       where threads are not to be had (the browser); NULL: none. It outlives a model
+ *   float *real_lab_landing(Real_Lab *l, int job, int field, int64_t floats)
+ *   void real_lab_landed(Real_Lab *l, int job, const Net_Fault *fault)
+ *       the worker's answer to pass `job`: where a Remote_Run_Field of that
+ *       many floats goes (NULL for a stale job or a size its shapes do not hold), then the
+ *       pass done, with where it stopped being finite (NULL: the worker could not run it;
+ *       the pass then runs here in slices); it is shown at the next real_lab_work
+ *   void real_lab_remote_stage(Real_Lab *l, int job, int stage)
+ *       the worker says how many of pass job's layers are done (real_lab_stage)
  *   int real_lab_stage(const Real_Lab *l)
  *       the pass under way: how many of its layers (then the logits) are done
  *   bool real_lab_reorder(Real_Lab *l, const int *order)
@@ -87,6 +99,7 @@
 
 #include "../nn/net.h"
 #include "real_gen.h"
+#include "real_remote.h"
 #include "../checkpoint/bpe.h"
 #include "../checkpoint/real_model.h"
 
@@ -151,7 +164,10 @@ typedef struct Real_Lab {
     char fault[300]; /* the text's pass is not finite: where (net_fault_text), else "" */
     bool threaded;   /* the pass runs on a thread of its own (real_lab_threaded) */
     struct Real_Worker *worker;
-    void (*wake)(void *ctx); /* real_lab_on_wake */
+    const Real_Remote *remote; /* real_lab_remote: the browser's worker, or NULL */
+    Remote_Wait wait;          /* the pass posted to it */
+    bool refused;              /* it could not run this text's pass: slices */
+    void (*wake)(void *ctx);   /* real_lab_on_wake */
     void *wake_ctx;
     Real_Gen gen; /* the model writing after the text (real_gen.h); emptied when it changes */
 } Real_Lab;
@@ -165,6 +181,10 @@ bool real_lab_work(Real_Lab *l, double budget_ms);
 bool real_lab_threaded(Real_Lab *l, bool on);
 void real_lab_on_wake(Real_Lab *l, void (*wake)(void *ctx), void *ctx);
 bool real_lab_on_threads(const Real_Lab *l);
+void real_lab_remote(Real_Lab *l, const Real_Remote *remote);
+float *real_lab_landing(Real_Lab *l, int job, int field, int64_t floats);
+void real_lab_landed(Real_Lab *l, int job, const Net_Fault *fault);
+void real_lab_remote_stage(Real_Lab *l, int job, int stage);
 int real_lab_stage(const Real_Lab *l);
 void real_lab_settle(Real_Lab *l);
 void real_lab_open(Real_Lab *l, int layer, int head);

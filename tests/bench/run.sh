@@ -231,7 +231,9 @@ w = json.load(open("build/bench/web-writing.json"))
 print(f"  writing on GPT-2 small's shapes, 8 s of play at 1920x1080: frames median "
       f"{w['frame_median_ms']:.1f} ms, 95th percentile {w['frame_p95_ms']:.1f} ms, longest "
       f"{w['frame_max_ms']:.0f} ms; {w['over_20_ms']} of {w['frames']} over 20 ms (target: none; "
-      f"they ended at {w['over_20_at_ms']} ms after play), {w['written']} tokens written")
+      f"they ended at {w['over_20_at_ms']} ms after play), {w['written']} tokens written, "
+      f"{w['from_worker']} answers from the page's Web Worker (ready "
+      f"{w['worker_ready_after_ms'] / 1000:.1f} s after the first pass)")
 PY
 else
     echo "browser build unavailable (make web failed); skipped"

@@ -271,6 +271,10 @@ if (process.argv.includes('--writing')) {
     const d = JSON.parse(Module.ccall('web_describe', 'string', [], []));
     return !d.model_busy && d.model_passes >= 1;
   }, { timeout: 300000 });
+  // the worker opens its copy meanwhile; until it has, the page writes in slices
+  const loaded = await page.evaluate(() => performance.now());
+  await page.waitForFunction(() => window.attnlabWorkerReady(), { timeout: 300000 });
+  const workerMs = await page.evaluate((t) => performance.now() - t, loaded);
   await click(page, item(await describe(page), 'button', 'model_next_mode', 1));
   await idle(page);
   await click(page, item(await describe(page), 'slider', 'model_speed'));
@@ -288,13 +292,16 @@ if (process.argv.includes('--writing')) {
     };
     requestAnimationFrame(tick);
   }), 8000);
-  const written = (await describe(page)).model_written - before;
+  const after = await describe(page), written = after.model_written - before;
   gaps.shift(); // from the evaluate's start to the first frame
   const sorted = [...gaps].sort((a, b) => a - b), at = (q) => sorted[Math.floor(q * (sorted.length - 1))];
   console.log(JSON.stringify({
     browser: 'headless chromium, SwiftShader WebGL2', width: 1920, height: 1080, frames: gaps.length,
     frame_median_ms: at(0.5), frame_p95_ms: at(0.95), frame_max_ms: sorted[sorted.length - 1],
     over_20_ms: gaps.filter((g) => g > 20).length, written,
+    // the steps' answers taken from the page's Web Worker, and how long after the page's own
+    // first pass the worker had its copy of the model
+    from_worker: after.model_from_worker, worker_ready_after_ms: Math.round(workerMs),
     // when each of those ended, from the press of play: the text's pass and the cache's
     // memory come first
     over_20_at_ms: gaps.map((g, i) => [g, gaps.slice(0, i + 1).reduce((a, b) => a + b, 0)])
@@ -308,7 +315,8 @@ if (process.argv.includes('--writing')) {
 // ---- the checks ------------------------------------------------------------------------
 await check('the site is complete and at most 6 MB', async () => {
   let total = 0;
-  for (const f of ['index.html', 'attnlab.js', 'attnlab.wasm', 'attnlab.data']) {
+  for (const f of ['index.html', 'attnlab.js', 'attnlab.wasm', 'attnlab.data', 'attnlab-worker.js',
+                   'attnlab-worker.wasm']) {
     assert(fs.existsSync(path.join(root, f)), `${f} is missing`);
     total += fs.statSync(path.join(root, f)).size;
   }
@@ -648,6 +656,52 @@ await check('the Model view opens a checkpoint from dropped files, and a bad set
   await page.close();
 });
 
+// Once the page's Web Worker has the model, a pass comes from it: the text
+// read in reverse, and the answer taken.
+async function fromWorker(page) {
+  await page.waitForFunction(() => window.attnlabWorkerReady(), { timeout: 60000 });
+  const before = (await describe(page)).model_from_worker;
+  await click(page, item(await describe(page), 'button', 'model_reorder', 0)); // reversed
+  await page.waitForFunction((b) => {
+    const d = JSON.parse(Module.ccall('web_describe', 'string', [], []));
+    return !d.model_busy && d.model_from_worker > b;
+  }, { timeout: 30000 }, before);
+}
+
+// The Model view's pass and the writing's steps run in the page's Web Worker:
+// its answers are taken (the page counts them), and the page writes what the
+// desktop writes, token for token.
+await check('the model\'s pass and its writing run in a Web Worker and write what the desktop writes', async () => {
+  const { page, errors } = await open('?view=model');
+  await drop(page, ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt']);
+  await waitStatus(page, /^Opened the model/);
+  // a new text once the worker has the model: its pass comes from the worker
+  const text = 'When Mary and John went to the store, John gave a drink to';
+  await page.waitForFunction(() => {
+    const d = JSON.parse(Module.ccall('web_describe', 'string', [], []));
+    return !d.model_busy && d.model_passes >= 1;
+  }, { timeout: 30000 });
+  await fromWorker(page);
+  await click(page, item(await describe(page), 'button', 'model_reorder', 2)); // as written
+  await click(page, item(await describe(page), 'button', 'model_next_mode', 1));
+  const steps = 12, write = item(await describe(page), 'button', 'model_write', 0); // step
+  for (let k = 0; k < steps; k++) {
+    await click(page, write);
+    await page.waitForFunction((k) => JSON.parse(Module.ccall('web_describe', 'string', [], [])).model_written > k,
+                               { timeout: 30000 }, k);
+  }
+  const d = await describe(page);
+  assert(d.model_from_worker >= steps + 2, `${d.model_from_worker} answers from the worker`);
+  const desktop = JSON.parse(execFileSync(process.env.ATTNLAB_BIN || path.join(top, 'attnlab'),
+    ['--model', checkpoint, '--text', text, '--generate', String(steps), '--export', 'json'],
+    { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const want = desktop.steps.map((s) => s.id);
+  assert(JSON.stringify(d.model_chosen) === JSON.stringify(want),
+         `the page wrote ${d.model_chosen}, the desktop ${want}`);
+  assert(errors.length === 0, errors.join(' | '));
+  await page.close();
+});
+
 await check('Open model… in the browser is the page\'s file picker, for the four files', async () => {
   const { page, errors } = await open('?view=model');
   const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 10000 }),
@@ -685,6 +739,7 @@ await check('a sharded Qwen3 checkpoint dropped as a folder opens, its shared he
   const d = await describe(page);
   assert(heads(d) === 8, `${heads(d)} head pictures, not 8`);
   item(d, 'legend', 'model_kv_groups');
+  await fromWorker(page); // the worker opened the shards too
   assert(errors.length === 0, errors.join(' | '));
   await page.close();
 });

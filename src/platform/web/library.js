@@ -26,6 +26,12 @@ mergeInto(LibraryManager.library, {
   web_pick_model: function () {
     if (Module.pickModel) Module.pickModel();
   },
+  // A Model view job for the page's Web Worker (index.html): 0 when there is
+  // none, or it has not opened the model the page has.
+  web_remote_post: function (kind, job, ids, n, arg) {
+    if (!Module.remotePost) return 0;
+    return Module.remotePost(kind, job, HEAP32.slice(ids >> 2, (ids >> 2) + n), arg) ? 1 : 0;
+  },
   // The app is up: the page may show itself.
   web_started: function () {
     if (Module.onStarted) Module.onStarted();

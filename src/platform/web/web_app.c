@@ -10,7 +10,14 @@
  * a link), web_notice (a message for the status line) and web_describe (what is on screen, for
  * tests). Files the user asks for
  * (Ctrl+S, Ctrl+E, F12 or Ctrl+P) are handed to the page as downloads
- * (library.js). */
+ * (library.js).
+ *
+ * The Model view's passes and the writing's steps go to the page's Web Worker
+ * (worker.c, which opens the same files into its own copy of the model): the
+ * page posts each job (web_remote_post) and lands the answer here
+ * (web_landing, web_gen_land, web_landed), so no frame runs a layer. Until
+ * the worker has the model, or if it cannot have it, they run in slices
+ * within the frames, as before. */
 #include "../../core/i18n.h"
 #include "../app.h"
 #include "../lang.h"
@@ -51,6 +58,8 @@ extern void web_download(const char *path);
 extern void web_started(void);             /* after the first frame */
 extern void web_keep_drawing_buffer(void); /* before the GL context is made */
 extern void web_pick_model(void);          /* the page's file picker, for Open model… */
+extern int web_remote_post(int kind, int job, const int32_t *ids, int n,
+                           int arg); /* to the worker */
 
 typedef struct Web_App {
     App app;
@@ -66,6 +75,7 @@ typedef struct Web_App {
     int frames;
     double frame_ms;
     unsigned fonts_asked; /* fallback faces fetched or being fetched (bit k) */
+    long landed;          /* the worker's answers taken (web_describe, for tests) */
 } Web_App;
 
 /* The page's one app. The exported functions below are called by the page
@@ -134,6 +144,43 @@ static void frame(void *arg) {
     if (r.wrote) web_download(r.wrote);
     w->redraw = r.more;
     w->wake_at = r.wake_in >= 0 ? t + r.wake_in : -1;
+}
+
+/* The Model view's jobs, to the page's worker (real_remote.h). */
+static bool remote_post(void *ctx, Remote_Kind kind, int job, const int32_t *ids, int n, int arg) {
+    (void)ctx;
+    return web_remote_post((int)kind, job, ids, n, arg) != 0;
+}
+static const Real_Remote web_remote = {remote_post, NULL};
+
+/* Where the worker's answer to a pass lands: the page copies that many floats there. */
+EMSCRIPTEN_KEEPALIVE float *web_landing(int job, int field, double floats) {
+    return real_lab_landing(&web.app.model.real, job, field, (int64_t)floats);
+}
+
+/* A piece of the worker's answer to a writing's job, from the page's scratch. */
+EMSCRIPTEN_KEEPALIVE int web_gen_land(int job, int field, int index, const float *src,
+                                      double floats) {
+    return real_gen_land(&web.app.model.real.gen, job, field, index, src, (int64_t)floats);
+}
+
+/* The worker has done that many layers of pass job: the info line says so. */
+EMSCRIPTEN_KEEPALIVE void web_stage(int job, int stage) {
+    real_lab_remote_stage(&web.app.model.real, job, stage);
+    web.redraw = true;
+}
+
+/* The worker's answer is in (ok 0: it could not run the job); fault: where a number stopped
+ * being finite. The next frame shows it. */
+EMSCRIPTEN_KEEPALIVE void web_landed(int job, int kind, int ok, int held, int fault_kind, int layer,
+                                     int head, int row, int col, double value) {
+    Net_Fault f = {(Net_Fault_Kind)fault_kind, layer, head, row, col, (float)value};
+    if (kind == REMOTE_PASS)
+        real_lab_landed(&web.app.model.real, job, ok ? &f : NULL);
+    else
+        real_gen_landed(&web.app.model.real.gen, job, held, ok ? &f : NULL);
+    if (ok) web.landed++;
+    web.redraw = true;
 }
 
 /* For make bench: from now on each frame waits for its pixels (a one-pixel
@@ -224,10 +271,15 @@ EMSCRIPTEN_KEEPALIVE const char *web_describe(void) {
     if (ls->active && ls->lesson) json_string(lesson, sizeof lesson, ls->lesson->title);
     json_string(status, sizeof status, a->vs.status);
     PUT("{\"view\": \"%s\", \"lang\": \"%s\", \"lesson\": %s, \"step\": %d, \"status\": %s, "
-        "\"model_busy\": %s, \"model_passes\": %ld, \"model_written\": %d, \"items\": [",
+        "\"model_busy\": %s, \"model_passes\": %ld, \"model_written\": %d, "
+        "\"model_from_worker\": %ld, ",
         view_name(a->vs.view), lang_code(lang_current()), lesson, ls->active ? ls->step : -1,
         status, a->vs.real_busy ? "true" : "false", a->model.real.generation,
-        a->model.real.gen.written);
+        a->model.real.gen.written, web.landed);
+    PUT("\"model_chosen\": [");
+    for (int k = 0; k < a->model.real.gen.written; k++)
+        PUT("%s%d", k ? ", " : "", (int)a->model.real.gen.chosen[k]);
+    PUT("], \"items\": [");
     for (int k = 0; k < a->ui.record_count; k++) {
         const Ui_Record *r = &a->ui.records[k];
         PUT("%s{\"kind\": \"%s\", \"id\": \"%s\", \"index\": %d, \"rect\": [%.1f, %.1f, %.1f, "
@@ -278,6 +330,7 @@ int app_run(const App_Desc *desc) {
         return 2;
     }
     w->app.vs.in_browser = true;
+    real_lab_remote(&w->app.model.real, &web_remote);
     render_window_keeps_pixels(&w->app.render);
     SDL_StartTextInput();
     w->t0 = SDL_GetPerformanceCounter();
