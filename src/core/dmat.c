@@ -74,3 +74,15 @@ void dmat_rope_rows(double *M, int n, int dk, double sign) {
             M[i * dk + 2 * m + 1] = x * s + y * c;
         }
 }
+
+void dmat_adam(double *param, const double *grad, double *m1, double *m2, long count, double lr,
+               long step) {
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    double c1 = 1 - pow(b1, (double)step), c2 = 1 - pow(b2, (double)step);
+    for (long k = 0; k < count; k++) {
+        double g = grad[k];
+        m1[k] = b1 * m1[k] + (1 - b1) * g;
+        m2[k] = b2 * m2[k] + (1 - b2) * g * g;
+        param[k] -= lr * (m1[k] / c1) / (sqrt(m2[k] / c2) + eps);
+    }
+}

@@ -9,6 +9,11 @@
  *       c (r×m) = a · bᵀ, for a (r×k) and b (m×k)
  *   void dmat_softmax_rows(const double *s, int r, int m, double *a)
  *       each row's softmax, the maximum subtracted first (−∞ gives an exact 0)
+ *   void dmat_adam(double *param, const double *grad, double *m1, double *m2, long count,
+ *                  double lr, long step)
+ *       one Adam step (β₁ 0.9, β₂ 0.999, ε 1e-8, bias-corrected for step, counted from 1)
+ *       on count parameters, m1 and m2 its moment estimates: the one optimizer of both
+ *       training labs
  *   void dmat_rope_rows(double *M, int n, int dk, double sign)
  *       row i turned by position i as posenc_rope_row does (base 10000); sign −1 turns back,
  *       the transpose, for a gradient
@@ -21,5 +26,7 @@ void dmat_mul_ta(const double *a, const double *b, int r, int k, int m, double *
 void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *c);
 void dmat_softmax_rows(const double *s, int r, int m, double *a);
 void dmat_rope_rows(double *M, int n, int dk, double sign);
+void dmat_adam(double *param, const double *grad, double *m1, double *m2, long count, double lr,
+               long step);
 
 #endif

@@ -265,14 +265,7 @@ double stack_step(Stack *s) {
     for (int q = 0; q < B; q++) stack_sequence(&s->desc, &s->data, tokens + q * n, &blocks[q]);
     double loss = stack_loss_grad(s, tokens, blocks, B, true);
     s->steps++;
-    const double b1 = 0.9, b2 = 0.999, eps = 1e-8, lr = s->desc.lr;
-    double c1 = 1 - pow(b1, (double)s->steps), c2 = 1 - pow(b2, (double)s->steps);
-    for (long k = 0; k < s->count; k++) {
-        double g = s->grad[k];
-        s->m1[k] = b1 * s->m1[k] + (1 - b1) * g;
-        s->m2[k] = b2 * s->m2[k] + (1 - b2) * g * g;
-        s->param[k] -= lr * (s->m1[k] / c1) / (sqrt(s->m2[k] / c2) + eps);
-    }
+    dmat_adam(s->param, s->grad, s->m1, s->m2, s->count, s->desc.lr, s->steps);
     return loss;
 }
 

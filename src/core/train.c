@@ -276,14 +276,7 @@ double train_step(Trainer *t) {
         for (long k = 0; k < t->count; k++) t->param[k] -= lr * t->grad[k];
         return loss;
     }
-    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
-    double c1 = 1 - pow(b1, (double)t->steps), c2 = 1 - pow(b2, (double)t->steps);
-    for (long k = 0; k < t->count; k++) {
-        double g = t->grad[k];
-        t->m1[k] = b1 * t->m1[k] + (1 - b1) * g;
-        t->m2[k] = b2 * t->m2[k] + (1 - b2) * g * g;
-        t->param[k] -= lr * (t->m1[k] / c1) / (sqrt(t->m2[k] / c2) + eps);
-    }
+    dmat_adam(t->param, t->grad, t->m1, t->m2, t->count, lr, t->steps);
     return loss;
 }
 
