@@ -1,5 +1,6 @@
 /* The real model's JSON export; see export_real.h. */
 #include "export_real.h"
+#include "../nn/net_cache.h"
 
 #include "../core/text.h"
 #include "../json/jsonw.h"
@@ -59,11 +60,7 @@ static void per_head(FILE *f, const Net_Run *r, int layers,
 
 void export_real_top(const float *logits, int vocab, int k, double temperature, int32_t *ids,
                      double *p) {
-    double max = -INFINITY;
-    for (int v = 0; v < vocab; v++)
-        if (logits[v] > max) max = logits[v];
-    double sum = 0;
-    for (int v = 0; v < vocab; v++) sum += exp((logits[v] - max) / temperature);
+    double max, sum = net_softmax_sum(logits, vocab, temperature, &max);
     int count = 0;
     for (int v = 0; v < vocab; v++) {
         /* insertion into the sorted top list */
@@ -75,7 +72,7 @@ void export_real_top(const float *logits, int vocab, int k, double temperature, 
         }
         ids[at] = v;
     }
-    for (int j = 0; j < count; j++) p[j] = exp((logits[ids[j]] - max) / temperature) / sum;
+    for (int j = 0; j < count; j++) p[j] = net_softmax_p(logits[ids[j]], max, temperature, sum);
 }
 
 void export_real_json(const Real_Model *m, const char *name, const int32_t *ids, int n,

@@ -319,19 +319,28 @@ static void rank(Ranked *r, Ranked *tmp, int n) {
     if (from != r) memcpy(r, from, sizeof *r * (size_t)n);
 }
 
+double net_softmax_sum(const float *logits, int vocab, double T, double *max) {
+    double mx = -INFINITY, sum = 0;
+    for (int i = 0; i < vocab; i++)
+        if (logits[i] > mx) mx = logits[i];
+    for (int i = 0; i < vocab; i++) sum += exp((logits[i] - mx) / T);
+    *max = mx;
+    return sum;
+}
+
+double net_softmax_p(float logit, double max, double T, double sum) {
+    return exp((logit - max) / T) / sum;
+}
+
 int net_choose(const float *logits, int vocab, const Net_Choice *how, Rng *rng, Net_Candidate *top,
                int top_max, int *top_count) {
     bool greedy = !(how->temperature > 0);
-    double T = greedy ? 1 : how->temperature, max = -INFINITY, sum = 0;
+    double T = greedy ? 1 : how->temperature, max;
     Ranked *r = vocab > 0 ? malloc(sizeof *r * 2 * (size_t)vocab) : NULL;
     if (!r) return -1;
+    double sum = net_softmax_sum(logits, vocab, T, &max);
     for (int i = 0; i < vocab; i++)
-        if (logits[i] > max) max = logits[i];
-    for (int i = 0; i < vocab; i++) sum += (r[i].p = exp((logits[i] - max) / T));
-    for (int i = 0; i < vocab; i++) {
-        r[i].p /= sum;
-        r[i].id = i;
-    }
+        r[i] = (Ranked){.p = net_softmax_p(logits[i], max, T, sum), .id = i};
     rank(r, r + vocab, vocab);
     int shown = top_max < vocab ? top_max : vocab;
     for (int k = 0; k < shown; k++) top[k] = (Net_Candidate){r[k].id, r[k].p};

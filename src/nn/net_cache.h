@@ -48,7 +48,14 @@
  *       pass over n tokens (what recomputing everything each step costs)
  *   void net_cache_free(Net_Cache *c)
  *
- *   int net_choose(const float *logits, int vocab, const Net_Choice *how, Rng *rng,
+ *   double net_softmax_sum(const float *logits, int vocab, double T, double *max)
+ *   double net_softmax_p(float logit, double max, double T, double sum)
+ *       softmax(logits / T) in double, the largest subtracted first: the sum of
+ *       e^((logit − max)/T) (and max), then one token's probability. The one softmax of
+ *       the next token, for its choice and for every list of candidates
+ *   double net_softmax_sum(const float *logits, int vocab, double T, double *max);
+double net_softmax_p(float logit, double max, double T, double sum);
+int net_choose(const float *logits, int vocab, const Net_Choice *how, Rng *rng,
  *                  Net_Candidate *top, int top_max, int *top_count)
  *       the next token: the likeliest (temperature 0: greedy, ties to the lower id), or a
  *       draw from softmax(logits / T) cut to the top_k likeliest (0: all) and then to the
@@ -104,6 +111,8 @@ float *net_cache_attn(const Net_Cache *c, int layer, int head);
 int64_t net_cache_step_madds(const Net_Model *m, int t);
 int64_t net_pass_madds(const Net_Model *m, int n);
 void net_cache_free(Net_Cache *c);
+double net_softmax_sum(const float *logits, int vocab, double T, double *max);
+double net_softmax_p(float logit, double max, double T, double sum);
 int net_choose(const float *logits, int vocab, const Net_Choice *how, Rng *rng, Net_Candidate *top,
                int top_max, int *top_count);
 
