@@ -74,6 +74,7 @@ typedef enum Directive_Kind {
                         1 + a Real_Head_Kind the best head of that kind */
     ACT_MODEL_ORDER, /* the Model view's tokens: i = 0 reversed, 1 shuffled, 2 as written */
     ACT_MODEL_WRITE, /* the Model view's model writes i more tokens, greedily */
+    ACT_KIND_COUNT
 } Directive_Kind;
 
 typedef struct Lesson_Action {

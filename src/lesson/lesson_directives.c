@@ -1,13 +1,9 @@
 /* Directive lines to actions and goals; see lesson_directives.h. */
 #include "lesson_directives.h"
+#include "lesson_directive.h"
 
-#include "../model/hide.h"
-
-#include "../core/perm.h"
-#include "../core/stack.h"
 #include "../core/text.h"
 #include "../model/limits.h"
-#include "../model/real_gen.h"
 #include "../model/settings.h"
 
 #include <ctype.h>
@@ -15,28 +11,6 @@
 #include <string.h>
 
 /* ---- directives ---------------------------------------------------------- */
-
-static Lesson_Action *new_action(Lesson_Parse *p, int line) {
-    Lesson *l = p->l;
-    if (l->action_count == LESSON_MAX_ACTIONS) {
-        lesson_fail(p, line, "more than %d directives in one lesson", LESSON_MAX_ACTIONS);
-        return NULL;
-    }
-    Lesson_Action *a = &l->actions[l->action_count++];
-    memset(a, 0, sizeof *a);
-    a->line = line;
-    return a;
-}
-
-/* Whole strings only (core/text.h): "500" followed by junk is not 500, and
- * a seed is read as the integer it is, never through a float. */
-static bool parse_long(const char *w, int64_t lo, int64_t hi, int64_t *dest) {
-    return text_parse_i64(w, lo, hi, dest) == TEXT_NUM_OK;
-}
-
-static bool parse_double(const char *w, double *dest) {
-    return text_parse_f64(w, -HUGE_VAL, HUGE_VAL, dest) == TEXT_NUM_OK;
-}
 
 /* Words of a line; -1 if there are more than max (never a silent cut). */
 static int split(char *line, char **words, int max) {
@@ -48,320 +22,12 @@ static int split(char *line, char **words, int max) {
     return n;
 }
 
-static bool token_word_ok(const char *w) {
-    return strlen(w) > 0 && strlen(w) < 32;
-}
-
 /* One action from words; used for set-up lines and for each solution step. */
 static bool parse_action(Lesson_Parse *p, int line, char **w, int nw, const char *rest) {
-    const char *k = w[0];
-    const Lesson_Keyword *kw = lesson_keyword_find(LESSON_KEYWORDS_ACTIONS, k);
-    if (!kw || kw->kind < 0) return lesson_fail(p, line, "unknown directive '%s'", k), false;
-    Lesson_Action *a = NULL;
-    int64_t v;
-    double f;
-#define NEED(count)                                                                                \
-    do {                                                                                           \
-        if (nw != (count)) return lesson_fail(p, line, "%s: expected '%s'", k, kw->usage), false;  \
-    } while (0)
-    switch ((Directive_Kind)kw->kind) {
-    case ACT_SCENE:
-        NEED(2);
-        if (!(a = new_action(p, line))) return false;
-        if (strlen(w[1]) >= sizeof a->text || strchr(w[1], '/'))
-            return lesson_fail(p, line, "scene: '%s' must be a file name in assets/scenes", w[1]),
-                   false;
-        snprintf(a->text, sizeof a->text, "%s", w[1]);
-        break;
-    case ACT_TOKENS:
-        if (nw < 2) return lesson_fail(p, line, "tokens: expected '%s'", kw->usage), false;
-        if (!(a = new_action(p, line))) return false;
-        if (strlen(rest) >= sizeof a->text)
-            return lesson_fail(p, line, "tokens: at most %d characters", (int)sizeof a->text - 1),
-                   false;
-        snprintf(a->text, sizeof a->text, "%s", rest);
-        break;
-    case ACT_DK:
-    case ACT_DV:
-    case ACT_D:
-    case ACT_SEED: {
-        NEED(2);
-        const Setting *st = setting_by_lesson(k); /* the range, from the settings table */
-        int64_t lo = (int64_t)st->min, hi = (int64_t)st->max;
-        if (!parse_long(w[1], lo, hi, &v))
-            return lesson_fail(p, line, "%s: '%s' is not a whole number from %lld to %lld", k, w[1],
-                               (long long)lo, (long long)hi),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        if (kw->kind == ACT_SEED)
-            a->seed = (uint32_t)v;
-        else
-            a->i = (int)v;
-        break;
-    }
-    case ACT_SET: {
-        /* a setting's words and range, all from the settings table */
-        NEED(2);
-        const Setting *st = setting_by_lesson(k);
-        double value;
-        char why[200];
-        if (!setting_parse(st, w[1], &value, why, sizeof why))
-            return lesson_fail(p, line, "%s: %s", k, why), false;
-        if (!(a = new_action(p, line))) return false;
-        a->setting = st->id;
-        a->value = value;
-        break;
-    }
-    case ACT_TRAIN: {
-        if (nw >= 2 && !strcmp(w[1], "induction")) { /* the layers lab */
-            if (!(a = new_action(p, line))) return false;
-            a->i = 2;
-            a->n = 2; /* layers */
-            a->y = 1; /* heads */
-            a->x = (float)TRAIN_POS_LEARNED;
-            for (int k = 2; k < nw; k++) {
-                int scheme;
-                if (setting_choice_parse(SET_POS, w[k], &scheme) && scheme != POS_ALIBI) {
-                    a->x = (float)scheme;
-                } else if (!strcmp(w[k], "layers") || !strcmp(w[k], "heads")) {
-                    /* the value and its range, not the word before it */
-                    int most = w[k][0] == 'l' ? STACK_MAX_LAYERS : STACK_MAX_HEADS;
-                    if (k + 1 >= nw || !parse_long(w[k + 1], 1, most, &v))
-                        return lesson_fail(p, line,
-                                           "train: %s takes a whole number from 1 to %d, "
-                                           "not '%s'",
-                                           w[k], most, k + 1 < nw ? w[k + 1] : ""),
-                               false;
-                    if (w[k][0] == 'l')
-                        a->n = (int)v;
-                    else
-                        a->y = (float)v;
-                    k++;
-                } else {
-                    return lesson_fail(p, line, "train: expected '%s', not '%s'", kw->usage, w[k]),
-                           false;
-                }
-            }
-            break;
-        }
-        if (nw < 2 || (strcmp(w[1], "match") && strcmp(w[1], "previous")))
-            return lesson_fail(p, line, "train: expected '%s'", kw->usage), false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = !strcmp(w[1], "previous");
-        for (int k = 2; k < nw; k++) {
-            int scheme;
-            if (setting_choice_parse(SET_POS, w[k], &scheme) && scheme != POS_NONE) {
-                a->x = (float)scheme; /* the positional scheme it trains with */
-            } else if (!strcmp(w[k], "compare")) {
-                a->y = 1;
-            } else if (!strcmp(w[k], "dk") && k + 1 < nw && parse_long(w[k + 1], 1, 256, &v)) {
-                a->n = (int)v;
-                k++;
-            } else {
-                return lesson_fail(p, line, "train: expected '%s', not '%s'", kw->usage, w[k]),
-                       false;
-            }
-        }
-        break;
-    }
-    case ACT_EXPLORE:
-    case ACT_ZERO: {
-        int64_t head;
-        if (nw != 3 || !parse_long(w[1], 0, STACK_MAX_LAYERS - 1, &v) ||
-            !parse_long(w[2], 0, STACK_MAX_HEADS - 1, &head))
-            return lesson_fail(p, line, "%s: expected '%s' (layer 0–3, head 0–3)", kw->name,
-                               kw->usage),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = (int)v;
-        a->n = (int)head;
-        break;
-    }
-    case ACT_MODEL_TEXT:
-        if (nw < 2) return lesson_fail(p, line, "model-text: expected '%s'", kw->usage), false;
-        if (!(a = new_action(p, line))) return false;
-        if (strlen(rest) >= sizeof a->text)
-            return lesson_fail(p, line, "model-text: at most %d bytes", (int)sizeof a->text - 1),
-                   false;
-        snprintf(a->text, sizeof a->text, "%s", rest);
-        break;
-    case ACT_MODEL_HEAD: {
-        static const char *const kinds[] = {"prev", "first", "induction",
-                                            "turn"}; /* Real_Head_Kind */
-        int64_t head;
-        if (!(a = new_action(p, line))) return false;
-        a->setting = -2;
-        if (nw == 2 && !strcmp(w[1], "none")) a->setting = -1;
-        for (int q = 0; nw == 2 && q < 4; q++)
-            if (!strcmp(w[1], kinds[q])) a->setting = 1 + q;
-        if (nw == 3 && parse_long(w[1], 0, MODEL_MAX_LAYERS - 1, &v) &&
-            parse_long(w[2], 0, MODEL_MAX_HEADS - 1, &head)) {
-            a->setting = 0;
-            a->i = (int)v;
-            a->n = (int)head;
-        }
-        if (a->setting == -2)
-            return lesson_fail(p, line, "model-head: expected '%s'", kw->usage), false;
-        break;
-    }
-    case ACT_MODEL_ORDER:
-        NEED(2);
-        if (!(a = new_action(p, line))) return false;
-        a->i = !strcmp(w[1], "reverse") ? 0 : !strcmp(w[1], "shuffle") ? 1 : 2;
-        if (a->i == 2 && strcmp(w[1], "original"))
-            return lesson_fail(p, line, "model-order: expected '%s'", kw->usage), false;
-        break;
-    case ACT_MODEL_WRITE:
-        NEED(2);
-        if (!parse_long(w[1], 1, REAL_GEN_MAX, &v))
-            return lesson_fail(p, line, "model-write: '%s' is not a whole number from 1 to %d",
-                               w[1], REAL_GEN_MAX),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = (int)v;
-        break;
-    case ACT_STEPS:
-        NEED(2);
-        if (!parse_long(w[1], 1, 100000, &v))
-            return lesson_fail(p, line, "steps: '%s' is not a whole number from 1 to 100000", w[1]),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = (int)v;
-        break;
-    case ACT_AXIS:
-        NEED(2);
-        if (strcmp(w[1], "fixed") && strcmp(w[1], "auto"))
-            return lesson_fail(p, line, "axis: expected 'fixed' or 'auto', not '%s'", w[1]), false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = !strcmp(w[1], "fixed");
-        break;
-    case ACT_SCALE:
-        NEED(2);
-        if (strcmp(w[1], "on") && strcmp(w[1], "off"))
-            return lesson_fail(p, line, "scale: expected 'on' or 'off', not '%s'", w[1]), false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = !strcmp(w[1], "on");
-        break;
-    case ACT_POS: {
-        if (nw < 2 || nw > 3)
-            return lesson_fail(
-                       p, line,
-                       "pos: expected 'pos none|rope|alibi' or 'pos sin|learned [STRENGTH]'"),
-                   false;
-        Pos_Mode mode;
-        if (!pos_mode_parse(w[1], &mode))
-            return lesson_fail(p, line,
-                               "pos: expected one of none, sin, learned, rope, alibi, not '%s'",
-                               w[1]),
-                   false;
-        if (nw == 3 && !pos_mode_added(mode))
-            return lesson_fail(p, line, "pos: only sin and learned take a strength"), false;
-        f = 1.0;
-        const Setting *strength = setting(SET_POS_STRENGTH);
-        if (nw == 3 && (!parse_double(w[2], &f) || f < strength->min || f > strength->max))
-            return lesson_fail(p, line, "pos: strength '%s' is not a number from %g to %g", w[2],
-                               strength->min, strength->max),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = mode;
-        a->x = (float)f;
-        break;
-    }
-    case ACT_VIEW: {
-        NEED(2);
-        View vi;
-        if (!view_parse(w[1], &vi))
-            return lesson_fail(p, line, "view: '%s' is not one of %s", w[1], view_names_list()),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = vi;
-        break;
-    }
-    case ACT_ORDER: {
-        if (nw < 2 || nw - 1 > LESSON_MAX_ORDER)
-            return lesson_fail(p, line, "order: expected 1 to %d token positions",
-                               LESSON_MAX_ORDER),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        a->n = nw - 1;
-        for (int t = 0; t < a->n; t++) {
-            if (!parse_long(w[t + 1], 0, LESSON_MAX_ORDER - 1, &v))
-                return lesson_fail(p, line, "order: '%s' is not a token position", w[t + 1]), false;
-            a->order[t] = (int)v;
-        }
-        char why[120];
-        if (!perm_validate(a->order, a->n, why, sizeof why))
-            return lesson_fail(p, line, "order: not a permutation: %s", why), false;
-        break;
-    }
-    case ACT_SELECT:
-        NEED(2);
-        if (!token_word_ok(w[1]))
-            return lesson_fail(p, line, "select: bad token '%s'", w[1]), false;
-        if (!(a = new_action(p, line))) return false;
-        snprintf(a->text, sizeof a->text, "%s", w[1]);
-        break;
-    case ACT_MOVE: {
-        NEED(4);
-        double x, y;
-        if (!parse_double(w[2], &x) || !parse_double(w[3], &y) || fabs(x) > ATTN_MAX_ABS_X ||
-            fabs(y) > ATTN_MAX_ABS_X)
-            return lesson_fail(p, line, "move: '%s %s' are not two numbers within ±%g", w[2], w[3],
-                               ATTN_MAX_ABS_X),
-                   false;
-        if (!token_word_ok(w[1])) return lesson_fail(p, line, "move: bad token '%s'", w[1]), false;
-        if (!(a = new_action(p, line))) return false;
-        snprintf(a->text, sizeof a->text, "%s", w[1]);
-        a->x = (float)x;
-        a->y = (float)y;
-        break;
-    }
-    case ACT_REVERSE:
-    case ACT_SHUFFLE:
-    case ACT_RESTORE:
-        NEED(1);
-        if (!(a = new_action(p, line))) return false;
-        break;
-    case ACT_ROTATE:
-        if (nw > 2) return lesson_fail(p, line, "rotate: expected '%s'", kw->usage), false;
-        v = 1;
-        if (nw == 2 && !parse_long(w[1], -LESSON_MAX_ORDER, LESSON_MAX_ORDER, &v))
-            return lesson_fail(p, line, "rotate: '%s' is not a whole number", w[1]), false;
-        if (!(a = new_action(p, line))) return false;
-        a->i = (int)v;
-        break;
-    case ACT_HIDE: {
-        if (nw < 2) return lesson_fail(p, line, "hide: expected '%s'", kw->usage), false;
-        if (!(a = new_action(p, line))) return false;
-        size_t used = 0;
-        for (int k = 1; k < nw; k++) {
-            if (!hide_name_known(w[k]))
-                return lesson_fail(p, line,
-                                   "hide: '%s' is not a panel or control (lessons/README.md "
-                                   "lists them)",
-                                   w[k]),
-                       false;
-            if (used + strlen(w[k]) + 2 > sizeof a->text)
-                return lesson_fail(p, line, "hide: too many panels"), false;
-            used += (size_t)snprintf(a->text + used, sizeof a->text - used, " %s", w[k]);
-        }
-        break;
-    }
-    case ACT_HIGHLIGHT: {
-        NEED(2);
-        if (!lesson_panel_known(w[1]))
-            return lesson_fail(
-                       p, line,
-                       "highlight: unknown panel '%s' (plane, controls, S, A, Q, K, V, query, …)",
-                       w[1]),
-                   false;
-        if (!(a = new_action(p, line))) return false;
-        snprintf(a->text, sizeof a->text, "%s", w[1]);
-        break;
-    }
-    }
-#undef NEED
-    a->kind = (Directive_Kind)kw->kind;
+    const Lesson_Directive *d = lesson_directive_find(w[0]);
+    if (!d) return lesson_fail(p, line, "unknown directive '%s'", w[0]), false;
+    if (!d->parse(p, line, d, w, nw, rest)) return false;
+    p->l->actions[p->l->action_count - 1].kind = d->kind;
     return true;
 }
 
@@ -385,18 +51,19 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
         if (nw != 5)
             return lesson_fail(p, line, "goal: expected '%s QUERY KEY > NUMBER'", k), false;
         c->kind = !strcmp(k, "weight") ? COND_WEIGHT : COND_SCORE;
-        if (!token_word_ok(w[1]) || !token_word_ok(w[2]))
+        if (!lesson_token_word_ok(w[1]) || !lesson_token_word_ok(w[2]))
             return lesson_fail(p, line, "goal: bad token"), false;
         snprintf(c->a, sizeof c->a, "%s", w[1]);
         snprintf(c->b, sizeof c->b, "%s", w[2]);
         if (!parse_cmp(w[3], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]),
                    false;
-        if (!parse_double(w[4], &c->value))
+        if (!lesson_parse_double(w[4], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[4]), false;
     } else if (!strcmp(k, "x")) {
         int64_t axis;
-        if (nw != 5 || !token_word_ok(w[1]) || !parse_long(w[2], 0, ATTN_MAX_D - 1, &axis))
+        if (nw != 5 || !lesson_token_word_ok(w[1]) ||
+            !lesson_parse_long(w[2], 0, ATTN_MAX_D - 1, &axis))
             return lesson_fail(p, line, "goal: expected 'x TOKEN COORDINATE > NUMBER'"), false;
         c->kind = COND_X;
         snprintf(c->a, sizeof c->a, "%s", w[1]);
@@ -404,14 +71,14 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
         if (!parse_cmp(w[3], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = before '%s'", w[4]),
                    false;
-        if (!parse_double(w[4], &c->value))
+        if (!lesson_parse_double(w[4], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[4]), false;
     } else if (!strcmp(k, "d") || !strcmp(k, "n")) {
         if (nw != 3) return lesson_fail(p, line, "goal: expected '%s > NUMBER'", k), false;
         c->kind = !strcmp(k, "d") ? COND_D : COND_N;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
-        if (!parse_double(w[2], &c->value))
+        if (!lesson_parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "dk") || !strcmp(k, "dv") || !strcmp(k, "mean-max") ||
                !strcmp(k, "mean-entropy") || !strcmp(k, "perm-diff") || !strcmp(k, "shift-diff")) {
@@ -424,7 +91,7 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
                                                : COND_SHIFT_DIFF;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
-        if (!parse_double(w[2], &c->value))
+        if (!lesson_parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "head-prev") || !strcmp(k, "head-first") || !strcmp(k, "head-prefix") ||
                !strcmp(k, "head-turn") || !strcmp(k, "weighted-first") ||
@@ -433,7 +100,7 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
         c->kind = (Cond_Kind)lesson_keyword_find(LESSON_KEYWORDS_CONDITIONS, k)->kind;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
-        if (!parse_double(w[2], &c->value))
+        if (!lesson_parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "loss") || !strcmp(k, "trained") || !strcmp(k, "loss-other") ||
                !strcmp(k, "prefix") || !strcmp(k, "ic-loss") || !strcmp(k, "zeroed") ||
@@ -448,7 +115,7 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
                                              : COND_LAYERS;
         if (!parse_cmp(w[1], &c->cmp))
             return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k), false;
-        if (!parse_double(w[2], &c->value))
+        if (!lesson_parse_double(w[2], &c->value))
             return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
     } else if (!strcmp(k, "heads") || !strcmp(k, "mask") || !strcmp(k, "offset") ||
                !strcmp(k, "rope_base")) {
@@ -465,7 +132,7 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
             if (!parse_cmp(w[1], &c->cmp))
                 return lesson_fail(p, line, "goal: expected one of > >= < <= = after '%s'", k),
                        false;
-            if (!parse_double(w[2], &c->value))
+            if (!lesson_parse_double(w[2], &c->value))
                 return lesson_fail(p, line, "goal: '%s' is not a number", w[2]), false;
         }
     } else if (!strcmp(k, "scale")) {
@@ -504,7 +171,7 @@ static bool parse_cond(Lesson_Parse *p, int line, char **w, int nw, Lesson_Cond 
         c->kind = COND_ORDER;
         c->i = oi;
     } else if (!strcmp(k, "selected")) {
-        if (nw != 2 || !token_word_ok(w[1]))
+        if (nw != 2 || !lesson_token_word_ok(w[1]))
             return lesson_fail(p, line, "goal: expected 'selected TOKEN'"), false;
         c->kind = COND_SELECTED;
         snprintf(c->a, sizeof c->a, "%s", w[1]);
@@ -631,7 +298,7 @@ static void parse_predict(Lesson_Parse *p, int line, const char *rest) {
     if (!strncmp(body, "key ", 4)) {
         char *w[4];
         int nw = split(body + 4, w, 4);
-        if (nw != 1 || !token_word_ok(w[0]) || strlen(w[0]) >= sizeof pr->token) {
+        if (nw != 1 || !lesson_token_word_ok(w[0]) || strlen(w[0]) >= sizeof pr->token) {
             lesson_fail(p, line, "predict key: name one token, a word or #position");
             return;
         }

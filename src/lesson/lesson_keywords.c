@@ -1,6 +1,7 @@
 /* The lesson directives' keywords and the panels a step may point at; see
  * lesson_keywords.h. */
 #include "lesson_keywords.h"
+#include "lesson_directive.h"
 
 #include <string.h>
 
@@ -66,43 +67,10 @@ static const char *const panel_names[] = {
 };
 
 /* Every directive keyword, once: what it makes and how it is written.
- * lessons/README.md documents exactly these (a test holds the two together);
- * goal, solution, see and predict are the keywords that are not actions. */
-
-static const Lesson_Keyword action_keywords[] = {
-    {"scene", ACT_SCENE, "scene FILE"},
-    {"tokens", ACT_TOKENS, "tokens WORD…"},
-    {"dk", ACT_DK, "dk N"},
-    {"dv", ACT_DV, "dv N"},
-    {"d", ACT_D, "d N"},
-    {"seed", ACT_SEED, "seed N"},
-    {"scale", ACT_SCALE, "scale on|off"},
-    {"pos", ACT_POS, "pos none|sin [STRENGTH]"},
-    {"view", ACT_VIEW, "view explorer|scaling|permutation"},
-    {"order", ACT_ORDER, "order I0 I1 …"},
-    {"reverse", ACT_REVERSE, "reverse"},
-    {"shuffle", ACT_SHUFFLE, "shuffle"},
-    {"rotate", ACT_ROTATE, "rotate [K]"},
-    {"restore", ACT_RESTORE, "restore"},
-    {"select", ACT_SELECT, "select TOKEN"},
-    {"move", ACT_MOVE, "move TOKEN X Y"},
-    {"highlight", ACT_HIGHLIGHT, "highlight PANEL"},
-    {"hide", ACT_HIDE, "hide NAME …"},
-    {"heads", ACT_SET, "heads N"},
-    {"mask", ACT_SET, "mask none|causal"},
-    {"offset", ACT_SET, "offset N"},
-    {"rope_base", ACT_SET, "rope_base F"},
-    {"axis", ACT_AXIS, "axis fixed|auto"},
-    {"train", ACT_TRAIN,
-     "train match|previous [sin|learned|rope|alibi] [compare] [dk N] · train induction [layers N] "
-     "[heads N] [none|sin|learned|rope]"},
-    {"steps", ACT_STEPS, "steps N"},
-    {"zero", ACT_ZERO, "zero LAYER HEAD"},
-    {"explore", ACT_EXPLORE, "explore LAYER HEAD"},
-    {"model-text", ACT_MODEL_TEXT, "model-text TEXT"},
-    {"model-head", ACT_MODEL_HEAD, "model-head LAYER HEAD|prev|first|induction|turn|none"},
-    {"model-order", ACT_MODEL_ORDER, "model-order reverse|shuffle|original"},
-    {"model-write", ACT_MODEL_WRITE, "model-write N"},
+ * lessons/README.md documents exactly these (a test holds the two together).
+ * The actions' are the directive table's rows (lesson_directive.h), copied in
+ * front of these, the keywords that are not actions, once. */
+static const Lesson_Keyword other_keywords[] = {
     {"goal", -1, "goal CONDITION [and CONDITION …] [: LABEL]"},
     {"solution", -1, "solution ACTION; ACTION; …"},
     {"see", -1, "see FILE.md"},
@@ -151,9 +119,25 @@ static const Lesson_Keyword cond_keywords[] = {
 
 #define COUNT(a) ((int)(sizeof a / sizeof *a))
 
+/* Every directive keyword: the table's rows, then goal, solution, see and predict. */
+static const Lesson_Keyword *action_keywords(int *count) {
+    static Lesson_Keyword all[LESSON_KEYWORDS_MAX];
+    static int n;
+    if (!n) {
+        const Lesson_Directive *d;
+        for (int k = 0; (d = lesson_directive_at(k)) && n < LESSON_KEYWORDS_MAX; k++)
+            all[n++] = (Lesson_Keyword){d->word, (int)d->kind, d->usage};
+        for (int k = 0; k < COUNT(other_keywords) && n < LESSON_KEYWORDS_MAX; k++)
+            all[n++] = other_keywords[k];
+    }
+    *count = n;
+    return all;
+}
+
 const Lesson_Keyword *lesson_keywords(Lesson_Keyword_Table table, int *count) {
-    *count = table == LESSON_KEYWORDS_ACTIONS ? COUNT(action_keywords) : COUNT(cond_keywords);
-    return table == LESSON_KEYWORDS_ACTIONS ? action_keywords : cond_keywords;
+    if (table == LESSON_KEYWORDS_ACTIONS) return action_keywords(count);
+    *count = COUNT(cond_keywords);
+    return cond_keywords;
 }
 
 const Lesson_Keyword *lesson_keyword_find(Lesson_Keyword_Table table, const char *word) {

@@ -16,6 +16,8 @@
 
 #include <stdbool.h>
 
+#define LESSON_KEYWORDS_MAX 64 /* directive keywords, actions and the rest */
+
 typedef struct Lesson_Keyword {
     const char *name;
     int kind; /* a Directive_Kind or Cond_Kind; -1 for goal and solution */

@@ -328,191 +328,254 @@ static bool play_model(Player *p, const Lesson_Action *a, char *why, size_t whys
     return model_settles(p, why, whysz);
 }
 
-/* One solution directive, the way a person does it. */
-static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
+/* ---- each directive, the way a person does it ---------------------------------------------- */
+
+#define BY(name) static bool name(Player *p, const Lesson_Action *a, char *why, size_t whysz)
+
+BY(by_select) {
+    int i = lesson_find_token(&p->model.scene, a->text);
+    const Ui_Record *r = i >= 0 ? reveal(p, "chip", "token", i) : NULL;
+    if (!r) return text_fail(why, whysz, "no chip for '%s'", a->text);
+    click(p, r->r);
+    return true;
+}
+
+BY(by_move) {
+    int i = lesson_find_token(&p->model.scene, a->text);
+    if (i < 0) return text_fail(why, whysz, "no token '%s'", a->text);
+    return drag_point(p, i, a->x, a->y, why, whysz);
+}
+
+BY(by_dk) { /* click the number, type it, Enter */
+    const Ui_Record *r = reveal(p, "slider", "dk", -1);
+    if (!r) return text_fail(why, whysz, "%s", "no d_k slider on screen");
+    click_at(p, r->r.x + r->r.w - 20, r->r.y + r->r.h * 0.25f);
+    if (!p->vs.typing_dk)
+        return text_fail(why, whysz, "%s", "clicking d_k's number opens no field");
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", a->i);
+    type(p, digits);
+    key(p, KEY_ENTER, 0, 0);
+    return true;
+}
+
+BY(by_dv) {
+    return slide_to(p, "dv", SET_DV, a->i, why, whysz);
+}
+
+BY(by_d) {
+    return slide_to(p, "d", SET_D, a->i, why, whysz);
+}
+
+BY(by_scale) {
+    return toggle_to(p, "scale", a->i != 0, p->model.scene.scaled, why, whysz);
+}
+
+BY(by_pos) {
     const Scene *s = &p->model.scene;
-    switch (a->kind) {
-    case ACT_SELECT: {
-        int i = lesson_find_token(s, a->text);
-        const Ui_Record *r = i >= 0 ? reveal(p, "chip", "token", i) : NULL;
-        if (!r) return text_fail(why, whysz, "no chip for '%s'", a->text);
-        click(p, r->r);
-        return true;
-    }
-    case ACT_MOVE: {
-        int i = lesson_find_token(s, a->text);
-        if (i < 0) return text_fail(why, whysz, "no token '%s'", a->text);
-        return drag_point(p, i, a->x, a->y, why, whysz);
-    }
-    case ACT_DK: {
-        /* click the number, type it, Enter */
-        const Ui_Record *r = reveal(p, "slider", "dk", -1);
-        if (!r) return text_fail(why, whysz, "%s", "no d_k slider on screen");
-        click_at(p, r->r.x + r->r.w - 20, r->r.y + r->r.h * 0.25f);
-        if (!p->vs.typing_dk)
-            return text_fail(why, whysz, "%s", "clicking d_k's number opens no field");
-        char digits[16];
-        snprintf(digits, sizeof digits, "%d", a->i);
-        type(p, digits);
-        key(p, KEY_ENTER, 0, 0);
-        return true;
-    }
-    case ACT_DV:
-        return slide_to(p, "dv", SET_DV, a->i, why, whysz);
-    case ACT_D:
-        return slide_to(p, "d", SET_D, a->i, why, whysz);
-    case ACT_SCALE:
-        return toggle_to(p, "scale", a->i != 0, s->scaled, why, whysz);
-    case ACT_POS:
-        if ((int)s->pos != a->i) { /* its button, or ▶ until it shows; tabs only if neither */
-            const Ui_Record *r = find(p, "button", "pos", a->i);
-            if (!r && !find(p, "button", "pos_next", -1)) r = reveal(p, "button", "pos", a->i);
-            if (r) click(p, r->r);
-            for (int k = 0; !r && k < POS_MODE_COUNT && (int)s->pos != a->i; k++) {
-                const Ui_Record *next = reveal(p, "button", "pos_next", -1);
-                if (!next) return text_fail(why, whysz, "%s", "no positions control on screen");
-                click(p, next->r);
-            }
+    if ((int)s->pos != a->i) { /* its button, or ▶ until it shows; tabs only if neither */
+        const Ui_Record *r = find(p, "button", "pos", a->i);
+        if (!r && !find(p, "button", "pos_next", -1)) r = reveal(p, "button", "pos", a->i);
+        if (r) click(p, r->r);
+        for (int k = 0; !r && k < POS_MODE_COUNT && (int)s->pos != a->i; k++) {
+            const Ui_Record *next = reveal(p, "button", "pos_next", -1);
+            if (!next) return text_fail(why, whysz, "%s", "no positions control on screen");
+            click(p, next->r);
         }
-        return !pos_mode_added((Pos_Mode)a->i) ||
-               slide_to(p, "pos_strength", SET_POS_STRENGTH, a->x, why, whysz);
-    case ACT_VIEW: {
-        const Ui_Record *r = find(p, "button", "tab", a->i);
-        if (!r) return text_fail(why, whysz, "%s", "no view tab on screen");
+    }
+    return !pos_mode_added((Pos_Mode)a->i) ||
+           slide_to(p, "pos_strength", SET_POS_STRENGTH, a->x, why, whysz);
+}
+
+BY(by_view) {
+    const Ui_Record *r = find(p, "button", "tab", a->i);
+    if (!r) return text_fail(why, whysz, "%s", "no view tab on screen");
+    click(p, r->r);
+    return true;
+}
+
+/* reverse, shuffle, restore and rotate: their keys, R S I and T */
+BY(by_key) {
+    (void)why, (void)whysz;
+    const Scene *s = &p->model.scene;
+    int times = a->kind == ACT_ROTATE ? ((a->i % s->n) + s->n) % s->n : 1;
+    int c = a->kind == ACT_REVERSE   ? 'r'
+            : a->kind == ACT_SHUFFLE ? 's'
+            : a->kind == ACT_RESTORE ? 'i'
+                                     : 't';
+    for (int k = 0; k < times; k++) key(p, KEY_CHAR, c, 0);
+    return true;
+}
+
+BY(by_order) { /* slot by slot: find the token that belongs there and drag its chip in */
+    const Scene *s = &p->model.scene;
+    for (int i = 0; i < a->n && i < s->n; i++) {
+        int j = i;
+        while (j < s->n && s->origin[j] != a->order[i]) j++;
+        if (j == s->n)
+            return text_fail(why, whysz, "%s", "the order names a token that is not there");
+        if (j != i && !drag_chip(p, j, i, why, whysz)) return false;
+    }
+    return true;
+}
+
+BY(by_tokens) {
+    const Ui_Record *r = reveal(p, "button", "edit", -1);
+    if (!r) return text_fail(why, whysz, "%s", "no ✎ Edit button on screen");
+    click(p, r->r);
+    key(p, KEY_CHAR, 'a', UI_MOD_CTRL);
+    type(p, a->text);
+    key(p, KEY_ENTER, 0, 0);
+    return true;
+}
+
+BY(by_seed) {
+    uint32_t want = a->seed;
+    for (int k = 0; k < 100 && p->model.scene.seed != want; k++) {
+        const Ui_Record *r = reveal(p, "button", "reroll", -1);
+        if (!r) return text_fail(why, whysz, "%s", "no ⟳ seed button on screen");
         click(p, r->r);
-        return true;
     }
-    case ACT_REVERSE:
-        key(p, KEY_CHAR, 'r', 0);
-        return true;
-    case ACT_SHUFFLE:
-        key(p, KEY_CHAR, 's', 0);
-        return true;
-    case ACT_RESTORE:
-        key(p, KEY_CHAR, 'i', 0);
-        return true;
-    case ACT_ROTATE:
-        for (int k = 0; k < ((a->i % s->n) + s->n) % s->n; k++) key(p, KEY_CHAR, 't', 0);
-        return true;
-    case ACT_ORDER:
-        /* slot by slot: find the token that belongs there and drag its chip in */
-        for (int i = 0; i < a->n && i < s->n; i++) {
-            int j = i;
-            while (j < s->n && s->origin[j] != a->order[i]) j++;
-            if (j == s->n)
-                return text_fail(why, whysz, "%s", "the order names a token that is not there");
-            if (j != i && !drag_chip(p, j, i, why, whysz)) return false;
-        }
-        return true;
-    case ACT_TOKENS: {
-        const Ui_Record *r = reveal(p, "button", "edit", -1);
-        if (!r) return text_fail(why, whysz, "%s", "no ✎ Edit button on screen");
-        click(p, r->r);
-        key(p, KEY_CHAR, 'a', UI_MOD_CTRL);
-        type(p, a->text);
-        key(p, KEY_ENTER, 0, 0);
-        return true;
+    if (p->model.scene.seed == want) return true;
+    return text_fail(why, whysz, "%s", "the seed is more than 100 ⟳ clicks away");
+}
+
+BY(by_scene) {
+    (void)p;
+    return text_fail(why, whysz, "scene %s: a scene file cannot be opened from the window",
+                     a->text);
+}
+
+BY(by_nothing) { /* hide and highlight: what the step shows, not what a student does */
+    (void)p, (void)a, (void)why, (void)whysz;
+    return true;
+}
+
+BY(by_train) {
+    if (a->i == 2) return train_layers(p, a, why, whysz);
+    const Ui_Record *sw = find(p, "button", "train_model", 0);
+    if (sw && p->model.layers) click(p, sw->r); /* back to the one head */
+    const Ui_Record *r = reveal(p, "button", "train_task", a->i);
+    if (!r)
+        return text_fail(why, whysz, "%s", "no task button on screen (is the Train view open?)");
+    click(p, r->r);
+    for (int k = 0; k < 5 && (int)p->model.train.trainer.pos != (int)a->x; k++) {
+        /* the scheme's button, or ▶ until it shows */
+        const Ui_Record *b = find(p, "button", "train_pos", (int)a->x);
+        if (!b) b = reveal(p, "button", "train_pos_next", -1);
+        if (!b) return text_fail(why, whysz, "%s", "no positions control in the Train view");
+        click(p, b->r);
     }
-    case ACT_SEED: {
-        uint32_t want = a->seed;
-        for (int k = 0; k < 100 && p->model.scene.seed != want; k++) {
-            const Ui_Record *r = reveal(p, "button", "reroll", -1);
-            if (!r) return text_fail(why, whysz, "%s", "no ⟳ seed button on screen");
-            click(p, r->r);
-        }
-        if (p->model.scene.seed == want) return true;
-        return text_fail(why, whysz, "%s", "the seed is more than 100 ⟳ clicks away");
+    if ((int)p->model.train.trainer.pos != (int)a->x)
+        return text_fail(why, whysz, "%s", "the Train view never reached that scheme");
+    if (!toggle_to(p, "train_compare", a->y != 0, p->model.train.compare, why, whysz)) return false;
+    if (a->n > 0) { /* d_k: the slider, by its arrow keys */
+        const Ui_Record *dk = reveal(p, "slider", "train_dk", -1);
+        if (!dk) return text_fail(why, whysz, "%s", "no d_k slider on screen");
+        click_at(p, dk->r.x + dk->r.w * 0.5f, dk->r.y + dk->r.h * 0.75f);
+        for (int k = 0; k < 600 && p->model.train.trainer.d_k != a->n; k++)
+            key(p, p->model.train.trainer.d_k < a->n ? KEY_RIGHT : KEY_LEFT, 0, 0);
+        if (p->model.train.trainer.d_k != a->n)
+            return text_fail(why, whysz, "%s", "the d_k slider never reached the value");
     }
-    case ACT_SCENE:
-        return text_fail(why, whysz, "scene %s: a scene file cannot be opened from the window",
-                         a->text);
-    case ACT_HIDE:
-    case ACT_HIGHLIGHT:
-        return true;
-    case ACT_TRAIN: {
-        if (a->i == 2) return train_layers(p, a, why, whysz);
-        const Ui_Record *sw = find(p, "button", "train_model", 0);
-        if (sw && p->model.layers) click(p, sw->r); /* back to the one head */
-        const Ui_Record *r = reveal(p, "button", "train_task", a->i);
-        if (!r)
-            return text_fail(why, whysz, "%s",
-                             "no task button on screen (is the Train view open?)");
-        click(p, r->r);
-        for (int k = 0; k < 5 && (int)p->model.train.trainer.pos != (int)a->x; k++) {
-            /* the scheme's button, or ▶ until it shows */
-            const Ui_Record *b = find(p, "button", "train_pos", (int)a->x);
-            if (!b) b = reveal(p, "button", "train_pos_next", -1);
-            if (!b) return text_fail(why, whysz, "%s", "no positions control in the Train view");
-            click(p, b->r);
-        }
-        if ((int)p->model.train.trainer.pos != (int)a->x)
-            return text_fail(why, whysz, "%s", "the Train view never reached that scheme");
-        if (!toggle_to(p, "train_compare", a->y != 0, p->model.train.compare, why, whysz))
-            return false;
-        if (a->n > 0) { /* d_k: the slider, by its arrow keys */
-            const Ui_Record *dk = reveal(p, "slider", "train_dk", -1);
-            if (!dk) return text_fail(why, whysz, "%s", "no d_k slider on screen");
-            click_at(p, dk->r.x + dk->r.w * 0.5f, dk->r.y + dk->r.h * 0.75f);
-            for (int k = 0; k < 600 && p->model.train.trainer.d_k != a->n; k++)
-                key(p, p->model.train.trainer.d_k < a->n ? KEY_RIGHT : KEY_LEFT, 0, 0);
-            if (p->model.train.trainer.d_k != a->n)
-                return text_fail(why, whysz, "%s", "the d_k slider never reached the value");
-        }
-        const Ui_Record *reset = reveal(p, "button", "train_reset", -1);
-        if (!reset) return text_fail(why, whysz, "%s", "no reset button on screen");
-        click(p, reset->r);
-        return true;
-    }
-    case ACT_EXPLORE: {
-        pick_head(p, a->i * STACK_MAX_HEADS + a->n);
-        const Ui_Record *r = reveal(p, "button", "layers_explore", a->i * STACK_MAX_HEADS + a->n);
-        if (!r) return text_fail(why, whysz, "%s", "no 'explore' button for that head on screen");
-        click(p, r->r);
-        if (!p->model.scene.learned || p->vs.view != VIEW_EXPLORER)
-            return text_fail(why, whysz, "%s", "'explore' did not open the head in the explorer");
-        return true;
-    }
-    case ACT_ZERO: {
-        pick_head(p, a->i * STACK_MAX_HEADS + a->n);
-        const Ui_Record *r = reveal(p, "button", "layers_ablate", a->i * STACK_MAX_HEADS + a->n);
-        if (!r) return text_fail(why, whysz, "%s", "no 'zero it' button for that head on screen");
-        bool was = p->model.stack.ablated[a->i][a->n];
-        click(p, r->r);
-        if (p->model.stack.ablated[a->i][a->n] == was)
-            return text_fail(why, whysz, "%s", "clicking 'zero it' did not zero the head");
-        return true;
-    }
-    case ACT_STEPS: {
-        if (a->i % 100)
-            return text_fail(why, whysz, "%s", "steps come 100 at a time from the window");
-        if (p->model.layers) {
-            const Stack_Lab *l = &p->model.stack;
-            return run_steps(p, a, "layers_more", &l->queued, &l->stack.steps,
-                             stack_lab_step_cost(l), why, whysz);
-        }
-        const Train_Lab *l = &p->model.train;
-        return run_steps(p, a, "train_more", &l->queued, &l->trainer.steps, train_lab_step_cost(l),
+    const Ui_Record *reset = reveal(p, "button", "train_reset", -1);
+    if (!reset) return text_fail(why, whysz, "%s", "no reset button on screen");
+    click(p, reset->r);
+    return true;
+}
+
+BY(by_explore) {
+    pick_head(p, a->i * STACK_MAX_HEADS + a->n);
+    const Ui_Record *r = reveal(p, "button", "layers_explore", a->i * STACK_MAX_HEADS + a->n);
+    if (!r) return text_fail(why, whysz, "%s", "no 'explore' button for that head on screen");
+    click(p, r->r);
+    if (!p->model.scene.learned || p->vs.view != VIEW_EXPLORER)
+        return text_fail(why, whysz, "%s", "'explore' did not open the head in the explorer");
+    return true;
+}
+
+BY(by_zero) {
+    pick_head(p, a->i * STACK_MAX_HEADS + a->n);
+    const Ui_Record *r = reveal(p, "button", "layers_ablate", a->i * STACK_MAX_HEADS + a->n);
+    if (!r) return text_fail(why, whysz, "%s", "no 'zero it' button for that head on screen");
+    bool was = p->model.stack.ablated[a->i][a->n];
+    click(p, r->r);
+    if (p->model.stack.ablated[a->i][a->n] == was)
+        return text_fail(why, whysz, "%s", "clicking 'zero it' did not zero the head");
+    return true;
+}
+
+BY(by_steps) {
+    if (a->i % 100) return text_fail(why, whysz, "%s", "steps come 100 at a time from the window");
+    if (p->model.layers) {
+        const Stack_Lab *l = &p->model.stack;
+        return run_steps(p, a, "layers_more", &l->queued, &l->stack.steps, stack_lab_step_cost(l),
                          why, whysz);
     }
-    case ACT_AXIS:
-        return toggle_to(p, "fixed_axis", a->i != 0, p->vs.scaling.fixed_axis, why, whysz);
-    case ACT_MODEL_TEXT:
-    case ACT_MODEL_HEAD:
-    case ACT_MODEL_ORDER:
-    case ACT_MODEL_WRITE:
-        return play_model(p, a, why, whysz);
-    case ACT_SET:
-        if (a->setting == SET_HEADS) return slide_to(p, "heads", SET_HEADS, a->value, why, whysz);
-        if (a->setting == SET_POS_OFFSET)
-            return slide_to(p, "pos_offset", SET_POS_OFFSET, a->value, why, whysz);
-        if (a->setting == SET_ROPE_BASE)
-            return slide_to(p, "rope_base", SET_ROPE_BASE, a->value, why, whysz);
-        if (a->setting == SET_MASK)
-            return toggle_to(p, "mask", a->value == MASK_CAUSAL, s->mask == MASK_CAUSAL, why,
-                             whysz);
-        return text_fail(why, whysz, "%s", "no control for that setting");
-    }
-    return text_fail(why, whysz, "%s", "unknown directive");
+    const Train_Lab *l = &p->model.train;
+    return run_steps(p, a, "train_more", &l->queued, &l->trainer.steps, train_lab_step_cost(l), why,
+                     whysz);
+}
+
+BY(by_axis) {
+    return toggle_to(p, "fixed_axis", a->i != 0, p->vs.scaling.fixed_axis, why, whysz);
+}
+
+BY(by_set) {
+    if (a->setting == SET_HEADS) return slide_to(p, "heads", SET_HEADS, a->value, why, whysz);
+    if (a->setting == SET_POS_OFFSET)
+        return slide_to(p, "pos_offset", SET_POS_OFFSET, a->value, why, whysz);
+    if (a->setting == SET_ROPE_BASE)
+        return slide_to(p, "rope_base", SET_ROPE_BASE, a->value, why, whysz);
+    if (a->setting == SET_MASK)
+        return toggle_to(p, "mask", a->value == MASK_CAUSAL, p->model.scene.mask == MASK_CAUSAL,
+                         why, whysz);
+    return text_fail(why, whysz, "%s", "no control for that setting");
+}
+
+#undef BY
+
+/* The directive table's by-input column (lesson/lesson_directive.h), by kind: the platform's,
+ * for it drives the window. */
+static bool (*const by_input[ACT_KIND_COUNT])(Player *, const Lesson_Action *, char *, size_t) = {
+    [ACT_SCENE] = by_scene,
+    [ACT_TOKENS] = by_tokens,
+    [ACT_DK] = by_dk,
+    [ACT_DV] = by_dv,
+    [ACT_D] = by_d,
+    [ACT_SEED] = by_seed,
+    [ACT_SCALE] = by_scale,
+    [ACT_POS] = by_pos,
+    [ACT_VIEW] = by_view,
+    [ACT_ORDER] = by_order,
+    [ACT_SELECT] = by_select,
+    [ACT_MOVE] = by_move,
+    [ACT_REVERSE] = by_key,
+    [ACT_SHUFFLE] = by_key,
+    [ACT_ROTATE] = by_key,
+    [ACT_RESTORE] = by_key,
+    [ACT_HIGHLIGHT] = by_nothing,
+    [ACT_HIDE] = by_nothing,
+    [ACT_SET] = by_set,
+    [ACT_AXIS] = by_axis,
+    [ACT_TRAIN] = by_train,
+    [ACT_STEPS] = by_steps,
+    [ACT_ZERO] = by_zero,
+    [ACT_EXPLORE] = by_explore,
+    [ACT_MODEL_TEXT] = play_model,
+    [ACT_MODEL_HEAD] = play_model,
+    [ACT_MODEL_ORDER] = play_model,
+    [ACT_MODEL_WRITE] = play_model,
+};
+
+bool lesson_input_plays(Directive_Kind kind) {
+    return kind >= 0 && kind < ACT_KIND_COUNT && by_input[kind];
+}
+
+/* One solution directive, the way a person does it. */
+static bool play(Player *p, const Lesson_Action *a, char *why, size_t whysz) {
+    if (!lesson_input_plays(a->kind)) return text_fail(why, whysz, "%s", "unknown directive");
+    return by_input[a->kind](p, a, why, whysz);
 }
 
 /* The panel a step points at must be on screen once the step has turned to it. */

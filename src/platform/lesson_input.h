@@ -13,6 +13,9 @@
  *       laid out as the window would be: screen's w × h in logical units, presenter layout
  *       and theme; false with "FILE:LINE: goal cannot be met by input: …" (or
  *       what else stood in the way) in err
+ *   bool lesson_input_plays(Directive_Kind kind)
+ *       whether a solution's directive of that kind can be done by input (the directive
+ *       table's by-input column, lesson/lesson_directive.h: a test holds every row to it)
  */
 #ifndef ATTN_LESSON_INPUT_H
 #define ATTN_LESSON_INPUT_H
@@ -37,5 +40,6 @@ typedef struct Lesson_Screen {
 
 bool lesson_by_input(Lesson *l, const Vocab *vocab, const char *data_dir, Text_Metrics tm,
                      const Lesson_Screen *screen, char *err, size_t errsz);
+bool lesson_input_plays(Directive_Kind kind);
 
 #endif

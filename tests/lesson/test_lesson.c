@@ -5,6 +5,7 @@
 #include "model/hide.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_check.h"
+#include "lesson/lesson_directive.h"
 #include "lesson/lesson_directives.h"
 #include "model/labs.h"
 #include "lesson/lesson_goals.h"
@@ -857,4 +858,26 @@ Test(lesson, a_step_links_another_lesson_of_its_folder) {
     cr_assert(lesson_parse(&linked, good, strlen(good), path, err, sizeof err), "%s", err);
     cr_assert(lesson_check(&linked, &vocab, test_env("ATTNLAB_DATA"), NULL, err, sizeof err), "%s",
               err);
+}
+
+/* The directive table (lesson_directive.h): every kind of action has a row, every row reads
+ * a line and carries it out, each word once; the keyword list is its rows and the four
+ * keywords that are not actions. */
+Test(lesson, every_directive_kind_has_one_table_row_that_reads_and_acts) {
+    for (int kind = 0; kind < ACT_KIND_COUNT; kind++) {
+        const Lesson_Directive *d = lesson_directive_of((Directive_Kind)kind);
+        cr_assert(d, "kind %d has no row", kind);
+        cr_assert_eq((int)d->kind, kind);
+    }
+    int rows = 0, keywords;
+    const Lesson_Directive *d;
+    for (; (d = lesson_directive_at(rows)); rows++) {
+        cr_assert(d->parse && d->apply && d->usage && d->word, "row %d", rows);
+        cr_assert(strstr(d->usage, d->word) == d->usage, "%s: its usage starts with its word",
+                  d->word);
+        cr_assert_eq(lesson_directive_find(d->word), d, "%s is not found, or twice", d->word);
+    }
+    const Lesson_Keyword *kw = lesson_keywords(LESSON_KEYWORDS_ACTIONS, &keywords);
+    cr_assert_eq(keywords, rows + 4, "%d keywords for %d rows", keywords, rows);
+    for (int k = 0; k < rows; k++) cr_assert_str_eq(kw[k].name, lesson_directive_at(k)->word);
 }

@@ -2,6 +2,8 @@
  * Every shipped lesson through the checker: test_cli.c and make test's
  * lesson stage. */
 #define _POSIX_C_SOURCE 200809L
+#include "lesson/lesson_directive.h"
+#include "platform/lesson_input.h"
 #include "platform/lesson_scan.h"
 #include "test_util.h"
 
@@ -102,4 +104,15 @@ Test(lesson_scan, the_menu_lists_translations_and_falls_back_to_english_per_less
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* The directive table's by-input column (platform/lesson_input.c): every row of the table
+ * (lesson/lesson_directive.h) can be done with the mouse and keys, or says why not. */
+Test(lesson_scan, every_directive_of_the_table_has_a_way_by_input) {
+    const Lesson_Directive *d;
+    int rows = 0;
+    for (; (d = lesson_directive_at(rows)); rows++)
+        cr_assert(lesson_input_plays(d->kind), "'%s' has no way by input", d->word);
+    cr_assert_gt(rows, 20);
+    cr_assert_not(lesson_input_plays(ACT_KIND_COUNT));
 }
