@@ -48,10 +48,6 @@ static bool room(const Real_Gen *g, double start, double budget_ms) {
     return clock_ms() - start + g->slice_ms < budget_ms;
 }
 
-/* The job under way, run until done or out of the frame's budget_ms (a slice
- * at least); true when done. The text's pass (job_step −1), or step job_step:
- * the choice from the last logits, then, unless it stops there, the token
- * through the cache. */
 /* Step job_step's choice from the last logits; false when the writing stops there (the job
  * is then done: nothing to run). */
 static bool choose(Real_Gen *g) {
@@ -67,6 +63,10 @@ static bool choose(Real_Gen *g) {
     return true;
 }
 
+/* The job under way, run until done or out of the frame's budget_ms (a slice
+ * at least); true when done. The text's pass (job_step −1), or step job_step:
+ * the choice from the last logits, then, unless it stops there, the token
+ * through the cache. */
 static bool job_run(Real_Gen *g, double budget_ms) {
     const Net_Model *m = &g->model->weights.model;
     double start = clock_ms();

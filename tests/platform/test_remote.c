@@ -111,6 +111,28 @@ static void same_floats(const float *a, const float *b, int64_t n, const char *w
 
 static const char text[] = "The cat sat on the mat, and the cat sat again";
 
+/* Two labs on one model, reading the text: one in slices, one with w as its worker (steps
+ * in slices, not on threads, in both); turn: with every head's RoPE share. Returns how many
+ * passes the remote one had shown before. */
+static long pair(Real_Lab *sliced, Real_Lab *remote, Worker *w, const Real_Model *model,
+                 bool turn) {
+    static Real_Remote hooks;
+    char err[600];
+    long before = 0;
+    *w = (Worker){.server.model = &model->weights.model};
+    hooks = (Real_Remote){post, w};
+    real_lab_remote(remote, &hooks);
+    for (int k = 0; k < 2; k++) {
+        Real_Lab *l = k ? remote : sliced;
+        cr_assert(real_lab_attach(l, model, "m", err, sizeof err), "%s", err);
+        before = l->generation;
+        if (turn) real_lab_want_turn(l);
+        real_gen_threaded(&l->gen, false);
+        cr_assert(real_lab_set_text(l, text, strlen(text), err, sizeof err), "%s", err);
+    }
+    return before;
+}
+
 Test(remote, the_workers_pass_is_the_pass_in_slices_and_a_stale_answer_lands_nowhere) {
     char err[600];
     const char *families[][2] = {{"gpt2_reference.py", "--layers 2 --heads 4 --embd 32 --seed 3"},
@@ -123,17 +145,7 @@ Test(remote, the_workers_pass_is_the_pass_in_slices_and_a_stale_answer_lands_now
         const Net_Model *m = &ck.model.weights.model;
         static Real_Lab sliced, remote;
         static Worker w;
-        w = (Worker){.server.model = m};
-        Real_Remote hooks = {post, &w};
-        real_lab_remote(&remote, &hooks);
-        long shown_before = 0;
-        for (int k = 0; k < 2; k++) {
-            Real_Lab *l = k ? &remote : &sliced;
-            cr_assert(real_lab_attach(l, &ck.model, "m", err, sizeof err), "%s", err);
-            shown_before = l->generation;
-            if (f) real_lab_want_turn(l);
-            cr_assert(real_lab_set_text(l, text, strlen(text), err, sizeof err), "%s", err);
-        }
+        long shown_before = pair(&sliced, &remote, &w, &ck.model, f == 1);
         real_lab_settle(&sliced);
         frames(&w, &remote);
         cr_assert_eq(w.posted, 1, "one pass posted, not %d", w.posted);
@@ -210,15 +222,7 @@ Test(remote, the_workers_writing_is_the_writing_in_slices_and_its_cache_too) {
     const Net_Model *m = &ck.model.weights.model;
     static Real_Lab sliced, remote;
     static Worker w;
-    w = (Worker){.server.model = m};
-    Real_Remote hooks = {post, &w};
-    real_lab_remote(&remote, &hooks);
-    for (int k = 0; k < 2; k++) {
-        Real_Lab *l = k ? &remote : &sliced;
-        cr_assert(real_lab_attach(l, &ck.model, "m", err, sizeof err), "%s", err);
-        real_gen_threaded(&l->gen, false);
-        cr_assert(real_lab_set_text(l, text, strlen(text), err, sizeof err), "%s", err);
-    }
+    pair(&sliced, &remote, &w, &ck.model, false);
     const Net_Choice ways[3] = {{0, 0, 1}, {1.5, 20, 0.9}, {0, 0, 1}};
     for (int way = 0; way < 4; way++) {
         /* greedy, drawn, recomputing, and a worker out of memory for the text's pass */
