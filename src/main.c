@@ -3,8 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "core/i18n.h"
 #include "core/stats.h"
-#include "core/stack.h"
-#include "core/train.h"
+#include "nn/train_stack.h"
+#include "nn/train_head.h"
 #include "model/export.h"
 #include "platform/model_cli.h"
 #include "platform/app.h"

@@ -4,7 +4,7 @@
  * reading and its doing side by side. */
 #include "lesson_directive.h"
 
-#include "../core/stack.h"
+#include "../nn/train_stack.h"
 #include "../model/limits.h"
 #include "../model/real_gen.h"
 #include "../model/settings.h"

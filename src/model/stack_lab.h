@@ -1,4 +1,4 @@
-/* The layers lab: an attention-only transformer (core/stack.h) learning the
+/* The layers lab: an attention-only transformer (nn/train_stack.h) learning the
  * induction task while the Train view watches, with what the view and
  * lessons read from it. Like the one-head lab it only ever advances by whole
  * steps, and it measures at fixed steps (every STACK_LAB_EVERY, the command
@@ -32,7 +32,7 @@
 #ifndef ATTN_STACK_LAB_H
 #define ATTN_STACK_LAB_H
 
-#include "../core/stack.h"
+#include "../nn/train_stack.h"
 
 #define STACK_LAB_EVERY  25  /* steps between measurements: the command line's eval_steps */
 #define STACK_LAB_POINTS 256 /* measurements kept; older ones thin out by halves */

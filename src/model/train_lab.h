@@ -1,4 +1,4 @@
-/* The training lab's state: one head being trained (core/train.h), its loss
+/* The training lab's state: one head being trained (nn/train_head.h), its loss
  * so far, and what the Train view and lessons read from it. Training only
  * ever advances by whole steps, so where it stands depends on the seed and
  * the step count, never on how fast frames come.
@@ -28,7 +28,7 @@
 #ifndef ATTN_TRAIN_LAB_H
 #define ATTN_TRAIN_LAB_H
 
-#include "../core/train.h"
+#include "../nn/train_head.h"
 
 #include <stddef.h>
 

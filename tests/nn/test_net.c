@@ -1,6 +1,6 @@
 /* src/nn/net.c, the one forward pass. First the case with no LayerNorm and
  * no MLP: it is the induction lab's attention-only
- * stack (core/stack.c, float64), so one pass serves both. A stack trained a
+ * stack (nn/train_stack.c, float64), so one pass serves both. A stack trained a
  * little is copied into the pass's layout (Q, K, V side by side per layer, heads
  * in column blocks; W_O's rows stacked; U transposed), and every head's A
  * and every layer's residual stream must match the stack's within float32
@@ -13,7 +13,7 @@
  * the architecture, and against identities that pin what a shared reading
  * could get wrong twice: the pairs RoPE turns, and GQA as MHA with copied
  * key/value heads. */
-#include "core/stack.h"
+#include "nn/train_stack.h"
 #include "nn/net.h"
 #include "nn/net_cache.h"
 #include "test_util.h"

@@ -1,9 +1,9 @@
-/* src/core/train.c: the backward pass against central finite differences in
+/* src/nn/train_head.c: the backward pass against central finite differences in
  * float64, the tasks as specified, and the three training outcomes the
  * reference predicts: a content task is learned without positions, "name
  * the previous token" is not (equivariance forbids it), and is learned with
  * sinusoidal positions. */
-#include "core/train.h"
+#include "nn/train_head.h"
 #include "test_util.h"
 
 #include <math.h>

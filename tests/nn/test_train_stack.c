@@ -1,9 +1,9 @@
-/* src/core/stack.c: the layered attention-only model's backward pass against
+/* src/nn/train_stack.c: the layered attention-only model's backward pass against
  * central finite differences in float64, the induction task as specified,
  * and the outcomes the papers (and a float64 prototype) predict: with two
  * layers an induction head forms early in every seed; one layer cannot form
  * one; without positions no previous-token head forms. */
-#include "core/stack.h"
+#include "nn/train_stack.h"
 #include "test_util.h"
 
 #include <math.h>

@@ -1,8 +1,9 @@
-/* The attention-only transformer and its backward pass; see stack.h. */
-#include "stack.h"
+/* The attention-only transformer and its training; see train_stack.h. */
+#include "train_stack.h"
 
+#include "dhead.h"
 #include "dmat.h"
-#include "posenc.h"
+#include "../core/posenc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static bool desc_ok(const Stack_Desc *d) {
 static long scratch_size(const Stack_Desc *d, int dh) {
     long n = d->context, w = d->width, heads = (long)d->layers * d->heads;
     return (d->layers + 1) * n * w + heads * (4 * n * dh + n * n) + n * d->vocab * 2 + 3 * n * w +
-           5 * n * dh + 2 * n * n;
+           4 * n * dh + 2 * n * n;
 }
 
 bool stack_init(Stack *s, const Stack_Desc *desc) {
@@ -105,13 +106,13 @@ void stack_free(Stack *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* The buffers of one sequence, laid out in s->scratch. */
+/* The buffers of one sequence, laid out in s->scratch: the streams, every
+ * head's (dhead.h; their backward buffers shared, one head at a time), and
+ * the logits. */
 typedef struct Bufs {
     double *x[STACK_MAX_LAYERS + 1];
-    double *q[STACK_MAX_LAYERS][STACK_MAX_HEADS], *k[STACK_MAX_LAYERS][STACK_MAX_HEADS];
-    double *v[STACK_MAX_LAYERS][STACK_MAX_HEADS], *A[STACK_MAX_LAYERS][STACK_MAX_HEADS];
-    double *o[STACK_MAX_LAYERS][STACK_MAX_HEADS];
-    double *z, *dz, *dx, *dxin, *tmp, *dout, *dq, *dk, *dv, *dk_h, *dA, *dS;
+    DHead_Bufs h[STACK_MAX_LAYERS][STACK_MAX_HEADS];
+    double *z, *dz, *dx, *dxin, *tmp, *dout;
 } Bufs;
 
 static Bufs bufs(Stack *s) {
@@ -122,11 +123,12 @@ static Bufs bufs(Stack *s) {
     for (int l = 0; l <= d->layers; l++) b.x[l] = p, p += n * w;
     for (int l = 0; l < d->layers; l++)
         for (int h = 0; h < d->heads; h++) {
-            b.q[l][h] = p, p += n * dh;
-            b.k[l][h] = p, p += n * dh;
-            b.v[l][h] = p, p += n * dh;
-            b.o[l][h] = p, p += n * dh;
-            b.A[l][h] = p, p += n * n;
+            DHead_Bufs *hb = &b.h[l][h];
+            hb->q = p, p += n * dh;
+            hb->k = p, p += n * dh;
+            hb->v = p, p += n * dh;
+            hb->o = p, p += n * dh;
+            hb->A = p, p += n * n;
         }
     b.z = p, p += n * d->vocab;
     b.dz = p, p += n * d->vocab;
@@ -134,13 +136,34 @@ static Bufs bufs(Stack *s) {
     b.dxin = p, p += n * w;
     b.tmp = p, p += n * w;
     b.dout = p, p += n * dh;
-    b.dq = p, p += n * dh;
-    b.dk = p, p += n * dh;
-    b.dv = p, p += n * dh;
-    b.dk_h = p, p += n * dh;
-    b.dA = p, p += n * n;
-    b.dS = p;
+    DHead_Bufs back;
+    back.dq = p, p += n * dh;
+    back.dk = p, p += n * dh;
+    back.dv = p, p += n * dh;
+    back.dA = p, p += n * n;
+    back.dS = p;
+    for (int l = 0; l < d->layers; l++)
+        for (int h = 0; h < d->heads; h++) {
+            DHead_Bufs *hb = &b.h[l][h];
+            hb->dq = back.dq, hb->dk = back.dk, hb->dv = back.dv;
+            hb->dA = back.dA, hb->dS = back.dS;
+        }
     return b;
+}
+
+/* Head h of layer l as dhead.h runs it. */
+static DHead head(const Stack *s, int l, int h) {
+    const Stack_Desc *d = &s->desc;
+    return (DHead){.n = d->context,
+                   .d = d->width,
+                   .d_k = s->d_h,
+                   .d_v = s->d_h,
+                   .W_Q = s->W[l][h][0],
+                   .W_K = s->W[l][h][1],
+                   .W_V = s->W[l][h][2],
+                   .scale = 1 / sqrt((double)s->d_h),
+                   .causal = true,
+                   .rope = d->pos == TRAIN_POS_ROPE};
 }
 
 /* Forward through every layer; the buffers keep what the backward pass needs. */
@@ -148,28 +171,16 @@ static void forward(Stack *s, Bufs *b, const int *tok) {
     const Stack_Desc *d = &s->desc;
     int n = d->context, w = d->width, dh = s->d_h;
     const double *add = s->L ? s->L : s->P;
-    double c = 1 / sqrt((double)dh);
     for (int i = 0; i < n; i++)
         for (int p = 0; p < w; p++)
             b->x[0][i * w + p] = s->E[(long)tok[i] * w + p] + add[i * w + p];
     for (int l = 0; l < d->layers; l++) {
         memcpy(b->x[l + 1], b->x[l], sizeof(double) * (size_t)n * w);
         for (int h = 0; h < d->heads; h++) {
-            double *q = b->q[l][h], *k = b->k[l][h], *v = b->v[l][h], *A = b->A[l][h];
-            dmat_mul(b->x[l], s->W[l][h][0], n, w, dh, q);
-            dmat_mul(b->x[l], s->W[l][h][1], n, w, dh, k);
-            dmat_mul(b->x[l], s->W[l][h][2], n, w, dh, v);
-            if (d->pos == TRAIN_POS_ROPE) { /* q and k hold the turned rows from here on */
-                dmat_rope_rows(q, n, dh, 1);
-                dmat_rope_rows(k, n, dh, 1);
-            }
-            dmat_mul_tb(q, k, n, dh, n, A);
-            for (int i = 0; i < n; i++)
-                for (int j = 0; j < n; j++) A[i * n + j] = j > i ? -INFINITY : A[i * n + j] * c;
-            dmat_softmax_rows(A, n, n, A);
-            dmat_mul(A, v, n, n, dh, b->o[l][h]);
+            const DHead hd = head(s, l, h);
+            dhead_forward(&hd, b->x[l], &b->h[l][h]);
             if (s->ablated[l][h]) continue; /* a zeroed head adds nothing to the stream */
-            dmat_mul(b->o[l][h], s->W[l][h][3], n, dh, w, b->tmp);
+            dmat_mul(b->h[l][h].o, s->W[l][h][3], n, dh, w, b->tmp);
             for (long e = 0; e < (long)n * w; e++) b->x[l + 1][e] += b->tmp[e];
         }
     }
@@ -205,35 +216,19 @@ static double sequence(Stack *s, const int *tok, int block, double weight, bool 
     double *gE = s->grad, *gU = gE + (long)V * w;
     dmat_mul_ta(b.x[d->layers], b.dz, n, w, V, gU); /* dU = x_Lᵀ dz */
     dmat_mul_tb(b.dz, s->U, n, V, w, b.dx);         /* dx_L = dz Uᵀ */
-    double c = 1 / sqrt((double)dh);
     for (int l = d->layers - 1; l >= 0; l--) {
         memcpy(b.dxin, b.dx, sizeof(double) * (size_t)n * w); /* the residual path */
         for (int h = 0; h < d->heads; h++) {
             if (s->ablated[l][h]) continue;
             double *gW[4];
             for (int m = 0; m < 4; m++) gW[m] = s->grad + (s->W[l][h][m] - s->param);
-            double *A = b.A[l][h];
-            dmat_mul_ta(b.o[l][h], b.dx, n, dh, w, gW[3]);      /* dW_O = oᵀ dx */
+            DHead_Bufs *hb = &b.h[l][h];
+            const DHead hd = head(s, l, h);
+            dmat_mul_ta(hb->o, b.dx, n, dh, w, gW[3]);          /* dW_O = oᵀ dx */
             dmat_mul_tb(b.dx, s->W[l][h][3], n, w, dh, b.dout); /* do = dx W_Oᵀ */
-            dmat_mul_tb(b.dout, b.v[l][h], n, dh, n, b.dA);     /* dA = do vᵀ */
-            memset(b.dv, 0, sizeof(double) * (size_t)n * dh);
-            dmat_mul_ta(A, b.dout, n, n, dh, b.dv); /* dv = Aᵀ do */
-            for (int i = 0; i < n; i++) {           /* the softmax, then the scale */
-                double dot = 0;
-                for (int j = 0; j <= i; j++) dot += A[i * n + j] * b.dA[i * n + j];
-                for (int j = 0; j < n; j++)
-                    b.dS[i * n + j] = j > i ? 0 : A[i * n + j] * (b.dA[i * n + j] - dot) * c;
-            }
-            dmat_mul(b.dS, b.k[l][h], n, n, dh, b.dq); /* dq = dS k */
-            memset(b.dk, 0, sizeof(double) * (size_t)n * dh);
-            dmat_mul_ta(b.dS, b.q[l][h], n, n, dh, b.dk); /* dk = dSᵀ q */
-            if (d->pos == TRAIN_POS_ROPE) {               /* back through the turn */
-                dmat_rope_rows(b.dq, n, dh, -1);
-                dmat_rope_rows(b.dk, n, dh, -1);
-            }
-            const double *grads[3] = {b.dq, b.dk, b.dv};
-            for (int m = 0; m < 3; m++) {
-                dmat_mul_ta(b.x[l], grads[m], n, w, dh, gW[m]);
+            dhead_backward(&hd, b.x[l], hb, b.dout, gW[0], gW[1], gW[2]);
+            const double *grads[3] = {hb->dq, hb->dk, hb->dv};
+            for (int m = 0; m < 3; m++) { /* the head's input: into the residual's gradient */
                 dmat_mul_tb(grads[m], s->W[l][h][m], n, dh, w, b.tmp);
                 for (long e = 0; e < (long)n * w; e++) b.dxin[e] += b.tmp[e];
             }
@@ -283,7 +278,7 @@ void stack_eval(Stack *s, Stack_Metrics *m) {
         rows_prev += n - 1;
         for (int l = 0; l < d->layers; l++)
             for (int h = 0; h < d->heads; h++) {
-                const double *A = b.A[l][h];
+                const double *A = b.h[l][h].A;
                 if (q == 0)
                     memcpy(s->first_A + ((long)l * d->heads + h) * n * n, A,
                            sizeof(double) * (size_t)n * n);
@@ -317,7 +312,7 @@ const int *stack_example(Stack *s) {
     long n = s->desc.context;
     for (int l = 0; l < s->desc.layers; l++)
         for (int h = 0; h < s->desc.heads; h++)
-            memcpy(s->first_A + ((long)l * s->desc.heads + h) * n * n, b.A[l][h],
+            memcpy(s->first_A + ((long)l * s->desc.heads + h) * n * n, b.h[l][h].A,
                    sizeof(double) * (size_t)(n * n));
     return s->held_tokens;
 }

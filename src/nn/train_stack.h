@@ -49,11 +49,11 @@
  *       ‖W_QK W_OVᵀ‖_F / (‖W_QK‖_F ‖W_OV‖_F) with W_QK = W_Q W_Kᵀ of `to` and W_OV = W_V W_O
  *       of `from` (Elhage et al. 2021, in our row-vector convention); RoPE's turn left out
  */
-#ifndef ATTN_STACK_H
-#define ATTN_STACK_H
+#ifndef ATTN_TRAIN_STACK_H
+#define ATTN_TRAIN_STACK_H
 
-#include "rng.h"
-#include "train.h"
+#include "../core/rng.h"
+#include "train_head.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,9 @@
-/* Training one attention head; see train.h. */
-#include "train.h"
+/* Training one attention head; see train_head.h. */
+#include "train_head.h"
 
+#include "dhead.h"
 #include "dmat.h"
-#include "posenc.h"
+#include "../core/posenc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -80,8 +81,8 @@ bool train_init(Trainer *t, const Train_Desc *desc) {
     t->m1 = calloc((size_t)t->count, sizeof(double));
     t->m2 = calloc((size_t)t->count, sizeof(double));
     t->P = calloc((size_t)n * d, sizeof(double));
-    /* X, Q, K, V, S, A, O, Z and their gradients, for one sentence */
-    long per = 2L * (n * d + 2L * n * dk + n * dv + 2L * n * n + n * dv + (long)n * V);
+    /* one sentence's buffers: bufs() below */
+    long per = 2L * (n * d + 2L * n * dk + n * dv + n * dv + (long)n * V) + 3L * n * n;
     t->scratch = calloc((size_t)per, sizeof(double));
     t->held_tokens = malloc(sizeof(int) * TRAIN_HELDOUT * TRAIN_N);
     t->held_targets = malloc(sizeof(int) * TRAIN_HELDOUT * TRAIN_N);
@@ -148,6 +149,31 @@ void train_free(Trainer *t) {
     memset(t, 0, sizeof *t);
 }
 
+/* One sentence's buffers in t->scratch: its X and head (dhead.h), logits Z,
+ * and the backward pass's dX, dO and dZ. */
+static DHead_Bufs bufs(Trainer *t, int n, double **X, double **Z, double **dX, double **dO,
+                       double **dZ) {
+    long nd = (long)n * t->d, nk = (long)n * t->d_k, nv = (long)n * t->d_v, nn = (long)n * n;
+    DHead_Bufs b;
+    double *p = t->scratch;
+    *X = p, p += nd;
+    b.q = p, p += nk;
+    b.k = p, p += nk;
+    b.v = p, p += nv;
+    b.A = p, p += nn;
+    b.o = p, p += nv;
+    *Z = p, p += (long)n * t->vocab;
+    *dX = p, p += nd;
+    b.dq = p, p += nk;
+    b.dk = p, p += nk;
+    b.dv = p, p += nv;
+    b.dA = p, p += nn;
+    b.dS = p, p += nn;
+    *dO = p, p += nv;
+    *dZ = p;
+    return b;
+}
+
 /* Forward (and, if wanted, backward) for one sentence; returns its summed
  * loss, adds its gradient (scaled by weight) into t->grad, counts the right
  * guesses in *right. */
@@ -155,28 +181,22 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, int n, double
                        bool want_grad, int *right) {
     int d = t->d, dk = t->d_k, dv = t->d_v, V = t->vocab;
     const double *add = t->pos == TRAIN_POS_LEARNED ? t->L : t->P;
-    double slope = t->pos == TRAIN_POS_ALIBI ? posenc_alibi_slope(1, 1) : 0;
-    double *X = t->scratch, *Q = X + n * d, *K = Q + n * dk, *Vv = K + n * dk, *S = Vv + n * dv;
-    double *A = S + n * n, *O = A + n * n, *Z = O + n * dv;
-    double *dX = Z + (long)n * V, *dQ = dX + n * d, *dK = dQ + n * dk, *dV = dK + n * dk;
-    double *dS = dV + n * dv, *dA = dS + n * n, *dO = dA + n * n, *dZ = dO + n * dv;
-    double c = t->desc.unscaled ? 1 : 1 / sqrt((double)dk);
+    double *X, *Z, *dX, *dO, *dZ;
+    DHead_Bufs b = bufs(t, n, &X, &Z, &dX, &dO, &dZ);
+    const DHead head = {.n = n,
+                        .d = d,
+                        .d_k = dk,
+                        .d_v = dv,
+                        .W_Q = t->W_Q,
+                        .W_K = t->W_K,
+                        .W_V = t->W_V,
+                        .scale = t->desc.unscaled ? 1 : 1 / sqrt((double)dk),
+                        .rope = t->pos == TRAIN_POS_ROPE,
+                        .alibi = t->pos == TRAIN_POS_ALIBI ? posenc_alibi_slope(1, 1) : 0};
     for (int i = 0; i < n; i++)
         for (int p = 0; p < d; p++) X[i * d + p] = t->E[(long)tok[i] * d + p] + add[i * d + p];
-    dmat_mul(X, t->W_Q, n, d, dk, Q);
-    dmat_mul(X, t->W_K, n, d, dk, K);
-    dmat_mul(X, t->W_V, n, d, dv, Vv);
-    if (t->pos == TRAIN_POS_ROPE) { /* Q and K hold the turned rows from here on */
-        dmat_rope_rows(Q, n, dk, 1);
-        dmat_rope_rows(K, n, dk, 1);
-    }
-    dmat_mul_tb(Q, K, n, dk, n, S);
-    for (int k = 0; k < n * n; k++) S[k] *= c;
-    for (int i = 0; i < n && slope > 0; i++) /* a constant: nothing to learn, no gradient */
-        for (int j = 0; j < n; j++) S[i * n + j] -= slope * abs(i - j);
-    dmat_softmax_rows(S, n, n, A);
-    dmat_mul(A, Vv, n, n, dv, O);
-    dmat_mul(O, t->W_U, n, dv, V, Z);
+    dhead_forward(&head, X, &b);
+    dmat_mul(b.o, t->W_U, n, dv, V, Z);
     /* cross-entropy on the scored rows; dZ = softmax − one-hot */
     double loss = 0;
     dmat_softmax_rows(Z, n, V, dZ);
@@ -197,33 +217,16 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, int n, double
     if (!want_grad) return loss;
     double *gE = t->grad, *gQ = gE + (long)V * d, *gK = gQ + (long)d * dk, *gV = gK + (long)d * dk;
     double *gU = gV + (long)d * dv, *gL = gU + (long)dv * V;
-    dmat_mul_ta(O, dZ, n, dv, V, gU);      /* dW_U = Oᵀ dZ */
+    dmat_mul_ta(b.o, dZ, n, dv, V, gU);    /* dW_U = Oᵀ dZ */
     dmat_mul_tb(dZ, t->W_U, n, V, dv, dO); /* dO = dZ W_Uᵀ */
-    dmat_mul_tb(dO, Vv, n, dv, n, dA);     /* dA = dO Vᵀ */
-    memset(dV, 0, sizeof(double) * (size_t)n * dv);
-    dmat_mul_ta(A, dO, n, n, dv, dV); /* dV = Aᵀ dO */
-    for (int i = 0; i < n; i++) {     /* through the softmax, then the scale */
-        double dot = 0;
-        for (int j = 0; j < n; j++) dot += A[i * n + j] * dA[i * n + j];
-        for (int j = 0; j < n; j++) dS[i * n + j] = A[i * n + j] * (dA[i * n + j] - dot) * c;
-    }
-    dmat_mul(dS, K, n, n, dk, dQ); /* dQ = dS K */
-    memset(dK, 0, sizeof(double) * (size_t)n * dk);
-    dmat_mul_ta(dS, Q, n, n, dk, dK); /* dK = dSᵀ Q */
-    if (t->pos == TRAIN_POS_ROPE) {   /* back through the turn: its transpose */
-        dmat_rope_rows(dQ, n, dk, -1);
-        dmat_rope_rows(dK, n, dk, -1);
-    }
-    dmat_mul_ta(X, dQ, n, d, dk, gQ);
-    dmat_mul_ta(X, dK, n, d, dk, gK);
-    dmat_mul_ta(X, dV, n, d, dv, gV);
+    dhead_backward(&head, X, &b, dO, gQ, gK, gV);
     /* dX = dQ W_Qᵀ + dK W_Kᵀ + dV W_Vᵀ, into the embeddings of the tokens */
-    dmat_mul_tb(dQ, t->W_Q, n, dk, d, dX);
+    dmat_mul_tb(b.dq, t->W_Q, n, dk, d, dX);
     for (int i = 0; i < n; i++)
         for (int p = 0; p < d; p++) {
             double s = dX[i * d + p];
-            for (int k = 0; k < dk; k++) s += dK[i * dk + k] * t->W_K[(long)p * dk + k];
-            for (int k = 0; k < dv; k++) s += dV[i * dv + k] * t->W_V[(long)p * dv + k];
+            for (int k = 0; k < dk; k++) s += b.dk[i * dk + k] * t->W_K[(long)p * dk + k];
+            for (int k = 0; k < dv; k++) s += b.dv[i * dv + k] * t->W_V[(long)p * dv + k];
             gE[(long)tok[i] * d + p] += s;
             if (t->L) gL[i * d + p] += s; /* row i of the table was added to x_i */
         }
@@ -284,7 +287,7 @@ void train_attention(Trainer *t, const int *tokens, double *A) {
     int targets[TRAIN_N], right = 0;
     for (int i = 0; i < t->n; i++) targets[i] = -1; /* nothing scored: only the forward pass */
     sentence(t, tokens, targets, t->n, 0, false, &right);
-    int n = t->n, d = t->d, dk = t->d_k, dv = t->d_v;
-    const double *a = t->scratch + n * d + 2L * n * dk + n * dv + (long)n * n; /* after X Q K V S */
-    memcpy(A, a, sizeof(double) * (size_t)n * n);
+    double *X, *Z, *dX, *dO, *dZ;
+    DHead_Bufs b = bufs(t, t->n, &X, &Z, &dX, &dO, &dZ);
+    memcpy(A, b.A, sizeof(double) * (size_t)t->n * t->n);
 }

@@ -1,7 +1,7 @@
 /* Float64 matrices for training; see dmat.h. */
 #include "dmat.h"
 
-#include "posenc.h"
+#include "../core/posenc.h"
 
 #include <math.h>
 

@@ -41,10 +41,10 @@
  *   void train_attention(Trainer *t, const int *tokens, double *A)
  *       the head's weights A (n×n) for one sentence, as trained so far
  */
-#ifndef ATTN_TRAIN_H
-#define ATTN_TRAIN_H
+#ifndef ATTN_TRAIN_HEAD_H
+#define ATTN_TRAIN_HEAD_H
 
-#include "rng.h"
+#include "../core/rng.h"
 
 #include <stdbool.h>
 #include <stdint.h>
