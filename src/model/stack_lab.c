@@ -4,9 +4,11 @@
 #include <string.h>
 
 Stack_Desc stack_lab_desc(int layers, int heads, Train_Pos pos, uint64_t seed) {
+    /* every head gets an equal share: 3 heads have 18 coordinates, not 16 */
+    int width = heads > 0 ? (16 + heads - 1) / heads * heads : 16;
     return (Stack_Desc){.layers = layers,
                         .heads = heads,
-                        .width = 16,
+                        .width = width,
                         .vocab = 16,
                         .context = 24,
                         .repeat_min = 3,

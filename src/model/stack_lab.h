@@ -9,8 +9,8 @@
  *       start again from step 0 (the desc as the command line's defaults fill it: see
  *       stack_lab_desc); false when out of memory or a size is out of range
  *   Stack_Desc stack_lab_desc(int layers, int heads, Train_Pos pos, uint64_t seed)
- *       the induction defaults (width 16, vocabulary 16, context 24, blocks of 3 to 12, Adam
- *       lr 0.01, batches of 16) with these
+ *       the induction defaults (width 16, or 18 for 3 heads so each has 6 coordinates;
+ *       vocabulary 16, context 24, blocks of 3 to 12, Adam lr 0.01, batches of 16) with these
  *   bool stack_lab_run(Stack_Lab *l, long steps)
  *       that many more steps now (starting with the defaults if none yet); measures the
  *       held-out metrics at every multiple of STACK_LAB_EVERY

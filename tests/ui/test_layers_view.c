@@ -113,6 +113,11 @@ Test(layers_view, layers_heads_and_positions_start_again) {
     click("layers_pos", TRAIN_POS_ROPE);
     cr_assert_eq(h.m.stack.stack.desc.pos, TRAIN_POS_ROPE);
     cr_assert_null(harness_find_maybe(&h, "button", "layers_pos", TRAIN_POS_ALIBI));
+    /* three heads do not share 16 coordinates: they get 18, not an "out of memory" */
+    click("layers_heads", 3);
+    cr_assert_eq(h.m.stack.stack.desc.heads, 3);
+    cr_assert_eq(h.m.stack.stack.d_h, 6);
+    cr_assert_not(h.vs.status_error, "%s", h.vs.status);
 }
 
 /* "zero it" zeroes a head and says what that does to the loss; "explore ↗"
