@@ -132,18 +132,19 @@ static long budgeted(const Lesson_Action *a, Lesson_Env *env, long cost) {
 static bool apply_steps(const Lesson *l, const Lesson_Action *a, Lesson_Env *env, char *err,
                         size_t errsz) {
     Model *m = env->m;
-    bool ok;
-    if (m->layers) { /* the layers lab: the same, in its own steps */
-        if (!env->train_now) {
-            if ((ok = m->stack.ready || stack_lab_run(&m->stack, 0))) m->stack.queued += a->i;
-        } else {
-            ok = stack_lab_run(&m->stack, budgeted(a, env, stack_lab_step_cost(&m->stack)));
-        }
-    } else if (!env->train_now) { /* the window: a slice a frame, never a frozen one */
-        if ((ok = m->train.ready || train_lab_run(&m->train, 0))) m->train.queued += a->i;
-    } else {
-        ok = train_lab_run(&m->train, budgeted(a, env, train_lab_step_cost(&m->train)));
+    char why[200];
+    if (!env->train_now) { /* the window: a slice a frame, never a frozen one */
+        Action steps = {
+            .kind = ACTION_LAB_STEPS, .i = m->layers ? LAB_LAYERS : LAB_ONE_HEAD, .n = a->i};
+        if (model_apply(m, &steps, why, sizeof why)) return true;
+        snprintf(err, errsz, "%s:%d: steps: %s", l->path, a->line, why);
+        return false;
     }
+    bool ok; /* the checker: at once, within its budget */
+    if (m->layers)
+        ok = stack_lab_run(&m->stack, budgeted(a, env, stack_lab_step_cost(&m->stack)));
+    else
+        ok = train_lab_run(&m->train, budgeted(a, env, train_lab_step_cost(&m->train)));
     if (!ok) snprintf(err, errsz, "%s:%d: steps: out of memory", l->path, a->line);
     return ok;
 }
@@ -166,28 +167,23 @@ static bool parse_head(Lesson_Parse *p, int line, const Lesson_Directive *d, cha
     return true;
 }
 
-static bool apply_zero(const Lesson *l, const Lesson_Action *a, Lesson_Env *env, char *err,
+/* zero and explore: the layers lab's actions */
+static bool apply_head(const Lesson *l, const Lesson_Action *a, Lesson_Env *env, char *err,
                        size_t errsz) {
-    Model *m = env->m;
-    if (!m->stack.ready || a->i >= m->stack.stack.desc.layers ||
-        a->n >= m->stack.stack.desc.heads) {
-        snprintf(err, errsz, "%s:%d: zero: the layers lab has no head %d of layer %d", l->path,
-                 a->line, a->n, a->i);
-        return false;
-    }
-    stack_lab_ablate(&m->stack, a->i, a->n);
-    return true;
-}
-
-static bool apply_explore(const Lesson *l, const Lesson_Action *a, Lesson_Env *env, char *err,
-                          size_t errsz) {
+    bool zero = a->kind == ACT_ZERO;
+    Action act = {.kind = zero ? ACTION_LAB_ZERO : ACTION_LAB_EXPLORE,
+                  .i = LAB_LAYERS,
+                  .c0 = a->i,
+                  .c1 = a->n};
     char why[300];
-    if (!model_explore_head(env->m, a->i, a->n, why, sizeof why)) {
-        snprintf(err, errsz, "%s:%d: explore: %s", l->path, a->line, why);
-        return false;
+    if (!env->m->stack.ready) {
+        snprintf(why, sizeof why, "the layers lab has no head %d of layer %d", a->n, a->i);
+    } else if (model_apply(env->m, &act, why, sizeof why)) {
+        if (!zero) env->view = VIEW_EXPLORER;
+        return true;
     }
-    env->view = VIEW_EXPLORER;
-    return true;
+    snprintf(err, errsz, "%s:%d: %s: %s", l->path, a->line, zero ? "zero" : "explore", why);
+    return false;
 }
 
 static void touches_heads(const Lesson_Action *a, const char **two) {
@@ -256,43 +252,43 @@ static bool parse_model_write(Lesson_Parse *p, int line, const Lesson_Directive 
     return true;
 }
 
-/* The Model view's directives; with no model they wait (the view says how to get one). The
- * checker (train_now) runs the pass to its end; the window runs it a slice a frame, and a
- * head asked for by kind opens once the pass is shown. */
-static bool model_act(Real_Lab *r, const Lesson_Action *a, bool now, char *why, size_t whysz) {
+/* The Model view's directives, as its actions; with no model they wait (the view says how
+ * to get one). The checker (train_now) runs the pass to its end; the window runs it a slice
+ * a frame, and a head asked for by kind opens once the pass is shown. */
+static bool model_act(Model *m, const Lesson_Action *a, bool now, char *why, size_t whysz) {
+    Real_Lab *r = &m->real;
     if (!r->model) { /* the text waits for a model: attaching one reads it */
         if (a->kind == ACT_MODEL_TEXT) snprintf(r->text, sizeof r->text, "%s", a->text);
         return true;
     }
+    Action act = {.kind = ACTION_REAL_ORDER, .i = a->i, .seed = 1};
+    int times = 1;
     switch (a->kind) {
     case ACT_MODEL_TEXT:
-        if (!real_lab_set_text(r, a->text, strlen(a->text), why, whysz)) return false;
+        act = (Action){.kind = ACTION_REAL_TEXT, .text = a->text};
         break;
     case ACT_MODEL_HEAD:
-        if (a->setting > 0)
+        if (a->setting > 0) { /* by kind: the view's own search, once the pass is shown */
             real_lab_find(r, (Real_Head_Kind)(a->setting - 1));
-        else if (a->setting == 0 && (a->i >= r->model->weights.model.layers ||
-                                     a->n >= r->model->weights.model.heads)) {
-            snprintf(why, whysz, "model-head: the model has no head %d of layer %d", a->n, a->i);
-            return false;
-        } else {
-            real_lab_open(r, a->setting < 0 ? -1 : a->i, a->setting < 0 ? -1 : a->n);
+            times = 0;
         }
+        act = (Action){.kind = ACTION_REAL_OPEN,
+                       .c0 = a->setting < 0 ? -1 : a->i,
+                       .c1 = a->setting < 0 ? -1 : a->n};
         break;
     case ACT_MODEL_WRITE: /* greedily, as the window's panel starts */
-        if (r->n == 0) {
-            snprintf(why, whysz, "%s", "model-write: the Model view has no text to write after");
-            return false;
-        }
-        if (!r->gen.model && !real_gen_start(&r->gen, r->model, r->input, r->n,
-                                             &(Net_Choice){0, 0, 1}, 0, why, whysz))
-            return false;
-        for (int k = 0; k < a->i; k++) real_gen_step(&r->gen);
+        act = (Action){.kind = ACTION_REAL_WRITE, .i = REAL_WRITE_STEP, .x0 = 1};
+        times = a->i;
         break;
     default:
-        real_lab_rearrange(r, a->i, 1);
         break;
     }
+    char got[300];
+    for (int k = 0; k < times; k++)
+        if (!model_apply(m, &act, got, sizeof got)) {
+            snprintf(why, whysz, "%s: %s", lesson_directive_of(a->kind)->word, got);
+            return false;
+        }
     if (now) real_lab_settle(r);
     return true;
 }
@@ -300,7 +296,7 @@ static bool model_act(Real_Lab *r, const Lesson_Action *a, bool now, char *why, 
 static bool apply_model(const Lesson *l, const Lesson_Action *a, Lesson_Env *env, char *err,
                         size_t errsz) {
     char why[400];
-    if (model_act(&env->m->real, a, env->train_now, why, sizeof why)) return true;
+    if (model_act(env->m, a, env->train_now, why, sizeof why)) return true;
     snprintf(err, errsz, "%s:%d: %s", l->path, a->line, why);
     return false;
 }
@@ -317,8 +313,8 @@ const Lesson_Directive lesson_lab_directives[] = {
      touches_train,
      {0}},
     {"steps", ACT_STEPS, "steps N", parse_steps, apply_steps, touches_train, {0}},
-    {"zero", ACT_ZERO, "zero LAYER HEAD", parse_head, apply_zero, touches_heads, {0}},
-    {"explore", ACT_EXPLORE, "explore LAYER HEAD", parse_head, apply_explore, touches_heads, {0}},
+    {"zero", ACT_ZERO, "zero LAYER HEAD", parse_head, apply_head, touches_heads, {0}},
+    {"explore", ACT_EXPLORE, "explore LAYER HEAD", parse_head, apply_head, touches_heads, {0}},
     {"model-text", ACT_MODEL_TEXT, "model-text TEXT", parse_model_text, apply_model, NULL, {0}},
     {"model-head",
      ACT_MODEL_HEAD,

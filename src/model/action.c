@@ -23,6 +23,21 @@ static const char *const kind_names[ACTION_KIND_COUNT] = {
     [ACTION_REDO] = "redo",
     [ACTION_GESTURE_BEGIN] = "gesture begin",
     [ACTION_GESTURE_END] = "gesture end",
+    [ACTION_LAB_SHOW] = "show lab",
+    [ACTION_LAB_PLAY] = "play",
+    [ACTION_LAB_STEPS] = "steps",
+    [ACTION_LAB_RESET] = "reset",
+    [ACTION_LAB_SET] = "lab setting",
+    [ACTION_LAB_FAST] = "fast",
+    [ACTION_LAB_ZERO] = "zero",
+    [ACTION_LAB_EXPLORE] = "explore",
+    [ACTION_REAL_TEXT] = "model text",
+    [ACTION_REAL_OPEN] = "model head",
+    [ACTION_REAL_ORDER] = "model order",
+    [ACTION_REAL_MOVE] = "model move",
+    [ACTION_REAL_EXPLORE] = "model explore",
+    [ACTION_REAL_TURN] = "model turn",
+    [ACTION_REAL_WRITE] = "model write",
 };
 
 const char *action_name(Action_Kind kind) {
@@ -39,6 +54,14 @@ Action action_move(int i, int c0, float x0, int c1, float x1) {
 
 Action action_of(Action_Kind kind) {
     return (Action){.kind = kind};
+}
+
+Action action_lab(Action_Kind kind, Lab_Id lab) {
+    return (Action){.kind = kind, .i = (int)lab};
+}
+
+Action action_lab_set(Lab_Id lab, Lab_Knob knob, double value) {
+    return (Action){.kind = ACTION_LAB_SET, .i = (int)lab, .c0 = (int)knob, .value = value};
 }
 
 /* A random order that differs from the identity (when n ≥ 2). */
@@ -173,6 +196,21 @@ bool scene_apply(Scene *s, const Action *a, const Vocab *vocab, bool *changed, c
     case ACTION_REDO:
     case ACTION_GESTURE_BEGIN:
     case ACTION_GESTURE_END:
+    case ACTION_LAB_SHOW:
+    case ACTION_LAB_PLAY:
+    case ACTION_LAB_STEPS:
+    case ACTION_LAB_RESET:
+    case ACTION_LAB_SET:
+    case ACTION_LAB_FAST:
+    case ACTION_LAB_ZERO:
+    case ACTION_LAB_EXPLORE:
+    case ACTION_REAL_TEXT:
+    case ACTION_REAL_OPEN:
+    case ACTION_REAL_ORDER:
+    case ACTION_REAL_MOVE:
+    case ACTION_REAL_EXPLORE:
+    case ACTION_REAL_TURN:
+    case ACTION_REAL_WRITE:
     case ACTION_KIND_COUNT:
         break;
     }
@@ -189,7 +227,7 @@ bool action_list_push(Action_List *l, const Action *a) {
     if (l->count == ACTION_LIST_MAX) return false;
     const void *data = NULL;
     size_t size = 0;
-    if (a->kind == ACTION_SENTENCE && a->text) {
+    if ((a->kind == ACTION_SENTENCE || a->kind == ACTION_REAL_TEXT) && a->text) {
         data = a->text;
         size = strlen(a->text) + 1;
     } else if (a->kind == ACTION_PERMUTE && a->perm && a->n > 0) {
@@ -216,7 +254,8 @@ Action action_list_get(const Action_List *l, int k) {
     assert(k >= 0 && k < l->count);
     Action a = l->items[k];
     int at = l->payload[k];
-    if (at >= 0 && a.kind == ACTION_SENTENCE) a.text = (const char *)(l->bytes + at);
+    if (at >= 0 && (a.kind == ACTION_SENTENCE || a.kind == ACTION_REAL_TEXT))
+        a.text = (const char *)(l->bytes + at);
     if (at >= 0 && a.kind == ACTION_PERMUTE) a.perm = (const int *)(const void *)(l->bytes + at);
     return a;
 }

@@ -249,8 +249,213 @@ bool model_explore_real(Model *m, char *err, size_t errsz) {
     return true;
 }
 
+/* ---- the training labs' actions ------------------------------------------------------------- */
+
+static bool lab_fail(char *err, size_t errsz, const char *what) {
+    snprintf(err, errsz, "%s", what);
+    return false;
+}
+
+/* The one-head lab: started with the defaults the first time it is touched. */
+static bool one_head(Model *m, const Action *a, char *err, size_t errsz) {
+    Train_Lab *l = &m->train;
+    if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1}, false))
+        return lab_fail(err, errsz, _("Out of memory for the training lab"));
+    Train_Desc desc = l->desc;
+    bool compare = l->compare, again = a->kind == ACTION_LAB_RESET;
+    double v = a->value;
+    switch (a->kind) {
+    case ACTION_LAB_PLAY:
+        l->running = !l->running;
+        return true;
+    case ACTION_LAB_STEPS:
+        if (a->n < 1) return lab_fail(err, errsz, "steps: at least 1");
+        l->queued += a->n; /* a slice a frame: train_lab_drain */
+        return true;
+    case ACTION_LAB_SET:
+        switch ((Lab_Knob)a->c0) {
+        case LAB_KNOB_TASK:
+            if (v != TRAIN_MATCH && v != TRAIN_PREVIOUS)
+                return lab_fail(err, errsz, "no such task");
+            again = (Train_Task)v != desc.task;
+            desc.task = (Train_Task)v;
+            break;
+        case LAB_KNOB_POS:
+            if (!(v >= TRAIN_POS_NONE && v <= TRAIN_POS_ALIBI) || v != floor(v))
+                return lab_fail(err, errsz, "no such positional scheme");
+            again = (Train_Pos)v != l->trainer.pos;
+            desc.positions = false; /* the scheme says it all */
+            desc.pos = (Train_Pos)v;
+            break;
+        case LAB_KNOB_SCALED:
+            again = (v == 0) != desc.unscaled;
+            desc.unscaled = v == 0;
+            break;
+        case LAB_KNOB_DK:
+            if (!(v >= 1 && v <= 256) || v != floor(v))
+                return lab_fail(err, errsz, "d_k: a whole number from 1 to 256");
+            again = (int)v != (desc.d_k ? desc.d_k : 16);
+            desc.d_k = (int)v;
+            break;
+        case LAB_KNOB_LR:
+            if (!(v > 0 && v <= 10))
+                return lab_fail(err, errsz, "learning rate: above 0, at most 10");
+            again = v != desc.lr;
+            desc.lr = v;
+            break;
+        case LAB_KNOB_COMPARE:
+            again = (v != 0) != compare;
+            compare = v != 0;
+            break;
+        default:
+            return lab_fail(err, errsz, "not a setting of the one-head lab");
+        }
+        break;
+    case ACTION_LAB_RESET:
+        break;
+    default:
+        return lab_fail(err, errsz, "not an action of the one-head lab");
+    }
+    /* a new setting starts training again: the curve is of one set-up */
+    if (again && !train_lab_reset(l, &desc, compare))
+        return lab_fail(err, errsz, _("Out of memory for training"));
+    return true;
+}
+
+/* The layers lab: the same, and its heads. */
+static bool layers(Model *m, const Action *a, char *err, size_t errsz) {
+    Stack_Lab *l = &m->stack;
+    if (!l->ready && !stack_lab_run(l, 0))
+        return lab_fail(err, errsz, _("Out of memory for the layers lab"));
+    const Stack_Desc *now = &l->stack.desc;
+    int count[2] = {now->layers, now->heads};
+    Train_Pos pos = now->pos;
+    double v = a->value;
+    switch (a->kind) {
+    case ACTION_LAB_PLAY:
+        l->running = !l->running;
+        return true;
+    case ACTION_LAB_FAST:
+        l->fast = !l->fast;
+        return true;
+    case ACTION_LAB_STEPS:
+        if (a->n < 1) return lab_fail(err, errsz, "steps: at least 1");
+        l->queued += a->n;
+        return true;
+    case ACTION_LAB_ZERO:
+    case ACTION_LAB_EXPLORE:
+        if (a->c0 < 0 || a->c0 >= now->layers || a->c1 < 0 || a->c1 >= now->heads) {
+            snprintf(err, errsz, "the layers lab has no head %d of layer %d", a->c1, a->c0);
+            return false;
+        }
+        if (a->kind == ACTION_LAB_EXPLORE) return model_explore_head(m, a->c0, a->c1, err, errsz);
+        stack_lab_ablate(l, a->c0, a->c1);
+        return true;
+    case ACTION_LAB_SET:
+        if (a->c0 == LAB_KNOB_LAYERS || a->c0 == LAB_KNOB_HEADS) {
+            int most = a->c0 == LAB_KNOB_LAYERS ? STACK_MAX_LAYERS : STACK_MAX_HEADS;
+            if (!(v >= 1 && v <= most) || v != floor(v)) {
+                snprintf(err, errsz, "%s: a whole number from 1 to %d",
+                         a->c0 == LAB_KNOB_LAYERS ? "layers" : "heads", most);
+                return false;
+            }
+            count[a->c0 == LAB_KNOB_HEADS] = (int)v;
+        } else if (a->c0 == LAB_KNOB_POS) {
+            if (v != TRAIN_POS_NONE && v != TRAIN_POS_SIN && v != TRAIN_POS_LEARNED &&
+                v != TRAIN_POS_ROPE)
+                return lab_fail(err, errsz,
+                                "the layers lab's positions: none, sin, learned or rope");
+            pos = (Train_Pos)v;
+        } else {
+            return lab_fail(err, errsz, "not a setting of the layers lab");
+        }
+        if (count[0] == now->layers && count[1] == now->heads && pos == now->pos) return true;
+        break;
+    case ACTION_LAB_RESET:
+        break;
+    default:
+        return lab_fail(err, errsz, "not an action of the layers lab");
+    }
+    Stack_Desc d = stack_lab_desc(count[0], count[1], pos, now->seed);
+    l->queued = 0;
+    l->owed = 0;
+    if (!stack_lab_reset(l, &d)) return lab_fail(err, errsz, _("Out of memory for training"));
+    return true;
+}
+
+static bool lab(Model *m, const Action *a, char *err, size_t errsz) {
+    if (a->i != LAB_ONE_HEAD && a->i != LAB_LAYERS) return lab_fail(err, errsz, "no such lab");
+    if (a->kind == ACTION_LAB_SHOW) {
+        if (a->i == LAB_LAYERS && !m->stack.ready && !stack_lab_run(&m->stack, 0))
+            return lab_fail(err, errsz, _("Out of memory for the layers lab"));
+        m->layers = a->i == LAB_LAYERS;
+        return true;
+    }
+    return a->i == LAB_LAYERS ? layers(m, a, err, errsz) : one_head(m, a, err, errsz);
+}
+
+/* ---- the Model view's real model ------------------------------------------------------------ */
+
+/* The writing after the text: started (or started again) as the action says. */
+static bool real_write(Real_Lab *l, const Action *a, char *err, size_t errsz) {
+    Real_Gen *g = &l->gen;
+    if (a->i < REAL_WRITE_STEP || a->i > REAL_WRITE_AGAIN)
+        return lab_fail(err, errsz, "no such way to write");
+    if (l->n == 0) return lab_fail(err, errsz, "the Model view has no text to write after");
+    if (!g->model || a->i == REAL_WRITE_START || a->i == REAL_WRITE_AGAIN) {
+        /* again: as many tokens as were written, under the new sampling */
+        int again = a->i == REAL_WRITE_AGAIN && g->model ? g->wanted : 0;
+        Net_Choice how = {a->value, a->n, a->x0};
+        if (!real_gen_start(g, l->model, l->input, l->n, &how, a->seed, err, errsz)) return false;
+        for (int k = 0; k < again; k++) real_gen_step(g);
+    }
+    if (a->i == REAL_WRITE_STEP) real_gen_step(g);
+    if (a->i == REAL_WRITE_PLAY) real_gen_play(g, !g->playing);
+    if (a->i == REAL_WRITE_RECOMPUTE) return real_gen_recompute(g, !g->recompute, err, errsz);
+    return true;
+}
+
+static bool real(Model *m, const Action *a, char *err, size_t errsz) {
+    Real_Lab *l = &m->real;
+    if (!l->model) return lab_fail(err, errsz, "no model is open");
+    const Net_Model *nm = &l->model->weights.model;
+    switch (a->kind) {
+    case ACTION_REAL_TEXT:
+        if (!a->text) return lab_fail(err, errsz, "no text");
+        return real_lab_set_text(l, a->text, strlen(a->text), err, errsz);
+    case ACTION_REAL_OPEN:
+        if ((a->c0 != -1 || a->c1 != -1) &&
+            (a->c0 < 0 || a->c0 >= nm->layers || a->c1 < 0 || a->c1 >= nm->heads)) {
+            snprintf(err, errsz, "the model has no head %d of layer %d", a->c1, a->c0);
+            return false;
+        }
+        real_lab_open(l, a->c0, a->c1);
+        return true;
+    case ACTION_REAL_ORDER:
+        if (a->i < 0 || a->i > 2) return lab_fail(err, errsz, "no such order");
+        return real_lab_rearrange(l, a->i, (unsigned)a->seed) ||
+               lab_fail(err, errsz, "out of memory for another order");
+    case ACTION_REAL_MOVE:
+        if (a->c0 < 0 || a->c0 >= l->n || a->c1 < 0 || a->c1 >= l->n) {
+            snprintf(err, errsz, "the text has %d tokens: no slot %d or %d", l->n, a->c0, a->c1);
+            return false;
+        }
+        return real_lab_move(l, a->c0, a->c1) ||
+               lab_fail(err, errsz, "out of memory for another order");
+    case ACTION_REAL_EXPLORE:
+        return model_explore_real(m, err, errsz);
+    case ACTION_REAL_TURN:
+        real_lab_want_turn(l);
+        return true;
+    default:
+        return real_write(l, a, err, errsz);
+    }
+}
+
 bool model_apply(Model *m, const Action *a, char *err, size_t errsz) {
     err[0] = '\0';
+    if (a->kind >= ACTION_LAB_SHOW && a->kind <= ACTION_LAB_EXPLORE) return lab(m, a, err, errsz);
+    if (a->kind >= ACTION_REAL_TEXT && a->kind <= ACTION_REAL_WRITE) return real(m, a, err, errsz);
     switch (a->kind) {
     case ACTION_UNDO:
         if (undo(m)) return true;

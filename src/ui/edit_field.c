@@ -125,7 +125,7 @@ void edit_field(Ui *ui, View_State *vs, Rect r) {
             }
             if (vs->view == VIEW_MODEL) { /* the text as it was: read again */
                 memcpy(vs->edit, vs->real_before, sizeof vs->edit);
-                vs->real_req.text = true;
+                view_act(vs, (Action){.kind = ACTION_REAL_TEXT, .text = vs->edit});
                 view_set_status(vs, false, _("Text unchanged"));
                 return;
             }
@@ -139,7 +139,7 @@ void edit_field(Ui *ui, View_State *vs, Rect r) {
                 return;
             }
             if (vs->view == VIEW_MODEL) {
-                vs->real_req.text = true;
+                view_act(vs, (Action){.kind = ACTION_REAL_TEXT, .text = vs->edit});
                 vs->editing = false;
                 return;
             }

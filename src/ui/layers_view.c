@@ -13,33 +13,13 @@
 /* ---- before the layout ------------------------------------------------------ */
 
 bool layers_update(const Ui *ui, View_State *vs, Model *m) {
-    Layers_Request *q = &vs->layers_req;
-    if (q->model >= 0) m->layers = q->model == 1;
+    /* the controls' asks came as actions (model_apply), before this update */
     Stack_Lab *l = &m->stack;
     if (m->layers && !l->ready && !stack_lab_run(l, 0)) {
         view_set_status(vs, true, _("Out of memory for the layers lab"));
         m->layers = false;
     }
-    if (!m->layers) {
-        *q = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
-        return false;
-    }
-    const Stack_Desc *now = &l->stack.desc;
-    int layers = q->layers ? q->layers : now->layers, heads = q->heads ? q->heads : now->heads;
-    Train_Pos pos = q->pos >= 0 ? (Train_Pos)q->pos : now->pos;
-    if (q->reset || layers != now->layers || heads != now->heads || pos != now->pos) {
-        Stack_Desc d = stack_lab_desc(layers, heads, pos, now->seed);
-        if (!stack_lab_reset(l, &d)) view_set_status(vs, true, _("Out of memory for training"));
-        l->queued = 0;
-        l->owed = 0;
-    }
-    if (q->toggle_run) l->running = !l->running;
-    if (q->toggle_fast) l->fast = !l->fast;
-    if (q->more_steps > 0) l->queued += q->more_steps; /* a slice a frame: train_drain */
-    if (q->ablate >= 0)
-        stack_lab_ablate(l, q->ablate / STACK_MAX_HEADS, q->ablate % STACK_MAX_HEADS);
-    int explore = q->explore;
-    *q = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
+    if (!m->layers) return false;
     /* playing: a watchable pace by default, so the phase change takes a few
      * seconds; fast runs what a frame affords. The steps are the same steps
      * either way: the result depends on the seed and the step count only */
@@ -65,7 +45,6 @@ bool layers_update(const Ui *ui, View_State *vs, Model *m) {
         vs->train_rate_steps0 = l->stack.steps;
     }
     stack_lab_derive(l);
-    if (explore >= 0) layers_explore(vs, m, explore / STACK_MAX_HEADS, explore % STACK_MAX_HEADS);
     return true;
 }
 
@@ -93,7 +72,6 @@ static int count_row(Ui *ui, const char *name, const char *label, Rect row, int 
 
 static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
     const Theme *t = ui->theme;
-    Layers_Request *q = &vs->layers_req;
     const Stack *s = &l->stack;
     ui_panel(ui, r, _("Train layers"), lit(vs, "layers_controls"));
     ui_record(ui, "panel", "layers_controls", -1, r);
@@ -105,28 +83,19 @@ static void controls(Ui *ui, View_State *vs, const Stack_Lab *l, Rect r) {
                                     {"layers_more", "+100", false},
                                     {"layers_fast", _("fast"), l->fast},
                                     {"layers_reset", "⟲", false}};
-    switch (ui_button_strip(ui, row, run, 4)) {
-    case 0:
-        q->toggle_run = true;
-        break;
-    case 1:
-        q->more_steps += 100;
-        break;
-    case 2:
-        q->toggle_fast = true;
-        break;
-    case 3:
-        q->reset = true;
-        break;
-    }
+    static const Action_Kind asks[4] = {ACTION_LAB_PLAY, ACTION_LAB_STEPS, ACTION_LAB_FAST,
+                                        ACTION_LAB_RESET};
+    int clicked = ui_button_strip(ui, row, run, 4);
+    if (clicked >= 0)
+        view_act(vs, (Action){.kind = asks[clicked], .i = LAB_LAYERS, .n = 100}); /* +100 */
     int picked =
         count_row(ui, "layers_count", _("layers"), rect_cut_top(&body, row_h), s->desc.layers);
-    if (picked) q->layers = picked;
+    if (picked) view_act(vs, action_lab_set(LAB_LAYERS, LAB_KNOB_LAYERS, picked));
     picked = count_row(ui, "layers_heads", _("heads"), rect_cut_top(&body, row_h), s->desc.heads);
-    if (picked) q->heads = picked;
+    if (picked) view_act(vs, action_lab_set(LAB_LAYERS, LAB_KNOB_HEADS, picked));
     static const char *const ids[3] = {"layers_pos", "layers_pos_prev", "layers_pos_next"};
     picked = positions_pick_first(ui, ids, rect_cut_top(&body, row_h), (int)s->desc.pos, 4);
-    if (picked >= 0) q->pos = picked;
+    if (picked >= 0) view_act(vs, action_lab_set(LAB_LAYERS, LAB_KNOB_POS, picked));
     /* where training stands */
     char text[600], phase[80], zeroed[160] = "";
     double chance = log((double)s->desc.vocab);
@@ -335,11 +304,11 @@ static void head_card(Ui *ui, View_State *vs, const Stack_Lab *l, int a, int h, 
     if (ui_button(ui, "layers_ablate", id, rect_inset(rect_cut_left(&foot, bwid), 2),
                   zeroed ? "zeroed" : _("zero it"), zeroed) &
         UI_CLICKED)
-        vs->layers_req.ablate = id;
+        view_act(vs, (Action){.kind = ACTION_LAB_ZERO, .i = LAB_LAYERS, .c0 = a, .c1 = h});
     if (ui_button(ui, "layers_explore", id, rect_inset(rect_cut_right(&foot, bwid), 2),
                   _("explore ↗"), false) &
         UI_CLICKED)
-        vs->layers_req.explore = id;
+        view_act(vs, (Action){.kind = ACTION_LAB_EXPLORE, .i = LAB_LAYERS, .c0 = a, .c1 = h});
     static float A[STACK_MAX_CONTEXT * STACK_MAX_CONTEXT];
     const double *src = stack_attention((Stack *)s, a, h);
     for (int k = 0; k < n * n; k++) A[k] = zeroed ? 0 : (float)src[k];
@@ -543,18 +512,4 @@ void layers_frame(Ui *ui, View_State *vs, const Model *m, Rect left, Rect r) {
     if (vs->layers_tab == 0) loss_plot(ui, vs, l, r);
     if (vs->layers_tab == 1) score_plot(ui, vs, l, r);
     if (vs->layers_tab == 2) heads_grid(ui, vs, l, r);
-}
-
-void layers_explore(View_State *vs, Model *m, int layer, int head) {
-    char err[300];
-    if (!model_explore_head(m, layer, head, err, sizeof err)) {
-        view_set_status(vs, true, _("Cannot open that head: %s"), err);
-        return;
-    }
-    vs->view = VIEW_EXPLORER;
-    view_set_status(
-        vs, false,
-        _("The explorer shows %s: its trained W_Q, W_K, W_V on what it reads, x of "
-          "layer %d · Ctrl+Z goes back · a new seed, d or d_k returns to random weights"),
-        m->learned.what, layer);
 }

@@ -2,15 +2,12 @@
  * the induction task live (model/stack_lab.h).
  *
  *   bool layers_update(const Ui *ui, View_State *vs, Model *m)
- *       before the frame lays out: the model switch, last frame's requests, then (while
- *       playing) a slice of steps, LAYERS_PACE a second of view time or, fast, what
+ *       before the frame lays out (after the controls' actions, model_apply): while
+ *       playing, a slice of steps, LAYERS_PACE a second of view time or, fast, what
  *       LAYERS_FAST_UNITS afford; then the derived pictures. False when the Train view shows
  *       the one-head lab instead
  *   void layers_frame(Ui *ui, View_State *vs, const Model *m, Rect left, Rect r)
  *       the controls in `left`; the loss, the heads' scores and every head's A in `r`
- *   void layers_explore(View_State *vs, Model *m, int layer, int head)
- *       that head in the explorer: its trained weights (a learned scene, Learned_Head) on the
- *       example's stream x_layer; undo goes back
  */
 #ifndef ATTN_LAYERS_VIEW_H
 #define ATTN_LAYERS_VIEW_H
@@ -22,6 +19,5 @@
 
 bool layers_update(const Ui *ui, View_State *vs, Model *m);
 void layers_frame(Ui *ui, View_State *vs, const Model *m, Rect left, Rect r);
-void layers_explore(View_State *vs, Model *m, int layer, int head);
 
 #endif

@@ -95,7 +95,9 @@ void model_block_diagram(Ui *ui, View_State *vs, const Real_Lab *l, Rect body) {
             attn_label = _("RMS → attention");
         if (block_box(ui, (Rect){x, y, 2 * box_w - gap, row - gap}, small ? "" : attn_label,
                       t->query, a == l->open_layer, numbers, vs))
-            vs->real_req.open = a * tm->heads + (l->open_head >= 0 ? l->open_head : 0);
+            view_act(vs, (Action){.kind = ACTION_REAL_OPEN,
+                                  .c0 = a,
+                                  .c1 = l->open_head >= 0 ? l->open_head : 0});
         if (swiglu)
             snprintf(numbers, sizeof numbers,
                      _("layer %d: %s, then the MLP (%d wide, SwiGLU: silu(x·W_gate) times x·W_up, "

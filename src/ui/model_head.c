@@ -353,7 +353,7 @@ void model_open_head(Ui *ui, View_State *vs, const Model *m, const char *const *
     char why[200];
     if (model_explore_check(m, why, sizeof why)) {
         if (ui_button(ui, "model_explore", -1, ex, explore, false) & UI_CLICKED)
-            vs->real_req.explore = true;
+            view_act(vs, action_of(ACTION_REAL_EXPLORE));
     } else if (!ui_hides(ui, "model_explore")) { /* off, and the pointer on it says why */
         ui_record(ui, "disabled", "model_explore", -1, ex);
         draw_round_rect(ui->dl, ex, t->radius, t->panel);

@@ -69,54 +69,13 @@ void real_start_editing(View_State *vs, const Model *m) {
 void real_update(const Ui *ui, View_State *vs, Model *m) {
     (void)ui;
     Real_Lab *l = &m->real;
-    Real_Request *q = &vs->real_req;
-    char err[600];
-    if (l->model) {
-        /* live while typing: every text that reads is run; one that does not
-         * (empty, too long) waits, and Enter says why */
-        bool live = vs->editing && !vs->real_typing_path && strcmp(vs->edit, l->text) != 0;
-        if (q->text || live) {
-            bool ok = real_lab_set_text(l, vs->edit, strlen(vs->edit), err, sizeof err);
-            if (q->text && !ok) view_set_status(vs, true, _("Text not read: %s"), err);
-        }
-        int heads = l->model->weights.model.heads;
-        if (q->open >= 0) real_lab_open(l, q->open / heads, q->open % heads);
-        if (q->reorder)
-            real_lab_rearrange(l, q->reorder - 1,
-                               q->reorder == 2 ? (unsigned)++vs->shuffle_count : 0);
-        if (q->move_from >= 0) real_lab_move(l, q->move_from, q->move_to);
-        if (q->explore) {
-            if (model_explore_real(m, err, sizeof err)) {
-                vs->view = VIEW_EXPLORER;
-                view_set_status(vs, false,
-                                _("The explorer shows %s on this text: its own q, k and v (biases "
-                                  "in) · Ctrl+Z goes back"),
-                                m->learned.what);
-            } else {
-                view_set_status(vs, true, _("Cannot open that head in the explorer: %.400s"), err);
-            }
-        }
+    /* the view's asks came as actions (model_apply), before this update; live while
+     * typing, every text that reads is run, and one that does not (empty, too long) waits:
+     * Enter says why */
+    if (l->model && vs->editing && !vs->real_typing_path && strcmp(vs->edit, l->text) != 0) {
+        char err[600];
+        model_apply(m, &(Action){.kind = ACTION_REAL_TEXT, .text = vs->edit}, err, sizeof err);
     }
-    if (l->model && q->want_turn) real_lab_want_turn(l);
-    if (l->model && q->write && l->n > 0) { /* the model writing after the text */
-        Real_Gen *g = &l->gen;
-        if (!g->model || q->write == 3 || q->write == 5) {
-            /* 5: as many tokens asked for again, under the panel's new sampling */
-            int again = q->write == 5 && g->model ? g->wanted : 0;
-            Net_Choice how = {vs->real_greedy ? 0 : vs->temperature,
-                              vs->real_greedy ? 0 : (int)vs->gen_top_k,
-                              vs->real_greedy ? 1 : vs->gen_top_p};
-            if (!real_gen_start(g, l->model, l->input, l->n, &how, vs->gen_seed, err, sizeof err))
-                view_set_status(vs, true, _("The model cannot write: %s"), err);
-            else
-                for (int k = 0; k < again; k++) real_gen_step(g);
-        }
-        if (q->write == 1) real_gen_step(g);
-        if (q->write == 2) real_gen_play(g, !g->playing);
-        if (q->write == 4 && !real_gen_recompute(g, !g->recompute, err, sizeof err))
-            view_set_status(vs, true, _("The model cannot recompute every step: %s"), err);
-    }
-    *q = (Real_Request){.open = -1, .move_from = -1};
     l->gen.play_ms = 1000.0 / (vs->gen_speed > 0 ? vs->gen_speed : 3);
     bool writing = !real_gen_work(&l->gen, REAL_LAB_BUDGET_MS);
     vs->real_busy = !real_lab_work(l, REAL_LAB_BUDGET_MS) || writing;
@@ -330,7 +289,9 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
         Rect b = rect_cut_right(&top, chip_button_width(ui, _(reorder_names[k])));
         if (ui_button(ui, "model_reorder", k, rect_inset(b, 2), _(reorder_names[k]), false) &
             UI_CLICKED)
-            vs->real_req.reorder = k + 1;
+            view_act(vs, (Action){.kind = ACTION_REAL_ORDER,
+                                  .i = k,
+                                  .seed = k == 1 ? (unsigned)++vs->shuffle_count : 0});
     }
     if (!flow.below) r.w -= chip_buttons_width(ui);
     ui_record(ui, "panel", "model_tokens", -1, r);
@@ -356,8 +317,7 @@ static void chips(Ui *ui, View_State *vs, const Model *m, Rect r) {
                     (flow.line[i] == at_line && ui->in.mx >= r.x + flow.x[i]))
                     b = i;
             if (vs->drag_chip_moved && b != vs->drag_chip) {
-                vs->real_req.move_from = vs->drag_chip;
-                vs->real_req.move_to = b;
+                view_act(vs, (Action){.kind = ACTION_REAL_MOVE, .c0 = vs->drag_chip, .c1 = b});
             }
             vs->drag_chip = -1;
         }
@@ -505,8 +465,9 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
         return;
     }
     bool turns = vs->real_grid_mode == 3, rope = tm->rope_theta > 0;
-    if (turns && rope && !l->want_turn) vs->real_req.want_turn = true; /* the next pass has it */
-    bool scores = vs->real_grid_mode == 2 || (turns && rope);          /* else its pictures */
+    if (turns && rope && !l->want_turn) /* the next pass has it */
+        view_act(vs, action_of(ACTION_REAL_TURN));
+    bool scores = vs->real_grid_mode == 2 || (turns && rope); /* else its pictures */
     Real_Head_Kind kind = turns ? REAL_HEAD_TURN : REAL_HEAD_FIRST;
     float lh = ui_line_height(ui, FONT_MONO, t->small_size);
     if (vs->real_grid_mode >= 2) { /* what the cells are, in a line or two of their own */
@@ -566,7 +527,7 @@ static void head_grid(Ui *ui, View_State *vs, const Real_Lab *l, Rect r) {
             Rect c = {body.x + h * cell, body.y + a * cell, cell - gap, cell - gap};
             bool open = a == l->open_layer && h == l->open_head;
             if (ui_button(ui, "model_head", a * tm->heads + h, c, "", open) & UI_CLICKED) {
-                vs->real_req.open = a * tm->heads + h;
+                view_act(vs, (Action){.kind = ACTION_REAL_OPEN, .c0 = a, .c1 = h});
                 if (vs->real_head_mode == 3) compare_toggle(vs, a * tm->heads + h);
                 if (vs->real_tab == 0 && ui->w < 1000) vs->real_tab = 1;
             }

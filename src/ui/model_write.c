@@ -23,6 +23,17 @@ static void madds_text(char *buf, size_t size, int64_t n) {
         snprintf(buf, size, "%.0f k", v / 1e3);
 }
 
+/* An ask of the writing, with the panel's sampling for a writing it starts. */
+static Action write_ask(const View_State *vs, Real_Write ask) {
+    bool greedy = vs->real_greedy;
+    return (Action){.kind = ACTION_REAL_WRITE,
+                    .i = ask,
+                    .value = greedy ? 0 : vs->temperature,
+                    .n = greedy ? 0 : (int)vs->gen_top_k,
+                    .x0 = greedy ? 1 : vs->gen_top_p,
+                    .seed = vs->gen_seed};
+}
+
 /* The buttons: step, play or stop, start again, greedy or drawn, and the
  * whole pass recomputed each step (to compare) or the cache's one row; in as
  * many rows as their labels need. */
@@ -37,11 +48,9 @@ static void controls(Ui *ui, View_State *vs, const Real_Gen *g, Rect *r) {
     if (clicked == 3) vs->real_greedy = !vs->real_greedy;
     /* 1 a step, 2 play or stop, 3 again from the text, 4 the recompute toggle, 5 greedy ↔
      * drawn: as many tokens again from the text */
-    vs->real_req.write = clicked == 0   ? 1
-                         : clicked == 1 ? 2
-                         : clicked == 3 ? 5
-                         : clicked == 4 ? 4
-                                        : 3;
+    static const Real_Write asks[5] = {REAL_WRITE_STEP, REAL_WRITE_PLAY, REAL_WRITE_START,
+                                       REAL_WRITE_AGAIN, REAL_WRITE_RECOMPUTE};
+    view_act(vs, write_ask(vs, asks[clicked]));
     vs->real_gen_shown = -1;
 }
 
@@ -114,7 +123,7 @@ static void sampling(Ui *ui, View_State *vs, Rect *r) {
         }
     }
     if (again) {
-        vs->real_req.write = 5;
+        view_act(vs, write_ask(vs, REAL_WRITE_AGAIN));
         vs->real_gen_shown = -1;
     }
 }
@@ -259,8 +268,8 @@ static bool model_write_wide(const Theme *t, Rect r) {
 }
 
 /* The writing mode's body in r, and where side has a width (a wide, low
- * panel) the candidates and the cache there, beside the rest; clicks go to
- * vs->real_req.write and vs->real_gen_shown. */
+ * panel) the candidates and the cache there, beside the rest; clicks are
+ * ACTION_REAL_WRITE actions, and set vs->real_gen_shown. */
 static void model_write_panel(Ui *ui, View_State *vs, const Real_Lab *l, Rect r, Rect side) {
     const Theme *t = ui->theme;
     const Real_Gen *g = &l->gen;

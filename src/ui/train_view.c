@@ -16,32 +16,11 @@
 void train_update(const Ui *ui, View_State *vs, Model *m) {
     if (layers_update(ui, vs, m)) return; /* the layers model is on screen */
     Train_Lab *l = &m->train;
-    Train_Request *q = &vs->train_req;
     if (!l->ready && !train_lab_reset(l, &(Train_Desc){.seed = 1}, false)) {
         view_set_status(vs, true, _("Out of memory for the training lab"));
         return;
     }
-    /* a new setting starts training again: the curve is of one set-up */
-    Train_Desc desc = l->desc;
-    bool again = q->reset;
-    if (q->task >= 0 && (Train_Task)q->task != desc.task)
-        desc.task = (Train_Task)q->task, again = true;
-    if (q->pos >= 0 && (Train_Pos)q->pos != l->trainer.pos) {
-        desc.positions = false; /* the scheme says it all */
-        desc.pos = (Train_Pos)q->pos;
-        again = true;
-    }
-    if (q->scaled >= 0 && (q->scaled == 0) != desc.unscaled)
-        desc.unscaled = q->scaled == 0, again = true;
-    if (q->dk > 0 && q->dk != (desc.d_k ? desc.d_k : 16)) desc.d_k = q->dk, again = true;
-    if (q->lr > 0 && q->lr != desc.lr) desc.lr = q->lr, again = true;
-    bool compare = l->compare;
-    if (q->compare >= 0 && (q->compare != 0) != compare) compare = q->compare != 0, again = true;
-    if (again && !train_lab_reset(l, &desc, compare))
-        view_set_status(vs, true, _("Out of memory for training"));
-    if (q->toggle_run) l->running = !l->running;
-    if (q->more_steps > 0) l->queued += q->more_steps; /* a slice a frame: train_drain */
-    *q = (Train_Request){.task = -1, .pos = -1, .scaled = -1, .compare = -1};
+    /* the controls' asks came as actions (model_apply), before this update */
     /* a slice costs about the same whatever the width: fewer steps for a
      * wide head (and for two), so frames stay quick; the steps themselves
      * are the same steps, so the result never depends on the slicing */
@@ -115,10 +94,10 @@ void train_drain(const Ui *ui, View_State *vs, Model *m) {
 /* ---- the panels ---------------------------------------------------------------- */
 
 /* The positional scheme, as the explorer picks it. */
-static void scheme_choice(Ui *ui, Train_Request *q, const Train_Lab *l, Rect row) {
+static void scheme_choice(Ui *ui, View_State *vs, const Train_Lab *l, Rect row) {
     static const char *const ids[3] = {"train_pos", "train_pos_prev", "train_pos_next"};
     int picked = positions_pick(ui, ids, row, (int)l->trainer.pos);
-    if (picked >= 0) q->pos = picked;
+    if (picked >= 0) view_act(vs, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_POS, picked));
 }
 
 /* Train short, test long: each scheme's last accuracy at the training
@@ -234,7 +213,6 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
 static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
     const Theme *t = ui->theme;
     if (ui_hidden_if(ui, r, _("Train one head"), "train_controls")) return;
-    Train_Request *q = &vs->train_req;
     ui_panel(ui, r, _("Train one head"), false);
     ui_record(ui, "panel", "train_controls", -1, r);
     Rect body = rect_inset(r, t->pad);
@@ -245,20 +223,12 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
                                     {"train_one", "+1", false},
                                     {"train_more", "+100", false},
                                     {"train_reset", "⟲", false}};
-    switch (ui_button_strip(ui, row, run, 4)) {
-    case 0:
-        q->toggle_run = true;
-        break;
-    case 1:
-        q->more_steps += 1;
-        break;
-    case 2:
-        q->more_steps += 100;
-        break;
-    case 3:
-        q->reset = true;
-        break;
-    }
+    int clicked = ui_button_strip(ui, row, run, 4);
+    if (clicked == 0) view_act(vs, action_lab(ACTION_LAB_PLAY, LAB_ONE_HEAD));
+    if (clicked == 1 || clicked == 2)
+        view_act(
+            vs, (Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = clicked == 1 ? 1 : 100});
+    if (clicked == 3) view_act(vs, action_lab(ACTION_LAB_RESET, LAB_ONE_HEAD));
     row = rect_cut_top(&body, row_h);
     static const char *const tasks[2] = {"match", "previous"};
     for (int k = 0; k < 2; k++) {
@@ -266,17 +236,18 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
         if (!k) rect_cut_left(&row, 6);
         if (ui_button(ui, "train_task", k, rect_inset(tb, 2), tasks[k], (int)l->desc.task == k) &
             UI_CLICKED)
-            q->task = k;
+            view_act(vs, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_TASK, k));
     }
-    scheme_choice(ui, q, l, rect_cut_top(&body, row_h));
+    scheme_choice(ui, vs, l, rect_cut_top(&body, row_h));
     row = rect_cut_top(&body, row_h);
     bool scaled = !l->desc.unscaled;
-    if (ui_toggle(ui, "train_scale", -1, row, "÷ √d_k", &scaled) & UI_CHANGED) q->scaled = scaled;
+    if (ui_toggle(ui, "train_scale", -1, row, "÷ √d_k", &scaled) & UI_CHANGED)
+        view_act(vs, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_SCALED, scaled));
     bool compare = l->compare;
     if (ui_toggle(ui, "train_compare", -1, rect_cut_top(&body, row_h), _("compare ÷√d_k on/off"),
                   &compare) &
         UI_CHANGED)
-        q->compare = compare;
+        view_act(vs, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_COMPARE, compare));
     float lr = (float)l->trainer.desc.lr;
     if (ui_slider(ui, "train_lr", -1, rect_cut_top(&body, row_h), &lr,
                   &(Slider_Desc){.min = 1e-4f,
@@ -286,7 +257,7 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
                                  .short_label = "lr",
                                  .format = "%.4f"}) &
         UI_CHANGED)
-        q->lr = lr;
+        view_act(vs, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_LR, lr));
     float dk = (float)l->trainer.d_k;
     if (ui_slider(ui, "train_dk", -1, rect_cut_top(&body, row_h), &dk,
                   &(Slider_Desc){.min = 1,
@@ -297,7 +268,7 @@ static void controls(Ui *ui, View_State *vs, const Train_Lab *l, Rect r) {
                                  .short_label = "d_k",
                                  .format = "%.0f"}) &
         UI_CHANGED)
-        q->dk = (int)dk;
+        view_act(vs, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_DK, (int)dk));
     /* where training stands */
     char text[400];
     double chance = train_chance(TRAIN_N);
@@ -323,7 +294,7 @@ static void model_switch(Ui *ui, View_State *vs, const Model *m, Rect row) {
         if (!k) rect_cut_left(&row, 6);
         if (ui_button(ui, "train_model", k, rect_inset(b, 2), _(names[k]), m->layers == (k == 1)) &
             UI_CLICKED)
-            vs->layers_req.model = k;
+            view_act(vs, action_lab(ACTION_LAB_SHOW, k ? LAB_LAYERS : LAB_ONE_HEAD));
     }
 }
 

@@ -1,7 +1,7 @@
 /* The Train view: one head learning a toy task, live.
  *
  *   void train_update(const Ui *ui, View_State *vs, Model *m)
- *       before the frame lays out: the requests of last frame's controls, then (while playing)
+ *       before the frame lays out (after the controls' actions, model_apply): while playing,
  *       a slice of steps (TRAIN_SLICE at d_k = 16, fewer for wider or compared heads), then
  *       the derived pictures
  *   void train_drain(const Ui *ui, View_State *vs, Model *m)

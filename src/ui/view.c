@@ -436,11 +436,12 @@ static void shortcuts(Ui *ui, View_State *vs, const Model *m) {
     /* the Train view trains its own toy sentences: the scene's order is not
      * on screen there, so its keys would change what nobody sees */
     bool sentence = views[vs->view].sentence;
-    if (vs->view == VIEW_MODEL) { /* the real model's tokens: reorder them */
-        if (ui_key_char(ui, 'r')) vs->real_req.reorder = 1;
-        if (ui_key_char(ui, 's')) vs->real_req.reorder = 2;
-        if (ui_key_char(ui, 'i')) vs->real_req.reorder = 3;
-    }
+    if (vs->view == VIEW_MODEL && m->real.model) /* the real model's tokens: reorder them */
+        for (int k = 0; k < 3; k++)
+            if (ui_key_char(ui, "rsi"[k]))
+                view_act(vs, (Action){.kind = ACTION_REAL_ORDER,
+                                      .i = k,
+                                      .seed = k == 1 ? (unsigned)++vs->shuffle_count : 0});
     if (sentence && ui_key_char(ui, 'r')) view_act(vs, action_of(ACTION_REVERSE));
     if (sentence && ui_key_char(ui, 's')) view_act(vs, view_shuffle(vs, &m->scene));
     if (sentence && ui_key_char(ui, 'i')) view_act(vs, action_of(ACTION_RESTORE_ORDER));
@@ -534,6 +535,38 @@ static void view_apply(View_State *vs, Model *m) {
             } else {
                 view_set_status(vs, true, _("Sentence not applied: %s"), err);
             }
+            break;
+        case ACTION_REAL_TEXT:
+            if (!ok) view_set_status(vs, true, _("Text not read: %s"), err);
+            break;
+        case ACTION_REAL_WRITE:
+            if (!ok && a.i == REAL_WRITE_RECOMPUTE)
+                view_set_status(vs, true, _("The model cannot recompute every step: %s"), err);
+            else if (!ok)
+                view_set_status(vs, true, _("The model cannot write: %s"), err);
+            break;
+        case ACTION_REAL_EXPLORE: /* the Model view's open head, exactly, as the scene */
+            if (!ok) {
+                view_set_status(vs, true, _("Cannot open that head in the explorer: %.400s"), err);
+                break;
+            }
+            vs->view = VIEW_EXPLORER;
+            view_set_status(vs, false,
+                            _("The explorer shows %s on this text: its own q, k and v (biases "
+                              "in) · Ctrl+Z goes back"),
+                            m->learned.what);
+            break;
+        case ACTION_LAB_EXPLORE: /* the layers lab's head, with its weights, as the scene */
+            if (!ok) {
+                view_set_status(vs, true, _("Cannot open that head: %s"), err);
+                break;
+            }
+            vs->view = VIEW_EXPLORER;
+            view_set_status(vs, false,
+                            _("The explorer shows %s: its trained W_Q, W_K, W_V on what it reads, "
+                              "x of layer %d · Ctrl+Z goes back · a new seed, d or d_k returns to "
+                              "random weights"),
+                            m->learned.what, a.c0);
             break;
         default:
             if (!ok) view_set_status(vs, true, _("Not changed — %s"), err);

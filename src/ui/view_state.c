@@ -21,9 +21,6 @@ void view_init(View_State *vs) {
     vs->explorer.axis0 = 0;
     vs->explorer.axis1 = 1;
     vs->scaling.samples = 2000;
-    vs->train_req = (Train_Request){.task = -1, .pos = -1, .scaled = -1, .compare = -1};
-    vs->layers_req = (Layers_Request){.model = -1, .pos = -1, .ablate = -1, .explore = -1};
-    vs->real_req = (Real_Request){.open = -1, .move_from = -1};
     vs->temperature = 1;
     vs->real_greedy = true;
     vs->gen_top_p = 1;
@@ -67,9 +64,7 @@ bool view_wants_frames(const View_State *vs) {
     /* actions waiting: the next frame applies them and shows the result */
     return vs->animating || vs->session.showing || vs->actions.count > 0 || vs->view_asked ||
            vs->chip_autoscroll || (vs->view == VIEW_TRAIN && vs->train_running) ||
-           vs->train_queued ||
-           (vs->view == VIEW_MODEL && ((vs->real_busy && !vs->real_on_threads) ||
-                                       vs->real_req.text || vs->real_req.open >= 0));
+           vs->train_queued || (vs->view == VIEW_MODEL && vs->real_busy && !vs->real_on_threads);
 }
 
 void view_act(View_State *vs, Action a) {

@@ -86,39 +86,6 @@ typedef enum Lesson_Go {
     LESSON_GO_LAST
 } Lesson_Go;
 
-/* What the Train view's controls asked for this frame; the next frame
- * carries it out before it lays out. -1 (or 0 for lr, dk): unchanged. */
-typedef struct Train_Request {
-    bool toggle_run, reset;
-    long more_steps;
-    int task, pos, scaled, dk, compare; /* pos: a Train_Pos, or -1 */
-    double lr;
-} Train_Request;
-
-/* The Model view's asks, carried out before the next layout. */
-typedef struct Real_Request {
-    bool text;              /* vs->edit is the text to read */
-    int open;               /* layer · heads + head to open, or -1 */
-    int reorder;            /* 1 reverse, 2 shuffle, 3 the text's own order; 0 none */
-    int move_from, move_to; /* a chip dragged from one slot to another; from −1: none */
-    bool explore;           /* the open head into the explorer's panels */
-    bool want_turn;         /* a panel shows every head's RoPE share: passes compute it */
-    int write; /* the model writing: 1 a step, 2 play or stop, 3 again from the text, 4 the
-                  whole pass recomputed each step, or not, 5 again from the text as many
-                  tokens as were written (the sampling changed) */
-} Real_Request;
-
-/* The layers lab's controls (the Train view's "layers" model). */
-typedef struct Layers_Request {
-    bool toggle_run, reset, toggle_fast;
-    long more_steps;
-    int model;         /* the Train view's model: 0 one head, 1 layers, or -1 */
-    int layers, heads; /* 0: unchanged */
-    int pos;           /* a Train_Pos, or -1 */
-    int ablate;        /* layer · STACK_MAX_HEADS + head: zero it or bring it back; or -1 */
-    int explore;       /* the same: open that head in the explorer; or -1 */
-} Layers_Request;
-
 /* Which steps of which lessons the student has done (every goal met, or
  * read when a step has none), by lesson file name. The menu marks finished
  * lessons; the platform keeps it between runs (platform/progress.h). */
@@ -244,9 +211,6 @@ typedef struct View_State {
     unsigned long shuffle_count;
     Explorer_State explorer;
     Scaling_State scaling;
-    Train_Request train_req;
-    Layers_Request layers_req;
-    Real_Request real_req;
     float temperature;   /* the Model view's next-token temperature */
     int real_next_mode;  /* the next-token panel: 0 the ten likeliest, 1 the model writing */
     bool real_greedy;    /* writing: the likeliest each step (else drawn under the temperature) */

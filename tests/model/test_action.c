@@ -282,4 +282,93 @@ Test(action, a_list_refuses_payloads_it_cannot_hold) {
     Action got = action_list_get(&l, 0);
     cr_assert_str_eq(got.text, "fits");
     cr_assert_neq(got.text, b.text, "the list keeps its own copy");
+    char typed[32] = "the Model view's text"; /* the edit buffer, typed on after the push */
+    Action c = {.kind = ACTION_REAL_TEXT, .text = typed};
+    cr_assert(action_list_push(&l, &c));
+    typed[0] = 'X';
+    cr_assert_str_eq(action_list_get(&l, 1).text, "the Model view's text", "a copy for it too");
+}
+
+/* The training labs by action, as the Train view's controls and a lesson's
+ * steps drive them: each does what it says and nothing is undone; a setting
+ * starts training again only when it changes; a value out of range is
+ * refused with a line and leaves the lab where it was; scene_apply refuses
+ * every lab action (they are the model's). */
+Test(action, the_labs_take_actions_and_refuse_what_they_cannot_do) {
+    cr_assert(model_init(&m, &start, &vocab));
+    char err[300];
+    bool changed = false;
+    Action play = action_lab(ACTION_LAB_PLAY, LAB_ONE_HEAD);
+    cr_assert_not(scene_apply(&s, &play, &vocab, &changed, err, sizeof err));
+    cr_assert_str_eq(err, "play: only a model can do that");
+
+    model_ok(&m, play); /* the first touch starts the lab with its defaults */
+    cr_assert(m.train.ready && m.train.running);
+    model_ok(&m, play);
+    cr_assert_not(m.train.running, "play is a toggle");
+    model_ok(&m, (Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 100});
+    model_ok(&m, (Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 1});
+    cr_assert_eq(m.train.queued, 101, "steps wait for the frames, a slice each");
+    cr_assert(train_lab_run(&m.train, 7));
+    cr_assert_eq(m.train.trainer.steps, 7);
+    model_ok(&m, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_TASK, TRAIN_MATCH)); /* as it is */
+    cr_assert_eq(m.train.trainer.steps, 7, "an unchanged setting keeps the training");
+    model_ok(&m, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_DK, 4));
+    cr_assert_eq(m.train.trainer.steps, 0, "a new d_k trains again");
+    cr_assert_eq(m.train.trainer.d_k, 4);
+    model_ok(&m, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_POS, TRAIN_POS_ROPE));
+    model_ok(&m, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_SCALED, 0));
+    model_ok(&m, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_COMPARE, 1));
+    model_ok(&m, action_lab_set(LAB_ONE_HEAD, LAB_KNOB_LR, 0.05));
+    cr_assert(m.train.trainer.pos == TRAIN_POS_ROPE && m.train.desc.unscaled && m.train.compare);
+    cr_assert_eq(m.train.desc.lr, 0.05);
+    const struct {
+        Action a;
+        const char *why;
+    } refused[] = {
+        {action_lab_set(LAB_ONE_HEAD, LAB_KNOB_DK, 0), "d_k: a whole number from 1 to 256"},
+        {action_lab_set(LAB_ONE_HEAD, LAB_KNOB_DK, 2.5), "d_k: a whole number from 1 to 256"},
+        {action_lab_set(LAB_ONE_HEAD, LAB_KNOB_LR, NAN), "learning rate: above 0, at most 10"},
+        {action_lab_set(LAB_ONE_HEAD, LAB_KNOB_POS, 9), "no such positional scheme"},
+        {action_lab_set(LAB_ONE_HEAD, LAB_KNOB_LAYERS, 2), "not a setting of the one-head lab"},
+        {action_lab_set(LAB_LAYERS, LAB_KNOB_HEADS, 5), "heads: a whole number from 1 to 4"},
+        {action_lab_set(LAB_LAYERS, LAB_KNOB_POS, TRAIN_POS_ALIBI),
+         "the layers lab's positions: none, sin, learned or rope"},
+        {action_lab_set(LAB_LAYERS, LAB_KNOB_DK, 8), "not a setting of the layers lab"},
+        {(Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 0}, "steps: at least 1"},
+        {(Action){.kind = ACTION_LAB_ZERO, .i = LAB_LAYERS, .c0 = 0, .c1 = 3},
+         "the layers lab has no head 3 of layer 0"},
+        {action_lab(ACTION_LAB_FAST, LAB_ONE_HEAD), "not an action of the one-head lab"},
+        {action_lab(ACTION_LAB_PLAY, (Lab_Id)7), "no such lab"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
+        Train_Desc desc = m.train.desc;
+        long queued = m.train.queued;
+        cr_assert_not(model_apply(&m, &refused[k].a, err, sizeof err), "case %zu", k);
+        cr_assert_str_eq(err, refused[k].why, "case %zu", k);
+        cr_assert(!memcmp(&desc, &m.train.desc, sizeof desc) && queued == m.train.queued,
+                  "case %zu: a refused action changed the lab", k);
+    }
+
+    model_ok(&m, action_lab(ACTION_LAB_SHOW, LAB_LAYERS));
+    cr_assert(m.layers && m.stack.ready);
+    model_ok(&m, action_lab_set(LAB_LAYERS, LAB_KNOB_LAYERS, 2));
+    model_ok(&m, action_lab_set(LAB_LAYERS, LAB_KNOB_HEADS, 3));
+    cr_assert(m.stack.stack.desc.layers == 2 && m.stack.stack.desc.heads == 3);
+    cr_assert_eq(m.stack.stack.d_h, 6, "3 heads share 18 coordinates: 16 do not divide");
+    model_ok(&m, action_lab(ACTION_LAB_FAST, LAB_LAYERS));
+    cr_assert(m.stack.fast);
+    model_ok(&m, (Action){.kind = ACTION_LAB_ZERO, .i = LAB_LAYERS, .c0 = 1, .c1 = 2});
+    cr_assert(m.stack.ablated[1][2]);
+    cr_assert(stack_lab_run(&m.stack, 5));
+    model_ok(&m, action_lab(ACTION_LAB_RESET, LAB_LAYERS));
+    cr_assert_eq(m.stack.stack.steps, 0, "reset trains again from step 0");
+    cr_assert(m.stack.stack.desc.layers == 2 && m.stack.stack.desc.heads == 3, "the same shape");
+    cr_assert_eq(m.undo_count, 0, "no lab action is undone");
+    model_ok(&m, (Action){.kind = ACTION_LAB_EXPLORE, .i = LAB_LAYERS, .c0 = 1, .c1 = 0});
+    cr_assert(m.scene.learned && m.learned.layer == 1);
+    cr_assert_eq(m.undo_count, 1, "opening a head changes the scene: that is undone");
+    model_ok(&m, action_lab(ACTION_LAB_SHOW, LAB_ONE_HEAD));
+    cr_assert_not(m.layers);
+    model_free(&m);
 }

@@ -448,3 +448,43 @@ Test(model_view, lesson_14_names_the_open_models_sizes) {
     cr_assert_eq(runs_of("4"), fours + 2, "of 4 heads, d_k = 4");
     lesson_leave(&h.vs, &h.m);
 }
+
+/* The view's asks are actions (model_apply): each refuses what it cannot do
+ * with a line and leaves the lab as it was; none is undone. */
+Test(model_view, its_actions_refuse_what_they_cannot_do) {
+    char err[400];
+    Action open = {.kind = ACTION_REAL_OPEN, .c0 = 0, .c1 = 0};
+    cr_assert_not(model_apply(&h.m, &open, err, sizeof err));
+    cr_assert_str_eq(err, "no model is open");
+    attach("Hello world");
+    int layers = rm.weights.model.layers, heads = rm.weights.model.heads;
+    harness_act(&h, (Action){.kind = ACTION_REAL_OPEN, .c0 = layers - 1, .c1 = heads - 1});
+    cr_assert(h.m.real.open_layer == layers - 1 && h.m.real.open_head == heads - 1);
+    const struct {
+        Action a;
+        const char *why;
+    } refused[] = {
+        {{.kind = ACTION_REAL_OPEN, .c0 = layers, .c1 = 0}, NULL}, /* past the last layer */
+        {{.kind = ACTION_REAL_OPEN, .c0 = 0, .c1 = -2}, "the model has no head -2 of layer 0"},
+        {{.kind = ACTION_REAL_MOVE, .c0 = 0, .c1 = 2}, "the text has 2 tokens: no slot 0 or 2"},
+        {{.kind = ACTION_REAL_ORDER, .i = 3}, "no such order"},
+        {{.kind = ACTION_REAL_WRITE, .i = 9}, "no such way to write"},
+        {{.kind = ACTION_REAL_TEXT}, "no text"},
+    };
+    char past[80];
+    snprintf(past, sizeof past, "the model has no head 0 of layer %d", layers);
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
+        cr_assert_not(model_apply(&h.m, &refused[k].a, err, sizeof err), "case %zu", k);
+        cr_assert_str_eq(err, refused[k].why ? refused[k].why : past, "case %zu", k);
+        cr_assert(h.m.real.open_layer == layers - 1 && h.m.real.open_head == heads - 1 &&
+                      !strcmp(h.m.real.text, "Hello world") && h.m.real.order[0] == 0,
+                  "case %zu: a refused action changed the view", k);
+    }
+    harness_act(&h, (Action){.kind = ACTION_REAL_MOVE, .c0 = 0, .c1 = 1});
+    settle();
+    cr_assert_eq(h.m.real.order[0], 1, "a move reads the tokens in the new order");
+    harness_act(&h, (Action){.kind = ACTION_REAL_ORDER, .i = 2});
+    settle();
+    cr_assert_eq(h.m.real.order[0], 0, "and the text's own order comes back");
+    cr_assert_eq(h.m.undo_count, 0, "no action of the Model view is undone");
+}
