@@ -3,7 +3,6 @@
 #include "layers_view.h"
 
 #include "heatmap.h"
-#include "labs.h"
 #include "positions.h"
 
 #include <math.h>
@@ -175,7 +174,7 @@ static void loss_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r) 
     Rect yax = rect_cut_left(&body, 30);
     Rect plot = body;
     if (plot.h < 2 * lh) return;
-    plot_frame(ui, plot);
+    ui_plot_area(ui, plot);
     const float top = 4.5f;
     float unit = plot.h / top;
     for (int v = 0; v <= 4; v++) {
@@ -241,7 +240,7 @@ static void score_plot(Ui *ui, const View_State *vs, const Stack_Lab *l, Rect r)
     Rect yax = rect_cut_left(&body, 30);
     Rect plot = body;
     if (plot.h < 2 * lh) return;
-    plot_frame(ui, plot);
+    ui_plot_area(ui, plot);
     for (int v = 0; v <= 4; v++) {
         float sy = plot.y + plot.h * (1 - v / 4.0f);
         char buf[24];

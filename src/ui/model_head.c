@@ -3,7 +3,6 @@
 
 #include "../core/i18n.h"
 #include "heatmap.h"
-#include "labs.h"
 #include "view.h"
 
 #include <math.h>
@@ -142,7 +141,7 @@ static void qk_plane(Ui *ui, View_State *vs, const Real_Lab *l, const float *A, 
     rect_cut_top(&r, fmaxf(0, note_h - lh));
     Rect plot = rect_inset(r, lh);
     if (plot.w < 20 || plot.h < 20) return;
-    plot_frame(ui, plot);
+    ui_plot_area(ui, plot);
     float lo[2] = {0, 0}, hi[2] = {0, 0};
     for (int i = 0; i < 2 * n; i++)
         for (int c = 0; c < 2; c++) {

@@ -4,7 +4,6 @@
 
 #include "heatmap.h"
 #include "edit_field.h"
-#include "labs.h"
 #include "model_blocks.h"
 #include "model_write.h"
 #include "model_head.h"

@@ -5,7 +5,6 @@
 #include "explorer.h"
 #include "positions.h"
 #include "heatmap.h"
-#include "labs.h"
 
 #include "../core/posenc.h"
 
@@ -123,7 +122,7 @@ static void score_plot(Ui *ui, Rect r, const char *name, const char *title, cons
     Rect yax = rect_cut_left(&body, 48);
     Rect plot = body;
     if (plot.w < 20 || plot.h < 20) return;
-    plot_frame(ui, plot);
+    ui_plot_area(ui, plot);
     int count = by_delta ? SHIFT_DELTAS : SHIFT_SPAN;
     double lo = INFINITY, hi = -INFINITY;
     for (int k = 0; k < POS_MODE_COUNT; k++)

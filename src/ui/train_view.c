@@ -4,7 +4,6 @@
 
 #include "heatmap.h"
 #include "layers_view.h"
-#include "labs.h"
 #include "positions.h"
 
 #include <math.h>
@@ -156,7 +155,7 @@ static void loss_plot(Ui *ui, const Train_Lab *l, Rect r) {
     Rect ticks = rect_cut_bottom(&body, lh + 2);
     Rect yax = rect_cut_left(&body, 48);
     Rect plot = body;
-    plot_frame(ui, plot);
+    ui_plot_area(ui, plot);
     const double lo = log(1e-3), hi = log(8.0);
     /* a decade lower than a label: every other decade says its value */
     float decade = plot.h * (float)(log(10.0) / (hi - lo));

@@ -506,3 +506,8 @@ Rect ui_modal(Ui *ui, float w, float h, const char *title, const char *name, boo
     rect_cut_top(&body, 36);
     return body;
 }
+
+void ui_plot_area(Ui *ui, Rect r) {
+    draw_rect(ui->dl, r, ui->theme->plot);
+    draw_rect_outline(ui->dl, r, 0, ui->theme->line, ui->theme->panel_border);
+}

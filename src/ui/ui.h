@@ -34,6 +34,8 @@
  *   void ui_block(Ui *ui, Rect r)
  *       r lies over the panels (a callout, a note): from the next frame on, a press on it reaches
  *       nothing beneath
+ *   void ui_plot_area(Ui *ui, Rect r)
+ *       the dark plotting area of a lab's curves, with its border
  *   int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected)
  *   int ui_button_strip(Ui *ui, Rect r, const Ui_Strip_Button *b, int count)
  *       count buttons in r, equal widths 6 apart (a lab's ▶ +100 … ⟲ row); the index of the one
@@ -212,6 +214,7 @@ bool ui_hit(const Ui *ui, Rect r);
 bool ui_hides(const Ui *ui, const char *name);
 bool ui_hidden_if(Ui *ui, Rect r, const char *title, const char *name);
 void ui_block(Ui *ui, Rect r);
+void ui_plot_area(Ui *ui, Rect r);
 int ui_button(Ui *ui, const char *name, int index, Rect r, const char *label, bool selected);
 int ui_button_strip(Ui *ui, Rect r, const Ui_Strip_Button *b, int count);
 int ui_toggle(Ui *ui, const char *name, int index, Rect r, const char *label, bool *value);

@@ -6,7 +6,8 @@
 
 #include "explain.h"
 #include "explorer.h"
-#include "labs.h"
+#include "permutation_view.h"
+#include "scaling_view.h"
 #include "shift_view.h"
 #include "callout.h"
 #include "edit_field.h"
@@ -640,6 +641,25 @@ static void layout(Ui *ui, View_State *vs, const Model *m) {
     }
 }
 
+/* The data a lab view shows (model/labs.h), computed only when what it
+ * depends on changed; false when out of memory. */
+static bool derive_labs(const View_State *vs, Model *m) {
+    const Scene *s = &m->scene;
+    switch (vs->view) {
+    case VIEW_SCALING: {
+        uint64_t seed = (uint64_t)s->seed * 1000003u + vs->scaling.resample;
+        return labs_experiment(&m->labs, seed, s->d_k, vs->scaling.samples) &&
+               labs_curves(&m->labs, s);
+    }
+    case VIEW_PERMUTATION:
+        return labs_permutation(&m->labs, s, &m->derived);
+    case VIEW_SHIFT:
+        return shift_update(&m->labs.shift, s, &m->derived, vs->selected, vs->shift_key);
+    default:
+        return true;
+    }
+}
+
 void view_frame(Ui *ui, View_State *vs, Model *m) {
     /* small windows (or big zoom) get the compact type sizes */
     ui->theme = theme_get(vs->theme, ui->w < 1300 || ui->h < 760);
@@ -659,7 +679,7 @@ void view_frame(Ui *ui, View_State *vs, Model *m) {
     train_drain(ui, vs, m);   /* steps a lesson or "+100" asked for: a slice a frame */
     lesson_update(ui, vs, m); /* a lesson step or _("show me") acts on the model */
     if (!model_update(m)) view_set_status(vs, true, _("Out of memory computing attention"));
-    vs->labs_ready = labs_derive(vs, m);
+    vs->labs_ready = derive_labs(vs, m);
     if (vs->head >= m->scene.heads) vs->head = 0; /* fewer heads now */
     if (vs->selected >= m->scene.n) vs->selected = m->scene.n - 1;
     if (vs->selected < 0) vs->selected = 0;

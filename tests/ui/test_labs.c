@@ -1,5 +1,5 @@
-/* src/ui/labs.c and src/model/labs.c: the numbers the labs show come from
- * core and agree with an independent recomputation. */
+/* src/ui/scaling_view.c, src/ui/permutation_view.c and src/model/labs.c: the numbers the labs show
+ * come from core and agree with an independent recomputation. */
 #include "core/attention.h"
 #include "core/perm.h"
 #include "core/posenc.h"
