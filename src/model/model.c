@@ -256,6 +256,18 @@ static bool lab_fail(char *err, size_t errsz, const char *what) {
     return false;
 }
 
+/* Steps asked for at once, and waiting: the command line's limit each, and a
+ * bound on the queue that a 32-bit long (the browser's) holds. */
+#define LAB_STEPS_MAX  1000000
+#define LAB_QUEUED_MAX 100000000L
+
+static bool steps_fit(long queued, int n, char *err, size_t errsz) {
+    if (n < 1 || n > LAB_STEPS_MAX) return lab_fail(err, errsz, "steps: 1 to 1000000 at a time");
+    if (queued > LAB_QUEUED_MAX - n)
+        return lab_fail(err, errsz, "steps: at most 100000000 waiting to run");
+    return true;
+}
+
 /* The one-head lab: started with the defaults the first time it is touched. */
 static bool one_head(Model *m, const Action *a, char *err, size_t errsz) {
     Train_Lab *l = &m->train;
@@ -269,7 +281,7 @@ static bool one_head(Model *m, const Action *a, char *err, size_t errsz) {
         l->running = !l->running;
         return true;
     case ACTION_LAB_STEPS:
-        if (a->n < 1) return lab_fail(err, errsz, "steps: at least 1");
+        if (!steps_fit(l->queued, a->n, err, errsz)) return false;
         l->queued += a->n; /* a slice a frame: train_lab_drain */
         return true;
     case ACTION_LAB_SET:
@@ -339,7 +351,7 @@ static bool layers(Model *m, const Action *a, char *err, size_t errsz) {
         l->fast = !l->fast;
         return true;
     case ACTION_LAB_STEPS:
-        if (a->n < 1) return lab_fail(err, errsz, "steps: at least 1");
+        if (!steps_fit(l->queued, a->n, err, errsz)) return false;
         l->queued += a->n;
         return true;
     case ACTION_LAB_ZERO:
@@ -402,6 +414,12 @@ static bool real_write(Real_Lab *l, const Action *a, char *err, size_t errsz) {
     if (a->i < REAL_WRITE_STEP || a->i > REAL_WRITE_AGAIN)
         return lab_fail(err, errsz, "no such way to write");
     if (l->n == 0) return lab_fail(err, errsz, "the Model view has no text to write after");
+    /* the command line's ranges: a writing drawn from nothing, or never cut, is a mistake */
+    if (!(a->value >= 0 && a->value <= 100) || a->n < 0 || a->n > 1000000 ||
+        !(a->x0 >= 0.000001f && a->x0 <= 1))
+        return lab_fail(err, errsz,
+                        "sampling: temperature 0 to 100, top-k 0 to 1000000, top-p "
+                        "above 0 and at most 1");
     if (!g->model || a->i == REAL_WRITE_START || a->i == REAL_WRITE_AGAIN) {
         /* again: as many tokens as were written, under the new sampling */
         int again = a->i == REAL_WRITE_AGAIN && g->model ? g->wanted : 0;

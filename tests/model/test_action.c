@@ -335,12 +335,23 @@ Test(action, the_labs_take_actions_and_refuse_what_they_cannot_do) {
         {action_lab_set(LAB_LAYERS, LAB_KNOB_POS, TRAIN_POS_ALIBI),
          "the layers lab's positions: none, sin, learned or rope"},
         {action_lab_set(LAB_LAYERS, LAB_KNOB_DK, 8), "not a setting of the layers lab"},
-        {(Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 0}, "steps: at least 1"},
+        {(Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 0},
+         "steps: 1 to 1000000 at a time"},
+        {(Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 1000001},
+         "steps: 1 to 1000000 at a time"},
         {(Action){.kind = ACTION_LAB_ZERO, .i = LAB_LAYERS, .c0 = 0, .c1 = 3},
          "the layers lab has no head 3 of layer 0"},
         {action_lab(ACTION_LAB_FAST, LAB_ONE_HEAD), "not an action of the one-head lab"},
         {action_lab(ACTION_LAB_PLAY, (Lab_Id)7), "no such lab"},
     };
+    m.train.queued = 0;
+    for (int k = 0; k < 100; k++) /* a hundred million waiting: the bound, met */
+        model_ok(&m, (Action){.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 1000000});
+    Action over = {.kind = ACTION_LAB_STEPS, .i = LAB_ONE_HEAD, .n = 1};
+    cr_assert_not(model_apply(&m, &over, err, sizeof err), "the queue's bound is a message");
+    cr_assert_str_eq(err, "steps: at most 100000000 waiting to run");
+    cr_assert_eq(m.train.queued, 100000000L);
+    m.train.queued = 0;
     for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
         Train_Desc desc = m.train.desc;
         long queued = m.train.queued;

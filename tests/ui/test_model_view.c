@@ -453,6 +453,8 @@ Test(model_view, lesson_14_names_the_open_models_sizes) {
  * with a line and leaves the lab as it was; none is undone. */
 Test(model_view, its_actions_refuse_what_they_cannot_do) {
     char err[400];
+    const char *sampling =
+        "sampling: temperature 0 to 100, top-k 0 to 1000000, top-p above 0 and at most 1";
     Action open = {.kind = ACTION_REAL_OPEN, .c0 = 0, .c1 = 0};
     cr_assert_not(model_apply(&h.m, &open, err, sizeof err));
     cr_assert_str_eq(err, "no model is open");
@@ -469,6 +471,9 @@ Test(model_view, its_actions_refuse_what_they_cannot_do) {
         {{.kind = ACTION_REAL_MOVE, .c0 = 0, .c1 = 2}, "the text has 2 tokens: no slot 0 or 2"},
         {{.kind = ACTION_REAL_ORDER, .i = 3}, "no such order"},
         {{.kind = ACTION_REAL_WRITE, .i = 9}, "no such way to write"},
+        {{.kind = ACTION_REAL_WRITE, .i = REAL_WRITE_START, .value = NAN, .x0 = 1}, sampling},
+        {{.kind = ACTION_REAL_WRITE, .i = REAL_WRITE_STEP, .value = 1, .n = -1, .x0 = 1}, sampling},
+        {{.kind = ACTION_REAL_WRITE, .i = REAL_WRITE_STEP, .value = 1, .x0 = 0}, sampling},
         {{.kind = ACTION_REAL_TEXT}, "no text"},
     };
     char past[80];
@@ -477,7 +482,8 @@ Test(model_view, its_actions_refuse_what_they_cannot_do) {
         cr_assert_not(model_apply(&h.m, &refused[k].a, err, sizeof err), "case %zu", k);
         cr_assert_str_eq(err, refused[k].why ? refused[k].why : past, "case %zu", k);
         cr_assert(h.m.real.open_layer == layers - 1 && h.m.real.open_head == heads - 1 &&
-                      !strcmp(h.m.real.text, "Hello world") && h.m.real.order[0] == 0,
+                      !strcmp(h.m.real.text, "Hello world") && h.m.real.order[0] == 0 &&
+                      !h.m.real.gen.model,
                   "case %zu: a refused action changed the view", k);
     }
     harness_act(&h, (Action){.kind = ACTION_REAL_MOVE, .c0 = 0, .c1 = 1});
