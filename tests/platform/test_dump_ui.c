@@ -307,11 +307,13 @@ Test(dump_ui, no_label_is_cut_and_no_text_overprints_at_projector_sizes) {
     static const char *const langs[] = {"--lang zh_CN", "--lang de", "--lang en", "--lang es"};
     size_t lang_n = getenv("ATTNLAB_SANITIZED") ? 1 : 4;
     size_t size_n = getenv("ATTNLAB_SANITIZED") ? 1 : sizeof sizes / sizeof *sizes;
+    /* there, presenting alone: its larger type takes the same paths the plain layout does */
+    size_t layout_0 = getenv("ATTNLAB_SANITIZED") ? 1 : 0;
     int failures = 0;
     char report[4096] = "";
     for (size_t g = 0; g < lang_n; g++)
         for (size_t s = 0; s < size_n; s++)
-            for (size_t l = 0; l < 2; l++)
+            for (size_t l = layout_0; l < 2; l++)
                 for (size_t k = 0; k < sizeof states / sizeof *states; k++) {
                     char state[600], args[1200], say[600];
                     snprintf(state, sizeof state, states[k], test_env("ATTNLAB_DATA"),
