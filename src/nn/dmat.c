@@ -86,3 +86,23 @@ void dmat_adam(double *param, const double *grad, double *m1, double *m2, long c
         param[k] -= lr * (m1[k] / c1) / (sqrt(m2[k] / c2) + eps);
     }
 }
+
+double dmat_cross_entropy(const double *z, int r, int m, const int *target, double weight,
+                          double *dz, double *row_loss) {
+    dmat_softmax_rows(z, r, m, dz);
+    double loss = 0;
+    for (int i = 0; i < r; i++) {
+        double *di = dz + (long)i * m;
+        if (row_loss) row_loss[i] = 0;
+        if (target[i] < 0) {
+            for (int v = 0; v < m; v++) di[v] = 0;
+            continue;
+        }
+        double li = -log(fmax(di[target[i]], 1e-300));
+        loss += li;
+        if (row_loss) row_loss[i] = li;
+        di[target[i]] -= 1;
+        for (int v = 0; v < m; v++) di[v] *= weight;
+    }
+    return loss;
+}

@@ -198,21 +198,13 @@ static double sentence(Trainer *t, const int *tok, const int *tgt, int n, double
     dhead_forward(&head, X, &b);
     dmat_mul(b.o, t->W_U, n, dv, V, Z);
     /* cross-entropy on the scored rows; dZ = softmax − one-hot */
-    double loss = 0;
-    dmat_softmax_rows(Z, n, V, dZ);
+    double loss = dmat_cross_entropy(Z, n, V, tgt, weight, dZ, NULL);
     for (int i = 0; i < n; i++) {
-        double *zi = dZ + (long)i * V;
-        if (tgt[i] < 0) {
-            for (int v = 0; v < V; v++) zi[v] = 0;
-            continue;
-        }
-        loss -= log(fmax(zi[tgt[i]], 1e-300));
+        if (tgt[i] < 0) continue;
         int best = 0;
         for (int v = 1; v < V; v++)
             if (Z[(long)i * V + v] > Z[(long)i * V + best]) best = v;
         *right += best == tgt[i];
-        zi[tgt[i]] -= 1;
-        for (int v = 0; v < V; v++) zi[v] *= weight;
     }
     if (!want_grad) return loss;
     double *gE = t->grad, *gQ = gE + (long)V * d, *gK = gQ + (long)d * dk, *gV = gK + (long)d * dk;

@@ -195,22 +195,13 @@ static double sequence(Stack *s, const int *tok, int block, double weight, bool 
     int n = d->context, w = d->width, dh = s->d_h, V = d->vocab;
     Bufs b = bufs(s);
     forward(s, &b, tok);
-    dmat_softmax_rows(b.z, n, V, b.dz);
-    double loss = 0;
-    for (int i = 0; i < n; i++) {
-        double *zi = b.dz + (long)i * V;
-        if (i == n - 1) { /* nothing after the last token */
-            for (int v = 0; v < V; v++) zi[v] = 0;
-            continue;
-        }
-        double li = -log(fmax(zi[tok[i + 1]], 1e-300));
-        loss += li;
-        if (i + 1 >= block) { /* the next token repeats one seen before */
-            *ic_loss += li;
-            (*ic_count)++;
-        }
-        zi[tok[i + 1]] -= 1;
-        for (int v = 0; v < V; v++) zi[v] *= weight;
+    int next[STACK_MAX_CONTEXT]; /* each position predicts the token after it */
+    double each[STACK_MAX_CONTEXT];
+    for (int i = 0; i < n; i++) next[i] = i + 1 < n ? tok[i + 1] : -1; /* none after the last */
+    double loss = dmat_cross_entropy(b.z, n, V, next, weight, b.dz, each);
+    for (int i = block - 1; i < n - 1; i++) { /* the next token repeats one seen before */
+        *ic_loss += each[i];
+        (*ic_count)++;
     }
     if (!want_grad) return loss;
     double *gE = s->grad, *gU = gE + (long)V * w;

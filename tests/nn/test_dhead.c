@@ -1,8 +1,10 @@
 /* src/nn/dhead.c, the float64 head of both training labs: its forward pass
  * against the formula written out in plain loops, and its backward pass
  * against central finite differences with every option on at once (a causal
- * mask, ALiBi, RoPE, d_k ≠ d_v, an odd d_k), which neither lab uses together. */
+ * mask, ALiBi, RoPE, d_k ≠ d_v, an odd d_k), which neither lab uses together;
+ * and the readout loss both labs share (nn/dmat.c). */
 #include "nn/dhead.h"
+#include "nn/dmat.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -134,4 +136,30 @@ Test(dhead, the_backward_pass_matches_finite_differences_with_every_option) {
                                   m, e, an, fd);
             }
     }
+}
+
+/* The readout loss both labs share (dmat.h): each scored row's −log p of its
+ * target, written out; an unscored row adds nothing and owes nothing; the
+ * gradient is (p − one-hot)·weight. Float64 on both sides: 1e-12. */
+Test(dhead, the_readout_loss_is_cross_entropy_row_by_row) {
+    enum { R = 4, M = 5 };
+    double z[R * M], dz[R * M], each[R];
+    const int target[R] = {2, -1, 0, 4};
+    Rng r;
+    rng_seed(&r, 5);
+    for (int e = 0; e < R * M; e++) z[e] = 3 * rng_gaussian(&r);
+    double total = dmat_cross_entropy(z, R, M, target, 0.25, dz, each), sum = 0;
+    for (int i = 0; i < R; i++) {
+        double norm = 0;
+        for (int v = 0; v < M; v++) norm += exp(z[i * M + v]);
+        for (int v = 0; v < M; v++) {
+            double p = exp(z[i * M + v]) / norm;
+            double want = target[i] < 0 ? 0 : (p - (v == target[i])) * 0.25;
+            cr_assert_float_eq(dz[i * M + v], want, 1e-12, "dz[%d][%d]", i, v);
+        }
+        double li = target[i] < 0 ? 0 : log(norm) - z[i * M + target[i]];
+        cr_assert_float_eq(each[i], li, 1e-12, "row %d", i);
+        sum += li;
+    }
+    cr_assert_float_eq(total, sum, 1e-12);
 }
