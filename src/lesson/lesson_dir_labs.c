@@ -271,10 +271,11 @@ static bool model_act(Model *m, const Lesson_Action *a, bool now, char *why, siz
         if (a->setting > 0) { /* by kind: the view's own search, once the pass is shown */
             real_lab_find(r, (Real_Head_Kind)(a->setting - 1));
             times = 0;
+        } else { /* a head by number, or none */
+            act = (Action){.kind = ACTION_REAL_OPEN,
+                           .c0 = a->setting < 0 ? -1 : a->i,
+                           .c1 = a->setting < 0 ? -1 : a->n};
         }
-        act = (Action){.kind = ACTION_REAL_OPEN,
-                       .c0 = a->setting < 0 ? -1 : a->i,
-                       .c1 = a->setting < 0 ? -1 : a->n};
         break;
     case ACT_MODEL_WRITE: /* greedily, as the window's panel starts */
         act = (Action){.kind = ACTION_REAL_WRITE, .i = REAL_WRITE_STEP, .x0 = 1};
