@@ -34,7 +34,7 @@ int lesson_goal_met(const Lesson_Goal *g, Model *m, int view, int selected, char
         return -1;
     }
     const Scene *s = &m->scene;
-    const Attn *a = &m->derived.attn;
+    const Attn *a = &m->derived.pass.head[0];
     int n = s->n;
     bool all = true;
     for (int k = 0; k < g->cond_count; k++) {
@@ -396,7 +396,7 @@ int lesson_predict_truth(const Lesson *l, const Lesson_Predict *pr, const Model 
         snprintf(answer, answersz, "%s", truth == 1 ? "yes" : "no");
     } else {
         const Scene *s = &copy->scene;
-        const float *a = copy->derived.attn.A;
+        const float *a = copy->derived.pass.head[0].A;
         int i = lesson_find_token(s, pr->token), n = s->n, best = 0;
         if (i < 0) {
             snprintf(why, sizeof why, "predict: no token '%s' in the scene at this step",

@@ -75,7 +75,7 @@ bool export_check(const Scene *s, const Derived *dv, char *err, size_t errsz) {
 }
 
 void export_json(const Scene *s, const Derived *dv, FILE *f) {
-    const Attn *a = &dv->attn;
+    const Attn *a = &dv->pass.head[0];
     char buf[FMT_FLOAT_BYTES];
     fputs("{\n  \"tokens\": [", f);
     for (int i = 0; i < s->n; i++) {
@@ -203,7 +203,7 @@ static void csv_block(FILE *f, const Scene *s, const char *name, const float *m,
 }
 
 void export_csv(const Scene *s, const Derived *dv, FILE *f) {
-    const Attn *a = &dv->attn;
+    const Attn *a = &dv->pass.head[0];
     int n = s->n, d = s->d, dk = s->d_k, dvw = s->d_v;
     fprintf(f,
             "# attnlab export: n=%d d=%d d_k=%d d_v=%d seed=%u scaled=%s pos=%s pos_offset=%d "

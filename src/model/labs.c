@@ -183,7 +183,7 @@ bool labs_permutation(Labs *labs, const Scene *s, const Derived *now) {
     }
     p->derived.learned = now->learned; /* a learned head's own weights, if the scene has one */
     if (!derived_update(&p->derived, b)) return false;
-    const Attn *x = &p->derived.attn, *px = &now->attn;
+    const Attn *x = &p->derived.pass.head[0], *px = &now->pass.head[0];
     /* P·Attention(X): outputs move with their tokens; weights move in rows and columns */
     double mA = 0, mO = 0;
     for (int i = 0; i < n; i++) {

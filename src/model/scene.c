@@ -239,23 +239,34 @@ double scene_alibi_slope(const Scene *s, int h) {
     return s->pos == POS_ALIBI ? posenc_alibi_slope(h + 1, s->heads < 1 ? 1 : s->heads) : 0.0;
 }
 
-/* What the core needs to compute head h of a scene from its derived parts. */
-static Attn_Desc attn_desc(const Derived *dv, const Scene *s, int h) {
-    return (Attn_Desc){.n = s->n,
-                       .d = s->d,
-                       .d_k = s->d_k,
-                       .d_v = s->d_v,
-                       .scaled = s->scaled,
-                       .causal = s->mask == MASK_CAUSAL,
-                       .X = s->X,
-                       .P = dv->has_p ? dv->P : NULL,
-                       .W_Q = derived_w(dv, h, PROJ_Q),
-                       .W_K = derived_w(dv, h, PROJ_K),
-                       .W_V = derived_w(dv, h, PROJ_V),
-                       .rope = s->pos == POS_ROPE,
-                       .rope_base = s->rope_base,
-                       .pos_offset = s->pos_offset,
-                       .alibi = scene_alibi_slope(s, h)};
+/* What the pass needs to compute the scene's heads from its derived parts
+ * (w and slopes: room for the heads' pointers and ALiBi slopes). */
+static Attend_Desc attend_desc(const Derived *dv, const Scene *s, const float *w[3][ATTN_MAX_HEADS],
+                               double *slopes) {
+    int H = s->heads < 1 ? 1 : s->heads;
+    for (int h = 0; h < H; h++) {
+        w[0][h] = derived_w(dv, h, PROJ_Q);
+        w[1][h] = derived_w(dv, h, PROJ_K);
+        w[2][h] = derived_w(dv, h, PROJ_V);
+        slopes[h] = scene_alibi_slope(s, h);
+    }
+    return (Attend_Desc){.n = s->n,
+                         .d = s->d,
+                         .d_k = s->d_k,
+                         .d_v = s->d_v,
+                         .heads = H,
+                         .scaled = s->scaled,
+                         .causal = s->mask == MASK_CAUSAL,
+                         .X = s->X,
+                         .P = dv->has_p ? dv->P : NULL,
+                         .W_Q = w[0],
+                         .W_K = w[1],
+                         .W_V = w[2],
+                         .W_O = dv->W_O,
+                         .rope = s->pos == POS_ROPE,
+                         .rope_base = s->rope_base,
+                         .pos_offset = s->pos_offset,
+                         .alibi = s->pos == POS_ALIBI ? slopes : NULL};
 }
 
 static bool resize(float **buf, size_t count) {
@@ -273,11 +284,7 @@ static bool reserve(float **buf, size_t *cap, size_t need) {
 }
 
 const Attn *derived_head(const Derived *dv, int h) {
-    return h == 0 ? &dv->attn : &dv->more[h - 1].attn;
-}
-
-static Attn *head_attn(Derived *dv, int h) {
-    return h == 0 ? &dv->attn : &dv->more[h - 1].attn;
+    return &dv->pass.head[h];
 }
 
 const float *derived_w(const Derived *dv, int h, Proj_Kind kind) {
@@ -290,18 +297,6 @@ static float **w_slot(Derived *dv, int h, Proj_Kind kind) {
     if (h == 0) return kind == PROJ_Q ? &dv->W_Q : kind == PROJ_K ? &dv->W_K : &dv->W_V;
     Derived_Head *m = &dv->more[h - 1];
     return kind == PROJ_Q ? &m->W_Q : kind == PROJ_K ? &m->W_K : &m->W_V;
-}
-
-/* Y = Concat(O¹ … Oᴴ)·W_O, in double like every other product here. */
-static void combine_heads(Derived *dv, const Scene *s) {
-    int n = s->n, dv_ = s->d_v, H = s->heads, wide = H * dv_;
-    for (int h = 0; h < H; h++) {
-        const float *o = derived_head(dv, h)->O;
-        for (int i = 0; i < n; i++)
-            memcpy(dv->concat + (long)i * wide + (long)h * dv_, o + (long)i * dv_,
-                   sizeof(float) * (size_t)dv_);
-    }
-    mat_mul(dv->concat, dv->W_O, n, wide, s->d, dv->Y);
 }
 
 bool scene_uses_learned(const Scene *s, const Learned_Head *h) {
@@ -351,35 +346,29 @@ bool derived_update(Derived *dv, const Scene *s) {
         dv->d_v = s->d_v;
         dv->heads = H;
     }
-    for (int h = 0; h < H; h++)
-        if (!attn_reserve(head_attn(dv, h), s->n, s->d, s->d_k, s->d_v)) return false;
-    if (!reserve(&dv->concat, &dv->cap_concat, (size_t)s->n * H * s->d_v) ||
-        !reserve(&dv->Y, &dv->cap_y, (size_t)s->n * s->d))
-        return false;
     dv->has_p = pos_mode_added(s->pos);
     if (dv->has_p) {
         if (!reserve(&dv->P, &dv->cap_p, (size_t)s->n * s->d)) return false;
         scene_positions(s, dv->P);
     }
-    for (int h = 0; h < H; h++) {
-        Attn_Desc desc = attn_desc(dv, s, h);
-        attn_compute(head_attn(dv, h), &desc);
-    }
-    combine_heads(dv, s);
+    const float *w[3][ATTN_MAX_HEADS];
+    double slopes[ATTN_MAX_HEADS];
+    Attend_Desc desc = attend_desc(dv, s, w, slopes);
+    if (!attend_compute(&dv->pass, &desc)) return false;
+    dv->concat = dv->pass.concat;
+    dv->Y = dv->pass.Y;
     return true;
 }
 
 bool derived_update_token(Derived *dv, const Scene *s, int i) {
-    const Attn *a = &dv->attn;
-    if (weights_stale(dv, s) || a->n != s->n || a->scaled != s->scaled ||
+    const Attn *a = dv->pass.cap_heads > 0 ? &dv->pass.head[0] : NULL;
+    if (weights_stale(dv, s) || !a || a->n != s->n || a->scaled != s->scaled ||
         a->causal != (s->mask == MASK_CAUSAL) || dv->has_p != pos_mode_added(s->pos))
         return derived_update(dv, s);
-    for (int h = 0; h < s->heads; h++) {
-        Attn_Desc desc = attn_desc(dv, s, h);
-        attn_update_row(head_attn(dv, h), &desc, i);
-    }
-    combine_heads(dv, s);
-    return true;
+    const float *w[3][ATTN_MAX_HEADS];
+    double slopes[ATTN_MAX_HEADS];
+    Attend_Desc desc = attend_desc(dv, s, w, slopes);
+    return attend_update_row(&dv->pass, &desc, i);
 }
 
 void derived_free(Derived *dv) {
@@ -387,16 +376,13 @@ void derived_free(Derived *dv) {
     free(dv->W_K);
     free(dv->W_V);
     free(dv->P);
-    attn_free(&dv->attn);
     for (int h = 0; h < ATTN_MAX_HEADS - 1; h++) {
         free(dv->more[h].W_Q);
         free(dv->more[h].W_K);
         free(dv->more[h].W_V);
-        attn_free(&dv->more[h].attn);
     }
     free(dv->W_O);
-    free(dv->concat);
-    free(dv->Y);
+    attend_free(&dv->pass);
     const Learned_Head *learned = dv->learned; /* not the derived data's own */
     memset(dv, 0, sizeof *dv);
     dv->learned = learned;

@@ -51,7 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/attention.h"
+#include "../nn/attend.h"
 #include "../core/projection.h"
 #include "limits.h"
 #include "vocab.h"
@@ -105,10 +105,9 @@ typedef struct Learned_Head {
     } x_kind;
 } Learned_Head;
 
-/* Heads 2 to H: their own projections and attention. */
+/* Heads 2 to H: their own projections. */
 typedef struct Derived_Head {
     float *W_Q, *W_K, *W_V;
-    Attn attn;
 } Derived_Head;
 
 typedef struct Derived {
@@ -123,13 +122,13 @@ typedef struct Derived {
     float *P;               /* n×d, valid when has_p */
     bool has_p;
     size_t cap_p;                          /* elements allocated for P */
-    Attn attn;                             /* head 1 */
     Derived_Head more[ATTN_MAX_HEADS - 1]; /* heads 2..H */
-    /* the heads together: Y = Concat(O¹ … Oᴴ)·W_O, back in embedding space */
-    float *W_O;    /* (H·d_v)×d */
-    float *concat; /* n×(H·d_v) */
-    float *Y;      /* n×d */
-    size_t cap_o, cap_concat, cap_y;
+    float *W_O;                            /* (H·d_v)×d */
+    size_t cap_o;
+    Attend pass; /* every head's matrices, as the layer stack computed them */
+    /* the heads together: Y = Concat(O¹ … Oᴴ)·W_O, back in embedding space (the pass's) */
+    const float *concat; /* n×(H·d_v) */
+    const float *Y;      /* n×d */
 } Derived;
 
 void scene_default(Scene *s);

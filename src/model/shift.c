@@ -38,28 +38,32 @@ static void added_rows(const Scene *s, Pos_Mode mode, int offset, int n, float *
         posenc_sinusoidal(offset, n, s->d, s->pos_strength, P);
 }
 
-/* Head 1 of the scene under another scheme and offset, over rows X. */
-static void attend(Lab_Shift *sh, Attn *a, const Scene *s, const Derived *dv, Pos_Mode mode,
+/* Head 1 of the scene under another scheme and offset, over rows X: the
+ * explorer's pass with that one head (a->head[0]). */
+static bool attend(Lab_Shift *sh, Attend *a, const Scene *s, const Derived *dv, Pos_Mode mode,
                    int offset, const float *X) {
     bool added = pos_mode_added(mode);
     if (added) added_rows(s, mode, offset, s->n, sh->P);
     int H = s->heads < 1 ? 1 : s->heads;
-    Attn_Desc desc = {.n = s->n,
-                      .d = s->d,
-                      .d_k = s->d_k,
-                      .d_v = s->d_v,
-                      .scaled = s->scaled,
-                      .causal = s->mask == MASK_CAUSAL,
-                      .X = X,
-                      .P = added ? sh->P : NULL,
-                      .W_Q = dv->W_Q,
-                      .W_K = dv->W_K,
-                      .W_V = dv->W_V,
-                      .rope = mode == POS_ROPE,
-                      .rope_base = s->rope_base,
-                      .pos_offset = offset,
-                      .alibi = mode == POS_ALIBI ? posenc_alibi_slope(1, H) : 0};
-    attn_compute(a, &desc);
+    const float *wq = dv->W_Q, *wk = dv->W_K, *wv = dv->W_V;
+    double slope = posenc_alibi_slope(1, H);
+    Attend_Desc desc = {.n = s->n,
+                        .d = s->d,
+                        .d_k = s->d_k,
+                        .d_v = s->d_v,
+                        .heads = 1,
+                        .scaled = s->scaled,
+                        .causal = s->mask == MASK_CAUSAL,
+                        .X = X,
+                        .P = added ? sh->P : NULL,
+                        .W_Q = &wq,
+                        .W_K = &wk,
+                        .W_V = &wv,
+                        .rope = mode == POS_ROPE,
+                        .rope_base = s->rope_base,
+                        .pos_offset = offset,
+                        .alibi = mode == POS_ALIBI ? &slope : NULL};
+    return attend_compute(a, &desc);
 }
 
 double shift_pair_score(const Scene *s, const Derived *dv, Pos_Mode mode, const float *xq,
@@ -104,8 +108,7 @@ bool shift_update(Lab_Shift *sh, const Scene *s, const Derived *dv, int query, i
     sh->valid = false;
     long nn = (long)n * n, nd = (long)n * d;
     if (!grow_floats_to(&sh->S0, &sh->cap_s0, nn) || !grow_floats_to(&sh->S1, &sh->cap_s1, nn) ||
-        !grow_floats_to(&sh->x2, &sh->cap_x2, nd) || !grow_floats_to(&sh->P, &sh->cap_p, nd) ||
-        !attn_reserve(&sh->a, n, d, s->d_k, s->d_v) || !attn_reserve(&sh->b, n, d, s->d_k, s->d_v))
+        !grow_floats_to(&sh->x2, &sh->cap_x2, nd) || !grow_floats_to(&sh->P, &sh->cap_p, nd))
         return false;
     /* the permutation probe: base order X and p with now row i = base row p[i] */
     int p[ATTN_MAX_TOKENS];
@@ -131,28 +134,33 @@ bool shift_update(Lab_Shift *sh, const Scene *s, const Derived *dv, int query, i
     for (int m = 0; m < POS_MODE_COUNT; m++) {
         Shift_Scheme *sc = &sh->scheme[m];
         /* the whole sentence at 0, then at the offset */
-        attend(sh, &sh->a, s, dv, (Pos_Mode)m, 0, s->X);
-        attend(sh, &sh->b, s, dv, (Pos_Mode)m, s->pos_offset, s->X);
+        if (!attend(sh, &sh->a, s, dv, (Pos_Mode)m, 0, s->X) ||
+            !attend(sh, &sh->b, s, dv, (Pos_Mode)m, s->pos_offset, s->X))
+            return false;
+        const Attn *a = &sh->a.head[0], *b = &sh->b.head[0];
         double mx = 0;
         for (long c = 0; c < nn; c++)
-            if (isfinite(sh->a.S[c])) mx = fmax(mx, fabs((double)sh->b.S[c] - sh->a.S[c]));
+            if (isfinite(a->S[c])) mx = fmax(mx, fabs((double)b->S[c] - a->S[c]));
         sc->shift_max = mx;
-        double big = max_abs_finite(sh->a.S, nn);
+        double big = max_abs_finite(a->S, nn);
         sc->shift_rel = big > 0 ? mx / big : mx;
         if (m == (int)s->pos) {
-            memcpy(sh->S0, sh->a.S, sizeof(float) * (size_t)nn);
-            memcpy(sh->S1, sh->b.S, sizeof(float) * (size_t)nn);
+            memcpy(sh->S0, a->S, sizeof(float) * (size_t)nn);
+            memcpy(sh->S1, b->S, sizeof(float) * (size_t)nn);
         }
         /* reordered, at the scene's offset */
-        attend(sh, &sh->a, s, dv, (Pos_Mode)m, s->pos_offset, base);
-        attend(sh, &sh->b, s, dv, (Pos_Mode)m, s->pos_offset, now);
+        if (!attend(sh, &sh->a, s, dv, (Pos_Mode)m, s->pos_offset, base) ||
+            !attend(sh, &sh->b, s, dv, (Pos_Mode)m, s->pos_offset, now))
+            return false;
+        a = &sh->a.head[0];
+        b = &sh->b.head[0];
         double pm = 0;
         for (int i = 0; i < n; i++)
             for (int c = 0; c < s->d_v; c++)
-                pm = fmax(pm, fabs((double)sh->b.O[(long)i * s->d_v + c] -
-                                   sh->a.O[(long)p[i] * s->d_v + c]));
+                pm = fmax(pm,
+                          fabs((double)b->O[(long)i * s->d_v + c] - a->O[(long)p[i] * s->d_v + c]));
         sc->perm_max = pm;
-        double ob = max_abs_finite(sh->a.O, (long)n * s->d_v);
+        double ob = max_abs_finite(a->O, (long)n * s->d_v);
         sc->perm_rel = ob > 0 ? pm / ob : pm;
         /* one pair's content, moved: i fixed and j around it, then i − j fixed */
         const float *xq = s->X + (long)query * d, *xk = s->X + (long)key * d;
@@ -195,7 +203,7 @@ void shift_free(Lab_Shift *sh) {
     free(sh->S1);
     free(sh->x2);
     free(sh->P);
-    attn_free(&sh->a);
-    attn_free(&sh->b);
+    attend_free(&sh->a);
+    attend_free(&sh->b);
     memset(sh, 0, sizeof *sh);
 }

@@ -52,7 +52,7 @@ typedef struct Lab_Shift {
     float rope_pairs[2][2][2];           /* [fast, slow][q, k][x, y], turned by position */
     int rope_m[2];                       /* which pairs those are */
     long cap_s0, cap_s1, cap_x2, cap_p;  /* elements allocated */
-    Attn a, b;                           /* scratch */
+    Attend a, b;                         /* scratch: head 1 under two schemes */
     float *x2;                           /* a reordered X, n×d */
     float *P;                            /* an added term, n×d */
 } Lab_Shift;

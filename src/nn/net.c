@@ -5,6 +5,7 @@
 #include "../core/clock.h"
 #include "../core/gemm.h"
 #include "../core/i18n.h"
+#include "../core/posenc.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -103,43 +104,72 @@ static void norm(const Net_Model *m, const float *x, int count, const float *g, 
     norm_rows(m->norm, x, count, m->width, m->width, g, b, m->eps, dest);
 }
 
-/* One head: S = Q Kᵀ/√d (minus ALiBi's slope·(i − j)) with the causal mask,
- * A its row softmax, and A V into its d columns of mixed. */
-static void head(const Net_Model *m, Net_Run *r, int h, float *S, float *A, double *since) {
-    int n = r->n, d = head_dim(m), G = kv_heads(m), ld = qkv_width(m), g = net_kv_head(m, h);
-    const float *q = r->qkv + (ptrdiff_t)h * d;
-    const float *k = r->qkv + (ptrdiff_t)(m->heads + g) * d;
-    const float *v = r->qkv + (ptrdiff_t)(m->heads + G + g) * d;
-    gemm_f32(false, true, n, n, d, 1 / sqrtf((float)d), q, ld, k, ld, 0, S, n);
-    mark(r, NET_PART_PRODUCTS, since);
+/* The scale of the scores: 1/√d, or 1 unscaled. */
+static float score_scale(const Net_Model *m) {
+    return m->unscaled ? 1.0f : 1 / sqrtf((float)head_dim(m));
+}
+
+/* Head h's q, k and v columns in r->qkv (rows qkv_width apart). */
+static const float *head_q(const Net_Model *m, const Net_Run *r, int h) {
+    return r->qkv + (ptrdiff_t)h * head_dim(m);
+}
+static const float *head_k(const Net_Model *m, const Net_Run *r, int h) {
+    return r->qkv + (ptrdiff_t)(m->heads + net_kv_head(m, h)) * head_dim(m);
+}
+static const float *head_v(const Net_Model *m, const Net_Run *r, int h) {
+    int d = head_dim(m), G = kv_heads(m);
+    return r->qkv + (ptrdiff_t)(m->heads + G) * d + (ptrdiff_t)net_kv_head(m, h) * value_dim(m);
+}
+
+/* Score i, j of head h once its dot product is in s: ALiBi's −slope·|i − j|,
+ * and −∞ for a key in the query's future under the mask. */
+static float score_cell(const Net_Model *m, int h, int i, int j, float s) {
+    if (!m->unmasked && j > i) return -INFINITY;
     float slope = m->alibi ? m->alibi[h] : 0;
+    return slope != 0 ? s - slope * (float)abs(i - j) : s;
+}
+
+/* Each row of S into A: the softmax over the keys the row sees (masked ones
+ * are exact zeros). */
+static void head_softmax(const Net_Model *m, int n, const float *S, float *A) {
     for (int i = 0; i < n; i++) {
-        float *si = S + (ptrdiff_t)i * n, *ai = A + (ptrdiff_t)i * n;
-        if (slope != 0)
-            for (int j = 0; j <= i; j++) si[j] -= slope * (float)(i - j);
-        float max = si[0];
-        for (int j = 1; j <= i; j++)
-            if (si[j] > max) max = si[j];
-        for (int j = 0; j <= i; j++) ai[j] = exp_approx(si[j] - max);
-        float sum = 0;
-        for (int j = 0; j <= i; j++) sum += ai[j];
-        float inv = 1 / sum;
-        for (int j = 0; j <= i; j++) ai[j] *= inv;
-        for (int j = i + 1; j < n; j++) {
-            si[j] = -INFINITY;
-            ai[j] = 0;
-        }
+        int seen = m->unmasked ? n : i + 1;
+        softmax_row(S + (ptrdiff_t)i * n, seen, A + (ptrdiff_t)i * n);
+        for (int j = seen; j < n; j++) A[(ptrdiff_t)i * n + j] = 0;
     }
+}
+
+/* A·V of head h into its d_v columns of mixed. */
+static void head_mix(const Net_Model *m, Net_Run *r, int h, const float *A) {
+    int n = r->n, dv = value_dim(m);
+    product(m, false, false, n, dv, n, 1, A, n, head_v(m, r, h), qkv_width(m), 0,
+            r->mixed + (ptrdiff_t)h * dv, m->heads * dv);
+}
+
+/* One head: S = Q Kᵀ/√d (with ALiBi and the mask as score_cell says), A its
+ * row softmax, and A V into its d_v columns of mixed. */
+static void head(const Net_Model *m, Net_Run *r, int h, float *S, float *A, double *since) {
+    int n = r->n, d = head_dim(m), ld = qkv_width(m);
+    product(m, false, true, n, n, d, score_scale(m), head_q(m, r, h), ld, head_k(m, r, h), ld, 0, S,
+            n);
+    mark(r, NET_PART_PRODUCTS, since);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            S[(ptrdiff_t)i * n + j] = score_cell(m, h, i, j, S[(ptrdiff_t)i * n + j]);
+    head_softmax(m, n, S, A);
     mark(r, NET_PART_SOFTMAX, since);
-    gemm_f32(false, false, n, d, n, 1, A, n, v, ld, 0, r->mixed + (ptrdiff_t)h * d, m->heads * d);
+    head_mix(m, r, h, A);
     mark(r, NET_PART_PRODUCTS, since);
 }
 
-/* The cos and sin of every pair's angle at positions 0 … rows − 1, as
- * Hugging Face computes them: the frequency and the angle in float32, then
- * their cos and sin. Kept while the model's RoPE and the rows are the same. */
+/* The cos and sin of every pair's angle at rows rope_offset … + rows − 1,
+ * as Hugging Face computes them: the frequency and the angle in float32, then
+ * their cos and sin. Kept while the model's RoPE and the rows are the same.
+ * Adjacent pairs need no table: posenc.c turns them. */
 static void rope_table(const Net_Model *m, Net_Run *r, int rows) {
-    if (r->rope_rows >= rows && r->rope_for == m->rope_theta && r->rope_freq_for == m->rope_freq)
+    if (m->rope_pairs == NET_ROPE_ADJACENT) return;
+    if (r->rope_rows >= rows && r->rope_for == m->rope_theta && r->rope_freq_for == m->rope_freq &&
+        r->rope_offset_for == m->rope_offset)
         return;
     int d = head_dim(m), half = d / 2;
     rows = r->cap_n;
@@ -147,7 +177,7 @@ static void rope_table(const Net_Model *m, Net_Run *r, int rows) {
         float f =
             m->rope_freq ? m->rope_freq[c] : (float)(1 / pow(m->rope_theta, (double)(2 * c) / d));
         for (int p = 0; p < rows; p++) {
-            float angle = (float)p * f;
+            float angle = (float)(p + m->rope_offset) * f;
             r->rope[(ptrdiff_t)p * d + c] = (float)cos(angle);
             r->rope[(ptrdiff_t)p * d + half + c] = (float)sin(angle);
         }
@@ -155,50 +185,71 @@ static void rope_table(const Net_Model *m, Net_Run *r, int rows) {
     r->rope_rows = rows;
     r->rope_for = m->rope_theta;
     r->rope_freq_for = m->rope_freq;
+    r->rope_offset_for = m->rope_offset;
 }
 
-/* count heads of d columns each, from col on, of n rows ld apart: each head's
- * RMSNorm (when g is given), then RoPE's turn (rotate-half) by the row's position. */
-static void norm_and_turn(const Net_Model *m, Net_Run *r, float *x, int n, int ld, int count,
-                          const float *g, bool turn) {
+/* v (d wide) turned by RoPE as token i, into out (which may be v); back:
+ * turned by minus the angle, RoPE's inverse. */
+static void turn(const Net_Model *m, const Net_Run *r, const float *v, int i, bool back,
+                 float *out) {
     int d = head_dim(m), half = d / 2;
+    if (m->rope_pairs == NET_ROPE_ADJACENT) {
+        int p = m->rope_offset + i;
+        posenc_rope_row(v, d, back ? -p : p, m->rope_theta, out);
+        return;
+    }
+    const float *cs = r->rope + (ptrdiff_t)i * d, *sn = cs + half;
+    float sign = back ? -1.0f : 1.0f;
+    for (int c = 0; c < half; c++) {
+        float a = v[c], b = v[c + half];
+        out[c] = a * cs[c] - b * (sign * sn[c]);
+        out[c + half] = b * cs[c] + a * (sign * sn[c]);
+    }
+}
+
+/* count heads of d columns each, of n rows ld apart (tokens first … first + n − 1): each
+ * head's RMSNorm (when g is given), then RoPE's turn by the row's position. */
+static void norm_and_turn(const Net_Model *m, Net_Run *r, float *x, int first, int n, int ld,
+                          int count, const float *g, bool turned) {
+    int d = head_dim(m);
     for (int i = 0; i < n; i++)
         for (int h = 0; h < count; h++) {
             float *v = x + (ptrdiff_t)i * ld + (ptrdiff_t)h * d;
             if (g) norm_rows(NET_NORM_RMS, v, 1, d, d, g, NULL, m->eps, v);
-            if (m->rope_theta <= 0 || !turn) continue;
-            const float *cs = r->rope + (ptrdiff_t)i * d, *sn = cs + half;
-            for (int c = 0; c < half; c++) {
-                float a = v[c], b = v[c + half];
-                v[c] = a * cs[c] - b * sn[c];
-                v[c + half] = b * cs[c] + a * sn[c];
-            }
+            if (m->rope_theta > 0 && turned) turn(m, r, v, first + i, false, v);
         }
 }
 
-/* r->qkv for the n rows of r->normed: the projections, biases, each head's
- * norm and RoPE's turn. */
-static void project_qkv(const Net_Model *m, const Net_Block *b, Net_Run *r, double *since) {
-    int n = r->n, w = m->width, d = head_dim(m), H = m->heads, G = kv_heads(m);
+/* Rows first … first + n − 1 of r->qkv from the same rows of r->normed: the
+ * projections, biases, each head's norm and RoPE's turn. */
+static void project_rows(const Net_Model *m, const Net_Block *b, Net_Run *r, int first, int n,
+                         double *since) {
+    int w = m->width, d = head_dim(m), dv = value_dim(m), H = m->heads, G = kv_heads(m);
     int ld = qkv_width(m);
-    float *q = r->qkv, *k = q + (ptrdiff_t)H * d, *v = k + (ptrdiff_t)G * d;
+    float *q = r->qkv + (ptrdiff_t)first * ld, *k = q + (ptrdiff_t)H * d, *v = k + (ptrdiff_t)G * d;
+    const float *x = r->normed + (ptrdiff_t)first * w;
     fill_rows(q, n, H * d, ld, b->q_b);
     fill_rows(k, n, G * d, ld, b->k_b);
-    fill_rows(v, n, G * d, ld, b->v_b);
+    fill_rows(v, n, G * dv, ld, b->v_b);
     mark(r, NET_PART_OTHER, since);
     if (b->qkv_w) { /* one product for all three (GPT-2's Conv1D) */
-        gemm_f32(false, false, n, ld, w, 1, r->normed, w, b->qkv_w, ld, 1, r->qkv, ld);
+        product(m, false, false, n, ld, w, 1, x, w, b->qkv_w, ld, 1, q, ld);
     } else {
-        linear(m, r->normed, n, w, H * d, b->q_w, q, ld);
-        linear(m, r->normed, n, w, G * d, b->k_w, k, ld);
-        linear(m, r->normed, n, w, G * d, b->v_w, v, ld);
+        linear(m, x, n, w, H * d, b->q_w, q, ld);
+        linear(m, x, n, w, G * d, b->k_w, k, ld);
+        linear(m, x, n, w, G * dv, b->v_w, v, ld);
     }
     mark(r, NET_PART_PRODUCTS, since);
     if (b->q_norm || b->k_norm || m->rope_theta > 0) {
-        norm_and_turn(m, r, q, n, ld, H, b->q_norm, true);
-        norm_and_turn(m, r, k, n, ld, G, b->k_norm, true);
+        norm_and_turn(m, r, q, first, n, ld, H, b->q_norm, true);
+        norm_and_turn(m, r, k, first, n, ld, G, b->k_norm, true);
         mark(r, NET_PART_OTHER, since);
     }
+}
+
+/* r->qkv for the n rows of r->normed. */
+static void project_qkv(const Net_Model *m, const Net_Block *b, Net_Run *r, double *since) {
+    project_rows(m, b, r, 0, r->n, since);
 }
 
 /* The first value of count that is not finite, or -1. */
@@ -222,7 +273,8 @@ static bool layer_faulted(const Net_Model *m, int l, Net_Run *r) {
     for (int h = 0; h < m->heads; h++) {
         const float *S = net_scores(r, l, h);
         for (int i = 0; i < n; i++)
-            if (fault_at(r, NET_FAULT_SCORE, l, h, S + (ptrdiff_t)i * n, i + 1, n)) {
+            if (fault_at(r, NET_FAULT_SCORE, l, h, S + (ptrdiff_t)i * n, m->unmasked ? n : i + 1,
+                         n)) {
                 r->fault.row = i;
                 return true;
             }
@@ -278,16 +330,9 @@ void net_begin(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
  * out (d apart): RoPE's turn is a rotation, so its inverse is the turn by
  * minus the angle. */
 static void turn_back(const Net_Model *m, const Net_Run *r, const float *x, int ld, float *out) {
-    int d = head_dim(m), half = d / 2;
-    for (int i = 0; i < r->n; i++) {
-        const float *v = x + (ptrdiff_t)i * ld, *cs = r->rope + (ptrdiff_t)i * d, *sn = cs + half;
-        float *o = out + (ptrdiff_t)i * d;
-        for (int c = 0; c < half; c++) {
-            float a = v[c], b = v[c + half];
-            o[c] = a * cs[c] + b * sn[c];
-            o[c + half] = b * cs[c] - a * sn[c];
-        }
-    }
+    int d = head_dim(m);
+    for (int i = 0; i < r->n; i++)
+        turn(m, r, x + (ptrdiff_t)i * ld, i, true, out + (ptrdiff_t)i * d);
 }
 
 /* The share of head h's weight (layer l, its A just made) that RoPE's turn
@@ -299,7 +344,7 @@ static float turn_moved(const Net_Model *m, Net_Run *r, int l, int h) {
     float *q0 = r->unturned, *k0 = q0 + (ptrdiff_t)n * d, *S = k0 + (ptrdiff_t)n * d;
     turn_back(m, r, r->qkv + (ptrdiff_t)h * d, ld, q0);
     turn_back(m, r, r->qkv + (ptrdiff_t)(m->heads + g) * d, ld, k0);
-    gemm_f32(false, true, n, n, d, 1 / sqrtf((float)d), q0, d, k0, d, 0, S, n);
+    product(m, false, true, n, n, d, score_scale(m), q0, d, k0, d, 0, S, n);
     const float *A = net_attn(r, l, h);
     double moved = 0;
     for (int i = 1; i < n; i++) {
@@ -315,29 +360,38 @@ static float turn_moved(const Net_Model *m, Net_Run *r, int l, int h) {
     return (float)(moved / (n - 1));
 }
 
-/* Layer l: x_{l+1} from x_l. */
 /* Layer l's attention (part 0) or its MLP (part 1): stream l into stream
  * l + 1 and mid. */
+/* x' of layer l from x_l and the heads' outputs in r->mixed: x_l + b_O +
+ * mixed·W_O into stream l + 1, and a copy in mid. */
+static void add_heads(const Net_Model *m, int l, Net_Run *r, double *since) {
+    int n = r->n, w = m->width;
+    const Net_Block *b = &m->blocks[l];
+    float *x = r->stream + (ptrdiff_t)l * n * w, *next = x + (ptrdiff_t)n * w;
+    memcpy(next, x, (size_t)n * w * sizeof *x);
+    add_rows(next, n, w, b->o_b);
+    mark(r, NET_PART_OTHER, since);
+    if (b->o_w) linear(m, r->mixed, n, m->heads * value_dim(m), w, b->o_w, next, w);
+    mark(r, NET_PART_PRODUCTS, since);
+    memcpy(r->mid + (ptrdiff_t)l * n * w, next, (size_t)n * w * sizeof *next);
+    mark(r, NET_PART_OTHER, since);
+}
+
 static void layer(const Net_Model *m, int l, int part, Net_Run *r, double *since) {
-    int n = r->n, w = m->width, H = m->heads, d = head_dim(m), inner = m->inner;
+    int n = r->n, w = m->width, H = m->heads, inner = m->inner;
     const Net_Block *b = &m->blocks[l];
     float *x = r->stream + (ptrdiff_t)l * n * w, *next = x + (ptrdiff_t)n * w;
     if (part == 1) goto mlp;
     /* attention */
     norm(m, x, n, b->norm1_w, b->norm1_b, r->normed);
     mark(r, NET_PART_NORM, since);
-    memcpy(next, x, (size_t)n * w * sizeof *x);
-    add_rows(next, n, w, b->o_b);
     project_qkv(m, b, r, since);
     if (r->keep) net_cache_keep(m, r->keep, l, r->qkv, qkv_width(m), n);
     for (int h = 0; h < H; h++) head(m, r, h, net_scores(r, l, h), net_attn(r, l, h), since);
     for (int h = 0; h < H; h++)
         r->turn_moved[l * H + h] = r->want_turn && m->rope_theta > 0 ? turn_moved(m, r, l, h) : NAN;
     if (r->want_turn) mark(r, NET_PART_OTHER, since);
-    linear(m, r->mixed, n, H * d, w, b->o_w, next, w);
-    mark(r, NET_PART_PRODUCTS, since);
-    memcpy(r->mid + (ptrdiff_t)l * n * w, next, (size_t)n * w * sizeof *next);
-    mark(r, NET_PART_OTHER, since);
+    add_heads(m, l, r, since);
     if (part == 0) return;
 mlp:
     if (m->mlp == NET_MLP_NONE || !b->up_w) return;
@@ -378,7 +432,7 @@ bool net_step(const Net_Model *m, Net_Run *r) {
             r->stage = m->layers + 1; /* the pass ends here: r->fault says why */
             return true;
         }
-    } else {
+    } else if (m->unembed) {
         /* the last position's logits, a slice of the vocabulary's rows a step: each row's
          * dot product is the same whichever slice holds it */
         int n = r->n, w = m->width, rows = r->logit_rows > 0 ? r->logit_rows : m->vocab;
@@ -389,8 +443,8 @@ bool net_step(const Net_Model *m, Net_Run *r) {
             mark(r, NET_PART_NORM, &since);
         }
         if (first + rows > m->vocab) rows = (int)(m->vocab - first);
-        gemm_f32(false, true, 1, rows, w, 1, r->normed, w, m->unembed + first * w, w, 0,
-                 r->logits + first, rows);
+        product(m, false, true, 1, rows, w, 1, r->normed, w, m->unembed + first * w, w, 0,
+                r->logits + first, rows);
         mark(r, NET_PART_PRODUCTS, &since);
         r->logit_at = (int)(first + rows);
         if (r->logit_at < m->vocab) return false;
@@ -399,6 +453,56 @@ bool net_step(const Net_Model *m, Net_Run *r) {
     }
     r->stage++;
     return r->stage > m->layers;
+}
+
+void net_update_row(const Net_Model *m, const int32_t *ids, Net_Run *r, int i) {
+    int n = r->n, w = m->width, d = head_dim(m), ld = qkv_width(m);
+    const Net_Block *b = &m->blocks[0];
+    double since = r->profile ? clock_ms() : 0;
+    float *x = r->stream + (ptrdiff_t)i * w;
+    for (int j = 0; j < w; j++)
+        x[j] = m->wte[(ptrdiff_t)ids[i] * w + j] + (m->wpe ? m->wpe[(ptrdiff_t)i * w + j] : 0);
+    r->fault = (Net_Fault){0};
+    r->stage = 0;
+    r->logit_at = 0;
+    r->in_mlp = false;
+    if (fault_at(r, NET_FAULT_EMBED, 0, -1, r->stream, (int64_t)n * w, w)) {
+        r->stage = m->layers + 1;
+        return;
+    }
+    mark(r, NET_PART_EMBED, &since);
+    norm(m, x, 1, b->norm1_w, b->norm1_b, r->normed + (ptrdiff_t)i * w);
+    mark(r, NET_PART_NORM, &since);
+    project_rows(m, b, r, i, 1, &since);
+    for (int h = 0; h < m->heads; h++) {
+        float *S = net_scores(r, 0, h), *A = net_attn(r, 0, h);
+        const float *q = head_q(m, r, h), *k = head_k(m, r, h);
+        /* column i (every query against key i), then row i: each cell the dot product the
+         * whole pass's product makes */
+        product(m, false, true, n, 1, d, score_scale(m), q, ld, k + (ptrdiff_t)i * ld, ld, 0, S + i,
+                n);
+        product(m, false, true, 1, n, d, score_scale(m), q + (ptrdiff_t)i * ld, ld, k, ld, 0,
+                S + (ptrdiff_t)i * n, n);
+        mark(r, NET_PART_PRODUCTS, &since);
+        for (int j = 0; j < n; j++) {
+            S[(ptrdiff_t)i * n + j] = score_cell(m, h, i, j, S[(ptrdiff_t)i * n + j]);
+            if (j != i) S[(ptrdiff_t)j * n + i] = score_cell(m, h, j, i, S[(ptrdiff_t)j * n + i]);
+        }
+        head_softmax(m, n, S, A);
+        mark(r, NET_PART_SOFTMAX, &since);
+        head_mix(m, r, h, A);
+        mark(r, NET_PART_PRODUCTS, &since);
+        r->turn_moved[h] = r->want_turn && m->rope_theta > 0 ? turn_moved(m, r, 0, h) : NAN;
+    }
+    add_heads(m, 0, r, &since);
+    layer(m, 0, 1, r, &since);
+    if (layer_faulted(m, 0, r)) {
+        r->stage = m->layers + 1;
+        return;
+    }
+    r->stage = 1;
+    while (!net_step(m, r)) {
+    }
 }
 
 int net_slice_rows(const Net_Model *m) {
@@ -415,7 +519,7 @@ void net_forward(const Net_Model *m, const int32_t *ids, int n, Net_Run *r) {
  * n×d each, from the stream its layer read: only this head's columns. */
 static void head_rows(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
                       float *V, bool turn) {
-    int n = r->n, w = m->width, d = head_dim(m), H = m->heads, G = kv_heads(m);
+    int n = r->n, w = m->width, d = head_dim(m), dv = value_dim(m), H = m->heads, G = kv_heads(m);
     int ld = qkv_width(m), g = net_kv_head(m, head);
     const Net_Block *b = &m->blocks[layer];
     const float *x = r->stream + (ptrdiff_t)layer * n * w;
@@ -423,21 +527,22 @@ static void head_rows(const Net_Model *m, Net_Run *r, int layer, int head, float
     const float *bias[3] = {b->q_b, b->k_b, b->v_b}, *W[3] = {b->q_w, b->k_w, b->v_w};
     const float *head_norm[3] = {b->q_norm, b->k_norm, NULL};
     int own[3] = {head, g, g}, count[3] = {H, G, G}, start[3] = {0, H * d, (H + G) * d};
+    int wide[3] = {d, d, dv};
     float *dest[3] = {Q, K, V};
     for (int part = 0; part < 3 && dest[part]; part++) {
-        int col = own[part] * d;
-        fill_rows(dest[part], n, d, d, bias[part] ? bias[part] + col : NULL);
+        int e = wide[part], col = own[part] * e;
+        fill_rows(dest[part], n, e, e, bias[part] ? bias[part] + col : NULL);
         if (b->qkv_w)
-            gemm_f32(false, false, n, d, w, 1, r->normed, w, b->qkv_w + start[part] + col, ld, 1,
-                     dest[part], d);
+            product(m, false, false, n, e, w, 1, r->normed, w, b->qkv_w + start[part] + col, ld, 1,
+                    dest[part], e);
         else if (m->layout == NET_LAYOUT_OUT_IN)
-            gemm_f32(false, true, n, d, w, 1, r->normed, w, W[part] + (ptrdiff_t)col * w, w, 1,
-                     dest[part], d);
+            product(m, false, true, n, e, w, 1, r->normed, w, W[part] + (ptrdiff_t)col * w, w, 1,
+                    dest[part], e);
         else
-            gemm_f32(false, false, n, d, w, 1, r->normed, w, W[part] + col, count[part] * d, 1,
-                     dest[part], d);
+            product(m, false, false, n, e, w, 1, r->normed, w, W[part] + col, count[part] * e, 1,
+                    dest[part], e);
         if (part < 2 && (head_norm[part] || (turn && m->rope_theta > 0)))
-            norm_and_turn(m, r, dest[part], n, d, 1, head_norm[part], turn);
+            norm_and_turn(m, r, dest[part], 0, n, d, 1, head_norm[part], turn);
     }
 }
 
@@ -447,16 +552,20 @@ void net_head_unturned(const Net_Model *m, Net_Run *r, int layer, int head, floa
 
 void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
                       float *V, float *out_norm) {
-    int n = r->n, w = m->width, d = head_dim(m), H = m->heads;
+    int n = r->n, w = m->width, d = value_dim(m), H = m->heads;
     const Net_Block *b = &m->blocks[layer];
     head_rows(m, r, layer, head, Q, K, V, true);
+    if (!b->o_w) { /* the head's output is not added to the stream */
+        memset(out_norm, 0, (size_t)n * sizeof *out_norm);
+        return;
+    }
     /* v_j W_O^h, row by row, then each row's length */
     if (m->layout == NET_LAYOUT_OUT_IN)
-        gemm_f32(false, true, n, w, d, 1, V, d, b->o_w + (ptrdiff_t)head * d, H * d, 0, r->mixed,
-                 w);
+        product(m, false, true, n, w, d, 1, V, d, b->o_w + (ptrdiff_t)head * d, H * d, 0, r->mixed,
+                w);
     else
-        gemm_f32(false, false, n, w, d, 1, V, d, b->o_w + (ptrdiff_t)head * d * w, w, 0, r->mixed,
-                 w);
+        product(m, false, false, n, w, d, 1, V, d, b->o_w + (ptrdiff_t)head * d * w, w, 0, r->mixed,
+                w);
     for (int j = 0; j < n; j++) {
         double sum = 0;
         for (int c = 0; c < w; c++) {
@@ -468,31 +577,26 @@ void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float
 }
 
 void net_products(const Net_Model *m, int n, Net_Run *r) {
-    int w = m->width, H = m->heads, G = kv_heads(m), d = head_dim(m), inner = m->inner;
-    int ld = qkv_width(m);
+    int w = m->width, H = m->heads, G = kv_heads(m), d = head_dim(m), dv = value_dim(m);
+    int inner = m->inner, ld = qkv_width(m);
     r->n = n;
     r->heads = H;
     for (int l = 0; l < m->layers; l++) {
         const Net_Block *b = &m->blocks[l];
         float *next = r->stream + (ptrdiff_t)(l + 1) * n * w;
         if (b->qkv_w) {
-            gemm_f32(false, false, n, ld, w, 1, r->normed, w, b->qkv_w, ld, 1, r->qkv, ld);
+            product(m, false, false, n, ld, w, 1, r->normed, w, b->qkv_w, ld, 1, r->qkv, ld);
         } else {
             linear(m, r->normed, n, w, H * d, b->q_w, r->qkv, ld);
             linear(m, r->normed, n, w, G * d, b->k_w, r->qkv + (ptrdiff_t)H * d, ld);
-            linear(m, r->normed, n, w, G * d, b->v_w, r->qkv + (ptrdiff_t)(H + G) * d, ld);
+            linear(m, r->normed, n, w, G * dv, b->v_w, r->qkv + (ptrdiff_t)(H + G) * d, ld);
         }
         for (int h = 0; h < H; h++) {
-            int g = net_kv_head(m, h);
-            const float *q = r->qkv + (ptrdiff_t)h * d;
-            const float *k = r->qkv + (ptrdiff_t)(H + g) * d;
-            const float *v = r->qkv + (ptrdiff_t)(H + G + g) * d;
-            gemm_f32(false, true, n, n, d, 1 / sqrtf((float)d), q, ld, k, ld, 0,
-                     net_scores(r, l, h), n);
-            gemm_f32(false, false, n, d, n, 1, net_attn(r, l, h), n, v, ld, 0,
-                     r->mixed + (ptrdiff_t)h * d, H * d);
+            product(m, false, true, n, n, d, score_scale(m), head_q(m, r, h), ld, head_k(m, r, h),
+                    ld, 0, net_scores(r, l, h), n);
+            head_mix(m, r, h, net_attn(r, l, h));
         }
-        linear(m, r->mixed, n, H * d, w, b->o_w, next, w);
+        if (b->o_w) linear(m, r->mixed, n, H * dv, w, b->o_w, next, w);
         if (m->mlp != NET_MLP_NONE && b->up_w) {
             linear(m, r->normed, n, w, inner, b->up_w, r->hidden, inner);
             if (m->mlp == NET_MLP_SWIGLU)
@@ -500,5 +604,7 @@ void net_products(const Net_Model *m, int n, Net_Run *r) {
             linear(m, r->hidden, n, inner, w, b->down_w, next, w);
         }
     }
-    gemm_f32(false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits, m->vocab);
+    if (m->unembed)
+        product(m, false, true, 1, m->vocab, w, 1, r->normed, w, m->unembed, w, 0, r->logits,
+                m->vocab);
 }

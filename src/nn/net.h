@@ -15,18 +15,23 @@
  *     with rope_theta > 0, q and k of token i turned by i (rotate-half, as Hugging Face
  *     applies it: coordinates c and c + d/2 form a pair, turned by the angle i·f_c with
  *     f_c = rope_freq[c] or θ^(−2c/d))
- *     S_h = q_h k_gᵀ/√d (− slope_h·(i − j) with ALiBi), masked above the diagonal (−∞),
- *     A_h = softmax of each row
- *     x' = x_l + [A_1V_1 … A_HV_H]·W_O + b_O
+ *     S_h = q_h k_gᵀ/√d (q_h k_gᵀ when unscaled; − slope_h·|i − j| with ALiBi), masked above
+ *     the diagonal (−∞) unless unmasked,
+ *     A_h = softmax of each row (values d_v = value_dim wide)
+ *     x' = x_l + [A_1V_1 … A_HV_H]·W_O + b_O   (without W_O: x' = x_l, and the heads' outputs
+ *                                               stay in r->mixed, H·d_v wide)
  *     x_{l+1} = x' + MLP(norm₂(x'))            (x_{l+1} = x' without an MLP)
  *         GELU:   gelu(z·W_up + b_up)·W_down + b_down (the tanh form)
  *         SwiGLU: (silu(z·W_gate) ⊙ z·W_up)·W_down, silu(u) = u/(1 + e^−u)
- * then logits = norm_f(x_L)[n − 1] · unembedᵀ for the last position.
+ * then logits = norm_f(x_L)[n − 1] · unembedᵀ for the last position (none without unembed).
+ * The explorer's one head or H heads are this pass too: one layer, no norm,
+ * no MLP, its X as wte read by ids 0 … n − 1, its added positions as wpe.
  * LayerNorm divides by √(var + ε) (the biased variance) then scales and
  * shifts; RMSNorm divides by √(mean(x²) + ε) then scales. Weights are stored
  * row-major (in, out) (NET_LAYOUT_IN_OUT: GPT-2's Conv1D) or (out, in)
  * (NET_LAYOUT_OUT_IN: torch's Linear, the Llama family); unembed is vocab×w in
- * both. Every matrix product goes through gemm_f32 (OpenBLAS on the desktop).
+ * both. Every matrix product goes through gemm_f32 (OpenBLAS on the desktop), or
+ * gemm_f32_portable for an exact model.
  *
  *   bool net_reserve(Net_Run *r, const Net_Model *m, int n)
  *       buffers for up to n tokens (heap; only when the model's shapes or n grow); false when
@@ -47,6 +52,11 @@
  *       that shares a browser's frames, where GPT-2's 39 M at once took 48 ms) that many rows a
  *       step; true once all is done (r->stage counts the layers run). The numbers are the same
  *       however it is sliced. net_forward is begin, then steps until done
+ *   void net_update_row(const Net_Model *m, const int32_t *ids, Net_Run *r, int i)
+ *       after a whole pass of a one-layer exact model, when only token i's embedding (wte[ids[i]]
+ *       or wpe[i]) has changed: its rows of x₀, q, k and v, row and column i of every S,
+ *       then every A, the heads' outputs and what follows, as the whole pass computes them
+ *       (each cell the same sum: the same numbers bit for bit). A drag in the explorer
  *   int net_slice_rows(const Net_Model *m)
  *       rows of the logits in NET_SLICE_MADDS multiply-adds (1 at least)
  *   float *net_scores(const Net_Run *r, int layer, int head)
@@ -108,6 +118,10 @@
 typedef enum Net_Norm { NET_NORM_NONE = 0, NET_NORM_LAYER, NET_NORM_RMS } Net_Norm;
 typedef enum Net_Mlp { NET_MLP_NONE = 0, NET_MLP_GELU, NET_MLP_SWIGLU } Net_Mlp;
 typedef enum Net_Layout { NET_LAYOUT_IN_OUT = 0, NET_LAYOUT_OUT_IN } Net_Layout;
+/* Which coordinates RoPE turns together: c and c + d/2 (Hugging Face's
+ * rotate-half, every checkpoint's), or 2c and 2c + 1 (the paper's, the
+ * explorer's: posenc.c's turn, angles in double, an odd last one unturned). */
+typedef enum Net_Rope_Pairs { NET_ROPE_HALVES = 0, NET_ROPE_ADJACENT } Net_Rope_Pairs;
 
 typedef struct Net_Block {
     const float *norm1_w, *norm1_b; /* w each; b NULL for RMSNorm */
@@ -128,11 +142,19 @@ typedef struct Net_Model {
     float eps;     /* the norm's ε */
     Net_Mlp mlp;   /* NET_MLP_NONE: blocks have no MLP */
     Net_Layout layout;
+    int value_dim;          /* d_v, each head's value width; 0: head_dim */
+    bool unscaled;          /* S = q kᵀ, not divided by √d */
+    bool unmasked;          /* every query sees every key: no causal mask */
+    bool exact;             /* products by the portable kernel, each cell one sum in one order
+                               whatever the shape: net_update_row then matches a whole pass bit
+                               for bit (OpenBLAS picks its kernel by shape) */
     double rope_theta;      /* > 0: RoPE with this base */
     const float *rope_freq; /* d/2 frequencies (scaled ones, say Llama 3's), or NULL: θ^(−2c/d) */
-    const float *alibi;     /* heads slopes, or NULL */
-    const float *wte;       /* vocab×w */
-    const float *wpe;       /* positions×w, or NULL for no added positions */
+    Net_Rope_Pairs rope_pairs;
+    int rope_offset;    /* RoPE: the first token's position (added positions are wpe's rows) */
+    const float *alibi; /* heads slopes, or NULL */
+    const float *wte;   /* vocab×w */
+    const float *wpe;   /* positions×w, or NULL for no added positions */
     const float *normf_w, *normf_b; /* w each, or NULL */
     const float *unembed;           /* vocab×w: logits = x·unembedᵀ (tied: wte) */
     const Net_Block *blocks;        /* layers of them */
@@ -189,6 +211,7 @@ typedef struct Net_Run {
     float *unturned;        /* scratch: q and k turned back (2·n×d), then their n×n scores */
     int rope_rows;          /* positions rope holds, for rope_for */
     double rope_for;
+    int rope_offset_for;
     const float *rope_freq_for;
     int cap_n; /* capacity, in tokens, for the shapes below */
     int cap_layers, cap_heads, cap_width, cap_inner, cap_vocab, cap_qkv, cap_mixed, cap_dim;
@@ -202,6 +225,7 @@ int64_t net_store_bytes(const Net_Model *m, int n);
 bool net_store_fits(const Net_Model *m, int n, char *err, size_t errsz);
 void net_forward(const Net_Model *m, const int32_t *ids, int n, Net_Run *r);
 void net_begin(const Net_Model *m, const int32_t *ids, int n, Net_Run *r);
+void net_update_row(const Net_Model *m, const int32_t *ids, Net_Run *r, int i);
 bool net_step(const Net_Model *m, Net_Run *r);
 int net_slice_rows(const Net_Model *m);
 float *net_scores(const Net_Run *r, int layer, int head);

@@ -113,14 +113,7 @@ static void cached_layer(const Net_Model *m, Net_Cache *c, int l, int t) {
         float slope = m->alibi ? m->alibi[h] : 0;
         if (slope != 0)
             for (int j = 0; j <= t; j++) s[j] -= slope * (float)(t - j);
-        float max = s[0];
-        for (int j = 1; j <= t; j++)
-            if (s[j] > max) max = s[j];
-        for (int j = 0; j <= t; j++) a[j] = exp_approx(s[j] - max);
-        float sum = 0;
-        for (int j = 0; j <= t; j++) sum += a[j];
-        float inv = 1 / sum;
-        for (int j = 0; j <= t; j++) a[j] *= inv;
+        softmax_row(s, t + 1, a);
         memset(a + t + 1, 0, (size_t)(C - t - 1) * sizeof *a);
         gemm_f32(false, false, 1, d, t + 1, 1, a, t + 1, V + (ptrdiff_t)g * d, G * d, 0,
                  c->mixed + (ptrdiff_t)h * d, H * d);

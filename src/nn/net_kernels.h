@@ -23,22 +23,37 @@ static inline int kv_heads(const Net_Model *m) {
 static inline int head_dim(const Net_Model *m) {
     return m->head_dim > 0 ? m->head_dim : m->width / (m->heads > 0 ? m->heads : 1);
 }
-/* Columns of r->qkv: H·d of Q, then G·d of K, then G·d of V. */
+static inline int value_dim(const Net_Model *m) {
+    return m->value_dim > 0 ? m->value_dim : head_dim(m);
+}
+/* Columns of r->qkv: H·d of Q, then G·d of K, then G·d_v of V. */
 static inline int qkv_width(const Net_Model *m) {
-    return (m->heads + 2 * kv_heads(m)) * head_dim(m);
+    return (m->heads + kv_heads(m)) * head_dim(m) + kv_heads(m) * value_dim(m);
 }
 static inline int mixed_width(const Net_Model *m) {
-    int hd = m->heads * head_dim(m);
+    int hd = m->heads * value_dim(m);
     return hd > m->width ? hd : m->width;
+}
+
+/* Every product of the pass: OpenBLAS (gemm_f32), or for an exact model the
+ * portable kernel, whose every cell is one sum in one order whatever the
+ * product's shape. */
+static inline void product(const Net_Model *m, bool trans_a, bool trans_b, int rows, int cols,
+                           int inner, float alpha, const float *a, int lda, const float *b, int ldb,
+                           float beta, float *c, int ldc) {
+    if (m->exact)
+        gemm_f32_portable(trans_a, trans_b, rows, cols, inner, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+        gemm_f32(trans_a, trans_b, rows, cols, inner, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* dest (rows×out, ldd apart) += x (rows×in) · W, W stored as the layout says. */
 static inline void linear(const Net_Model *m, const float *x, int rows, int in, int out,
                           const float *W, float *dest, int ldd) {
     if (m->layout == NET_LAYOUT_OUT_IN)
-        gemm_f32(false, true, rows, out, in, 1, x, in, W, in, 1, dest, ldd);
+        product(m, false, true, rows, out, in, 1, x, in, W, in, 1, dest, ldd);
     else
-        gemm_f32(false, false, rows, out, in, 1, x, in, W, out, 1, dest, ldd);
+        product(m, false, false, rows, out, in, 1, x, in, W, out, 1, dest, ldd);
 }
 
 /* dest = norm(x) row by row (w wide, rows ld apart in both, count rows):
@@ -110,6 +125,20 @@ static inline float exp_approx(float x) {
     float scale;
     memcpy(&scale, &bits, sizeof scale);
     return p * scale;
+}
+
+/* One row of scores into its weights: a[j] = e^(s[j] − max) / Σ over the
+ * count keys a query sees (the whole pass, the cached step and the explorer
+ * all take their softmax from here). */
+static inline void softmax_row(const float *s, int count, float *a) {
+    float max = s[0];
+    for (int j = 1; j < count; j++)
+        if (s[j] > max) max = s[j];
+    for (int j = 0; j < count; j++) a[j] = exp_approx(s[j] - max);
+    float sum = 0;
+    for (int j = 0; j < count; j++) sum += a[j];
+    float inv = 1 / sum;
+    for (int j = 0; j < count; j++) a[j] *= inv;
 }
 
 /* GELU's tanh form, GPT-2's gelu_new: 0.5·z·(1 + tanh u) = z·(1 − 1/(e^{2u} + 1)). */

@@ -164,7 +164,8 @@ static void embedding_plane(Ui *ui, View_State *vs, const Model *m, Rect r) {
         for (int i = 0; i < s->n; i++) {
             float x0, y0, x1, y1;
             plane_to_screen(&pm, s->X[i * s->d + a0], s->X[i * s->d + a1], &x0, &y0);
-            plane_to_screen(&pm, dv->attn.Xp[i * s->d + a0], dv->attn.Xp[i * s->d + a1], &x1, &y1);
+            plane_to_screen(&pm, dv->pass.head[0].Xp[i * s->d + a0],
+                            dv->pass.head[0].Xp[i * s->d + a1], &x1, &y1);
             draw_arrow(ui->dl, x0, y0, x1, y1, 1.5f, 8, t->faint);
             draw_circle_outline(ui->dl, x1, y1, 4, 1.5f, t->faint);
         }

@@ -141,7 +141,7 @@ void permutation_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
         return;
     }
     const Lab_Permutation *p = &m->labs.perm;
-    const Attn *a = &m->derived.attn;
+    const Attn *a = &m->derived.pass.head[0];
     const char *now_labels[ATTN_MAX_TOKENS], *orig_labels[ATTN_MAX_TOKENS];
     for (int i = 0; i < n; i++) {
         now_labels[i] = s->tokens[i];

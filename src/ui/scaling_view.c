@@ -222,7 +222,7 @@ void scaling_frame(Ui *ui, View_State *vs, const Model *m, Rect r) {
     Rect rs = rect_inset(row, 4);
     if (ui_button(ui, "resample", -1, rs, _("⟳ re-sample"), false) & UI_CLICKED)
         vs->scaling.resample++;
-    const Attn *a = &m->derived.attn;
+    const Attn *a = &m->derived.pass.head[0];
     float smax = 0;
     for (long k = 0; k < (long)s->n * s->n; k++)
         if (isfinite(a->S[k])) smax = fmaxf(smax, fabsf(a->S[k])); /* masked: −∞ */

@@ -201,7 +201,7 @@ Test(lesson, goals_are_checked_against_the_live_model) {
     cr_assert(lesson_apply(&lesson, g->sol_first, g->sol_count, &env, err, sizeof err), "%s", err);
     int n = m.scene.n, sat = lesson_find_token(&m.scene, "sat"),
         cat = lesson_find_token(&m.scene, "cat");
-    double w = m.derived.attn.A[sat * n + cat];
+    double w = m.derived.pass.head[0].A[sat * n + cat];
     cr_assert_eq(lesson_goal_met(g, env.m, env.view, env.selected, err, sizeof err),
                  w > 0.5 ? 1 : 0, "weight %g", w);
     model_free(&m);
@@ -662,7 +662,7 @@ Test(lesson, a_which_key_prediction_must_have_one_right_position) {
     int t = lesson_predict_truth(&lesson, &lesson.steps[0].predict, &m, 0, 0,
                                  test_env("ATTNLAB_DATA"), answer, sizeof answer, err, sizeof err);
     /* sat (query 3) sees keys 1 to 3; of the two "the", only the first */
-    const float *a = m.derived.attn.A;
+    const float *a = m.derived.pass.head[0].A;
     int best = 0;
     for (int j = 1; j < 3; j++)
         if (a[2 * 6 + j] > a[2 * 6 + best]) best = j;

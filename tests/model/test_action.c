@@ -185,7 +185,7 @@ Test(action, a_gesture_is_one_undo_step_and_no_change_records_nothing) {
 /* A drag updates S by one row and column; it must give the bits a full
  * recompute gives, since the incremental path is only an optimization. */
 static void same_bits(const Model *a, const Model *b) {
-    const Attn *x = &a->derived.attn, *y = &b->derived.attn;
+    const Attn *x = &a->derived.pass.head[0], *y = &b->derived.pass.head[0];
     int n = a->scene.n;
     cr_assert(scene_equal(&a->scene, &b->scene));
     cr_assert_eq(memcmp(x->S, y->S, sizeof(float) * (size_t)n * n), 0, "S differs");

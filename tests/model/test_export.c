@@ -64,7 +64,7 @@ Test(export, json_has_every_matrix_exactly) {
                      "\"sat\"");
     cr_assert_eq(cJSON_GetObjectItem(root, "n")->valueint, 3);
     cr_assert_str_eq(cJSON_GetObjectItem(root, "pos")->valuestring, "sin");
-    const Attn *a = &dv.attn;
+    const Attn *a = &dv.pass.head[0];
     check_matrix(root, "X", s.X, 3, 3);
     check_matrix(root, "P", dv.P, 3, 3);
     check_matrix(root, "W_Q", dv.W_Q, 3, 5);
@@ -133,7 +133,7 @@ Test(export, derived_recomputes_only_what_changed) {
     s.d_k = 17;
     cr_assert(derived_update(&dv, &s));
     cr_assert_eq(dv.W_Q[0], q00);
-    cr_assert_eq(dv.attn.d_k, 17);
+    cr_assert_eq(dv.pass.head[0].d_k, 17);
     derived_free(&dv);
 }
 
@@ -159,7 +159,7 @@ Test(export, a_value_that_is_not_finite_is_refused_not_written_as_a_mask) {
         {&h2->S[0 * 3 + 0], INFINITY, "export: S[0][0] of head 2 is +inf"},
         {&h2->S[2 * 3 + 1], -INFINITY, "export: S[2][1] of head 2 is -inf"},
         {&h2->S[0 * 3 + 2], 0.5f, "export: S[0][2] of head 2 is finite"},
-        {&dv.Y[4], NAN, "export: Y[2][0] is NaN"},
+        {&dv.pass.Y[4], NAN, "export: Y[2][0] is NaN"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         float keep = *bad[k].cell;

@@ -190,7 +190,8 @@ Test(positions, the_shift_lab_gives_each_scheme_its_verdict) {
         }
         /* the scene's own scheme: S at the offset is the explorer's S */
         for (long k = 0; k < (long)scene.n * scene.n; k++)
-            cr_assert(sh->S1[k] == at0.attn.S[k] || (isinf(sh->S1[k]) && isinf(at0.attn.S[k])),
+            cr_assert(sh->S1[k] == at0.pass.head[0].S[k] ||
+                          (isinf(sh->S1[k]) && isinf(at0.pass.head[0].S[k])),
                       "S at the offset is the scene's own");
         /* ALiBi's pair curve: −m·|i − j| around the content score */
         const Shift_Scheme *al = &sh->scheme[POS_ALIBI], *no = &sh->scheme[POS_NONE];

@@ -181,7 +181,7 @@ Test(stack_lab, a_head_opened_in_the_explorer_is_that_head) {
     cr_assert(scene_uses_learned(e, m.derived.learned));
     stack_example(&m.stack.stack);
     const double *want = stack_attention(&m.stack.stack, 1, 0);
-    const Attn *a = &m.derived.attn;
+    const Attn *a = &m.derived.pass.head[0];
     double worst = 0;
     for (int k = 0; k < 24 * 24; k++) worst = fmax(worst, fabs(a->A[k] - want[k]));
     cr_assert_leq(worst, 1e-5, "the explorer's A is the head's: max |ΔA| %g", worst);

@@ -242,9 +242,13 @@ Test(cli, export_json_matches_the_core) {
         const char *key;
         const float *m;
         int rows, cols;
-    } mats[] = {{"X", s.X, 3, s.d},     {"P", dv.P, 3, s.d},    {"Q", dv.attn.Q, 3, 8},
-                {"V", dv.attn.V, 3, 3}, {"S", dv.attn.S, 3, 3}, {"A", dv.attn.A, 3, 3},
-                {"O", dv.attn.O, 3, 3}};
+    } mats[] = {{"X", s.X, 3, s.d},
+                {"P", dv.P, 3, s.d},
+                {"Q", dv.pass.head[0].Q, 3, 8},
+                {"V", dv.pass.head[0].V, 3, 3},
+                {"S", dv.pass.head[0].S, 3, 3},
+                {"A", dv.pass.head[0].A, 3, 3},
+                {"O", dv.pass.head[0].O, 3, 3}};
     for (size_t k = 0; k < sizeof mats / sizeof *mats; k++) {
         const cJSON *m = cJSON_GetObjectItem(root, mats[k].key);
         cr_assert_eq(cJSON_GetArraySize(m), mats[k].rows, "%s", mats[k].key);

@@ -38,7 +38,7 @@ Test(explorer, dragging_a_point_moves_exactly_that_embedding) {
             for (int c = 0; c < s->d; c++) cr_assert_eq(s->X[i * s->d + c], before.X[i * s->d + c]);
     cr_assert_eq(h.m.undo_count, undo0 + 1, "a whole drag is one undo step");
     /* and the derived attention followed */
-    cr_assert_neq(h.m.derived.attn.S[2 * s->n + 2], 0);
+    cr_assert_neq(h.m.derived.pass.head[0].S[2 * s->n + 2], 0);
     harness_act(&h, action_of(ACTION_UNDO));
     cr_assert(scene_equal(&h.m.scene, &before), "undo restores the exact previous scene");
 }
@@ -128,7 +128,7 @@ Test(explorer, slider_sets_dk_on_a_log_scale) {
     cr_assert_eq(h.m.scene.d_k, 1);
     harness_release(&h);
     cr_assert_eq(h.m.undo_count, undo0 + 1, "one slider gesture, one undo step");
-    cr_assert_eq(h.m.derived.attn.d_k, 1, "attention recomputed at the new width");
+    cr_assert_eq(h.m.derived.pass.head[0].d_k, 1, "attention recomputed at the new width");
     /* near a power of two a drag lands on it: a pixel high on the track is
      * several widths wide (16 once jumped to 901 within 250 px) */
     for (int e = 1; e <= 10; e++) {
@@ -178,7 +178,7 @@ Test(explorer, typing_a_sentence_replaces_the_tokens) {
     float want[2];
     vocab_embed(&h.vocab, "dog", 2, want);
     cr_assert_eq(h.m.scene.X[1 * 2 + 0], want[0]);
-    cr_assert_eq(h.m.derived.attn.n, 4);
+    cr_assert_eq(h.m.derived.pass.head[0].n, 4);
 }
 
 /* Text that a scene file would refuse never gets into the scene, so Ctrl+S
@@ -282,8 +282,8 @@ Test(explorer, hovering_a_score_cell_explains_it_with_the_current_numbers) {
     const Ui_Record *S = harness_find(&h, "panel", "S", -1);
     (void)S;
     char buf[600];
-    explain_cell(&h.m, &h.m.derived.attn, 1, 2, buf, sizeof buf);
-    const Attn *a = &h.m.derived.attn;
+    explain_cell(&h.m, &h.m.derived.pass.head[0], 1, 2, buf, sizeof buf);
+    const Attn *a = &h.m.derived.pass.head[0];
     double dot = 0;
     for (int r = 0; r < 16; r++) dot += (double)a->Q[1 * 16 + r] * a->K[2 * 16 + r];
     char want[160];
@@ -312,7 +312,7 @@ Test(explorer, the_hover_arithmetic_names_the_position_term_in_the_rule) {
     harness_act(&h, action_set(SET_POS, POS_ROPE));
     harness_act(&h, action_set(SET_POS_OFFSET, 100));
     harness_frame(&h);
-    const Attn *a = &h.m.derived.attn;
+    const Attn *a = &h.m.derived.pass.head[0];
     explain_cell(&h.m, a, 1, 2, buf, sizeof buf);
     double dot = 0, plain = 0;
     for (int r = 0; r < 16; r++) {

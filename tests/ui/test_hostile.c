@@ -76,7 +76,8 @@ Test(hostile, one_token) {
         harness_act(&h, action_set(SET_DK, dks[k]));
         harness_act(&h, action_set(SET_SCALED, k == 0));
         all_views("n = 1");
-        cr_assert_float_eq(h.m.derived.attn.A[0], 1.0f, 1e-7, "one token attends fully to itself");
+        cr_assert_float_eq(h.m.derived.pass.head[0].A[0], 1.0f, 1e-7,
+                           "one token attends fully to itself");
     }
 }
 

@@ -1,6 +1,6 @@
 /* src/ui/scaling_view.c, src/ui/permutation_view.c and src/model/labs.c: the numbers the labs show
- * come from core and agree with an independent recomputation. */
-#include "core/attention.h"
+ * come from the layer stack and agree with an independent recomputation. */
+#include "nn/attend.h"
 #include "core/perm.h"
 #include "core/posenc.h"
 #include "core/projection.h"
@@ -35,21 +35,22 @@ static float *outputs(const Scene *s, const float *X0, const int *order) {
     proj_fill(s->seed, PROJ_Q, 0, d, s->d_k, WQ);
     proj_fill(s->seed, PROJ_K, 0, d, s->d_k, WK);
     proj_fill(s->seed, PROJ_V, 0, d, s->d_v, WV);
-    Attn a = {0};
-    cr_assert(attn_reserve(&a, n, d, s->d_k, s->d_v));
-    attn_compute(&a, &(Attn_Desc){.n = n,
-                                  .d = d,
-                                  .d_k = s->d_k,
-                                  .d_v = s->d_v,
-                                  .scaled = s->scaled,
-                                  .X = X,
-                                  .P = P,
-                                  .W_Q = WQ,
-                                  .W_K = WK,
-                                  .W_V = WV});
+    const float *w[3] = {WQ, WK, WV};
+    Attend a = {0};
+    cr_assert(attend_compute(&a, &(Attend_Desc){.n = n,
+                                                .d = d,
+                                                .d_k = s->d_k,
+                                                .d_v = s->d_v,
+                                                .heads = 1,
+                                                .scaled = s->scaled,
+                                                .X = X,
+                                                .P = P,
+                                                .W_Q = &w[0],
+                                                .W_K = &w[1],
+                                                .W_V = &w[2]}));
     float *O = malloc(sizeof(float) * n * s->d_v);
-    memcpy(O, a.O, sizeof(float) * n * s->d_v);
-    attn_free(&a);
+    memcpy(O, a.head[0].O, sizeof(float) * n * s->d_v);
+    attend_free(&a);
     free(X);
     free(P);
     free(WQ);

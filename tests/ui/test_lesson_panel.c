@@ -85,7 +85,7 @@ Test(lesson_panel, show_me_plays_the_solution_until_the_goal_is_met) {
     cr_assert_eq(h.m.undo_count, undo0 + 1, "the glide is one undo step");
     int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"),
         cat = lesson_find_token(&h.m.scene, "cat");
-    cr_assert_gt(h.m.derived.attn.A[sat * n + cat], 0.5);
+    cr_assert_gt(h.m.derived.pass.head[0].A[sat * n + cat], 0.5);
 }
 
 Test(lesson_panel, leaving_gives_the_student_their_scene_back) {
@@ -266,8 +266,8 @@ Test(lesson_panel, live_values_in_a_formula_follow_a_drag_while_it_happens) {
     int n = h.m.scene.n, sat = lesson_find_token(&h.m.scene, "sat"),
         cat = lesson_find_token(&h.m.scene, "cat");
     cr_assert(sat == 2 && cat == 1, "the lesson names query 3 and key 2");
-    value_text(h.m.derived.attn.A[sat * n + cat], 3, weight, sizeof weight);
-    value_text(h.m.derived.attn.S[sat * n + cat], 2, score, sizeof score);
+    value_text(h.m.derived.pass.head[0].A[sat * n + cat], 3, weight, sizeof weight);
+    value_text(h.m.derived.pass.head[0].S[sat * n + cat], 2, score, sizeof score);
     cr_assert(harness_drew_text(&h, weight), "a_32 = %s is not on screen", weight);
     cr_assert(harness_drew_text(&h, score), "s_32 = %s is not on screen", score);
     /* drag cat: the numbers change in the frames of the drag, not after it */
@@ -277,7 +277,7 @@ Test(lesson_panel, live_values_in_a_formula_follow_a_drag_while_it_happens) {
     for (int k = 1; k <= 6; k++) harness_move(&h, x0 + 10.0f * k, y0 + 12.0f * k);
     harness_frame(&h);
     char now[64];
-    value_text(h.m.derived.attn.A[sat * n + cat], 3, now, sizeof now);
+    value_text(h.m.derived.pass.head[0].A[sat * n + cat], 3, now, sizeof now);
     cr_assert_str_neq(now, weight, "the drag changed the weight");
     cr_assert(harness_drew_text(&h, now), "mid-drag, a_32 = %s is not on screen", now);
     cr_assert_not(harness_drew_text(&h, weight), "the old value %s is still shown", weight);

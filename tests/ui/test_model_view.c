@@ -190,7 +190,7 @@ Test(model_view, explore_opens_the_head_in_the_explorers_panels_with_its_own_num
     int n = l->shown_n, dh = 4;
     cr_assert(s->learned && s->n == n && s->d == n && s->d_k == dh && s->mask == MASK_CAUSAL);
     cr_assert(model_update(&h.m));
-    const Attn *a = &h.m.derived.attn;
+    const Attn *a = &h.m.derived.pass.head[0];
     const float *A = net_attn(real_lab_shown(l), 2, 3);
     double worst = 0, qk = 0;
     for (int i = 0; i < n * n; i++) worst = fmax(worst, fabs(a->A[i] - A[i]));

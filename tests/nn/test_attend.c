@@ -1,7 +1,9 @@
-/* src/core/attention.c against a float64 reference, plus the identities the
- * app teaches: rows of A are distributions, nothing overflows, and attention
- * without positions is permutation-equivariant. */
-#include "core/attention.h"
+/* The explorer's heads on the layer stack (src/nn/attend.c, through net.c's
+ * pass) against a float64 reference, plus the identities the app teaches:
+ * rows of A are distributions, nothing overflows, and attention without
+ * positions is permutation-equivariant. */
+#include "nn/attend.h"
+#include "nn/net_kernels.h"
 #include "core/matrix.h"
 #include "core/perm.h"
 #include "core/posenc.h"
@@ -15,6 +17,9 @@ typedef struct Case {
     int n, d, dk, dv;
     bool scaled, causal;
     float *X, *P, *WQ, *WK, *WV;
+    bool rope; /* RoPE from position offset */
+    int offset;
+    double alibi; /* ALiBi's slope, or 0 */
 } Case;
 
 static void case_make(Case *c, Rng *r, int n, int d, int dk, int dv, bool scaled, double xscale,
@@ -38,19 +43,55 @@ static void case_free(Case *c) {
     free(c->WV);
 }
 
+static Attend_Desc case_desc(const Case *c, const float *const *w) {
+    return (Attend_Desc){.n = c->n,
+                         .d = c->d,
+                         .d_k = c->dk,
+                         .d_v = c->dv,
+                         .heads = 1,
+                         .scaled = c->scaled,
+                         .causal = c->causal,
+                         .X = c->X,
+                         .P = c->P,
+                         .W_Q = &w[0],
+                         .W_K = &w[1],
+                         .W_V = &w[2],
+                         .rope = c->rope,
+                         .rope_base = 10000,
+                         .pos_offset = c->offset,
+                         .alibi = c->alibi != 0 ? &c->alibi : NULL};
+}
+
+/* dest = the matrices of the pass's one head: a copy, so a test can keep several. */
+static void copy_head(const Attn *h, Attn *dest) {
+    int n = h->n;
+    cr_assert(attn_reserve(dest, n, h->d, h->d_k, h->d_v));
+    Attn keep = *dest;
+    *dest = *h;
+    dest->Xp = keep.Xp, dest->Q = keep.Q, dest->K = keep.K, dest->V = keep.V;
+    dest->S = keep.S, dest->A = keep.A, dest->O = keep.O, dest->Qr = keep.Qr, dest->Kr = keep.Kr;
+    dest->cap_nd = keep.cap_nd, dest->cap_nk = keep.cap_nk, dest->cap_nv = keep.cap_nv;
+    dest->cap_nn = keep.cap_nn;
+    size_t f = sizeof(float);
+    memcpy(dest->Xp, h->Xp, f * (size_t)n * h->d);
+    memcpy(dest->Q, h->Q, f * (size_t)n * h->d_k);
+    memcpy(dest->K, h->K, f * (size_t)n * h->d_k);
+    memcpy(dest->Qr, h->Qr, f * (size_t)n * h->d_k);
+    memcpy(dest->Kr, h->Kr, f * (size_t)n * h->d_k);
+    memcpy(dest->V, h->V, f * (size_t)n * h->d_v);
+    memcpy(dest->O, h->O, f * (size_t)n * h->d_v);
+    memcpy(dest->S, h->S, f * (size_t)n * n);
+    memcpy(dest->A, h->A, f * (size_t)n * n);
+}
+
+/* The case through the pass: its one head into a. */
 static void run(const Case *c, Attn *a) {
-    cr_assert(attn_reserve(a, c->n, c->d, c->dk, c->dv));
-    attn_compute(a, &(Attn_Desc){.n = c->n,
-                                 .d = c->d,
-                                 .d_k = c->dk,
-                                 .d_v = c->dv,
-                                 .scaled = c->scaled,
-                                 .causal = c->causal,
-                                 .X = c->X,
-                                 .P = c->P,
-                                 .W_Q = c->WQ,
-                                 .W_K = c->WK,
-                                 .W_V = c->WV});
+    const float *w[3] = {c->WQ, c->WK, c->WV};
+    Attend_Desc desc = case_desc(c, w);
+    Attend p = {0};
+    cr_assert(attend_compute(&p, &desc));
+    copy_head(&p.head[0], a);
+    attend_free(&p);
 }
 
 /* Check one computed attention against float64, stage by stage. Each stage's
@@ -227,11 +268,12 @@ Test(attention, softmax_subtracts_row_max) {
      * the equal pair splits the weight exactly in half. */
     const float s[4] = {1e30f, 1e30f, -1e30f, 0};
     float out[4];
-    attn_softmax_rows(s, 1, 4, out);
+    softmax_row(s, 4, out);
     cr_assert_float_eq(out[0], 0.5f, 1e-7);
     cr_assert_float_eq(out[1], 0.5f, 1e-7);
-    cr_assert_eq(out[2], 0.0f);
-    cr_assert_eq(out[3], 0.0f);
+    /* the exponent is clamped at −87 (net_kernels.h): e^−87 ≈ 1.6e−38 stands for 0 */
+    cr_assert_lt(out[2], 1e-37f);
+    cr_assert_lt(out[3], 1e-37f);
 }
 
 /* max |Attention(PX) − P·Attention(X)| relative to the size of the terms. */
@@ -323,23 +365,19 @@ Test(attention, updating_one_row_matches_a_full_recompute_exactly) {
             posenc_sinusoidal(0, n, c.d, 0.7f, c.P);
         }
         c.causal = t % 4 >= 2; /* the mask too: both ways, with and without positions */
+        c.rope = t % 5 == 1;   /* and positions in the rule: RoPE from an offset, ALiBi */
+        c.offset = t % 5 == 1 ? t * 7 : 0;
+        c.alibi = t % 5 == 2 ? 0.25 : 0;
+        const float *w[3] = {c.WQ, c.WK, c.WV};
+        Attend_Desc desc = case_desc(&c, w);
+        Attend p = {0};
         Attn inc = {0}, full = {0};
-        run(&c, &inc);
+        cr_assert(attend_compute(&p, &desc));
         int i = rand_int(&r, 0, n - 1);
         for (int k = 0; k < c.d; k++) c.X[i * c.d + k] += (float)(rng_uniform(&r) - 0.5);
-        attn_update_row(&inc,
-                        &(Attn_Desc){.n = n,
-                                     .d = c.d,
-                                     .d_k = c.dk,
-                                     .d_v = c.dv,
-                                     .scaled = c.scaled,
-                                     .causal = c.causal,
-                                     .X = c.X,
-                                     .P = c.P,
-                                     .W_Q = c.WQ,
-                                     .W_K = c.WK,
-                                     .W_V = c.WV},
-                        i);
+        cr_assert(attend_update_row(&p, &desc, i));
+        copy_head(&p.head[0], &inc);
+        attend_free(&p);
         run(&c, &full);
         cr_assert_eq(memcmp(inc.Q, full.Q, sizeof(float) * n * c.dk), 0, "case %d: Q", t);
         cr_assert_eq(memcmp(inc.S, full.S, sizeof(float) * n * n), 0, "case %d: S", t);
