@@ -101,6 +101,7 @@ static void same_as_the_stack(Train_Pos pos, int layers, int heads) {
 }
 
 Test(net, without_layernorm_and_mlp_it_is_the_induction_stack) {
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("numbers: judged in the normal pass");
     same_as_the_stack(TRAIN_POS_NONE, 2, 1);
     same_as_the_stack(TRAIN_POS_SIN, 2, 2);
     same_as_the_stack(TRAIN_POS_LEARNED, 3, 4);

@@ -118,6 +118,7 @@ static int seeds(void) {
 }
 
 Test(stack, two_layers_form_an_induction_head_early_in_every_seed) {
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("a learning outcome: judged in the normal pass");
     for (int seed = 1; seed <= seeds(); seed++) {
         Stack_Metrics m;
         long phase = train_until(defaults((uint64_t)seed), 600, &m);

@@ -46,6 +46,7 @@ static const char *broken(const char *good, const char *name, const char *how) {
 }
 
 Test(real_model, float32_checkpoints_match_the_float64_reference) {
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("numbers: judged in the normal pass");
     const char *text = "The cat sat on the mat. The cat sat on the";
     matches_reference(make("f32", "--seed 1"), text);
     matches_reference(make("wide", "--seed 2 --layers 1 --heads 4 --embd 32 --inner 24 --eps 1e-3"),
@@ -61,6 +62,7 @@ Test(real_model, half_and_bfloat16_and_mixed_checkpoints_match_the_reference) {
 }
 
 Test(real_model, a_tokenizer_json_in_place_of_vocab_and_merges_gives_the_same_ids) {
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("ids: judged in the normal pass");
     const char *text = "Tokenizers: it's the same  text, twice\n\n東京";
     Run a = export_text(make("pair", "--seed 13"), text);
     Run b = export_text(make("strings", "--seed 13 --tokenizer-json strings"), text);
@@ -429,6 +431,7 @@ Test(real_model, opening_a_bad_model_keeps_the_one_open) {
  * value-weighted share against the float64 reference, and the change after a
  * reorder. */
 Test(real_model, the_head_scores_find_the_heads_the_hand_built_checkpoint_holds) {
+    if (getenv("ATTNLAB_SANITIZED")) cr_skip("numbers: judged in the normal pass");
     static Checkpoint ck;
     static Real_Lab lab;
     char err[600];
@@ -703,7 +706,8 @@ Test(real_model, the_weights_survive_their_file_changing_and_tokenizer_json_suff
  * say so in one line naming the length and the model's size; a short text
  * fits. Without the bound, 8192 tokens asked for 8.6 GB. */
 Test(real_model, a_text_whose_attention_would_not_fit_is_one_line) {
-    const char *dir = make("wide", "--layers 2 --heads 8 --embd 16 --positions 8192");
+    /* without HF's mask buffers, which at 8192 positions are 537 MB the pass never reads */
+    const char *dir = make("wide", "--layers 2 --heads 8 --embd 16 --positions 8192 --no-buffers");
     static char text[9000];
     for (int k = 0; k < 4200; k++) memcpy(text + 2 * k, " a", 2);
     text[8400] = '\0';

@@ -4,12 +4,12 @@
     gpt2_reference.py make DIR [--layers L] [--heads H] [--embd D] [--positions P]
                       [--inner N] [--eps E] [--dtype f32|f16|bf16|mixed] [--no-prefix]
                       [--lm-head] [--shuffle] [--seed S] [--vocab-from DIR] [--nan NAME]
-                      [--tokenizer-json strings|pairs] [--scale NAME=F] [--vocab N]
+                      [--tokenizer-json strings|pairs] [--scale NAME=F] [--vocab N] [--no-buffers]
         a random GPT-2-family checkpoint in DIR: config.json, model.safetensors (written
         here, by the format's description: an 8-byte little-endian header length, the JSON
         header, the data), and GPT-2's vocab.json and merges.txt copied from tests/data/gpt2.
         HF's buffers come too: h.N.attn.bias (the causal mask) and h.N.attn.masked_bias (a
-        scalar). --shuffle stores the data in another order than the header lists it;
+        scalar), unless --no-buffers (at 8192 positions the masks are 268 MB a layer). --shuffle stores the data in another order than the header lists it;
         --nan makes element 3 of that tensor (named without the prefix) NaN;
         --scale multiplies that tensor by F (finite weights whose pass overflows);
         --tokenizer-json writes the tokenizer as one tokenizer.json instead
@@ -172,7 +172,7 @@ def make(args):
     for name, shape, std, offset in layout(L, D, inner, P, args.lm_head):
         a = params[name] if params else offset + normal(shape, std)
         add(name, a.astype(np.float32), full=name != "lm_head.weight")
-        if name.endswith("mlp.c_proj.bias"):
+        if name.endswith("mlp.c_proj.bias") and not args.no_buffers:
             # the buffers HF's GPT-2 stores, which the pass does not read
             l = name.split(".")[1]
             mask = np.tril(np.ones((P, P), dtype=np.float32)).reshape(1, 1, P, P)
@@ -421,6 +421,7 @@ def main():
     mk.add_argument("--no-prefix", action="store_true")
     mk.add_argument("--lm-head", action="store_true")
     mk.add_argument("--shuffle", action="store_true")
+    mk.add_argument("--no-buffers", action="store_true")
     mk.add_argument("--seed", type=int, default=1)
     mk.add_argument("--vocab-from", default="")
     mk.add_argument("--tokenizer-json", default="", choices=["", "strings", "pairs"],
