@@ -171,17 +171,8 @@ static void rope_table(const Net_Model *m, Net_Run *r, int rows) {
     if (r->rope_rows >= rows && r->rope_for == m->rope_theta && r->rope_freq_for == m->rope_freq &&
         r->rope_offset_for == m->rope_offset)
         return;
-    int d = head_dim(m), half = d / 2;
     rows = r->cap_n;
-    for (int c = 0; c < half; c++) {
-        float f =
-            m->rope_freq ? m->rope_freq[c] : (float)(1 / pow(m->rope_theta, (double)(2 * c) / d));
-        for (int p = 0; p < rows; p++) {
-            float angle = (float)(p + m->rope_offset) * f;
-            r->rope[(ptrdiff_t)p * d + c] = (float)cos(angle);
-            r->rope[(ptrdiff_t)p * d + half + c] = (float)sin(angle);
-        }
-    }
+    rope_angles(m, m->rope_offset, rows, r->rope);
     r->rope_rows = rows;
     r->rope_for = m->rope_theta;
     r->rope_freq_for = m->rope_freq;
@@ -192,19 +183,13 @@ static void rope_table(const Net_Model *m, Net_Run *r, int rows) {
  * turned by minus the angle, RoPE's inverse. */
 static void turn(const Net_Model *m, const Net_Run *r, const float *v, int i, bool back,
                  float *out) {
-    int d = head_dim(m), half = d / 2;
+    int d = head_dim(m);
     if (m->rope_pairs == NET_ROPE_ADJACENT) {
         int p = m->rope_offset + i;
         posenc_rope_row(v, d, back ? -p : p, m->rope_theta, out);
         return;
     }
-    const float *cs = r->rope + (ptrdiff_t)i * d, *sn = cs + half;
-    float sign = back ? -1.0f : 1.0f;
-    for (int c = 0; c < half; c++) {
-        float a = v[c], b = v[c + half];
-        out[c] = a * cs[c] - b * (sign * sn[c]);
-        out[c + half] = b * cs[c] + a * (sign * sn[c]);
-    }
+    turn_halves(v, r->rope + (ptrdiff_t)i * d, d, back ? -1.0f : 1.0f, out);
 }
 
 /* count heads of d columns each, of n rows ld apart (tokens first … first + n − 1): each

@@ -12,21 +12,6 @@ int64_t net_cache_bytes(const Net_Model *m, int cap) {
     return (int64_t)sizeof(float) * (kv + (int64_t)m->layers * m->heads * cap * cap);
 }
 
-/* The cos and sin of each pair's angle at positions 0 … cap − 1, computed as
- * the whole pass computes them (net.c's rope_table), so both turn alike. */
-static void rope_rows(const Net_Model *m, Net_Cache *c) {
-    int d = head_dim(m), half = d / 2;
-    for (int j = 0; j < half; j++) {
-        float f =
-            m->rope_freq ? m->rope_freq[j] : (float)(1 / pow(m->rope_theta, (double)(2 * j) / d));
-        for (int p = 0; p < c->cap; p++) {
-            float angle = (float)p * f;
-            c->rope[(ptrdiff_t)p * d + j] = (float)cos(angle);
-            c->rope[(ptrdiff_t)p * d + half + j] = (float)sin(angle);
-        }
-    }
-}
-
 bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap) {
     int G = kv_heads(m), d = head_dim(m), inner = m->inner > 0 ? m->inner : 1;
     bool fits = cap <= c->cap && m->layers <= c->cap_layers && m->heads <= c->cap_heads &&
@@ -50,7 +35,7 @@ bool net_cache_reserve(Net_Cache *c, const Net_Model *m, int cap) {
         c->cap_inner = inner;
         c->cap_vocab = m->vocab;
     }
-    if (m->rope_theta > 0) rope_rows(m, c);
+    if (m->rope_theta > 0) rope_angles(m, 0, c->cap, c->rope);
     net_cache_clear(c);
     return true;
 }
@@ -68,18 +53,12 @@ float *net_cache_attn(const Net_Cache *c, int layer, int head) {
 /* The new token's q (every head) and k (every key/value head) at position t:
  * each head's RMSNorm (Qwen3), then RoPE's turn by t, as the pass does it. */
 static void turn_row(const Net_Model *m, const Net_Cache *c, const Net_Block *b, int t) {
-    int d = head_dim(m), half = d / 2, H = m->heads, G = kv_heads(m);
-    const float *cs = c->rope + (ptrdiff_t)t * d, *sn = cs + half;
+    int d = head_dim(m), H = m->heads, G = kv_heads(m);
     for (int h = 0; h < H + G; h++) {
         float *v = c->qkv + (ptrdiff_t)h * d;
         const float *g = h < H ? b->q_norm : b->k_norm;
         if (g) norm_rows(NET_NORM_RMS, v, 1, d, d, g, NULL, m->eps, v);
-        if (m->rope_theta <= 0) continue;
-        for (int j = 0; j < half; j++) {
-            float a = v[j], e = v[j + half];
-            v[j] = a * cs[j] - e * sn[j];
-            v[j + half] = e * cs[j] + a * sn[j];
-        }
+        if (m->rope_theta > 0) turn_halves(v, c->rope + (ptrdiff_t)t * d, d, 1.0f, v);
     }
 }
 

@@ -7,7 +7,10 @@
  * computes only the new token's row (its q, k and v, its scores against the
  * t + 1 cached keys, its weights, the mixed values, the MLP) instead of the
  * whole pass again. Its rows of A are kept too, row t written at step t and
- * never again: what the Generate view scrubs through.
+ * never again: what the Generate view scrubs through. It runs the checkpoints'
+ * kind of model: masked, scaled, d_v = d, RoPE's pairs as Hugging Face's from
+ * position 0 (the explorer's fields of Net_Model left at 0; the explorer never
+ * writes).
  *
  *   int64_t net_cache_bytes(const Net_Model *m, int cap)
  *       what a cache for cap tokens holds (keys, values and every head's rows of A)

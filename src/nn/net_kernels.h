@@ -127,6 +127,36 @@ static inline float exp_approx(float x) {
     return p * scale;
 }
 
+/* The cos and sin of each rotate-half pair's angle (coordinates c and c + d/2)
+ * at positions first … first + rows − 1, as Hugging Face computes them: the
+ * frequency and the angle in float32, then their cos and sin. Row p of table
+ * holds d/2 cosines, then d/2 sines. The whole pass and the cached step both
+ * read such a table, so both turn alike. */
+static inline void rope_angles(const Net_Model *m, int first, int rows, float *table) {
+    int d = head_dim(m), half = d / 2;
+    for (int c = 0; c < half; c++) {
+        float f =
+            m->rope_freq ? m->rope_freq[c] : (float)(1 / pow(m->rope_theta, (double)(2 * c) / d));
+        for (int p = 0; p < rows; p++) {
+            float angle = (float)(p + first) * f;
+            table[(ptrdiff_t)p * d + c] = (float)cos(angle);
+            table[(ptrdiff_t)p * d + half + c] = (float)sin(angle);
+        }
+    }
+}
+
+/* v (d wide) turned by one row of such a table into out (which may be v);
+ * sign −1 turns back. */
+static inline void turn_halves(const float *v, const float *cs, int d, float sign, float *out) {
+    int half = d / 2;
+    const float *sn = cs + half;
+    for (int c = 0; c < half; c++) {
+        float a = v[c], b = v[c + half];
+        out[c] = a * cs[c] - b * (sign * sn[c]);
+        out[c + half] = b * cs[c] + a * (sign * sn[c]);
+    }
+}
+
 /* One row of scores into its weights: a[j] = e^(s[j] − max) / Σ over the
  * count keys a query sees (the whole pass, the cached step and the explorer
  * all take their softmax from here). */
