@@ -153,9 +153,15 @@ static void head(const Net_Model *m, Net_Run *r, int h, float *S, float *A, doub
     product(m, false, true, n, n, d, score_scale(m), head_q(m, r, h), ld, head_k(m, r, h), ld, 0, S,
             n);
     mark(r, NET_PART_PRODUCTS, since);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            S[(ptrdiff_t)i * n + j] = score_cell(m, h, i, j, S[(ptrdiff_t)i * n + j]);
+    /* score_cell's rule, a row at a time: ALiBi over the keys a row sees, −∞ past them */
+    float slope = m->alibi ? m->alibi[h] : 0;
+    for (int i = 0; i < n; i++) {
+        float *si = S + (ptrdiff_t)i * n;
+        int seen = m->unmasked ? n : i + 1;
+        if (slope != 0)
+            for (int j = 0; j < seen; j++) si[j] -= slope * (float)abs(i - j);
+        for (int j = seen; j < n; j++) si[j] = -INFINITY;
+    }
     head_softmax(m, n, S, A);
     mark(r, NET_PART_SOFTMAX, since);
     head_mix(m, r, h, A);
