@@ -2,7 +2,6 @@
 #include "scene.h"
 
 #include "../core/i18n.h"
-#include "../core/matrix.h"
 
 #include "../core/text.h"
 #include "settings.h"
