@@ -37,15 +37,33 @@ double posenc_rope_theta(int m, int d_k, double base) {
     return pow(base, -2.0 * m / (double)d_k);
 }
 
+/* Pair m of a row at position p, turned in double: the one turn of both row
+ * functions below. */
+static void turn_pair(int m, int d_k, int p, double base, double *x, double *y) {
+    double a = p * posenc_rope_theta(m, d_k, base);
+    double c = cos(a), s = sin(a), x0 = *x, y0 = *y;
+    *x = x0 * c - y0 * s;
+    *y = x0 * s + y0 * c;
+}
+
 void posenc_rope_row(const float *src, int d_k, int p, double base, float *dest) {
     for (int m = 0; 2 * m + 1 < d_k; m++) {
-        double a = p * posenc_rope_theta(m, d_k, base);
-        double c = cos(a), s = sin(a);
         double x = src[2 * m], y = src[2 * m + 1];
-        dest[2 * m] = (float)(x * c - y * s);
-        dest[2 * m + 1] = (float)(x * s + y * c);
+        turn_pair(m, d_k, p, base, &x, &y);
+        dest[2 * m] = (float)x;
+        dest[2 * m + 1] = (float)y;
     }
     if (d_k % 2) dest[d_k - 1] = src[d_k - 1]; /* the unpaired last coordinate */
+}
+
+void posenc_rope_row_f64(const double *src, int d_k, int p, double base, double *dest) {
+    for (int m = 0; 2 * m + 1 < d_k; m++) {
+        double x = src[2 * m], y = src[2 * m + 1];
+        turn_pair(m, d_k, p, base, &x, &y);
+        dest[2 * m] = x;
+        dest[2 * m + 1] = y;
+    }
+    if (d_k % 2) dest[d_k - 1] = src[d_k - 1];
 }
 
 void posenc_rope(const float *src, int n, int d_k, int offset, double base, float *dest) {
@@ -55,13 +73,4 @@ void posenc_rope(const float *src, int n, int d_k, int offset, double base, floa
 
 double posenc_alibi_slope(int h, int heads) {
     return exp2(-8.0 * h / heads);
-}
-
-void posenc_alibi(float *S, int n, double slope) {
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            float *s = &S[(long)i * n + j];
-            if (isinf(*s) && *s < 0) continue;
-            *s = (float)(*s - slope * abs(i - j));
-        }
 }

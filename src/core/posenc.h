@@ -27,12 +27,13 @@
  *       each row of src (n×d_k) turned by its position; src may be dest
  *   void posenc_rope_row(const float *src, int d_k, int p, double base, float *dest)
  *       one row at position p
+ *   void posenc_rope_row_f64(const double *src, int d_k, int p, double base, double *dest)
+ *       the same turn in double (the training labs'): each pair turned by the same angle,
+ *       in the same operations
  *   double posenc_rope_theta(int m, int d_k, double base)
  *       θ_m, the turning speed of pair m
  *   double posenc_alibi_slope(int h, int heads)
  *       m_h for head h (1-based) of heads
- *   void posenc_alibi(float *S, int n, double slope)
- *       S[i][j] −= slope·|i − j| (an entry at −∞ stays −∞)
  */
 #ifndef ATTN_POSENC_H
 #define ATTN_POSENC_H
@@ -45,8 +46,8 @@ void posenc_sinusoidal(int offset, int n, int d, float strength, float *dest);
 void posenc_learned(uint64_t seed, int offset, int n, int d, float strength, float *dest);
 void posenc_rope(const float *src, int n, int d_k, int offset, double base, float *dest);
 void posenc_rope_row(const float *src, int d_k, int p, double base, float *dest);
+void posenc_rope_row_f64(const double *src, int d_k, int p, double base, double *dest);
 double posenc_rope_theta(int m, int d_k, double base);
 double posenc_alibi_slope(int h, int heads);
-void posenc_alibi(float *S, int n, double slope);
 
 #endif

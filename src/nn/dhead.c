@@ -2,10 +2,19 @@
 #include "dhead.h"
 
 #include "dmat.h"
+#include "dmat_rows.h"
+#include "../core/posenc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Each row i of M (n×d_k) turned by position i, base 10000; sign −1 turns
+ * back (the transpose, for a gradient). */
+static void rope_rows(double *M, int n, int dk, int sign) {
+    for (int i = 0; i < n; i++)
+        posenc_rope_row_f64(M + (long)i * dk, dk, sign * i, 10000.0, M + (long)i * dk);
+}
 
 void dhead_forward(const DHead *h, const double *x, DHead_Bufs *b) {
     int n = h->n, d = h->d, dk = h->d_k, dv = h->d_v;
@@ -13,23 +22,16 @@ void dhead_forward(const DHead *h, const double *x, DHead_Bufs *b) {
     dmat_mul(x, h->W_K, n, d, dk, b->k);
     dmat_mul(x, h->W_V, n, d, dv, b->v);
     if (h->rope) { /* q and k hold the turned rows from here on */
-        dmat_rope_rows(b->q, n, dk, 1);
-        dmat_rope_rows(b->k, n, dk, 1);
+        rope_rows(b->q, n, dk, 1);
+        rope_rows(b->k, n, dk, 1);
     }
     double *A = b->A;
     dmat_mul_tb(b->q, b->k, n, dk, n, A);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double *s = &A[i * n + j];
-            if (h->causal && j > i) {
-                *s = -INFINITY;
-                continue;
-            }
-            *s *= h->scale;
-            /* a constant: nothing to learn, no gradient */
-            if (h->alibi > 0) *s -= h->alibi * abs(i - j);
-        }
-    dmat_softmax_rows(A, n, n, A);
+    for (long c = 0; c < (long)n * n; c++) A[c] *= h->scale;
+    /* the pass's mask and ALiBi (a constant: nothing to learn, no gradient), then its
+     * softmax, in double */
+    score_rule_f64(A, n, n, !h->causal, h->alibi);
+    weights_rows_f64(A, n, !h->causal, A);
     dmat_mul(A, b->v, n, n, dv, b->o);
 }
 
@@ -51,8 +53,8 @@ void dhead_backward(const DHead *h, const double *x, DHead_Bufs *b, const double
     memset(b->dk, 0, sizeof(double) * (size_t)n * dk);
     dmat_mul_ta(b->dS, b->q, n, n, dk, b->dk); /* dk = dSᵀ q */
     if (h->rope) {                             /* back through the turn: its transpose */
-        dmat_rope_rows(b->dq, n, dk, -1);
-        dmat_rope_rows(b->dk, n, dk, -1);
+        rope_rows(b->dq, n, dk, -1);
+        rope_rows(b->dk, n, dk, -1);
     }
     dmat_mul_ta(x, b->dq, n, d, dk, g_Q);
     dmat_mul_ta(x, b->dk, n, d, dk, g_K);

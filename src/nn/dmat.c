@@ -1,7 +1,7 @@
 /* Float64 matrices for training; see dmat.h. */
 #include "dmat.h"
 
-#include "../core/posenc.h"
+#include "dmat_rows.h"
 
 #include <math.h>
 
@@ -52,29 +52,6 @@ void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *
         }
 }
 
-/* Softmax of each row of s (r×m) into a, the maximum subtracted first. */
-void dmat_softmax_rows(const double *s, int r, int m, double *a) {
-    for (int i = 0; i < r; i++) {
-        const double *si = s + (long)i * m;
-        double mx = si[0], sum = 0;
-        for (int j = 1; j < m; j++) mx = fmax(mx, si[j]);
-        for (int j = 0; j < m; j++) sum += a[(long)i * m + j] = exp(si[j] - mx);
-        for (int j = 0; j < m; j++) a[(long)i * m + j] /= sum;
-    }
-}
-
-/* Each row i of M (n×dk) turned by position i, as posenc_rope_row does, in
- * double; sign −1 turns back (the transpose, for the gradient). */
-void dmat_rope_rows(double *M, int n, int dk, double sign) {
-    for (int i = 0; i < n; i++)
-        for (int m = 0; 2 * m + 1 < dk; m++) {
-            double a = sign * i * posenc_rope_theta(m, dk, 10000.0);
-            double c = cos(a), s = sin(a), x = M[i * dk + 2 * m], y = M[i * dk + 2 * m + 1];
-            M[i * dk + 2 * m] = x * c - y * s;
-            M[i * dk + 2 * m + 1] = x * s + y * c;
-        }
-}
-
 void dmat_adam(double *param, const double *grad, double *m1, double *m2, long count, double lr,
                long step) {
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
@@ -89,10 +66,10 @@ void dmat_adam(double *param, const double *grad, double *m1, double *m2, long c
 
 double dmat_cross_entropy(const double *z, int r, int m, const int *target, double weight,
                           double *dz, double *row_loss) {
-    dmat_softmax_rows(z, r, m, dz);
     double loss = 0;
     for (int i = 0; i < r; i++) {
         double *di = dz + (long)i * m;
+        softmax_row_f64(z + (long)i * m, m, di);
         if (row_loss) row_loss[i] = 0;
         if (target[i] < 0) {
             for (int v = 0; v < m; v++) di[v] = 0;

@@ -1,5 +1,6 @@
 /* Float64 row-major matrices for the training labs, where the gradient check
- * needs double precision.
+ * needs double precision. Their softmax is dmat_rows.h's (the pass's, in
+ * double), their RoPE turn posenc_rope_row_f64.
  *
  *   void dmat_mul(const double *a, const double *b, int r, int k, int m, double *c)
  *       c (r×m) = a (r×k) · b (k×m)
@@ -7,8 +8,6 @@
  *       c (k×m) += aᵀ · b, for a (r×k) and b (r×m)
  *   void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *c)
  *       c (r×m) = a · bᵀ, for a (r×k) and b (m×k)
- *   void dmat_softmax_rows(const double *s, int r, int m, double *a)
- *       each row's softmax, the maximum subtracted first (−∞ gives an exact 0)
  *   void dmat_adam(double *param, const double *grad, double *m1, double *m2, long count,
  *                  double lr, long step)
  *       one Adam step (β₁ 0.9, β₂ 0.999, ε 1e-8, bias-corrected for step, counted from 1)
@@ -21,9 +20,6 @@
  *       whose target is < 0: not scored); their sum, added in row order; and in dz its
  *       gradient times weight: (softmax − one-hot)·weight, 0 on a row not scored. The one
  *       readout loss of both training labs
- *   void dmat_rope_rows(double *M, int n, int dk, double sign)
- *       row i turned by position i as posenc_rope_row does (base 10000); sign −1 turns back,
- *       the transpose, for a gradient
  */
 #ifndef ATTN_DMAT_H
 #define ATTN_DMAT_H
@@ -31,10 +27,8 @@
 void dmat_mul(const double *a, const double *b, int r, int k, int m, double *c);
 void dmat_mul_ta(const double *a, const double *b, int r, int k, int m, double *c);
 void dmat_mul_tb(const double *a, const double *b, int r, int k, int m, double *c);
-void dmat_softmax_rows(const double *s, int r, int m, double *a);
 double dmat_cross_entropy(const double *z, int r, int m, const int *target, double weight,
                           double *dz, double *row_loss);
-void dmat_rope_rows(double *M, int n, int dk, double sign);
 void dmat_adam(double *param, const double *grad, double *m1, double *m2, long count, double lr,
                long step);
 

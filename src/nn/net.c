@@ -121,22 +121,9 @@ static const float *head_v(const Net_Model *m, const Net_Run *r, int h) {
     return r->qkv + (ptrdiff_t)(m->heads + G) * d + (ptrdiff_t)net_kv_head(m, h) * value_dim(m);
 }
 
-/* Score i, j of head h once its dot product is in s: ALiBi's −slope·|i − j|,
- * and −∞ for a key in the query's future under the mask. */
-static float score_cell(const Net_Model *m, int h, int i, int j, float s) {
-    if (!m->unmasked && j > i) return -INFINITY;
-    float slope = m->alibi ? m->alibi[h] : 0;
-    return slope != 0 ? s - slope * (float)abs(i - j) : s;
-}
-
-/* Each row of S into A: the softmax over the keys the row sees (masked ones
- * are exact zeros). */
-static void head_softmax(const Net_Model *m, int n, const float *S, float *A) {
-    for (int i = 0; i < n; i++) {
-        int seen = m->unmasked ? n : i + 1;
-        softmax_row(S + (ptrdiff_t)i * n, seen, A + (ptrdiff_t)i * n);
-        for (int j = seen; j < n; j++) A[(ptrdiff_t)i * n + j] = 0;
-    }
+/* Head h's ALiBi slope, or 0. */
+static float alibi_slope(const Net_Model *m, int h) {
+    return m->alibi ? m->alibi[h] : 0;
 }
 
 /* A·V of head h into its d_v columns of mixed. */
@@ -146,23 +133,15 @@ static void head_mix(const Net_Model *m, Net_Run *r, int h, const float *A) {
             r->mixed + (ptrdiff_t)h * dv, m->heads * dv);
 }
 
-/* One head: S = Q Kᵀ/√d (with ALiBi and the mask as score_cell says), A its
+/* One head: S = Q Kᵀ/√d (with ALiBi and the mask: score_rule), A its
  * row softmax, and A V into its d_v columns of mixed. */
 static void head(const Net_Model *m, Net_Run *r, int h, float *S, float *A, double *since) {
     int n = r->n, d = head_dim(m), ld = qkv_width(m);
     product(m, false, true, n, n, d, score_scale(m), head_q(m, r, h), ld, head_k(m, r, h), ld, 0, S,
             n);
     mark(r, NET_PART_PRODUCTS, since);
-    /* score_cell's rule, a row at a time: ALiBi over the keys a row sees, −∞ past them */
-    float slope = m->alibi ? m->alibi[h] : 0;
-    for (int i = 0; i < n; i++) {
-        float *si = S + (ptrdiff_t)i * n;
-        int seen = m->unmasked ? n : i + 1;
-        if (slope != 0)
-            for (int j = 0; j < seen; j++) si[j] -= slope * (float)abs(i - j);
-        for (int j = seen; j < n; j++) si[j] = -INFINITY;
-    }
-    head_softmax(m, n, S, A);
+    score_rule(S, n, n, m->unmasked, alibi_slope(m, h)); /* a row at a time: it vectorises */
+    weights_rows(S, n, m->unmasked, A);
     mark(r, NET_PART_SOFTMAX, since);
     head_mix(m, r, h, A);
     mark(r, NET_PART_PRODUCTS, since);
@@ -476,10 +455,11 @@ void net_update_row(const Net_Model *m, const int32_t *ids, Net_Run *r, int i) {
                 S + (ptrdiff_t)i * n, n);
         mark(r, NET_PART_PRODUCTS, &since);
         for (int j = 0; j < n; j++) {
-            S[(ptrdiff_t)i * n + j] = score_cell(m, h, i, j, S[(ptrdiff_t)i * n + j]);
-            if (j != i) S[(ptrdiff_t)j * n + i] = score_cell(m, h, j, i, S[(ptrdiff_t)j * n + i]);
+            float *row = &S[(ptrdiff_t)i * n + j], *col = &S[(ptrdiff_t)j * n + i];
+            *row = score_at(*row, i, j, m->unmasked, alibi_slope(m, h));
+            if (j != i) *col = score_at(*col, j, i, m->unmasked, alibi_slope(m, h));
         }
-        head_softmax(m, n, S, A);
+        weights_rows(S, n, m->unmasked, A);
         mark(r, NET_PART_SOFTMAX, &since);
         head_mix(m, r, h, A);
         mark(r, NET_PART_PRODUCTS, &since);

@@ -157,19 +157,18 @@ static inline void turn_halves(const float *v, const float *cs, int d, float sig
     }
 }
 
-/* One row of scores into its weights: a[j] = e^(s[j] − max) / Σ over the
- * count keys a query sees (the whole pass, the cached step and the explorer
- * all take their softmax from here). */
-static inline void softmax_row(const float *s, int count, float *a) {
-    float max = s[0];
-    for (int j = 1; j < count; j++)
-        if (s[j] > max) max = s[j];
-    for (int j = 0; j < count; j++) a[j] = exp_approx(s[j] - max);
-    float sum = 0;
-    for (int j = 0; j < count; j++) sum += a[j];
+/* The softmax, the mask and ALiBi in float32: head_rows.h, the same source
+ * the training labs' float64 head compiles (softmax_row, score_rule,
+ * weights_rows). */
+static inline void normalise_f32(float *a, float sum, int count) {
     float inv = 1 / sum;
     for (int j = 0; j < count; j++) a[j] *= inv;
 }
+#define HEAD_REAL                     float
+#define HEAD_NAME(name)               name
+#define HEAD_EXP(x)                   exp_approx(x)
+#define HEAD_NORMALISE(a, sum, count) normalise_f32(a, sum, count)
+#include "head_rows.h"
 
 /* GELU's tanh form, GPT-2's gelu_new: 0.5·z·(1 + tanh u) = z·(1 − 1/(e^{2u} + 1)). */
 static inline void gelu(float *x, int64_t count) {

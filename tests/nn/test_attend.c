@@ -4,6 +4,7 @@
  * positions is permutation-equivariant. */
 #include "nn/attend.h"
 #include "nn/net_kernels.h"
+#include "nn/dmat_rows.h"
 #include "core/matrix.h"
 #include "core/perm.h"
 #include "core/posenc.h"
@@ -274,6 +275,53 @@ Test(attention, softmax_subtracts_row_max) {
     /* the exponent is clamped at −87 (net_kernels.h): e^−87 ≈ 1.6e−38 stands for 0 */
     cr_assert_lt(out[2], 1e-37f);
     cr_assert_lt(out[3], 1e-37f);
+}
+
+static float cell_raw(int c) {
+    return (float)sin(1.7 * c) * 3;
+}
+
+Test(attention, one_rule_for_float_and_double) {
+    /* head_rows.h compiled twice: the pass's float rule and the training labs' double
+     * rule agree. ALiBi's bias is the distance, the mask is −∞ and an exact 0 weight, the
+     * one-cell form is the row form, and the two softmaxes differ by float rounding (the
+     * float one's e^x is a polynomial within 2⁻²³: 4e-7 relative is a few ulps) */
+    enum { N = 5 };
+    for (int unmasked = 0; unmasked < 2; unmasked++) {
+        float S[N * N], A[N * N], cell[N * N];
+        double Sd[N * N], Ad[N * N];
+        for (int c = 0; c < N * N; c++) {
+            S[c] = cell[c] = cell_raw(c);
+            Sd[c] = S[c];
+        }
+        score_rule(S, N, N, unmasked, 0.5f);
+        score_rule_f64(Sd, N, N, unmasked, 0.5);
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                int c = i * N + j;
+                cell[c] = score_at(cell[c], i, j, unmasked, 0.5f);
+                cr_assert_eq(memcmp(&cell[c], &S[c], sizeof *S), 0, "score_at is score_rule");
+                double at = score_at_f64((double)cell_raw(c), i, j, unmasked, 0.5);
+                cr_assert_eq(memcmp(&at, &Sd[c], sizeof at), 0, "in double too");
+                if (!unmasked && j > i) {
+                    cr_assert(isinf(S[c]) && S[c] < 0 && isinf(Sd[c]) && Sd[c] < 0);
+                    continue;
+                }
+                float raw = cell_raw(c);
+                cr_assert_eq(S[c], raw - 0.5f * (float)abs(i - j), "the bias is the distance");
+                cr_assert_eq(Sd[c], (double)raw - 0.5 * abs(i - j));
+            }
+        weights_rows(S, N, unmasked, A);
+        weights_rows_f64(Sd, N, unmasked, Ad);
+        for (int c = 0; c < N * N; c++) {
+            if (!unmasked && c % N > c / N) {
+                cr_assert(A[c] == 0 && Ad[c] == 0, "a masked weight is an exact 0");
+                continue;
+            }
+            cr_assert(fabs(A[c] - Ad[c]) <= 4e-7 * Ad[c] + 1e-12, "cell %d: %g against %g", c, A[c],
+                      Ad[c]);
+        }
+    }
 }
 
 /* max |Attention(PX) − P·Attention(X)| relative to the size of the terms. */
