@@ -95,16 +95,18 @@ static void no_model(Ui *ui, const View_State *vs, const Model *m, Rect r) {
     rect_cut_top(&body, title_h + 8);
     static const char *const browser[5] = {
         N_("No model is open in this page."),
-        N_("This view runs a real, trained GPT-2 on any text you type and shows every head. "
-           "attnlab never downloads anything: it reads a checkpoint you have."),
+        N_("This view runs a real, trained model (GPT-2, SmolLM2, Qwen or Llama) on any text you "
+           "type and shows every head. attnlab never downloads anything: it reads a checkpoint "
+           "you have."),
         N_("GPT-2 small is at https://huggingface.co/openai-community/gpt2. Get its config.json, "
            "model.safetensors, vocab.json and merges.txt (or tokenizer.json), then:"),
         N_("drop the four files on this page, or pick them with Open model…"),
         N_("The page reads them where they are: nothing is sent anywhere.")};
     const char *paragraphs[5] = {
         m->real.note[0] ? m->real.note : _("No --model was given."),
-        _("This view runs a real, trained GPT-2 on any text you type and shows every head. "
-          "attnlab never downloads anything: it reads a checkpoint you have."),
+        _("This view runs a real, trained model (GPT-2, SmolLM2, Qwen or Llama) on any text you "
+          "type and shows every head. attnlab never downloads anything: it reads a checkpoint "
+          "you have."),
         _("GPT-2 small is at https://huggingface.co/openai-community/gpt2. With the hub's client "
           "(pip install huggingface_hub), one line gets the four files attnlab reads:"),
         ("huggingface-cli download openai-community/gpt2 config.json model.safetensors vocab.json "

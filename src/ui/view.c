@@ -376,7 +376,7 @@ static void help_overlay(Ui *ui, View_State *vs) {
         {N_("hover a cell"), N_("see the arithmetic behind s_ij and a_ij"), 0},
         {N_("Train: one head · layers"),
          N_("layers: an induction head forms · zero it · explore ↗"), 0},
-        {N_("6  Model"), N_("a real GPT-2's every head · click one · ✎ Edit text"), 0},
+        {N_("6  Model"), N_("a real model's every head · click one · ✎ Edit text"), 0},
         {N_("✎ Edit, or click the chip row"), N_("type a new sentence (Enter / Esc)"), 0},
         {"R  S  T  I", N_("reverse · shuffle · rotate by one · restore the order"), 0},
         {"Ctrl+Z   Ctrl+Shift+Z / Ctrl+Y", N_("undo · redo"), 0},
