@@ -422,28 +422,7 @@ static bool open_head(Real_Lab *l) {
         float *u = realloc(l->unturned, (size_t)n * (size_t)n * sizeof *u);
         if (!u) return false;
         l->unturned = u;
-        float *q0 = l->qk, *k0 = l->qk + (ptrdiff_t)n * d_h;
-        net_head_unturned(tm, r, l->open_layer, l->open_head, q0, k0);
-        double moved = 0, scale = 1 / sqrt((double)d_h);
-        for (int i = 0; i < n; i++) {
-            float *ui = u + (ptrdiff_t)i * n;
-            double max = -INFINITY, sum = 0;
-            for (int j = 0; j <= i; j++) {
-                double dot = 0;
-                for (int c = 0; c < d_h; c++)
-                    dot += (double)q0[(ptrdiff_t)i * d_h + c] * k0[(ptrdiff_t)j * d_h + c];
-                ui[j] = (float)(dot * scale);
-                if (ui[j] > max) max = ui[j];
-            }
-            for (int j = 0; j <= i; j++) sum += exp(ui[j] - max);
-            double tv = 0;
-            for (int j = 0; j < n; j++) {
-                ui[j] = j <= i ? (float)(exp(ui[j] - max) / sum) : 0;
-                tv += fabs((double)A[(ptrdiff_t)i * n + j] - ui[j]);
-            }
-            if (i > 0) moved += tv / 2;
-        }
-        l->turn_moves = n > 1 ? moved / (n - 1) : 0;
+        l->turn_moves = net_head_turn_share(tm, r, l->open_layer, l->open_head, u);
     }
     /* queries and keys in one plane */
     memcpy(l->qk, l->Q, (size_t)n * (size_t)d_h * sizeof(float));

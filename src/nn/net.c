@@ -305,29 +305,35 @@ static void turn_back(const Net_Model *m, const Net_Run *r, const float *x, int 
         turn(m, r, x + (ptrdiff_t)i * ld, i, true, out + (ptrdiff_t)i * d);
 }
 
-/* The share of head h's weight (layer l, its A just made) that RoPE's turn
- * moves: the same q and k turned back give A₀; half of Σ_j |a_ij − a₀_ij| a
- * row, the mean over rows 1 … n − 1. */
-static float turn_moved(const Net_Model *m, Net_Run *r, int l, int h) {
-    int n = r->n, d = head_dim(m), ld = qkv_width(m), g = net_kv_head(m, h);
-    if (n < 2) return 0;
-    float *q0 = r->unturned, *k0 = q0 + (ptrdiff_t)n * d, *S = k0 + (ptrdiff_t)n * d;
-    turn_back(m, r, r->qkv + (ptrdiff_t)h * d, ld, q0);
-    turn_back(m, r, r->qkv + (ptrdiff_t)(m->heads + g) * d, ld, k0);
+/* Head h's weights A0 (n×n, which may be S) from q0 and k0 (n×d each, not
+ * turned), by the pass's own scale, mask and softmax, S their scores; and
+ * the share of weight the turn moves: half of Σ_j |a_ij − a0_ij| a row
+ * against the head's A, the mean over rows 1 … n − 1. */
+static float unturned_share(const Net_Model *m, int n, int h, const float *q0, const float *k0,
+                            const float *A, float *S, float *A0) {
+    int d = head_dim(m);
     product(m, false, true, n, n, d, score_scale(m), q0, d, k0, d, 0, S, n);
-    const float *A = net_attn(r, l, h);
+    score_rule(S, n, n, m->unmasked, alibi_slope(m, h));
+    weights_rows(S, n, m->unmasked, A0);
+    if (n < 2) return 0;
     double moved = 0;
     for (int i = 1; i < n; i++) {
-        const float *si = S + (ptrdiff_t)i * n, *ai = A + (ptrdiff_t)i * n;
-        float max = si[0];
-        for (int j = 1; j <= i; j++)
-            if (si[j] > max) max = si[j];
-        double sum = 0, apart = 0;
-        for (int j = 0; j <= i; j++) sum += exp_approx(si[j] - max);
-        for (int j = 0; j <= i; j++) apart += fabs(ai[j] - exp_approx(si[j] - max) / sum);
+        double apart = 0;
+        for (int j = 0; j < n; j++)
+            apart += fabs((double)A[(ptrdiff_t)i * n + j] - A0[(ptrdiff_t)i * n + j]);
         moved += apart / 2;
     }
     return (float)(moved / (n - 1));
+}
+
+/* The share of head h's weight (layer l, its A just made) that RoPE's turn
+ * moves, from the same q and k turned back. */
+static float turn_moved(const Net_Model *m, Net_Run *r, int l, int h) {
+    int n = r->n, d = head_dim(m), ld = qkv_width(m), g = net_kv_head(m, h);
+    float *q0 = r->unturned, *k0 = q0 + (ptrdiff_t)n * d, *S = k0 + (ptrdiff_t)n * d;
+    turn_back(m, r, r->qkv + (ptrdiff_t)h * d, ld, q0);
+    turn_back(m, r, r->qkv + (ptrdiff_t)(m->heads + g) * d, ld, k0);
+    return unturned_share(m, n, h, q0, k0, net_attn(r, l, h), S, S);
 }
 
 /* Layer l's attention (part 0) or its MLP (part 1): stream l into stream
@@ -519,6 +525,13 @@ static void head_rows(const Net_Model *m, Net_Run *r, int layer, int head, float
 
 void net_head_unturned(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K) {
     head_rows(m, r, layer, head, Q, K, NULL, false);
+}
+
+float net_head_turn_share(const Net_Model *m, Net_Run *r, int layer, int head, float *A0) {
+    int n = r->n, d = head_dim(m);
+    float *q0 = r->unturned, *k0 = q0 + (ptrdiff_t)n * d, *S = k0 + (ptrdiff_t)n * d;
+    head_rows(m, r, layer, head, q0, k0, NULL, false);
+    return unturned_share(m, n, head, q0, k0, net_attn(r, layer, head), S, A0);
 }
 
 void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,

@@ -73,6 +73,12 @@
  *                          float *K)
  *       the same q and k rows before RoPE's turn (normed, as the pass read them): what the
  *       head's scores would be without positions in the rule
+ *   float net_head_turn_share(const Net_Model *m, Net_Run *r, int layer, int head, float *A0)
+ *       after a pass of a RoPE model: into A0 (n×n) that head's weights from the same q and k
+ *       unturned (net_head_unturned's), by the pass's own scale, mask and softmax; returns the
+ *       share of weight RoPE's turn moves, as r->turn_moved defines it (that one from q and k
+ *       turned back: the two agree within float32 rounding). Uses r->normed and r->unturned as
+ *       scratch
  *   r->keep (set before net_begin: a Net_Cache with room for n tokens)
  *       the pass also keeps each layer's k (normed, turned) and v rows in that cache, as its
  *       one-token step would have: net_cache_prefill's way to fill a cache in one pass
@@ -233,6 +239,7 @@ float *net_attn(const Net_Run *r, int layer, int head);
 void net_head_vectors(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K,
                       float *V, float *out_norm);
 void net_head_unturned(const Net_Model *m, Net_Run *r, int layer, int head, float *Q, float *K);
+float net_head_turn_share(const Net_Model *m, Net_Run *r, int layer, int head, float *A0);
 void net_products(const Net_Model *m, int n, Net_Run *r);
 void net_fault_text(const Net_Run *r, char *buf, size_t size);
 void net_free(Net_Run *r);

@@ -647,3 +647,39 @@ Test(net, a_heads_unturned_q_and_k_turned_are_its_q_and_k) {
         }
     net_free(&r);
 }
+
+/* One head's share of weight RoPE's turn moves, asked for after the pass
+ * (net_head_turn_share: q and k projected again, unturned), is the share the
+ * pass measured for every head (want_turn: q and k turned back), within
+ * float32 rounding (1e-5: the two routes round q and k differently); A0 is
+ * a row distribution with zeros above the diagonal, and the turn moves some
+ * weight. */
+Test(net, a_heads_turn_share_is_the_passs) {
+    static Modern s;
+    Modern_Shape sh = {4, 2, 8, .head_norms = true, .mlp = NET_MLP_SWIGLU, .own_freq = true};
+    modern_model(&s, sh, 37);
+    int32_t ids[12] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8};
+    int n = 12;
+    Net_Run r = {0};
+    cr_assert(net_reserve(&r, &s.m, n));
+    r.want_turn = true;
+    net_forward(&s.m, ids, n, &r);
+    float A0[12 * 12];
+    for (int l = 0; l < 2; l++)
+        for (int h = 0; h < 4; h++) {
+            float measured = r.turn_moved[l * 4 + h];
+            float share = net_head_turn_share(&s.m, &r, l, h, A0);
+            cr_assert(fabs(share - measured) <= 1e-5, "layer %d head %d: %g, the pass %g", l, h,
+                      share, measured);
+            cr_assert(share > 1e-4, "the turn moves some weight");
+            for (int i = 0; i < n; i++) {
+                double sum = 0;
+                for (int j = 0; j < n; j++) {
+                    if (j > i) cr_assert_eq(A0[i * n + j], 0.0f, "masked: an exact 0");
+                    sum += A0[i * n + j];
+                }
+                cr_assert(fabs(sum - 1) <= 1e-6, "row %d sums to %.9g", i, sum);
+            }
+        }
+    net_free(&r);
+}
