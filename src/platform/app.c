@@ -154,7 +154,14 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
                              errsz);
 }
 
+void app_open_in_background(App *a, void (*wake)(void *ctx), void *ctx) {
+    a->open_in_background = true;
+    a->open_wake = wake;
+    a->open_wake_ctx = ctx;
+}
+
 void app_shutdown(App *a) {
+    real_open_cancel(&a->opening);
     free(a->lesson);
     free(a->lesson_saved);
     free(a->vs.session.math);
@@ -239,20 +246,75 @@ void app_set_lang(App *a, int lang) {
     lesson_follow_lang(a, lang);
 }
 
+/* A model asked for: the first look in the cache (once, on the Model view's
+ * first frame) and Open model… (a bad one leaves the open one). In the
+ * background when the window asked for it: this frame goes on, and a later
+ * one attaches what the thread read. */
+static void opening(App *a) {
+    static const char *const look[REAL_OPEN_NAMES] = {"gpt2", "distilgpt2"};
+    char err[1200];
+    Model *m = &a->model;
+    const char *name = a->opening.names[0];
+    int got = real_open_finish(&a->opening, m, &a->checkpoint, err, sizeof err);
+    if (got >= 0 && a->opening_look) {
+        a->opening_look = false;
+        if (got == 0)
+            snprintf(m->real.note, sizeof m->real.note,
+                     _("No --model was given, and none was found: %.900s"), err);
+        else
+            m->real.note[0] = '\0';
+    } else if (got >= 0) {
+        if (got == 1)
+            view_set_status(&a->vs, false, _("Opened %.400s"), name);
+        else
+            view_set_status(&a->vs, true, _("Not opened: %.600s"), err);
+    }
+    bool busy = real_open_busy(&a->opening);
+    double seconds = floor(a->vs.now - a->opening_since);
+    if (busy && !a->opening_look && seconds != a->opening_said) {
+        /* the seconds so far, once a second, so the line stays while it reads */
+        view_set_status(&a->vs, false, _("Opening %.400s… %.0f s (the window stays usable)"), name,
+                        seconds);
+        a->opening_said = seconds;
+    }
+    if (a->vs.view == VIEW_MODEL && !m->real.model && !m->real.note[0] && !busy) {
+        if (a->open_in_background &&
+            real_open_begin(&a->opening, look, REAL_OPEN_NAMES, a->open_wake, a->open_wake_ctx)) {
+            a->opening_look = true;
+            a->opening_since = a->vs.now;
+            snprintf(m->real.note, sizeof m->real.note, "%s",
+                     _("Looking for gpt2, then distilgpt2, in the Hugging Face cache…"));
+        } else {
+            real_look(m, &a->checkpoint); /* once, on first view */
+        }
+        busy = real_open_busy(&a->opening);
+    }
+    const char *path = a->vs.real_open_path;
+    if (!path[0]) return;
+    if (busy) {
+        view_set_status(&a->vs, true, _("Still opening %.400s: open another once it is done"),
+                        a->opening_look ? look[0] : name);
+    } else if (a->open_in_background &&
+               real_open_begin(&a->opening, &path, 1, a->open_wake, a->open_wake_ctx)) {
+        a->opening_since = a->vs.now;
+        a->opening_said = 0;
+        view_set_status(&a->vs, false, _("Opening %.400s… %.0f s (the window stays usable)"), path,
+                        0.0);
+    } else if (real_open(m, &a->checkpoint, path, err, sizeof err)) {
+        view_set_status(&a->vs, false, _("Opened %.400s"), path);
+    } else {
+        view_set_status(&a->vs, true, _("Not opened: %.600s"), err);
+    }
+    a->vs.real_open_path[0] = '\0';
+}
+
 void app_layout(App *a, int fb_w, int fb_h, float scale) {
     render_set_scale(&a->render, scale);
     ui_begin(&a->ui, &a->in, (float)fb_w / scale, (float)fb_h / scale);
     a->ui.px_scale = scale;
-    if (a->vs.view == VIEW_MODEL) real_look(&a->model, &a->checkpoint); /* once, on first view */
-    if (a->vs.lang_want >= 0) app_set_lang(a, a->vs.lang_want);
-    if (a->vs.real_open_path[0]) { /* Open model…: a bad one leaves the open one */
-        char err[1200];
-        if (real_open(&a->model, &a->checkpoint, a->vs.real_open_path, err, sizeof err))
-            view_set_status(&a->vs, false, _("Opened %.400s"), a->vs.real_open_path);
-        else
-            view_set_status(&a->vs, true, _("Not opened: %.600s"), err);
-        a->vs.real_open_path[0] = '\0';
-    }
+    opening(a);
+    /* the thread's reader speaks the language: it changes once the open is done */
+    if (a->vs.lang_want >= 0 && !real_open_busy(&a->opening)) app_set_lang(a, a->vs.lang_want);
     view_frame(&a->ui, &a->vs, &a->model);
     ui_end(&a->ui);
     /* past the draw list's ceilings a frame is drawn in part: say so once,
@@ -657,6 +719,8 @@ App_Frame_Result app_frame(App *a, const App_Frame *f) {
     r.more =
         a->queued > 0 || had_input || render_wants_redraw(&a->render) || view_wants_frames(&a->vs);
     r.wake_in = view_wake_in(&a->vs);
+    if (real_open_busy(&a->opening)) /* the status line's seconds; the thread wakes it when done */
+        r.wake_in = r.wake_in < 0 ? 1.0 : fmin(r.wake_in, 1.0);
     if (a->vs.want_clipboard) {
         a->vs.want_clipboard = false;
         r.clipboard = a->vs.clipboard;

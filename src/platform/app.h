@@ -19,6 +19,12 @@
  *                      size_t errsz)
  *       --model, --text, --layer and --head into the Model view's lab (nothing without
  *       --model); false with one line for a bad checkpoint, text or head
+ *   void app_open_in_background(App *a, void (*wake)(void *ctx), void *ctx)
+ *       from now on a model is opened on a thread of its own (Open model…, and the first
+ *       look in the Hugging Face cache), the frames going on meanwhile: the window's way.
+ *       wake(ctx) is called from that thread when it is done; the status line counts the
+ *       seconds until then. Without this call (a screenshot, --dump-ui, the tests' harness)
+ *       the frame that asks opens it
  *   void app_shutdown(App *a)
  *   void app_event(App *a, const App_Event *e)     queue one event
  *   void app_paste(App *a, const char *text)
@@ -141,6 +147,13 @@ typedef struct App {
     Lesson *lesson;
     Scene *lesson_saved;
     Checkpoint *checkpoint; /* the real model the Model view reads, or NULL */
+    bool open_in_background;
+    void (*open_wake)(void *ctx);
+    void *open_wake_ctx;
+    Real_Opening opening;
+    bool opening_look;    /* the opening is the first look in the cache, not Open model… */
+    double opening_since; /* vs.now when it began */
+    double opening_said;  /* the whole seconds the status line last said */
     Lesson_Index lesson_index;
     Ui_Record records[UI_MAX_RECORDS];
     App_Event queue[APP_MAX_EVENTS];
@@ -154,6 +167,7 @@ typedef struct App {
 bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz);
 bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, size_t errsz);
 void app_writing_from_options(View_State *vs, const Cli_Options *o);
+void app_open_in_background(App *a, void (*wake)(void *ctx), void *ctx);
 void app_shutdown(App *a);
 void app_event(App *a, const App_Event *e);
 void app_paste(App *a, const char *text);

@@ -6,16 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool real_open(Model *m, Checkpoint **ck, const char *path_or_name, char *err, size_t errsz) {
-    Checkpoint *fresh = malloc(sizeof *fresh);
-    if (!fresh) {
-        snprintf(err, errsz, _("out of memory opening %s"), path_or_name);
-        return false;
-    }
-    if (!checkpoint_open(path_or_name, fresh, err, errsz)) {
-        free(fresh);
-        return false;
-    }
+/* A checkpoint read (fresh, on the heap) attached to m->real in place of the
+ * one open: false with one line, and fresh closed. */
+static bool attach(Model *m, Checkpoint **ck, Checkpoint *fresh, const char *path_or_name,
+                   char *err, size_t errsz) {
     if (!real_lab_attach(&m->real, &fresh->model, path_or_name, err, errsz)) {
         checkpoint_close(fresh);
         free(fresh);
@@ -32,6 +26,102 @@ bool real_open(Model *m, Checkpoint **ck, const char *path_or_name, char *err, s
         real_lab_set_text(&m->real, REAL_DEFAULT_TEXT, strlen(REAL_DEFAULT_TEXT), why, sizeof why);
     }
     return true;
+}
+
+bool real_open(Model *m, Checkpoint **ck, const char *path_or_name, char *err, size_t errsz) {
+    Checkpoint *fresh = malloc(sizeof *fresh);
+    if (!fresh) {
+        snprintf(err, errsz, _("out of memory opening %s"), path_or_name);
+        return false;
+    }
+    if (!checkpoint_open(path_or_name, fresh, err, errsz)) {
+        free(fresh);
+        return false;
+    }
+    return attach(m, ck, fresh, path_or_name, err, errsz);
+}
+
+#ifndef __EMSCRIPTEN__ /* the browser build has no threads: it opens a model at once */
+/* The thread: each name in turn until one opens; the first one's error. */
+static int opening_main(void *arg) {
+    Real_Opening *o = arg;
+    char why[sizeof o->err];
+    o->fresh = NULL;
+    o->err[0] = '\0';
+    for (int k = 0; k < o->count; k++) {
+        Checkpoint *fresh = malloc(sizeof *fresh);
+        if (!fresh) {
+            if (k == 0) snprintf(o->err, sizeof o->err, _("out of memory opening %s"), o->names[k]);
+            break;
+        }
+        if (checkpoint_open(o->names[k], fresh, why, sizeof why)) {
+            o->fresh = fresh;
+            o->opened = k;
+            break;
+        }
+        free(fresh);
+        if (k == 0) snprintf(o->err, sizeof o->err, "%s", why);
+    }
+    atomic_store(&o->done, true);
+    if (o->wake) o->wake(o->wake_ctx);
+    return 0;
+}
+#endif
+
+bool real_open_begin(Real_Opening *o, const char *const *names, int count, void (*wake)(void *ctx),
+                     void *ctx) {
+#ifdef __EMSCRIPTEN__
+    (void)o, (void)names, (void)count, (void)wake, (void)ctx;
+    return false;
+#else
+    if (o->running || count < 1) return false;
+    if (count > REAL_OPEN_NAMES) count = REAL_OPEN_NAMES;
+    for (int k = 0; k < count; k++) snprintf(o->names[k], sizeof o->names[k], "%s", names[k]);
+    o->count = count;
+    o->wake = wake;
+    o->wake_ctx = ctx;
+    atomic_store(&o->done, false);
+    if (thrd_create(&o->thread, opening_main, o) != thrd_success) return false;
+    o->running = true;
+    return true;
+#endif
+}
+
+bool real_open_busy(const Real_Opening *o) {
+    return o->running;
+}
+
+int real_open_finish(Real_Opening *o, Model *m, Checkpoint **ck, char *err, size_t errsz) {
+#ifdef __EMSCRIPTEN__
+    (void)o, (void)m, (void)ck, (void)err, (void)errsz;
+    return -1;
+#else
+    if (!o->running || !atomic_load(&o->done)) return -1;
+    thrd_join(o->thread, NULL);
+    o->running = false;
+    if (!o->fresh) {
+        snprintf(err, errsz, "%s", o->err);
+        return 0;
+    }
+    Checkpoint *fresh = o->fresh;
+    o->fresh = NULL;
+    return attach(m, ck, fresh, o->names[o->opened], err, errsz) ? 1 : 0;
+#endif
+}
+
+void real_open_cancel(Real_Opening *o) {
+#ifndef __EMSCRIPTEN__
+    if (!o->running) return;
+    thrd_join(o->thread, NULL); /* checkpoint_open has no way to stop halfway: wait for it */
+    o->running = false;
+    if (o->fresh) {
+        checkpoint_close(o->fresh);
+        free(o->fresh);
+        o->fresh = NULL;
+    }
+#else
+    (void)o;
+#endif
 }
 
 void real_look(Model *m, Checkpoint **ck) {

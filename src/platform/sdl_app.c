@@ -164,6 +164,8 @@ static int window_loop(Sdl_App *s) {
     s->t0 = SDL_GetPerformanceCounter();
     wake_type = SDL_RegisterEvents(1);
     if (wake_type != (Uint32)-1) real_lab_on_wake(&s->app.model.real, wake_window, NULL);
+    /* a model's weights are read on a thread: the window never stops for them */
+    app_open_in_background(&s->app, wake_type != (Uint32)-1 ? wake_window : NULL, NULL);
     while (!s->quit) {
         SDL_Event e;
         /* sleep until something happens, unless a frame is already owed;

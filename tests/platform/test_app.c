@@ -6,7 +6,11 @@
 #include "model/scene_file.h"
 #include "platform/app.h"
 #include "gl_fixture.h"
+#include "reference_run.h"
 #include "test_util.h"
+
+#include <stdatomic.h>
+#include <time.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -434,4 +438,109 @@ Test(app, a_hover_repaints_a_small_part_and_uploads_no_heatmap) {
     st = render_stats(&app->render);
     cr_assert_eq(st.damage_px, 0, "a frame with nothing new repainted %lld pixels",
                  (long long)st.damage_px);
+}
+
+static void nap_10ms(void) {
+    nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+}
+
+/* The window's background open (app_open_in_background), for the wake it
+ * gives: how many times the thread called it. */
+static atomic_int wakes;
+static void count_wake(void *ctx) {
+    (void)ctx;
+    atomic_fetch_add(&wakes, 1);
+}
+
+/* Frames, 10 ms apart, until the thread's open has been taken over (at most
+ * 60 s: the thread reads a small checkpoint). */
+static int frames_until_opened(void) {
+    int frames = 0;
+    while (real_open_busy(&app->opening)) {
+        one_frame();
+        cr_assert_lt(++frames, 6000, "the open never ended");
+        nap_10ms();
+    }
+    return frames;
+}
+
+/* In the window a model is read on a thread: the frame that asks for one
+ * returns with the model not yet there and the status line saying it is
+ * being read, later frames go on, and one of them attaches it. The first
+ * look in the cache says what it does in the page, then what it found; a bad
+ * folder, read the same way, leaves the open model as it was. */
+Test(app, a_model_is_read_on_a_thread_while_frames_go_on) {
+    char top[] = "/tmp/attnlab-open-XXXXXX";
+    cr_assert(mkdtemp(top));
+    setenv("HF_HUB_CACHE", top, 1); /* the look finds nothing there */
+    app_open_in_background(app, count_wake, NULL);
+    atomic_store(&wakes, 0);
+    app_event(app, &(App_Event){.kind = APP_EV_KEY, .key = KEY_CHAR, .ch = '6'});
+    /* frame by frame: the open a frame begins is taken over only by a later one */
+    for (int k = 0; app->vs.view != VIEW_MODEL; k++) {
+        cr_assert_lt(k, 8, "the key did not switch to the Model view");
+        one_frame();
+    }
+    if (!real_open_busy(&app->opening)) one_frame(); /* the Model view's first frame looks */
+    cr_assert(real_open_busy(&app->opening));
+    cr_assert(strstr(app->model.real.note, "Looking for gpt2"), "the page says it looks: %s",
+              app->model.real.note);
+    frames_until_opened();
+    cr_assert(strstr(app->model.real.note, "none was found") && strstr(app->model.real.note, top),
+              "%s", app->model.real.note);
+    cr_assert_eq(atomic_load(&wakes), 1, "the thread woke the window once");
+
+    const char *dir = ref_make("gpt2_reference.py", top, "a", "--seed 17 --layers 2");
+    snprintf(app->vs.real_open_path, sizeof app->vs.real_open_path, "%s", dir);
+    one_frame(); /* begins the open, and returns */
+    cr_assert(real_open_busy(&app->opening), "the frame that asked did not wait for the weights");
+    cr_assert_null(app->checkpoint, "attached only by a later frame");
+    cr_assert(strstr(app->vs.status, "Opening") && strstr(app->vs.status, dir), "%s",
+              app->vs.status);
+    cr_assert_str_eq(app->vs.real_open_path, "", "the ask is taken");
+    frames_until_opened();
+    cr_assert_not_null(app->checkpoint);
+    cr_assert(app->model.real.model == &app->checkpoint->model);
+    cr_assert(strstr(app->vs.status, "Opened") && strstr(app->vs.status, dir), "%s",
+              app->vs.status);
+    cr_assert_eq(atomic_load(&wakes), 2);
+
+    const Checkpoint *before = app->checkpoint;
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/missing", top);
+    snprintf(app->vs.real_open_path, sizeof app->vs.real_open_path, "%s", bad);
+    one_frame();
+    cr_assert(strstr(app->vs.status, "Opening"), "%s", app->vs.status);
+    frames_until_opened();
+    cr_assert(app->vs.status_error && strstr(app->vs.status, "Not opened") &&
+                  strstr(app->vs.status, "missing") && !strchr(app->vs.status, '\n'),
+              "%s", app->vs.status);
+    cr_assert(app->checkpoint == before && app->model.real.model == &before->model,
+              "the open model stays");
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    cr_assert_eq(system(cmd), 0);
+    unsetenv("HF_HUB_CACHE");
+}
+
+/* One open at a time: while one is not taken over, another does not begin. */
+Test(app, one_open_at_a_time) {
+    char top[] = "/tmp/attnlab-open-XXXXXX";
+    cr_assert(mkdtemp(top));
+    const char *dir = ref_make("gpt2_reference.py", top, "b", "--seed 18 --layers 1");
+    Real_Opening o = {0};
+    const char *names[1] = {dir}, *other[1] = {"/nonexistent"};
+    cr_assert(real_open_begin(&o, names, 1, NULL, NULL));
+    cr_assert_not(real_open_begin(&o, other, 1, NULL, NULL), "a second open began");
+    char err[1200];
+    int got;
+    while ((got = real_open_finish(&o, &app->model, &app->checkpoint, err, sizeof err)) < 0)
+        nap_10ms();
+    cr_assert_eq(got, 1, "%s", err);
+    cr_assert_not(real_open_busy(&o));
+    cr_assert_eq(real_open_finish(&o, &app->model, &app->checkpoint, err, sizeof err), -1,
+                 "taken over once");
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    cr_assert_eq(system(cmd), 0);
 }
