@@ -258,6 +258,9 @@ int app_run(const App_Desc *desc) {
         SDL_GetWindowSize(s->win, &s->base.width, &s->base.height);
         SDL_StartTextInput();
         status = window_loop(s);
+        /* a model still being read is waited for (its reader cannot stop halfway): the
+         * window goes at once, the process once it is read */
+        if (real_open_busy(&s->app.opening)) SDL_HideWindow(s->win);
     }
     app_shutdown(&s->app);
     if (s->gl) SDL_GL_DeleteContext(s->gl);
