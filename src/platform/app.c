@@ -77,13 +77,9 @@ bool app_setup_lessons(View_State *vs, const App_Desc *desc, Lesson **lesson, Sc
     return true;
 }
 
-bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, size_t errsz) {
-    if (!o->model) return true;
+/* --text, --generate, --layer and --head, on the model just opened. */
+static bool real_options(Model *m, const Cli_Options *o, char *err, size_t errsz) {
     char why[1024];
-    if (!real_open(m, ck, o->model, why, sizeof why)) {
-        snprintf(err, errsz, "attnlab: %s", why);
-        return false;
-    }
     if (o->text && !real_lab_set_text(&m->real, o->text, strlen(o->text), why, sizeof why)) {
         snprintf(err, errsz, "attnlab: --text: %s", why);
         return false;
@@ -99,6 +95,16 @@ bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, s
         for (int k = 0; k < o->generate; k++) real_gen_step(&m->real.gen);
     }
     return real_pick_head(m, o->open_layer - 1, o->open_head - 1, err, errsz);
+}
+
+bool app_open_real(Model *m, Checkpoint **ck, const Cli_Options *o, char *err, size_t errsz) {
+    if (!o->model) return true;
+    char why[1024];
+    if (!real_open(m, ck, o->model, why, sizeof why)) {
+        snprintf(err, errsz, "attnlab: %s", why);
+        return false;
+    }
+    return real_options(m, o, err, errsz);
 }
 
 void app_writing_from_options(View_State *vs, const Cli_Options *o) {
@@ -149,7 +155,14 @@ bool app_init(App *a, const App_Desc *desc, char *err, size_t errsz) {
     snprintf(a->vs.teacher_hidden, sizeof a->vs.teacher_hidden, "%s", a->desc->opts->hide);
     a->zoom = a->desc->opts->ui_scale;
     if (desc->notice) view_set_status(&a->vs, true, "%.400s", desc->notice);
-    if (!app_open_real(&a->model, &a->checkpoint, desc->opts, err, errsz)) return false;
+    if (desc->opts->model && a->open_in_background) {
+        /* the first frame begins it, once the window's settings (its language) are in */
+        a->start_pending = true;
+        snprintf(a->model.real.note, sizeof a->model.real.note, _("Reading %.900s…"),
+                 desc->opts->model);
+    } else if (!app_open_real(&a->model, &a->checkpoint, desc->opts, err, errsz)) {
+        return false;
+    }
     return app_setup_lessons(&a->vs, a->desc, &a->lesson, &a->lesson_saved, &a->lesson_index, err,
                              errsz);
 }
@@ -256,22 +269,45 @@ static void opening(App *a) {
     Model *m = &a->model;
     const char *name = a->opening.names[0];
     int got = real_open_finish(&a->opening, m, &a->checkpoint, err, sizeof err);
-    if (got >= 0 && a->opening_look) {
-        a->opening_look = false;
+    if (got >= 0 && a->opening_for == APP_OPEN_LOOK) {
         if (got == 0)
             snprintf(m->real.note, sizeof m->real.note,
                      _("No --model was given, and none was found: %.900s"), err);
         else
             m->real.note[0] = '\0';
+    } else if (got >= 0 && a->opening_for == APP_OPEN_START) {
+        /* what app_init would have said and quit on, said now */
+        if (got == 0)
+            snprintf(a->fatal, sizeof a->fatal, "attnlab: %.1150s", err);
+        else if (real_options(m, a->desc->opts, err, sizeof err))
+            m->real.note[0] = '\0';
+        else
+            snprintf(a->fatal, sizeof a->fatal, "%s", err);
     } else if (got >= 0) {
         if (got == 1)
             view_set_status(&a->vs, false, _("Opened %.400s"), name);
         else
             view_set_status(&a->vs, true, _("Not opened: %.600s"), err);
     }
+    if (got >= 0) a->opening_for = APP_OPEN_ASKED;
     bool busy = real_open_busy(&a->opening);
+    if (a->start_pending) { /* --model */
+        const char *model = a->desc->opts->model;
+        a->start_pending = false;
+        if (real_open_begin(&a->opening, &model, 1, a->open_wake, a->open_wake_ctx)) {
+            a->opening_for = APP_OPEN_START;
+            a->opening_since = a->vs.now;
+            a->opening_said = -1;
+            busy = true;
+            name = model;
+        } else if (app_open_real(m, &a->checkpoint, a->desc->opts, err, sizeof err)) {
+            m->real.note[0] = '\0';
+        } else {
+            snprintf(a->fatal, sizeof a->fatal, "%s", err);
+        }
+    }
     double seconds = floor(a->vs.now - a->opening_since);
-    if (busy && !a->opening_look && seconds != a->opening_said) {
+    if (busy && a->opening_for != APP_OPEN_LOOK && seconds != a->opening_said) {
         /* the seconds so far, once a second, so the line stays while it reads */
         view_set_status(&a->vs, false, _("Opening %.400s… %.0f s (the window stays usable)"), name,
                         seconds);
@@ -280,7 +316,7 @@ static void opening(App *a) {
     if (a->vs.view == VIEW_MODEL && !m->real.model && !m->real.note[0] && !busy) {
         if (a->open_in_background &&
             real_open_begin(&a->opening, look, REAL_OPEN_NAMES, a->open_wake, a->open_wake_ctx)) {
-            a->opening_look = true;
+            a->opening_for = APP_OPEN_LOOK;
             a->opening_since = a->vs.now;
             snprintf(m->real.note, sizeof m->real.note, "%s",
                      _("Looking for gpt2, then distilgpt2, in the Hugging Face cache…"));
@@ -293,7 +329,7 @@ static void opening(App *a) {
     if (!path[0]) return;
     if (busy) {
         view_set_status(&a->vs, true, _("Still opening %.400s: open another once it is done"),
-                        a->opening_look ? look[0] : name);
+                        a->opening_for == APP_OPEN_LOOK ? look[0] : name);
     } else if (a->open_in_background &&
                real_open_begin(&a->opening, &path, 1, a->open_wake, a->open_wake_ctx)) {
         a->opening_since = a->vs.now;
@@ -724,6 +760,10 @@ App_Frame_Result app_frame(App *a, const App_Frame *f) {
     if (a->vs.want_clipboard) {
         a->vs.want_clipboard = false;
         r.clipboard = a->vs.clipboard;
+    }
+    if (a->fatal[0]) {
+        r.quit = true;
+        r.fatal = a->fatal;
     }
     return r;
 }

@@ -20,11 +20,13 @@
  *       --model, --text, --layer and --head into the Model view's lab (nothing without
  *       --model); false with one line for a bad checkpoint, text or head
  *   void app_open_in_background(App *a, void (*wake)(void *ctx), void *ctx)
- *       from now on a model is opened on a thread of its own (Open model…, and the first
- *       look in the Hugging Face cache), the frames going on meanwhile: the window's way.
- *       wake(ctx) is called from that thread when it is done; the status line counts the
- *       seconds until then. Without this call (a screenshot, --dump-ui, the tests' harness)
- *       the frame that asks opens it
+ *       before app_init: from then on a model is read on a thread of its own (--model,
+ *       Open model…, and the first look in the Hugging Face cache), the frames going on
+ *       meanwhile: the window's way. wake(ctx) is called from that thread when it is done;
+ *       the status line counts the seconds until then. A bad --model, or a --text, --layer
+ *       or --head it refuses, then ends the app with App_Frame_Result.fatal. Without this
+ *       call (a screenshot, --dump-ui, the tests' harness) app_init reads --model, and the
+ *       frame that asks opens a model
  *   void app_shutdown(App *a)
  *   void app_event(App *a, const App_Event *e)     queue one event
  *   void app_paste(App *a, const char *text)
@@ -125,10 +127,19 @@ typedef struct App_Frame_Result {
     bool toggle_fullscreen; /* the user asked for fullscreen on/off */
     const char *wrote;      /* a file the user asked for was written this frame (a browser
                                downloads it), or NULL */
+    const char *fatal;      /* with quit: bad input the command line gave, found only now (its
+                               --model read on a thread): the one line to print, status 2 */
 } App_Frame_Result;
 
 #define APP_MAX_EVENTS  256
 #define APP_PASTE_BYTES 4096
+
+/* What a model being read on a thread is for. */
+typedef enum App_Opening {
+    APP_OPEN_ASKED = 0, /* Open model… */
+    APP_OPEN_LOOK,      /* the first look in the Hugging Face cache */
+    APP_OPEN_START,     /* --model: its --text, --generate, --layer and --head follow */
+} App_Opening;
 
 typedef struct App {
     const App_Desc *desc;
@@ -151,9 +162,12 @@ typedef struct App {
     void (*open_wake)(void *ctx);
     void *open_wake_ctx;
     Real_Opening opening;
-    bool opening_look;    /* the opening is the first look in the cache, not Open model… */
-    double opening_since; /* vs.now when it began */
-    double opening_said;  /* the whole seconds the status line last said */
+    App_Opening opening_for; /* what the opening running is for */
+    bool start_pending;      /* --model, read on a thread from the first frame */
+    double opening_since;    /* vs.now when it began */
+    double opening_said;     /* the whole seconds the status line last said */
+    char fatal[1200];        /* bad input found after the first frame (--model read on a thread):
+                                the line the app quits with, status 2 */
     Lesson_Index lesson_index;
     Ui_Record records[UI_MAX_RECORDS];
     App_Event queue[APP_MAX_EVENTS];

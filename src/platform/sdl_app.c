@@ -30,6 +30,7 @@ typedef struct Sdl_App {
     bool quit;
     Prefs base;       /* the settings as this run started, or as it last saved them */
     bool save_failed; /* said once; not again */
+    int status;       /* the exit status: 2 for bad input found after the first frame */
 } Sdl_App;
 
 /* The window remembers its theme and zoom as they change, and its size when
@@ -140,6 +141,10 @@ static App_Frame_Result step(Sdl_App *s) {
         SDL_SetWindowFullscreen(s->win, fs ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
     }
     if (r.quit) s->quit = true;
+    if (r.fatal) { /* as app_init would have said it: one line, status 2 */
+        cli_report("", r.fatal);
+        s->status = 2;
+    }
     return r;
 }
 
@@ -162,10 +167,7 @@ static int window_loop(Sdl_App *s) {
     bool redraw = true;
     double wake_in = -1; /* seconds until the app wants a frame by itself, or -1 */
     s->t0 = SDL_GetPerformanceCounter();
-    wake_type = SDL_RegisterEvents(1);
     if (wake_type != (Uint32)-1) real_lab_on_wake(&s->app.model.real, wake_window, NULL);
-    /* a model's weights are read on a thread: the window never stops for them */
-    app_open_in_background(&s->app, wake_type != (Uint32)-1 ? wake_window : NULL, NULL);
     while (!s->quit) {
         SDL_Event e;
         /* sleep until something happens, unless a frame is already owed;
@@ -194,8 +196,18 @@ static int window_loop(Sdl_App *s) {
         wake_in = r.wake_in;
         remember(s, false);
     }
+    if (s->status) return s->status; /* bad input: nothing of this run is kept */
     remember(s, true);
     return 0;
+}
+
+/* app_init for the window, which reads a model's weights on a thread
+ * (--model too): it shows from the first frame on, and the thread wakes it
+ * when they are read. */
+static bool background_open(Sdl_App *s, const App_Desc *desc, char *err, size_t errsz) {
+    wake_type = SDL_RegisterEvents(1);
+    app_open_in_background(&s->app, wake_type != (Uint32)-1 ? wake_window : NULL, NULL);
+    return app_init(&s->app, desc, err, errsz);
 }
 
 int app_run(const App_Desc *desc) {
@@ -234,7 +246,10 @@ int app_run(const App_Desc *desc) {
     if (!window) {
         cli_report("", err);
         status = 2;
-    } else if (!app_init(&s->app, desc, err, sizeof err)) {
+    } else if (!headless && !background_open(s, desc, err, sizeof err)) {
+        cli_report("", err);
+        status = 2;
+    } else if (headless && !app_init(&s->app, desc, err, sizeof err)) {
         cli_report("", err);
         status = 2;
     } else if (o->mode == CLI_BENCH) {

@@ -544,3 +544,74 @@ Test(app, one_open_at_a_time) {
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* A second app, as the window starts one: --model read on a thread. */
+static App_Frame_Result started_frame(App *b) {
+    clock_s += 0.016;
+    return app_frame(
+        b, &(App_Frame){.fb_w = 1280, .fb_h = 800, .win_w = 1280, .win_h = 800, .time = clock_s});
+}
+
+/* The window with --model: its first frame shows at once, saying what it
+ * reads; a later frame attaches the model and applies --text, --layer and
+ * --head. A bad --model, found there, ends the app with the one line and
+ * status app_init would have given. */
+Test(app, the_window_shows_while_its_model_is_read) {
+    char top[] = "/tmp/attnlab-open-XXXXXX", err[1024];
+    cr_assert(mkdtemp(top));
+    const char *dir = ref_make("gpt2_reference.py", top, "c", "--seed 19 --layers 3");
+    char model[300];
+    snprintf(model, sizeof model, "%s", dir);
+    Cli_Options with = opts;
+    with.model = model;
+    with.text = "one two one two";
+    with.open_layer = 3; /* --layer 2 --head 1 */
+    with.open_head = 2;
+    App_Desc d = desc;
+    d.opts = &with;
+    App *b = calloc(1, sizeof *b);
+    app_open_in_background(b, NULL, NULL);
+    cr_assert(app_init(b, &d, err, sizeof err), "%s", err);
+    cr_assert_null(b->checkpoint, "app_init did not wait for the weights");
+    App_Frame_Result r = started_frame(b);
+    cr_assert(real_open_busy(&b->opening), "the first frame began reading and returned");
+    cr_assert(strstr(b->vs.status, "Opening") && strstr(b->vs.status, model), "%s", b->vs.status);
+    cr_assert(strstr(b->model.real.note, "Reading"), "%s", b->model.real.note);
+    cr_assert_not(r.quit);
+    int frames = 0;
+    while (real_open_busy(&b->opening)) {
+        r = started_frame(b);
+        cr_assert_lt(++frames, 6000);
+        nap_10ms();
+    }
+    cr_assert_not(r.quit, "%s", r.fatal ? r.fatal : "");
+    cr_assert_not_null(b->checkpoint);
+    cr_assert_str_eq(b->model.real.text, "one two one two", "--text");
+    cr_assert_eq(b->model.real.open_layer, 2, "--layer");
+    cr_assert_eq(b->model.real.open_head, 1, "--head");
+    cr_assert_str_eq(b->model.real.note, "");
+    app_shutdown(b);
+    free(b);
+
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/missing", top);
+    with.model = bad;
+    b = calloc(1, sizeof *b);
+    app_open_in_background(b, NULL, NULL);
+    cr_assert(app_init(b, &d, err, sizeof err), "%s", err);
+    r = started_frame(b);
+    for (frames = 0; !r.quit; frames++) {
+        cr_assert_lt(frames, 6000);
+        nap_10ms();
+        r = started_frame(b);
+    }
+    cr_assert_not_null(r.fatal);
+    cr_assert(!strncmp(r.fatal, "attnlab: ", 9) && strstr(r.fatal, "missing") &&
+                  strstr(r.fatal, "no such folder") && !strchr(r.fatal, '\n'),
+              "%s", r.fatal);
+    app_shutdown(b);
+    free(b);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    cr_assert_eq(system(cmd), 0);
+}
