@@ -708,9 +708,23 @@ await check('Open model… in the browser is the page\'s file picker, for the fo
   const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 10000 }),
     click(page, item(await describe(page), 'button', 'model_open'))]);
   assert(chooser.isMultiple(), 'the picker takes one file only');
+  // what was on screen when the page began to read the weights (it cannot draw meanwhile)
+  await page.evaluate(() => {
+    const read = Module._web_open_model;
+    Module._web_open_model = (...args) => {
+      window.atRead = { status: JSON.parse(Module.ccall('web_describe', 'string', [], [])).status,
+                        frames: Module._web_frames() };
+      return read(...args);
+    };
+    window.framesBefore = Module._web_frames();
+  });
   await chooser.accept(['config.json', 'model.safetensors', 'vocab.json', 'merges.txt']
     .map((f) => path.join(checkpoint, f)));
   await waitStatus(page, /^Opened the model/);
+  const atRead = await page.evaluate(() => window.atRead);
+  const before = await page.evaluate(() => window.framesBefore);
+  assert(/^Reading the model's weights/.test(atRead.status), `status then: ${atRead.status}`);
+  assert(atRead.frames > before, 'no frame drew the line before the page read the weights');
   await idle(page);
   assert(heads(await describe(page)) === 144, 'no grid of heads');
   assert(errors.length === 0, errors.join(' | '));

@@ -216,6 +216,15 @@ EMSCRIPTEN_KEEPALIVE void web_open(const char *path) {
     web.redraw = true;
 }
 
+/* Before web_open_model: the page has no threads, so reading the weights
+ * holds its frames (seconds, for a few hundred million of them); the page
+ * draws this line first, so what it waits for is on screen. */
+EMSCRIPTEN_KEEPALIVE void web_reading_model(void) {
+    view_set_status(&web.app.vs, false, "%s",
+                    _("Reading the model's weights: the page waits until they are in…"));
+    web.redraw = true;
+}
+
 /* A checkpoint the page wrote into dir (picked or dropped files): opened now, in
  * the Model view, so the page may delete the files once this returns (the app
  * holds its own copy). A bad one is one line in the status line, and the model
