@@ -7,33 +7,43 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int by_key(const void *a, const void *b) {
-    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+/* FNV-1a of a key. */
+static uint32_t key_hash(const char *k) {
+    uint32_t h = 2166136261u;
+    for (; *k; k++) h = (h ^ (unsigned char)*k) * 16777619u;
+    return h;
 }
 
-/* The first key that appears twice in one object anywhere below v, or NULL;
- * *top is the member of the root whose value holds it (for its position).
- * Sorting the keys keeps a hostile object of 100,000 keys quick. */
+/* The first key that appears twice in one object anywhere below v (the
+ * first whose second copy comes first, in the file's order), or NULL; *top
+ * is the member of the root whose value holds it (for its position). A hash
+ * set of the object's keys keeps a hostile object of 100,000 keys quick, and
+ * a tokenizer's vocabulary of 151,000 (a sort took a sixth of its load). */
 static const char *duplicate_key(const cJSON *v, const cJSON *root_member, const cJSON **top,
                                  bool *oom) {
     if (cJSON_IsObject(v) && v->child) {
-        size_t n = 0;
+        size_t n = 0, slots = 8;
         for (const cJSON *c = v->child; c; c = c->next) n++;
-        const cJSON **keys = malloc(n * sizeof *keys);
-        if (!keys) {
+        while (slots < 2 * n) slots *= 2;
+        const cJSON **set = calloc(slots, sizeof *set);
+        if (!set) {
             *oom = true;
             return NULL;
         }
-        n = 0;
-        for (const cJSON *c = v->child; c; c = c->next) keys[n++] = c;
-        qsort(keys, n, sizeof *keys, by_key);
         const char *dup = NULL;
-        for (size_t k = 1; k < n && !dup; k++)
-            if (!strcmp(keys[k]->string, keys[k - 1]->string)) dup = keys[k]->string;
-        free(keys);
+        for (const cJSON *c = v->child; c && !dup; c = c->next) {
+            size_t at = key_hash(c->string) & (slots - 1);
+            while (set[at] && strcmp(set[at]->string, c->string)) at = (at + 1) & (slots - 1);
+            if (set[at])
+                dup = c->string;
+            else
+                set[at] = c;
+        }
+        free(set);
         if (dup) {
             *top = root_member;
             return dup;
