@@ -76,6 +76,8 @@ bool real_open_begin(Real_Opening *o, const char *const *names, int count, void 
 #else
     if (o->running || count < 1) return false;
     if (count > REAL_OPEN_NAMES) count = REAL_OPEN_NAMES;
+    for (int k = 0; k < count; k++)
+        if (strlen(names[k]) >= sizeof o->names[k]) return false; /* never cut short */
     for (int k = 0; k < count; k++) snprintf(o->names[k], sizeof o->names[k], "%s", names[k]);
     o->count = count;
     o->wake = wake;

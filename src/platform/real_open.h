@@ -11,8 +11,9 @@
  *       for a model's weights (seconds, for a few hundred million of them): names[0], then
  *       the next while one does not open (real_look's gpt2, then distilgpt2; at most
  *       REAL_OPEN_NAMES). wake(ctx), when given, is called from that thread once it is done.
- *       false when no thread starts (the browser has none) or one is running: one open at
- *       a time, since the tokenizer's reader keeps static scratch
+ *       false when no thread starts (the browser has none), when one is running (one open at
+ *       a time, since the tokenizer's reader keeps static scratch) or when a name is longer
+ *       than a path may be (real_open then says so)
  *   bool real_open_busy(const Real_Opening *o)
  *   int real_open_finish(Real_Opening *o, Model *m, Checkpoint **ck, char *err, size_t errsz)
  *       −1 while the thread runs (or none was begun); once done, 1 with the model that opened
@@ -44,7 +45,7 @@
 /* An open on a thread of its own: the thread writes fresh, opened and err,
  * then sets done; the owner reads them only after seeing done. */
 typedef struct Real_Opening {
-    char names[REAL_OPEN_NAMES][1024];
+    char names[REAL_OPEN_NAMES][4096]; /* a path as long as a checkpoint's folder may be */
     int count, opened;
     Checkpoint *fresh; /* the checkpoint read, or NULL */
     char err[1200];

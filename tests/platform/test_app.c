@@ -523,7 +523,8 @@ Test(app, a_model_is_read_on_a_thread_while_frames_go_on) {
     unsetenv("HF_HUB_CACHE");
 }
 
-/* One open at a time: while one is not taken over, another does not begin. */
+/* One open at a time: while one is not taken over, another does not begin;
+ * nor does one whose name is longer than a path. */
 Test(app, one_open_at_a_time) {
     char top[] = "/tmp/attnlab-open-XXXXXX";
     cr_assert(mkdtemp(top));
@@ -540,6 +541,11 @@ Test(app, one_open_at_a_time) {
     cr_assert_not(real_open_busy(&o));
     cr_assert_eq(real_open_finish(&o, &app->model, &app->checkpoint, err, sizeof err), -1,
                  "taken over once");
+    static char longer[5000]; /* longer than a path: not cut short, left to real_open */
+    memset(longer, 'x', sizeof longer - 1);
+    const char *too_long[1] = {longer};
+    cr_assert_not(real_open_begin(&o, too_long, 1, NULL, NULL));
+    cr_assert_not(real_open_busy(&o));
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
     cr_assert_eq(system(cmd), 0);
