@@ -259,6 +259,15 @@ void app_set_lang(App *a, int lang) {
     lesson_follow_lang(a, lang);
 }
 
+/* The last part of a path, for a status line that keeps its seconds in view:
+ * "/models/SmolLM2-135M/" gives "SmolLM2-135M/" (the page says the whole path). */
+static const char *last_part(const char *path) {
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    while (n > 0 && path[n - 1] != '/') n--;
+    return path + n;
+}
+
 /* A model asked for: the first look in the cache (once, on the Model view's
  * first frame) and Open model… (a bad one leaves the open one). In the
  * background when the window asked for it: this frame goes on, and a later
@@ -309,8 +318,8 @@ static void opening(App *a) {
     double seconds = floor(a->vs.now - a->opening_since);
     if (busy && a->opening_for != APP_OPEN_LOOK && seconds != a->opening_said) {
         /* the seconds so far, once a second, so the line stays while it reads */
-        view_set_status(&a->vs, false, _("Opening %.400s… %.0f s (the window stays usable)"), name,
-                        seconds);
+        view_set_status(&a->vs, false, _("Opening %.400s… %.0f s (the window stays usable)"),
+                        last_part(name), seconds);
         a->opening_said = seconds;
     }
     if (a->vs.view == VIEW_MODEL && !m->real.model && !m->real.note[0] && !busy) {
@@ -334,8 +343,8 @@ static void opening(App *a) {
                real_open_begin(&a->opening, &path, 1, a->open_wake, a->open_wake_ctx)) {
         a->opening_since = a->vs.now;
         a->opening_said = 0;
-        view_set_status(&a->vs, false, _("Opening %.400s… %.0f s (the window stays usable)"), path,
-                        0.0);
+        view_set_status(&a->vs, false, _("Opening %.400s… %.0f s (the window stays usable)"),
+                        last_part(path), 0.0);
     } else if (real_open(m, &a->checkpoint, path, err, sizeof err)) {
         view_set_status(&a->vs, false, _("Opened %.400s"), path);
     } else {
