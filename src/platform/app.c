@@ -268,10 +268,10 @@ static const char *last_part(const char *path) {
     return path + n;
 }
 
-/* A model asked for: the first look in the cache (once, on the Model view's
- * first frame) and Open model… (a bad one leaves the open one). In the
- * background when the window asked for it: this frame goes on, and a later
- * one attaches what the thread read. */
+/* A model asked for: the window's --model (from its first frame), the first
+ * look in the cache (once, on the Model view's first frame) and Open model…
+ * (a bad one leaves the open one). In the background when the window asked
+ * for it: this frame goes on, and a later one attaches what the thread read. */
 static void opening(App *a) {
     static const char *const look[REAL_OPEN_NAMES] = {"gpt2", "distilgpt2"};
     char err[1200];
