@@ -273,17 +273,12 @@ static const char *last_part(const char *path) {
  * (a bad one leaves the open one). In the background when the window asked
  * for it: this frame goes on, and a later one attaches what the thread read. */
 static void opening(App *a) {
-    static const char *const look[REAL_OPEN_NAMES] = {"gpt2", "distilgpt2"};
     char err[1200];
     Model *m = &a->model;
     const char *name = a->opening.names[0];
     int got = real_open_finish(&a->opening, m, &a->checkpoint, err, sizeof err);
     if (got >= 0 && a->opening_for == APP_OPEN_LOOK) {
-        if (got == 0)
-            snprintf(m->real.note, sizeof m->real.note,
-                     _("No --model was given, and none was found: %.900s"), err);
-        else
-            m->real.note[0] = '\0';
+        real_look_found(m, got == 1, err);
     } else if (got >= 0 && a->opening_for == APP_OPEN_START) {
         /* what app_init would have said and quit on, said now */
         if (got == 0)
@@ -322,23 +317,22 @@ static void opening(App *a) {
                         last_part(name), seconds);
         a->opening_said = seconds;
     }
-    if (a->vs.view == VIEW_MODEL && !m->real.model && !m->real.note[0] && !busy) {
+    if (a->vs.view == VIEW_MODEL && !busy) { /* once, on first view */
         if (a->open_in_background &&
-            real_open_begin(&a->opening, look, REAL_OPEN_NAMES, a->open_wake, a->open_wake_ctx)) {
+            real_look_begin(&a->opening, m, a->open_wake, a->open_wake_ctx)) {
             a->opening_for = APP_OPEN_LOOK;
             a->opening_since = a->vs.now;
-            snprintf(m->real.note, sizeof m->real.note, "%s",
-                     _("Looking for gpt2, then distilgpt2, in the Hugging Face cache…"));
+            name = a->opening.names[0];
+            busy = true;
         } else {
-            real_look(m, &a->checkpoint); /* once, on first view */
+            real_look(m, &a->checkpoint);
         }
-        busy = real_open_busy(&a->opening);
     }
     const char *path = a->vs.real_open_path;
     if (!path[0]) return;
     if (busy) {
         view_set_status(&a->vs, true, _("Still opening %.400s: open another once it is done"),
-                        a->opening_for == APP_OPEN_LOOK ? look[0] : name);
+                        name);
     } else if (a->open_in_background &&
                real_open_begin(&a->opening, &path, 1, a->open_wake, a->open_wake_ctx)) {
         a->opening_since = a->vs.now;

@@ -126,16 +126,34 @@ void real_open_cancel(Real_Opening *o) {
 #endif
 }
 
+/* Where the first look goes, in order. */
+static const char *const look_names[REAL_OPEN_NAMES] = {"gpt2", "distilgpt2"};
+
+void real_look_found(Model *m, bool found, const char *err) {
+    if (found)
+        m->real.note[0] = '\0';
+    else
+        snprintf(m->real.note, sizeof m->real.note,
+                 _("No --model was given, and none was found: %.900s"), err);
+}
+
 void real_look(Model *m, Checkpoint **ck) {
     if (m->real.model || m->real.note[0]) return;
     char err[1024], first[1024] = "";
-    static const char *const names[2] = {"gpt2", "distilgpt2"};
-    for (int k = 0; k < 2; k++) {
-        if (real_open(m, ck, names[k], err, sizeof err)) return;
+    for (int k = 0; k < REAL_OPEN_NAMES; k++) {
+        if (real_open(m, ck, look_names[k], err, sizeof err)) return;
         if (k == 0) snprintf(first, sizeof first, "%s", err);
     }
-    snprintf(m->real.note, sizeof m->real.note,
-             _("No --model was given, and none was found: %.900s"), first);
+    real_look_found(m, false, first);
+}
+
+bool real_look_begin(Real_Opening *o, Model *m, void (*wake)(void *ctx), void *ctx) {
+    if (m->real.model || m->real.note[0] ||
+        !real_open_begin(o, look_names, REAL_OPEN_NAMES, wake, ctx))
+        return false;
+    snprintf(m->real.note, sizeof m->real.note, "%s",
+             _("Looking for gpt2, then distilgpt2, in the Hugging Face cache…"));
+    return true;
 }
 
 bool real_pick_head(Model *m, int layer, int head, char *err, size_t errsz) {

@@ -24,6 +24,12 @@
  *   void real_look(Model *m, Checkpoint **ck)
  *       with none open and none looked for yet: gpt2, then distilgpt2, from the Hugging Face
  *       cache; if neither is there, m->real.note says where it looked
+ *   bool real_look_begin(Real_Opening *o, Model *m, void (*wake)(void *ctx), void *ctx)
+ *       the same look on a thread (real_open_begin), m->real.note saying it looks; false when
+ *       there is nothing to look for or no thread began (real_look then)
+ *   void real_look_found(Model *m, bool found, const char *err)
+ *       the look's end in m->real.note: none when found, else where it looked (err, the
+ *       first name's line)
  *   bool real_pick_head(Model *m, int layer, int head, char *err, size_t errsz)
  *       --layer / --head (−1: not given) within the open model, else one line
  *   void real_close(Model *m, Checkpoint **ck)
@@ -65,6 +71,8 @@ bool real_open_busy(const Real_Opening *o);
 int real_open_finish(Real_Opening *o, Model *m, Checkpoint **ck, char *err, size_t errsz);
 void real_open_cancel(Real_Opening *o);
 void real_look(Model *m, Checkpoint **ck);
+bool real_look_begin(Real_Opening *o, Model *m, void (*wake)(void *ctx), void *ctx);
+void real_look_found(Model *m, bool found, const char *err);
 bool real_pick_head(Model *m, int layer, int head, char *err, size_t errsz);
 void real_close(Model *m, Checkpoint **ck);
 
